@@ -1,0 +1,1 @@
+//! oxla-builder: the `XlaBuilder` API over the HLO IR.

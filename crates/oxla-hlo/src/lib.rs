@@ -1,0 +1,22 @@
+//! oxla-hlo: element types, shapes and layouts, literals, the HLO IR, shape inference, the
+//! verifier, and the HLO text printer and parser.
+
+pub mod error;
+pub mod inference;
+pub mod ir;
+pub mod literal;
+pub mod minifloat;
+pub mod op;
+pub mod shape;
+pub mod text;
+pub mod types;
+pub mod verifier;
+
+pub use error::{Error, Result};
+pub use inference::infer_shape;
+pub use ir::{ComputationId, HloComputation, HloInstruction, HloModule, InstrId, ModuleConfig};
+pub use literal::{Literal, LiteralData, Storage, StorageKind};
+pub use op::*;
+pub use shape::{ArrayShape, Layout, ProgramShape, Shape};
+pub use types::PrimitiveType;
+pub use verifier::verify_module;

@@ -1,0 +1,196 @@
+//! Host literals: dense arrays of every element type, tuples and tokens.
+//!
+//! Storage is one typed `Vec` per Rust representation (see [`Storage`]); the literal's
+//! shape says which element type the values mean. Elements are in row-major (logical) order
+//! regardless of any layout in the shape. Sub-byte integers (s2, s4, u2, u4) are stored one
+//! value per byte, sign-extended in `I8` / zero-extended in `U8`; every f8/f6/f4 minifloat is
+//! stored as its bit pattern, one per byte, in `U8` (low bits used).
+
+use half::{bf16, f16};
+use num_complex::{Complex32, Complex64};
+
+use crate::shape::Shape;
+use crate::types::PrimitiveType;
+
+/// Typed element storage. Which variant holds a given element type is fixed by
+/// [`storage_kind`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Storage {
+    Bool(Vec<bool>),
+    I8(Vec<i8>),
+    I16(Vec<i16>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+    U64(Vec<u64>),
+    F16(Vec<f16>),
+    BF16(Vec<bf16>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    C64(Vec<Complex32>),
+    C128(Vec<Complex64>),
+}
+
+/// Which `Storage` variant an element type uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StorageKind {
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F16,
+    BF16,
+    F32,
+    F64,
+    C64,
+    C128,
+}
+
+/// The storage used for an array element type (None for Token/Tuple).
+pub fn storage_kind(t: PrimitiveType) -> Option<StorageKind> {
+    use PrimitiveType::*;
+    Some(match t {
+        Pred => StorageKind::Bool,
+        S2 | S4 | S8 => StorageKind::I8,
+        S16 => StorageKind::I16,
+        S32 => StorageKind::I32,
+        S64 => StorageKind::I64,
+        U2 | U4 | U8 => StorageKind::U8,
+        F4E2M1FN | F6E2M3FN | F6E3M2FN | F8E3M4 | F8E4M3 | F8E4M3FN | F8E4M3FNUZ
+        | F8E4M3B11FNUZ | F8E5M2 | F8E5M2FNUZ | F8E8M0FNU => StorageKind::U8,
+        U16 => StorageKind::U16,
+        U32 => StorageKind::U32,
+        U64 => StorageKind::U64,
+        F16 => StorageKind::F16,
+        BF16 => StorageKind::BF16,
+        F32 => StorageKind::F32,
+        F64 => StorageKind::F64,
+        C64 => StorageKind::C64,
+        C128 => StorageKind::C128,
+        Token | Tuple => return None,
+    })
+}
+
+/// The payload of a literal.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LiteralData {
+    Array(Storage),
+    Tuple(Vec<Literal>),
+    Token,
+}
+
+/// A host value with a shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Literal {
+    pub(crate) shape: Shape,
+    pub(crate) data: LiteralData,
+}
+
+impl Literal {
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+    pub fn data(&self) -> &LiteralData {
+        &self.data
+    }
+    pub fn storage(&self) -> Option<&Storage> {
+        match &self.data {
+            LiteralData::Array(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub fn element_type(&self) -> PrimitiveType {
+        self.shape.element_type()
+    }
+}
+
+impl Literal {
+    /// A literal from a shape and matching data; errors if the storage kind or element count
+    /// does not match the shape.
+    pub fn from_parts(shape: Shape, data: LiteralData) -> crate::error::Result<Literal> {
+        use crate::error::Error;
+        match (&shape, &data) {
+            (Shape::Array(a), LiteralData::Array(s)) => {
+                let kind = storage_kind(a.element_type);
+                if kind != Some(s.kind()) {
+                    return Err(Error::invalid(format!(
+                        "literal of shape {shape} cannot use {:?} storage",
+                        s.kind()
+                    )));
+                }
+                if s.len() as i64 != a.element_count() {
+                    return Err(Error::invalid(format!(
+                        "literal of shape {shape} needs {} elements, got {}",
+                        a.element_count(),
+                        s.len()
+                    )));
+                }
+            }
+            (Shape::Tuple(t), LiteralData::Tuple(e)) => {
+                if t.len() != e.len() || t.iter().zip(e).any(|(s, l)| !s.compatible(&l.shape)) {
+                    return Err(Error::invalid(format!(
+                        "tuple literal elements do not match shape {shape}"
+                    )));
+                }
+            }
+            (Shape::Token, LiteralData::Token) => {}
+            _ => {
+                return Err(Error::invalid(format!(
+                    "literal data kind does not match shape {shape}"
+                )))
+            }
+        }
+        Ok(Literal { shape, data })
+    }
+}
+
+impl Storage {
+    pub fn kind(&self) -> StorageKind {
+        match self {
+            Storage::Bool(_) => StorageKind::Bool,
+            Storage::I8(_) => StorageKind::I8,
+            Storage::I16(_) => StorageKind::I16,
+            Storage::I32(_) => StorageKind::I32,
+            Storage::I64(_) => StorageKind::I64,
+            Storage::U8(_) => StorageKind::U8,
+            Storage::U16(_) => StorageKind::U16,
+            Storage::U32(_) => StorageKind::U32,
+            Storage::U64(_) => StorageKind::U64,
+            Storage::F16(_) => StorageKind::F16,
+            Storage::BF16(_) => StorageKind::BF16,
+            Storage::F32(_) => StorageKind::F32,
+            Storage::F64(_) => StorageKind::F64,
+            Storage::C64(_) => StorageKind::C64,
+            Storage::C128(_) => StorageKind::C128,
+        }
+    }
+    pub fn len(&self) -> usize {
+        match self {
+            Storage::Bool(v) => v.len(),
+            Storage::I8(v) => v.len(),
+            Storage::I16(v) => v.len(),
+            Storage::I32(v) => v.len(),
+            Storage::I64(v) => v.len(),
+            Storage::U8(v) => v.len(),
+            Storage::U16(v) => v.len(),
+            Storage::U32(v) => v.len(),
+            Storage::U64(v) => v.len(),
+            Storage::F16(v) => v.len(),
+            Storage::BF16(v) => v.len(),
+            Storage::F32(v) => v.len(),
+            Storage::F64(v) => v.len(),
+            Storage::C64(v) => v.len(),
+            Storage::C128(v) => v.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
