@@ -25,12 +25,7 @@ pub(crate) fn fmt_f64(v: f64) -> String {
     if v.is_infinite() {
         return if v < 0.0 { "-inf" } else { "inf" }.to_string();
     }
-    let a = v.abs();
-    if a != 0.0 && !(1e-5..1e16).contains(&a) {
-        exp_style(format!("{v:e}"))
-    } else {
-        format!("{v}")
-    }
+    g_style(format!("{v:e}"), format!("{v}"), 17)
 }
 
 /// Like [`fmt_f64`] but shortest for f32.
@@ -41,29 +36,26 @@ pub(crate) fn fmt_f32(v: f32) -> String {
     if v.is_infinite() {
         return if v < 0.0 { "-inf" } else { "inf" }.to_string();
     }
-    let a = v.abs();
-    if a != 0.0 && !(1e-5..1e16).contains(&a) {
-        exp_style(format!("{v:e}"))
-    } else {
-        format!("{v}")
-    }
+    g_style(format!("{v:e}"), format!("{v}"), 9)
 }
 
-/// `1.5e7` → `1.5e+07`, `1e-7` → `1e-07` (C's `%g` exponent form, which XLA prints).
-fn exp_style(s: String) -> String {
-    match s.split_once('e') {
-        Some((m, e)) => {
-            let (sign, digits) = match e.strip_prefix('-') {
-                Some(d) => ('-', d),
-                None => ('+', e),
-            };
-            if digits.len() < 2 {
-                format!("{m}e{sign}0{digits}")
-            } else {
-                format!("{m}e{sign}{digits}")
-            }
-        }
-        None => s,
+/// Chooses between fixed (`plain`) and exponent (`sci`, Rust's `{:e}`) notation as C's
+/// `%g` does, which XLA uses: `%.6g` when six digits are enough, else `%.{max_digits}g`.
+/// The digits are always the shortest that read back exactly.
+fn g_style(sci: String, plain: String, max_digits: i32) -> String {
+    let Some((mantissa, exp)) = sci.split_once('e') else {
+        return plain;
+    };
+    let Ok(x) = exp.parse::<i32>() else {
+        return plain;
+    };
+    let digits = mantissa.bytes().filter(|b| b.is_ascii_digit()).count() as i32;
+    let precision = if digits <= 6 { 6 } else { max_digits };
+    if x < -4 || x >= precision {
+        let sign = if x < 0 { '-' } else { '+' };
+        format!("{mantissa}e{sign}{:02}", x.abs())
+    } else {
+        plain
     }
 }
 
@@ -397,6 +389,11 @@ mod tests {
         assert_eq!(fmt_f32(-0.0), "-0");
         assert_eq!(fmt_f32(1e-7), "1e-07");
         assert_eq!(fmt_f32(3.4028235e38), "3.4028235e+38");
+        assert_eq!(fmt_f32(1e-5), "1e-05");
+        assert_eq!(fmt_f32(100.0), "100");
+        assert_eq!(fmt_f32(1e6), "1e+06");
+        assert_eq!(fmt_f32(1234567.0), "1234567");
+        assert_eq!(fmt_f64(1e300), "1e+300");
         assert_eq!(fmt_f64(f64::NEG_INFINITY), "-inf");
         for v in [0.1f32, 1.0 / 3.0, f32::MIN_POSITIVE, 1e-45, 123456.79] {
             assert_eq!(fmt_f32(v).parse::<f32>().unwrap().to_bits(), v.to_bits());

@@ -331,13 +331,15 @@ impl<'a> Parser<'a> {
                         .c
                         .err_at(pos, format!("parameter number {number} appears twice")))
                 }
-                None => return Err(self.c.err_at(
-                    pos,
-                    format!(
+                None => {
+                    return Err(self.c.err_at(
+                        pos,
+                        format!(
                         "parameter number {number} is out of range: '%{name}' has {} parameters",
                         parameters.len()
                     ),
-                )),
+                    ))
+                }
             }
         }
         let parameters = parameters.into_iter().flatten().collect();
