@@ -144,6 +144,7 @@ fn window2() -> Window {
 }
 
 /// Every op, one module each (some ops several times, to cover attribute variants).
+#[allow(clippy::vec_init_then_push)]
 fn cases() -> Vec<(&'static str, HloModule)> {
     use BinaryOp as B;
     let add = || binary_comp("add", B::Add, "f32");

@@ -86,8 +86,8 @@ impl<'a> Cursor<'a> {
             let rest = self.rest();
             let trimmed = rest.trim_start();
             self.pos += rest.len() - trimmed.len();
-            if trimmed.starts_with("/*") {
-                match trimmed[2..].find("*/") {
+            if let Some(body) = trimmed.strip_prefix("/*") {
+                match body.find("*/") {
                     Some(i) => self.pos += 2 + i + 2,
                     None => self.pos = self.end,
                 }

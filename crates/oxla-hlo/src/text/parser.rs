@@ -64,12 +64,15 @@ struct Parser<'a> {
     comp_ids: HashMap<String, ComputationId>,
     /// Called computations to resolve once all are read: (computation, instruction,
     /// [(name, position)]).
-    pending: Vec<(usize, usize, Vec<(String, usize)>)>,
+    pending: Vec<(usize, usize, Vec<NameRef>)>,
     /// Instruction names in the whole module (they must be unique module-wide).
     instr_names: HashSet<String>,
     config: ModuleConfig,
     entry: Option<ComputationId>,
 }
+
+/// A computation name as written, with its position (for "unknown computation" errors).
+type NameRef = (String, usize);
 
 /// One `key=value` of an instruction: the value is parsed on demand.
 struct Attr<'a> {
@@ -928,7 +931,7 @@ fn composite(a: &Attrs) -> Result<Op> {
 }
 
 /// Names of called computations, in the order `HloInstruction::called` documents.
-fn called_refs(a: &Attrs) -> Result<Vec<(String, usize)>> {
+fn called_refs(a: &Attrs) -> Result<Vec<NameRef>> {
     let mut out = Vec::new();
     for key in [
         "condition",
@@ -956,7 +959,7 @@ fn called_refs(a: &Attrs) -> Result<Vec<(String, usize)>> {
 }
 
 /// `{%a, %b}` (or a single bare name, as XLA's `calls=%fused` writes).
-fn comp_list(c: &mut Cursor) -> Result<Vec<(String, usize)>> {
+fn comp_list(c: &mut Cursor) -> Result<Vec<NameRef>> {
     let mut v = Vec::new();
     if !c.eat("{") {
         c.skip_ws();
