@@ -505,3 +505,35 @@ fn errors_display_line_and_column() {
     .unwrap_err();
     assert_eq!(e.to_string(), "parse error at 5:20: unknown opcode 'negat'");
 }
+
+#[test]
+fn recursion_is_rejected() {
+    check(
+        "HloModule m\n\n%f {\n  %x = f32[] parameter(0)\n  ROOT %c = f32[] call(%x), to_apply=%g\n}\n\n%g {\n  %y = f32[] parameter(0)\n  ROOT %c2 = f32[] call(%y), to_apply=%f\n}\n\nENTRY %e {\n  %z = f32[] parameter(0)\n  ROOT %c3 = f32[] call(%z), to_apply=%f\n}\n",
+        10,
+        39,
+        "calls itself",
+    );
+    check(
+        "HloModule m\n\nENTRY %e {\n  %z = f32[] parameter(0)\n  ROOT %c3 = f32[] call(%z), to_apply=%e\n}\n",
+        5,
+        39,
+        "computation '%e' calls itself",
+    );
+}
+
+#[test]
+fn huge_rank_constant_is_rejected() {
+    let dims = vec!["1"; 5000].join(",");
+    let (_, _, m) = err(&entry(&format!("  ROOT %c = f32[{dims}] constant(0)")));
+    assert!(
+        m.contains("constants of rank 5000 are not supported"),
+        "{m}"
+    );
+}
+
+#[test]
+fn line_comments_are_skipped() {
+    let m = parse_module("HloModule m // the module\n\n// entry\nENTRY %e {\n  ROOT %p = f32[] parameter(0) // param\n}\n").unwrap();
+    assert_eq!(m.entry_computation().instructions.len(), 1);
+}

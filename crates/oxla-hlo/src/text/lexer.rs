@@ -80,7 +80,8 @@ impl<'a> Cursor<'a> {
         Some(c)
     }
 
-    /// Skips whitespace and `/* ... */` comments (an unterminated comment runs to the end).
+    /// Skips whitespace, `/* ... */` and `// ...` comments (an unterminated `/*` runs to
+    /// the end).
     pub fn skip_ws(&mut self) {
         loop {
             let rest = self.rest();
@@ -91,6 +92,8 @@ impl<'a> Cursor<'a> {
                     Some(i) => self.pos += 2 + i + 2,
                     None => self.pos = self.end,
                 }
+            } else if let Some(body) = trimmed.strip_prefix("//") {
+                self.pos += 2 + body.find('\n').unwrap_or(body.len());
             } else {
                 return;
             }

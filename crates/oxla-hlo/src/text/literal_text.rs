@@ -164,6 +164,9 @@ fn write_nested(out: &mut String, dims: &[i64], it: &mut impl Iterator<Item = St
 
 // ---------------------------------------------------------------- parsing
 
+/// Parsing recurses once per dimension; this bounds the depth for hostile text.
+const MAX_LITERAL_RANK: usize = 256;
+
 /// Parses a literal value of shape `shape` (the instruction's shape).
 pub(crate) fn parse_literal(c: &mut Cursor, shape: &Shape) -> Result<Literal> {
     parse_literal_depth(c, shape, 0)
@@ -230,6 +233,12 @@ fn parse_array(c: &mut Cursor, a: &ArrayShape) -> Result<Storage> {
     // Capacity hint only; bounded so a huge declared shape cannot reserve memory upfront.
     let hint = a.element_count().clamp(0, 1 << 16) as usize;
     let mut storage = empty_storage(kind, hint);
+    if a.dims.len() > MAX_LITERAL_RANK {
+        return Err(c.err(format!(
+            "constants of rank {} are not supported (at most {MAX_LITERAL_RANK})",
+            a.dims.len()
+        )));
+    }
     if a.dims.is_empty() {
         element(c, a.element_type, &mut storage)?;
     } else {

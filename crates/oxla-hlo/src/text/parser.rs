@@ -235,7 +235,7 @@ impl<'a> Parser<'a> {
         if self.computations.is_empty() {
             return Err(self.c.err("the module has no computations"));
         }
-        for (comp, instr, refs) in std::mem::take(&mut self.pending) {
+        for (comp, instr, refs) in self.pending.clone() {
             let mut ids = Vec::with_capacity(refs.len());
             for (name, pos) in refs {
                 match self.comp_ids.get(&name) {
@@ -251,6 +251,7 @@ impl<'a> Parser<'a> {
             }
             self.computations[comp].instructions[instr].called = ids;
         }
+        self.check_no_call_cycles()?;
         let entry = self
             .entry
             .unwrap_or(ComputationId(self.computations.len() as u32 - 1));
@@ -260,6 +261,55 @@ impl<'a> Parser<'a> {
             entry,
             config: self.config.clone(),
         })
+    }
+
+    /// Computations may not call themselves, directly or through others (XLA forbids
+    /// recursion); the error points at the call that closes the cycle.
+    fn check_no_call_cycles(&self) -> Result<()> {
+        let n = self.computations.len();
+        // Edges: caller → (callee, position of the reference).
+        let mut edges: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+        for (comp, instr, refs) in &self.pending {
+            let called = &self.computations[*comp].instructions[*instr].called;
+            for (id, (_, pos)) in called.iter().zip(refs) {
+                edges[*comp].push((id.index(), *pos));
+            }
+        }
+        // Iterative DFS: 0 = new, 1 = on the current path, 2 = done.
+        let mut state = vec![0u8; n];
+        for start in 0..n {
+            if state[start] != 0 {
+                continue;
+            }
+            let mut stack = vec![(start, 0usize)];
+            state[start] = 1;
+            while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+                if let Some(&(callee, pos)) = edges[node].get(*next) {
+                    *next += 1;
+                    match state[callee] {
+                        0 => {
+                            state[callee] = 1;
+                            stack.push((callee, 0));
+                        }
+                        1 => {
+                            return Err(error_at(
+                                self.c.src,
+                                pos,
+                                format!(
+                                    "computation '%{}' calls itself (through '%{}'); recursion is not allowed",
+                                    self.computations[callee].name, self.computations[node].name
+                                ),
+                            ))
+                        }
+                        _ => {}
+                    }
+                } else {
+                    state[node] = 2;
+                    stack.pop();
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `key=value` after a ',' : returns the key and the value's extent.
