@@ -537,3 +537,18 @@ fn line_comments_are_skipped() {
     let m = parse_module("HloModule m // the module\n\n// entry\nENTRY %e {\n  ROOT %p = f32[] parameter(0) // param\n}\n").unwrap();
     assert_eq!(m.entry_computation().instructions.len(), 1);
 }
+
+#[test]
+fn operand_shape_must_match_its_definition() {
+    check(
+        &entry("  %p = f32[2] parameter(0)\n  ROOT %n = f32[2] negate(f32[3] %p)"),
+        5,
+        27,
+        "operand '%p' is written with shape f32[3] but has shape f32[2]",
+    );
+    // Layouts may differ in how they are written.
+    assert!(parse_module(&entry(
+        "  %p = f32[2,2]{1,0} parameter(0)\n  ROOT %n = f32[2,2] negate(f32[2,2] %p)"
+    ))
+    .is_ok());
+}

@@ -345,3 +345,18 @@ fn shapes_parse_alone() {
     assert_eq!("token[]".parse::<Shape>().unwrap(), Shape::Token);
     assert_eq!("()".parse::<Shape>().unwrap(), Shape::Tuple(vec![]));
 }
+
+#[test]
+fn crlf_line_endings_and_byte_order_mark() {
+    for name in ["jax_reduce_sum", "hand_written", "while_loop"] {
+        let text = match name {
+            "jax_reduce_sum" => include_str!("data/hlo/jax_reduce_sum.hlo"),
+            "hand_written" => include_str!("data/hlo/hand_written.hlo"),
+            _ => include_str!("data/hlo/while_loop.hlo"),
+        };
+        let lf = parse_module(text).unwrap();
+        let crlf = parse_module(&format!("\u{feff}{}", text.replace('\n', "\r\n")))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(lf, crlf, "{name}");
+    }
+}

@@ -46,8 +46,12 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
 
 /// Parses a module.
 pub fn parse_module(text: &str) -> Result<HloModule> {
+    let mut c = Cursor::new(text);
+    if text.starts_with('\u{feff}') {
+        c.pos = '\u{feff}'.len_utf8(); // a byte-order mark
+    }
     let mut p = Parser {
-        c: Cursor::new(text),
+        c,
         computations: Vec::new(),
         comp_ids: HashMap::new(),
         pending: Vec::new(),
@@ -477,14 +481,31 @@ impl<'a> Parser<'a> {
             _ => {
                 if !c.eat(")") {
                     loop {
-                        if at_shape(c) {
-                            super::shape_text::shape(c)?;
-                        }
+                        c.skip_ws();
+                        let shape_pos = c.pos;
+                        let written = if at_shape(c) {
+                            Some(super::shape_text::shape(c)?)
+                        } else {
+                            None
+                        };
                         c.skip_ws();
                         let pos = c.pos;
                         let n = c.name("an operand name")?;
                         match local.get(n) {
-                            Some(&id) => operands.push(id),
+                            Some(&id) => {
+                                let actual = &instructions[id.index()].shape;
+                                if let Some(w) = written {
+                                    if !w.compatible(actual) {
+                                        return Err(c.err_at(
+                                            shape_pos,
+                                            format!(
+                                                "operand '%{n}' is written with shape {w} but has shape {actual}"
+                                            ),
+                                        ));
+                                    }
+                                }
+                                operands.push(id)
+                            }
                             None => {
                                 return Err(c.err_at(
                                     pos,
