@@ -474,6 +474,28 @@ fn cases() -> Vec<(&'static str, HloModule)> {
         ),
     ));
     v.push((
+        "pad scalar",
+        single(
+            Op::Pad(PaddingConfig::default()),
+            &["f32[]", "f32[]"],
+            "f32[]",
+            vec![],
+        ),
+    ));
+    v.push((
+        "slice scalar",
+        single(
+            Op::Slice {
+                start: vec![],
+                limit: vec![],
+                strides: vec![],
+            },
+            &["s32[]"],
+            "s32[]",
+            vec![],
+        ),
+    ));
+    v.push((
         "gather",
         single(
             Op::Gather {
@@ -1527,4 +1549,26 @@ fn module_config_round_trips() {
         "HloModule m, entry_computation_layout={()->u32[]}, replica_count=2, num_partitions=8\n"
     ));
     assert_eq!(parse_module(&text).unwrap(), m);
+}
+
+#[test]
+fn callees_are_printed_before_callers_whatever_the_arena_order() {
+    // Entry first in the module's list, an unreachable computation last.
+    let mut m = single(Op::Call, &["f32[]"], "f32[]", vec![]);
+    let callee = binary_comp("sum", BinaryOp::Add, "f32");
+    let mut entry = m.computations.pop().unwrap();
+    entry.instructions[1].called = vec![ComputationId(1)];
+    entry.instructions[1].operands = vec![InstrId(0), InstrId(0)];
+    let unused = binary_comp("unused", BinaryOp::Mul, "f32");
+    m.computations = vec![entry, callee, unused];
+    m.entry = ComputationId(0);
+    let text = print_module(&m);
+    let sum = text.find("%sum (").unwrap();
+    let main = text.find("ENTRY %main").unwrap();
+    assert!(sum < main, "{text}");
+    assert!(text.contains("%unused ("));
+    let parsed = parse_module(&text).unwrap();
+    assert_eq!(print_module(&parsed), text);
+    assert_eq!(parsed.entry_computation().name, "main");
+    assert_eq!(parsed.computations.len(), 3);
 }
