@@ -24,6 +24,7 @@
 mod attributes;
 mod lexer;
 mod literal_text;
+mod op_attrs;
 pub mod parser;
 pub mod printer;
 mod shape_text;
