@@ -409,6 +409,64 @@ mod tests {
         }
     }
 
+    fn read_back(t: PrimitiveType, text: &str) -> Storage {
+        let shape = Shape::scalar(t);
+        let mut c = Cursor::new(text);
+        let lit = parse_literal(&mut c, &shape).unwrap_or_else(|e| panic!("{text}: {e}"));
+        lit.storage().cloned().unwrap()
+    }
+
+    #[test]
+    fn every_f16_and_bf16_value_round_trips() {
+        for bits in 0..=u16::MAX {
+            let h = f16::from_bits(bits);
+            if !h.is_nan() {
+                let text = fmt_f32(h.to_f32());
+                assert_eq!(
+                    read_back(PrimitiveType::F16, &text),
+                    Storage::F16(vec![h]),
+                    "{text}"
+                );
+            }
+            let b = bf16::from_bits(bits);
+            if !b.is_nan() {
+                let text = fmt_f32(b.to_f32());
+                assert_eq!(
+                    read_back(PrimitiveType::BF16, &text),
+                    Storage::BF16(vec![b]),
+                    "{text}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn sampled_f32_and_f64_values_round_trip() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..200_000 {
+            // xorshift64
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let f = f32::from_bits(x as u32);
+            if !f.is_nan() {
+                let text = fmt_f32(f);
+                let Storage::F32(v) = read_back(PrimitiveType::F32, &text) else {
+                    panic!()
+                };
+                assert_eq!(v[0].to_bits(), f.to_bits(), "{text}");
+            }
+            let d = f64::from_bits(x);
+            if !d.is_nan() {
+                let text = fmt_f64(d);
+                let Storage::F64(v) = read_back(PrimitiveType::F64, &text) else {
+                    panic!()
+                };
+                assert_eq!(v[0].to_bits(), d.to_bits(), "{text}");
+            }
+        }
+    }
+
     #[test]
     fn matrices_use_xla_spacing() {
         let lit = Literal::from_parts(
