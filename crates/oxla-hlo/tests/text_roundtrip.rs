@@ -1481,6 +1481,7 @@ fn attribute_spellings() {
         "algorithm=rng_three_fry",
         "quant={storage=s8, min=-128, max=127, expressed=f32, scales={0.5,0.1}, zero_points={0,-3}, dim=1}",
         "infeed_config=\"cfg\"",
+        "outfeed(f32[2] %p0, token[] %p1), outfeed_shape=f32[2], outfeed_config=\"c\\\"x\"",
         "channel_id=3, is_host_transfer=true",
         "channel_id=1, replica_groups={{0,1},{2,3}}, dimensions={1}, use_global_device_ids=true",
         "replica_groups={}, to_apply=%add",

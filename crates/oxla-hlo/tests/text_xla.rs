@@ -360,3 +360,44 @@ fn crlf_line_endings_and_byte_order_mark() {
         assert_eq!(lf, crlf, "{name}");
     }
 }
+
+#[test]
+fn feeds_and_channels_with_root_not_last() {
+    let m = parse(include_str!("data/hlo/infeed_send_recv.hlo"));
+    let e = m.entry_computation();
+    assert_eq!(e.root_instr().name, "recv-done");
+    assert_eq!(
+        e.instructions.last().map(|i| i.name.as_str()),
+        Some("send-done")
+    );
+    assert_eq!(
+        find(e, "infeed").op,
+        Op::Infeed {
+            config: "cfg".into()
+        }
+    );
+    assert_eq!(
+        find(e, "outfeed").op,
+        Op::Outfeed {
+            config: String::new()
+        }
+    );
+    assert_eq!(
+        find(e, "send").op,
+        Op::Send {
+            channel_id: 16,
+            is_host_transfer: true
+        }
+    );
+    assert_eq!(
+        find(e, "recv-done").op,
+        Op::RecvDone {
+            channel_id: 15,
+            is_host_transfer: false
+        }
+    );
+    assert_eq!(operand_names(e, find(e, "send")), ["constant", "token0"]);
+    assert!(print_module(&m).contains(
+        "%outfeed = token[] outfeed((u32[3]{0}, pred[]) %infeed.data, token[] %token0), outfeed_shape=(u32[3]{0}, pred[])\n"
+    ));
+}

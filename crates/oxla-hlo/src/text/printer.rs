@@ -480,6 +480,10 @@ fn attributes(
             }
         }
         Op::Outfeed { config } => {
+            // XLA writes the outfed value's shape; reading ignores it (it is operand 0's).
+            if let Some(v) = ins.operands.first().and_then(|&o| comp.get(o)) {
+                a.push(("outfeed_shape", shape_string(&v.shape)));
+            }
             if !config.is_empty() {
                 a.push(("outfeed_config", quote(config)));
             }
