@@ -552,3 +552,15 @@ fn operand_shape_must_match_its_definition() {
     ))
     .is_ok());
 }
+
+#[test]
+fn meaning_changing_attributes_are_unimplemented() {
+    for body in [
+        "  %a = f16[32,32] parameter(0)\n  %b = f16[64,32] parameter(1)\n  %m = u16[32,4] parameter(2)\n  ROOT %d = f16[32,32] dot(%a, %b, %m), lhs_contracting_dims={1}, rhs_contracting_dims={0}, sparsity=L.1@2:4",
+        "  %p = f32[4] parameter(0)\n  ROOT %c = f32[4] collective-permute(%p), source_target_pairs={{0,1}}, slice_sizes={{4}}",
+    ] {
+        let e = parse_module(&entry(body)).unwrap_err();
+        assert!(matches!(e, Error::Unimplemented(_)), "{e:?}");
+        assert!(e.to_string().contains("is not supported"), "{e}");
+    }
+}

@@ -158,8 +158,27 @@ impl<'a> Attrs<'a> {
 }
 
 /// The op from its opcode and attributes.
+/// Attributes that change an op's meaning in ways Oxla does not model: reading them
+/// silently would give a different computation.
+const UNSUPPORTED_ATTRIBUTES: &[(&str, &str, &str)] = &[
+    ("dot", "sparsity", "sparse dot"),
+    (
+        "collective-permute",
+        "slice_sizes",
+        "in-place collective-permute",
+    ),
+];
+
 pub(crate) fn build_op(a: &Attrs, num_replicas: i64) -> Result<Op> {
     let opcode = a.opcode;
+    for (op, attr, what) in UNSUPPORTED_ATTRIBUTES {
+        if *op == opcode && a.has(attr) {
+            return Err(Error::unimplemented(format!(
+                "{}: {what} ('{attr}=') is not supported by Oxla",
+                position(a.src, a.opcode_pos)
+            )));
+        }
+    }
     if let Some(u) = UNARY_OPS.iter().find(|u| u.name() == opcode) {
         return Ok(Op::Unary(*u));
     }
