@@ -17,9 +17,15 @@
 //! - A custom-call `api_version` XLA does not name is written as a plain number.
 //! - Instructions of other ops with several called computations write `calls={%a, %b}`.
 //!
-//! Parsed constants get the instruction's shape (layout included) as the literal's shape.
-//! Instruction names must be unique in a module: a name repeated in another computation is
-//! given a `.N` suffix when read.
+//! Reading notes:
+//! - Parsed constants get the instruction's shape (layout included) as the literal's shape.
+//! - Instruction names must be unique in a module: a name repeated in another computation
+//!   is given a `.N` suffix when read.
+//! - Operand shapes written in the text must match the operand's definition (layouts aside).
+//! - XLA's iota replica groups (`[2,2]<=[4]`, `[2,2]<=[2,2]T(1,0)`) are expanded to lists.
+//! - XLA ops Oxla does not have (fusion, bitcast, async ops, ...) and attributes that would
+//!   change an op's meaning unnoticed (dot `sparsity`, collective-permute `slice_sizes`)
+//!   give `Error::Unimplemented`; a call cycle is a parse error.
 
 mod attributes;
 mod lexer;
