@@ -8,6 +8,7 @@ use crate::op::Op;
 use crate::shape::{ProgramShape, Shape};
 
 mod collectives;
+mod common;
 mod control;
 mod data_movement;
 mod elementwise;
