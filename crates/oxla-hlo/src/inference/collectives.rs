@@ -76,9 +76,7 @@ pub(super) fn infer(
             token_operand(T, operands, 0, 1)?;
             let d = super::common::declared(T, declared)?;
             match d {
-                Shape::Tuple(t)
-                    if t.len() == 3 && t[1].compatible(&u32s()) && t[2].is_token() =>
-                {
+                Shape::Tuple(t) if t.len() == 3 && t[1].compatible(&u32s()) && t[2].is_token() => {
                     Ok(d.without_layout())
                 }
                 _ => Err(fail(
@@ -129,7 +127,10 @@ pub(super) fn infer(
                     {
                         return Err(fail(
                             T,
-                            format!("declared result {} is not a gather of the operand", strip(dec)),
+                            format!(
+                                "declared result {} is not a gather of the operand",
+                                strip(dec)
+                            ),
                             operands,
                         ));
                     }
@@ -323,7 +324,11 @@ fn group_size(op: &str, groups: &ReplicaGroups, operands: &[&Shape]) -> Result<O
     let mut seen = std::collections::HashSet::new();
     for g in groups {
         if g.len() != first.len() {
-            return Err(fail(op, "replica groups must all have the same size", operands));
+            return Err(fail(
+                op,
+                "replica groups must all have the same size",
+                operands,
+            ));
         }
         for &id in g {
             if id < 0 || !seen.insert(id) {

@@ -151,7 +151,10 @@ pub(super) fn infer(
             };
             let c = super::common::called(t, called, 0, "callee")?;
             if c.parameters.len() != operands.len()
-                || c.parameters.iter().zip(operands).any(|(p, a)| !p.compatible(a))
+                || c.parameters
+                    .iter()
+                    .zip(operands)
+                    .any(|(p, a)| !p.compatible(a))
             {
                 return Err(fail(
                     t,

@@ -85,19 +85,13 @@ pub(super) fn infer(
             if permutation.len() != x.rank() {
                 return Err(fail(
                     T,
-                    format!(
-                        "permutation {permutation:?} must have {} entries",
-                        x.rank()
-                    ),
+                    format!("permutation {permutation:?} must have {} entries", x.rank()),
                     operands,
                 ));
             }
             check_dims(T, "permutation entry", permutation, x.rank(), operands)?;
             let dims: Vec<i64> = permutation.iter().map(|&p| x.dims[p as usize]).collect();
-            let dynamic: Vec<bool> = permutation
-                .iter()
-                .map(|&p| x.dynamic[p as usize])
-                .collect();
+            let dynamic: Vec<bool> = permutation.iter().map(|&p| x.dynamic[p as usize]).collect();
             Ok(Shape::Array(ArrayShape {
                 element_type: x.element_type,
                 dims,
@@ -305,7 +299,10 @@ pub(super) fn infer(
             if *dimension < 0 || *dimension as usize >= x.rank() {
                 return Err(fail(
                     T,
-                    format!("dimension {dimension} is out of range for rank {}", x.rank()),
+                    format!(
+                        "dimension {dimension} is out of range for rank {}",
+                        x.rank()
+                    ),
                     operands,
                 ));
             }
@@ -322,7 +319,10 @@ pub(super) fn infer(
             if *dimension < 0 || *dimension as usize >= x.rank() {
                 return Err(fail(
                     T,
-                    format!("dimension {dimension} is out of range for rank {}", x.rank()),
+                    format!(
+                        "dimension {dimension} is out of range for rank {}",
+                        x.rank()
+                    ),
                     operands,
                 ));
             }

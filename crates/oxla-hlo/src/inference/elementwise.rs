@@ -327,7 +327,11 @@ fn unary(u: UnaryOp, operands: &[&Shape]) -> Result<Shape> {
             "an integer, float or complex",
             t,
         ),
-        Not => (t.is_integer() || t == PrimitiveType::Pred, "pred or integer", t),
+        Not => (
+            t.is_integer() || t == PrimitiveType::Pred,
+            "pred or integer",
+            t,
+        ),
         PopCnt | Clz => (t.is_integer(), "an integer", t),
         Ceil | Floor | Round | RoundNearestEven | Cbrt => (t.is_float(), "a float", t),
         IsFinite => (t.is_float(), "a float", PrimitiveType::Pred),
@@ -383,7 +387,11 @@ fn binary(b: BinaryOp, operands: &[&Shape]) -> Result<Shape> {
             "an integer, float or complex",
             t,
         ),
-        And | Or | Xor => (t.is_integer() || t == PrimitiveType::Pred, "pred or integer", t),
+        And | Or | Xor => (
+            t.is_integer() || t == PrimitiveType::Pred,
+            "pred or integer",
+            t,
+        ),
         ShiftLeft | ShiftRightArithmetic | ShiftRightLogical => (t.is_integer(), "an integer", t),
         Atan2 => (t.is_floating_or_complex(), "a float or complex", t),
         Complex => (
@@ -552,7 +560,11 @@ fn check_quant(op: &str, p: &QuantParams, x: &ArrayShape, operands: &[&Shape]) -
         ));
     }
     if p.storage_min > p.storage_max {
-        return Err(fail(op, "storage_min must not exceed storage_max", operands));
+        return Err(fail(
+            op,
+            "storage_min must not exceed storage_max",
+            operands,
+        ));
     }
     if p.scales.is_empty() || p.scales.len() != p.zero_points.len() {
         return Err(fail(
@@ -564,8 +576,7 @@ fn check_quant(op: &str, p: &QuantParams, x: &ArrayShape, operands: &[&Shape]) -
     if p.scales.iter().any(|s| !(s.is_finite() && *s > 0.0)) {
         return Err(fail(op, "scales must be positive and finite", operands));
     }
-    if p
-        .zero_points
+    if p.zero_points
         .iter()
         .any(|&z| z < p.storage_min || z > p.storage_max)
     {
