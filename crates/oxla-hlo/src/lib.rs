@@ -15,7 +15,7 @@ pub mod verifier;
 pub use error::{Error, Result};
 pub use inference::infer_shape;
 pub use ir::{ComputationId, HloComputation, HloInstruction, HloModule, InstrId, ModuleConfig};
-pub use literal::{Literal, LiteralData, Storage, StorageKind};
+pub use literal::{Literal, LiteralData, NativeType, Storage, StorageKind};
 pub use op::*;
 pub use shape::{ArrayShape, Layout, ProgramShape, Shape};
 pub use types::PrimitiveType;

@@ -194,3 +194,103 @@ impl Storage {
         self.len() == 0
     }
 }
+
+/// A Rust type that is the storage of an XLA element type.
+pub trait NativeType: Copy + PartialEq + std::fmt::Debug + 'static {
+    const TYPE: PrimitiveType;
+    fn slice(s: &Storage) -> Option<&[Self]>;
+    fn slice_mut(s: &mut Storage) -> Option<&mut [Self]>;
+    fn wrap(v: Vec<Self>) -> Storage;
+}
+
+macro_rules! native {
+    ($t:ty, $pt:ident, $var:ident) => {
+        impl NativeType for $t {
+            const TYPE: PrimitiveType = PrimitiveType::$pt;
+            fn slice(s: &Storage) -> Option<&[Self]> {
+                match s {
+                    Storage::$var(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn slice_mut(s: &mut Storage) -> Option<&mut [Self]> {
+                match s {
+                    Storage::$var(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn wrap(v: Vec<Self>) -> Storage {
+                Storage::$var(v)
+            }
+        }
+    };
+}
+native!(bool, Pred, Bool);
+native!(i8, S8, I8);
+native!(i16, S16, I16);
+native!(i32, S32, I32);
+native!(i64, S64, I64);
+native!(u8, U8, U8);
+native!(u16, U16, U16);
+native!(u32, U32, U32);
+native!(u64, U64, U64);
+native!(f16, F16, F16);
+native!(bf16, BF16, BF16);
+native!(f32, F32, F32);
+native!(f64, F64, F64);
+native!(Complex32, C64, C64);
+native!(Complex64, C128, C128);
+
+impl Literal {
+    /// A rank-0 literal.
+    pub fn scalar<T: NativeType>(v: T) -> Literal {
+        Literal {
+            shape: Shape::scalar(T::TYPE),
+            data: LiteralData::Array(T::wrap(vec![v])),
+        }
+    }
+    /// A rank-1 literal.
+    pub fn vec1<T: NativeType>(v: &[T]) -> Literal {
+        Literal {
+            shape: Shape::array(T::TYPE, &[v.len() as i64]),
+            data: LiteralData::Array(T::wrap(v.to_vec())),
+        }
+    }
+    /// A literal of the given dims from row-major values.
+    pub fn from_vec<T: NativeType>(dims: &[i64], v: Vec<T>) -> crate::error::Result<Literal> {
+        Literal::from_parts(Shape::array(T::TYPE, dims), LiteralData::Array(T::wrap(v)))
+    }
+    /// A tuple literal.
+    pub fn tuple(elements: Vec<Literal>) -> Literal {
+        Literal {
+            shape: Shape::Tuple(elements.iter().map(|l| l.shape.clone()).collect()),
+            data: LiteralData::Tuple(elements),
+        }
+    }
+    pub fn token() -> Literal {
+        Literal {
+            shape: Shape::Token,
+            data: LiteralData::Token,
+        }
+    }
+    /// The elements as a typed slice, if `T` is this literal's storage type.
+    pub fn data_as<T: NativeType>(&self) -> crate::error::Result<&[T]> {
+        self.storage().and_then(T::slice).ok_or_else(|| {
+            crate::error::Error::invalid(format!(
+                "literal of shape {} is not stored as {:?}",
+                self.shape,
+                T::TYPE
+            ))
+        })
+    }
+    /// Number of elements of an array literal (0 for tuples and tokens).
+    pub fn element_count(&self) -> usize {
+        self.storage().map_or(0, Storage::len)
+    }
+    pub fn tuple_elements(&self) -> Option<&[Literal]> {
+        match &self.data {
+            LiteralData::Tuple(t) => Some(t),
+            _ => None,
+        }
+    }
+}

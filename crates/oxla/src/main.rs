@@ -1,3 +1,71 @@
-fn main() {
-    println!("oxla");
+//! The `oxla` command line.
+
+use std::process::ExitCode;
+
+use oxla::builder::{scalar_binary_computation, XlaBuilder, XlaComputation};
+use oxla::hlo::{text, verify_module, BinaryOp, PrimitiveType, Result, Shape};
+
+const USAGE: &str = "usage:
+  oxla example        build a small computation with the builder, verify it, print its HLO text
+                      and check that the text parses back to the same module
+  oxla hlo FILE.hlo   parse an HLO text module, verify it, print it in canonical form";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("example") => example(),
+        Some("hlo") if args.len() == 2 => hlo(&args[1]),
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// softmax over the rows of an f32[4,8] input, built with the XlaBuilder API.
+fn build_softmax() -> Result<XlaComputation> {
+    let mut b = XlaBuilder::new("softmax");
+    let x = b.parameter(0, &Shape::array(PrimitiveType::F32, &[4, 8]), "x");
+    let max = scalar_binary_computation(&mut b, "max", BinaryOp::Max, PrimitiveType::F32)?;
+    let add = scalar_binary_computation(&mut b, "add", BinaryOp::Add, PrimitiveType::F32)?;
+    let neg_inf = b.constant(f32::NEG_INFINITY);
+    let zero = b.constant(0.0f32);
+    let row_max = b.reduce(x, neg_inf, &max, &[1]);
+    let shifted = b.sub_with_broadcast(x, row_max, &[0]);
+    let e = b.exp(shifted);
+    let sum = b.reduce(e, zero, &add, &[1]);
+    b.div_with_broadcast(e, sum, &[0]);
+    b.build()
+}
+
+fn example() -> Result<()> {
+    let c = build_softmax()?;
+    let printed = c.to_hlo_text();
+    print!("{printed}");
+    let reparsed = text::parse_module(&printed)?;
+    verify_module(&reparsed)?;
+    let again = text::print_module(&reparsed);
+    if again != printed {
+        return Err(oxla::hlo::Error::internal(
+            "printed HLO text did not round-trip exactly",
+        ));
+    }
+    eprintln!("verified; HLO text round-trips exactly");
+    Ok(())
+}
+
+fn hlo(path: &str) -> Result<()> {
+    let src = std::fs::read_to_string(path)
+        .map_err(|e| oxla::hlo::Error::invalid(format!("cannot read {path}: {e}")))?;
+    let m = text::parse_module(&src)?;
+    verify_module(&m)?;
+    print!("{}", text::print_module(&m));
+    Ok(())
 }
