@@ -563,6 +563,7 @@ impl XlaBuilder {
         )
     }
 
+    #[allow(clippy::too_many_arguments)]
     /// Variadic scatter: `operands`, `scatter_indices`, `updates`, combined by `computation`.
     pub fn scatter(
         &mut self,

@@ -220,7 +220,7 @@ fn scatter(
     called: &[&ProgramShape],
 ) -> Result<Shape> {
     const T: &str = "Scatter";
-    if operands.len() < 3 || operands.len() % 2 == 0 {
+    if operands.len() < 3 || operands.len().is_multiple_of(2) {
         return Err(fail(
             T,
             "expected N operands, scatter_indices and N updates",

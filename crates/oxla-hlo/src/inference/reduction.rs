@@ -168,7 +168,7 @@ fn variadic_with_inits<'a>(
     op: &str,
     operands: &[&'a Shape],
 ) -> Result<(Vec<&'a ArrayShape>, Vec<PrimitiveType>)> {
-    if operands.len() < 2 || operands.len() % 2 != 0 {
+    if operands.len() < 2 || !operands.len().is_multiple_of(2) {
         return Err(fail(
             op,
             "expected N operands followed by N init values",
