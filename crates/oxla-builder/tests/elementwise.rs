@@ -118,7 +118,10 @@ fn every_binary_op() {
             let y = b.parameter(1, &s(F64, &[2, 3]), "y");
             b.binary(op, x, y, &[])
         });
-        has(&e, &[&format!("{op:?}: operands must have the same element type")]);
+        has(
+            &e,
+            &[&format!("{op:?}: operands must have the same element type")],
+        );
     }
     let e = err(|b| {
         let x = b.parameter(0, &s(F32, &[2]), "x");
@@ -174,7 +177,10 @@ fn implicit_broadcasting() {
         let y = b.parameter(1, &s(F32, &[4]), "y");
         b.add_with_broadcast(x, y, &[1])
     });
-    has(&e, &["dimension 1 is incompatible for broadcasting: 3 vs 4"]);
+    has(
+        &e,
+        &["dimension 1 is incompatible for broadcasting: 3 vs 4"],
+    );
 }
 
 #[test]
@@ -207,13 +213,19 @@ fn comparisons() {
         let y = b.parameter(1, &s(S32, &[4]), "y");
         b.lt_total_order(x, y)
     });
-    has(&e, &["comparison type TOTALORDER is not valid for element type s32"]);
+    has(
+        &e,
+        &["comparison type TOTALORDER is not valid for element type s32"],
+    );
     let e = err(|b| {
         let x = b.parameter(0, &s(U8, &[4]), "x");
         let y = b.parameter(1, &s(U8, &[4]), "y");
         b.compare(x, y, ComparisonDirection::Lt, Some(ComparisonType::Signed))
     });
-    has(&e, &["comparison type SIGNED is not valid for element type u8"]);
+    has(
+        &e,
+        &["comparison type SIGNED is not valid for element type u8"],
+    );
 }
 
 #[test]
@@ -233,7 +245,10 @@ fn select_and_clamp() {
         let y = b.parameter(2, &s(F32, &[2]), "y");
         b.select(p, x, y)
     });
-    has(&e, &["Select: pred must be a scalar or have the dimensions of on_true"]);
+    has(
+        &e,
+        &["Select: pred must be a scalar or have the dimensions of on_true"],
+    );
     assert_eq!(
         ok("clamp", |b| {
             let lo = b.constant(0.0f32);
@@ -249,7 +264,10 @@ fn select_and_clamp() {
         let hi = b.constant(1.0f32);
         b.clamp(lo, x, hi)
     });
-    has(&e, &["Clamp: min, operand and max must have the same element type"]);
+    has(
+        &e,
+        &["Clamp: min, operand and max must have the same element type"],
+    );
 }
 
 #[test]
@@ -292,7 +310,10 @@ fn convert_and_bitcast() {
         let x = b.parameter(0, &s(S8, &[3, 2]), "x");
         b.bitcast_convert_type(x, F32)
     });
-    has(&e, &["BitcastConvert: widening from 8 to 32 bits needs a last dimension of size 4"]);
+    has(
+        &e,
+        &["BitcastConvert: widening from 8 to 32 bits needs a last dimension of size 4"],
+    );
 }
 
 #[test]
@@ -325,7 +346,10 @@ fn reduce_precision_and_map() {
         let x = b.parameter(0, &s(F32, &[2, 3]), "x");
         b.map(&[x], &add, &[0, 1])
     });
-    has(&e, &["Map: computation takes 2 parameters but there are 1 operands"]);
+    has(
+        &e,
+        &["Map: computation takes 2 parameters but there are 1 operands"],
+    );
 }
 
 fn qparams(dim: Option<i64>, n: usize) -> QuantParams {

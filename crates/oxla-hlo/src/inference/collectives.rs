@@ -146,6 +146,12 @@ pub(super) fn infer(
                 "CollectiveReduce"
             };
             count(t, operands, 1)?;
+            let groups = match op {
+                Op::AllReduce { replica_groups, .. }
+                | Op::CollectiveReduce { replica_groups, .. } => replica_groups,
+                _ => return Err(Error::internal("unreachable collective kind")),
+            };
+            group_size(t, groups, operands)?;
             let arrays: Vec<&Shape> = match operands[0] {
                 Shape::Tuple(e) if !e.is_empty() => e.iter().collect(),
                 s @ Shape::Array(_) => vec![s],
