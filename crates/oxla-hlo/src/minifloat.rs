@@ -104,7 +104,7 @@ impl Format {
                     | if negative { self.sign_bit() } else { 0 }
             }
             Nan::AllOnes => {
-                (1u8 << (self.exp_bits + self.man_bits)) - 1
+                ((1u8 << (self.exp_bits + self.man_bits)) - 1)
                     | if negative { self.sign_bit() } else { 0 }
             }
             Nan::NegZero => 0x80,
@@ -196,11 +196,8 @@ pub fn f64_to_bits(t: PrimitiveType, v: f64) -> u8 {
         return finish(&f, sign, lo);
     }
     let up = f.finite_value(lo + 1).unwrap_or(f64::INFINITY);
-    let code = if a - down < up - a {
-        lo
-    } else if a - down > up - a {
-        lo + 1
-    } else if f.nan == Nan::E8M0 || lo & 1 == 1 {
+    let tie_up = f.nan == Nan::E8M0 || lo & 1 == 1;
+    let code = if a - down > up - a || (a - down == up - a && tie_up) {
         lo + 1
     } else {
         lo
