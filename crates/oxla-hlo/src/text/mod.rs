@@ -30,6 +30,7 @@
 mod attributes;
 mod lexer;
 mod literal_text;
+pub(crate) use literal_text::literal_value_text;
 mod op_attrs;
 pub mod parser;
 pub mod printer;

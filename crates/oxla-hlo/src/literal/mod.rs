@@ -294,3 +294,8 @@ impl Literal {
         }
     }
 }
+
+mod access;
+mod compare;
+pub use access::Scalar;
+pub use compare::Tolerance;
