@@ -297,5 +297,5 @@ impl Literal {
 
 mod access;
 mod compare;
-pub use access::Scalar;
+pub use access::{convert_scalar, int_range, round_to_float, strides, wrap_int, Scalar};
 pub use compare::Tolerance;

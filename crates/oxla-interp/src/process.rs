@@ -1,0 +1,64 @@
+//! One process of the replica × partition grid: its ids, queues, collectives and the
+//! custom-call registry.
+
+use std::cell::Cell;
+
+use oxla_hlo::{Error, HloInstruction, HloModule, Literal, Result, Shape};
+
+use crate::grid::Grid;
+use crate::Interpreter;
+
+pub struct Process<'a> {
+    pub interp: &'a Interpreter,
+    pub module: &'a HloModule,
+    pub replica: i64,
+    pub partition: i64,
+    pub grid: &'a Grid,
+    rng: Cell<u64>,
+}
+
+impl<'a> Process<'a> {
+    pub fn new(
+        interp: &'a Interpreter,
+        module: &'a HloModule,
+        replica: i64,
+        partition: i64,
+        grid: &'a Grid,
+    ) -> Self {
+        Process {
+            interp,
+            module,
+            replica,
+            partition,
+            grid,
+            rng: Cell::new(interp.seed ^ ((replica as u64) << 32) ^ partition as u64),
+        }
+    }
+
+    /// A fresh seed for one rng instruction execution.
+    pub fn next_rng_seed(&self) -> u64 {
+        let s = self.rng.get().wrapping_add(0x632B_E59B_D9B4_E019);
+        self.rng.set(s);
+        s
+    }
+
+    pub fn custom_call(&self, target: &str, args: &[&Literal], shape: &Shape) -> Result<Literal> {
+        let f = self.interp.custom_calls.get(target).ok_or_else(|| {
+            Error::runtime(format!(
+                "custom-call target \"{target}\" is not registered with the interpreter"
+            ))
+        })?;
+        let out = f(args)?;
+        if !out.shape().compatible(&shape.without_layout()) && !out.shape().compatible(shape) {
+            return Err(Error::runtime(format!(
+                "custom-call \"{target}\" returned {} but the instruction's shape is {shape}",
+                out.shape()
+            )));
+        }
+        Ok(out)
+    }
+
+    pub fn side_effect(&self, ins: &HloInstruction, args: &[&Literal]) -> Result<Literal> {
+        self.grid.side_effect(self, ins, args)
+    }
+}
