@@ -311,7 +311,7 @@ fn matrices(l: &Literal) -> (usize, usize, usize, Vec<Complex64>) {
     let r = d.len();
     let (n, m) = (d[r - 2] as usize, d[r - 1] as usize);
     let v: Vec<Complex64> = l.scalars().into_iter().map(|s| s.as_complex()).collect();
-    let b = if n * m == 0 { 0 } else { v.len() / (n * m) };
+    let b = v.len().checked_div(n * m).unwrap_or(0);
     (b, n, m, v)
 }
 

@@ -308,7 +308,7 @@ pub fn top_k(x: &Literal, k: i64, largest: bool) -> Result<Literal> {
     let t = x.element_type();
     let last = *xd.last().unwrap_or(&0) as usize;
     let v = x.scalars();
-    let rows = if last == 0 { 0 } else { v.len() / last };
+    let rows = v.len().checked_div(last).unwrap_or(0);
     let key = |s: Scalar| -> f64 {
         match s {
             Scalar::Float(f) if f.is_nan() => {
