@@ -1,6 +1,6 @@
 //! Random numbers. `rng` (uniform / normal) is deterministic per process: a SplitMix64
-//! stream seeded from the replica id and advanced per call. `rng-bit-generator`'s
-//! THREE_FRY / PHILOX bit-exact algorithms are not written yet.
+//! stream seeded from the replica id and advanced per call. `rng-bit-generator` implements
+//! XLA's THREE_FRY (bit-exact with the StableHLO spec's example); PHILOX is pending.
 
 use oxla_hlo::literal::Scalar;
 use oxla_hlo::{Error, Literal, Op, Result, RngDistribution, Shape};
@@ -55,8 +55,93 @@ pub fn eval(p: &Process, op: &Op, args: &[&Literal], out: &Shape) -> Result<Lite
             }
             Literal::from_scalars(t, dims, v)
         }
-        _ => Err(Error::unimplemented(
-            "rng-bit-generator: the THREE_FRY/PHILOX bit-exact generators are not implemented yet",
-        )),
+        Op::RngBitGenerator { algorithm } => bit_generator(*algorithm, args[0], out),
+        _ => Err(Error::internal("not an rng op")),
     }
+}
+
+/// Threefry-2x32 with 20 rounds (Salmon et al.), as XLA's and JAX's PRNG use it.
+pub fn threefry2x32(key: [u32; 2], x: [u32; 2]) -> [u32; 2] {
+    const ROT: [[u32; 4]; 2] = [[13, 15, 26, 6], [17, 29, 16, 24]];
+    let ks = [key[0], key[1], key[0] ^ key[1] ^ 0x1BD1_1BDA];
+    let (mut x0, mut x1) = (x[0].wrapping_add(ks[0]), x[1].wrapping_add(ks[1]));
+    for i in 0..5 {
+        for &r in &ROT[i % 2] {
+            x0 = x0.wrapping_add(x1);
+            x1 = x1.rotate_left(r) ^ x0;
+        }
+        x0 = x0.wrapping_add(ks[(i + 1) % 3]);
+        x1 = x1.wrapping_add(ks[(i + 2) % 3]).wrapping_add(i as u32 + 1);
+    }
+    [x0, x1]
+}
+
+fn split(v: u64) -> [u32; 2] {
+    [v as u32, (v >> 32) as u32]
+}
+
+/// XLA's rng-bit-generator for THREE_FRY (and DEFAULT, which XLA CPU maps to it): key =
+/// state[0], counter = state[1]; element i of a 64-bit output is threefry(key, counter + i)
+/// joined as lo | hi << 32 and the counter advances by the element count; a 32-bit output
+/// draws ceil(n/2) pairs and concatenates the first words, then the second words.
+fn bit_generator(alg: oxla_hlo::RngAlgorithm, state: &Literal, out: &Shape) -> Result<Literal> {
+    if alg == oxla_hlo::RngAlgorithm::Philox {
+        return Err(Error::unimplemented(
+            "rng-bit-generator: the PHILOX algorithm is not implemented yet (THREE_FRY is)",
+        ));
+    }
+    let st: Vec<u64> = state
+        .scalars()
+        .into_iter()
+        .map(|s| s.as_i128() as u64)
+        .collect();
+    let (key, counter) = (
+        st.first().copied().unwrap_or(0),
+        st.get(1).copied().unwrap_or(0),
+    );
+    let parts = out
+        .tuple_elements()
+        .ok_or_else(|| Error::internal("rng-bit-generator result must be a tuple"))?;
+    let bits_shape = parts
+        .get(1)
+        .and_then(Shape::as_array)
+        .ok_or_else(|| Error::internal("rng-bit-generator bits must be an array"))?;
+    let t = bits_shape.element_type;
+    let n = bits_shape.element_count() as u64;
+    let k = split(key);
+    let (bytes, advance): (Vec<u8>, u64) = match t.bit_width() {
+        64 => {
+            let mut b = Vec::with_capacity(8 * n as usize);
+            for i in 0..n {
+                let o = threefry2x32(k, split(counter.wrapping_add(i)));
+                b.extend(((o[0] as u64) | ((o[1] as u64) << 32)).to_le_bytes());
+            }
+            (b, n)
+        }
+        32 => {
+            let half = n.div_ceil(2);
+            let outs: Vec<[u32; 2]> = (0..half)
+                .map(|i| threefry2x32(k, split(counter.wrapping_add(i))))
+                .collect();
+            let words: Vec<u32> = outs
+                .iter()
+                .map(|o| o[0])
+                .chain(outs.iter().map(|o| o[1]))
+                .take(n as usize)
+                .collect();
+            (words.iter().flat_map(|w| w.to_le_bytes()).collect(), half)
+        }
+        w => {
+            return Err(Error::unimplemented(format!(
+                "rng-bit-generator: {w}-bit outputs ({t}) are not implemented yet"
+            )))
+        }
+    };
+    let bits = Literal::from_le_bytes(&Shape::Array(bits_shape.clone()), &bytes)?;
+    let mut new_state = st.clone();
+    if new_state.len() > 1 {
+        new_state[1] = counter.wrapping_add(advance);
+    }
+    let state_lit = Literal::from_vec(state.shape().dims(), new_state)?;
+    Ok(Literal::tuple(vec![state_lit, bits]))
 }

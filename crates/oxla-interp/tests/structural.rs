@@ -512,3 +512,38 @@ fn custom_calls_use_the_registry() {
     });
     assert_eq!(i.run(c.module(), &[]).unwrap().to_f64s(), vec![2.0, 4.0]);
 }
+
+#[test]
+fn rng_bit_generator_three_fry_spec_example() {
+    // StableHLO spec: state [1, 2] -> [1, 6] with these 2x2 u64 outputs.
+    let r = eval(|b| {
+        let st = b.constant_r1(&[1u64, 2]);
+        b.rng_bit_generator(oxla_hlo::RngAlgorithm::ThreeFry, st, &s(U64, &[2, 2]))
+    });
+    let t = r.tuple_elements().unwrap();
+    assert_eq!(t[0].data_as::<u64>().unwrap(), &[1, 6]);
+    assert_eq!(
+        t[1].data_as::<u64>().unwrap(),
+        &[
+            9236835810183407956,
+            16087790271692313299,
+            18212823393184779219,
+            2658481902456610144
+        ]
+    );
+}
+
+#[test]
+fn rng_is_deterministic_and_in_range() {
+    let run = || {
+        eval(|b| {
+            let lo = b.constant(2.0f32);
+            let hi = b.constant(3.0f32);
+            b.rng_uniform(lo, hi, &s(F32, &[100]))
+        })
+        .to_f64s()
+    };
+    let (a, c) = (run(), run());
+    assert_eq!(a, c);
+    assert!(a.iter().all(|&x| (2.0..3.0).contains(&x)));
+}
