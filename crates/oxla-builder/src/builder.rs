@@ -263,6 +263,37 @@ impl XlaBuilder {
         x
     }
 
+    /// Changes the attributes of a built op (for importers whose ops carry attributes the
+    /// op methods do not take, e.g. channel ids); its shape is inferred again and any
+    /// failure is recorded like an op error.
+    pub fn modify_op(&mut self, x: XlaOp, f: impl FnOnce(&mut Op)) {
+        let Ok(id) = self.resolve(x) else { return };
+        let mut op = self.instrs[id.index()].op.clone();
+        f(&mut op);
+        let ins = &self.instrs[id.index()];
+        let shapes: Vec<&Shape> = ins
+            .operands
+            .iter()
+            .map(|o| &self.instrs[o.index()].shape)
+            .collect();
+        let programs: Vec<ProgramShape> = ins
+            .called
+            .iter()
+            .map(|c| self.comps[c.index()].program_shape())
+            .collect();
+        let refs: Vec<&ProgramShape> = programs.iter().collect();
+        match infer_shape(&op, &shapes, &refs, Some(&ins.shape)) {
+            Ok(s) if s.compatible(&ins.shape.without_layout()) => {
+                self.instrs[id.index()].op = op;
+            }
+            Ok(s) => self.report_error(Error::invalid(format!(
+                "modify_op: the changed {} would have shape {s}",
+                op.opcode_name()
+            ))),
+            Err(e) => self.report_error(e),
+        }
+    }
+
     /// Copies `comp` (and its callees) into this builder's module, once per computation.
     pub(crate) fn import(&mut self, comp: &XlaComputation) -> Option<ComputationId> {
         if self.error.is_some() {

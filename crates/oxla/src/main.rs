@@ -8,13 +8,16 @@ use oxla::hlo::{text, verify_module, BinaryOp, PrimitiveType, Result, Shape};
 const USAGE: &str = "usage:
   oxla example        build a small computation with the builder, verify it, print its HLO text
                       and check that the text parses back to the same module
-  oxla hlo FILE.hlo   parse an HLO text module, verify it, print it in canonical form";
+  oxla hlo FILE.hlo   parse an HLO text module, verify it, print it in canonical form
+  oxla conformance DIR [--filter S] [--baseline FILE] [--write-baseline FILE]
+                      run the StableHLO interpreter test suite in DIR on the interpreter";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("example") => example(),
         Some("hlo") if args.len() == 2 => hlo(&args[1]),
+        Some("conformance") if args.len() >= 2 => conformance(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
@@ -67,5 +70,71 @@ fn hlo(path: &str) -> Result<()> {
     let m = text::parse_module(&src)?;
     verify_module(&m)?;
     print!("{}", text::print_module(&m));
+    Ok(())
+}
+
+fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str)
+}
+
+fn conformance(args: &[String]) -> Result<()> {
+    use oxla::conformance::{mlir_files, run_file, Outcome};
+    let dir = std::path::Path::new(&args[0]);
+    let filter = flag(args, "--filter");
+    if let Some(b) = flag(args, "--backend") {
+        if b != "interp" {
+            return Err(oxla::hlo::Error::unimplemented(format!(
+                "conformance backend '{b}': only 'interp' exists so far"
+            )));
+        }
+    }
+    let (mut pass, mut fail, mut skip) = (0, 0, 0);
+    let mut passed = Vec::new();
+    for f in mlir_files(dir)? {
+        let rel = f
+            .strip_prefix(dir)
+            .unwrap_or(&f)
+            .to_string_lossy()
+            .replace('\\', "/");
+        for r in run_file(&f, &rel, filter) {
+            match &r.outcome {
+                Outcome::Pass => {
+                    pass += 1;
+                    passed.push(r.id.clone());
+                }
+                Outcome::Fail(m) => {
+                    fail += 1;
+                    println!("FAIL {}: {}", r.id, m.replace('\n', " "));
+                }
+                Outcome::Skip(m) => {
+                    skip += 1;
+                    println!("SKIP {}: {m}", r.id);
+                }
+            }
+        }
+    }
+    println!("conformance: {pass} passed, {fail} failed, {skip} skipped");
+    if let Some(path) = flag(args, "--write-baseline") {
+        std::fs::write(path, passed.join("\n") + "\n")
+            .map_err(|e| oxla::hlo::Error::invalid(format!("cannot write {path}: {e}")))?;
+    }
+    if let Some(path) = flag(args, "--baseline") {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| oxla::hlo::Error::invalid(format!("cannot read {path}: {e}")))?;
+        let lost: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.is_empty() && !passed.iter().any(|p| p == l))
+            .collect();
+        if !lost.is_empty() {
+            return Err(oxla::hlo::Error::runtime(format!(
+                "{} baseline module(s) no longer pass: {}",
+                lost.len(),
+                lost.join(", ")
+            )));
+        }
+    }
     Ok(())
 }

@@ -1,0 +1,273 @@
+//! The StableHLO conformance runner: splits each `.mlir` file as `-split-input-file` does,
+//! imports every test module, runs it on the interpreter and evaluates its `check.*` ops
+//! with the semantics of `shared/conformance/README.md`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use oxla_hlo::literal::Scalar;
+use oxla_hlo::{Error, Literal, PrimitiveType, Result};
+use oxla_interp::{Grid, Interpreter};
+use oxla_stablehlo::ast::Module;
+use oxla_stablehlo::{CheckKind, Expected, Imported};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Pass,
+    Fail(String),
+    Skip(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct ModuleResult {
+    /// `file.mlir:N` (N = chunk number from 0) and the first function's name.
+    pub id: String,
+    pub outcome: Outcome,
+}
+
+/// All `.mlir` files under `dir`, sorted.
+pub fn mlir_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let rd = std::fs::read_dir(&d)
+            .map_err(|e| Error::invalid(format!("cannot read {}: {e}", d.display())))?;
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "mlir") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Runs every test module of one file.
+pub fn run_file(path: &Path, rel: &str, filter: Option<&str>) -> Vec<ModuleResult> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            return vec![ModuleResult {
+                id: rel.to_string(),
+                outcome: Outcome::Fail(format!("cannot read: {e}")),
+            }]
+        }
+    };
+    let file_check = text
+        .lines()
+        .any(|l| l.starts_with("// RUN:") && l.contains("FileCheck"));
+    let mut out = Vec::new();
+    for (k, (line, chunk)) in oxla_stablehlo::split_input_file(&text).into_iter().enumerate() {
+        let id = format!("{rel}:{k}");
+        if filter.is_some_and(|f| !id.contains(f) && !rel.contains(f)) {
+            continue;
+        }
+        let outcome = if file_check {
+            Outcome::Skip("checks printed output with FileCheck, not with check ops".into())
+        } else if chunk.contains("check.expect_serialized_eq") || chunk.contains("interpreter.probe") {
+            Outcome::Skip("probe/serialized output of the reference tool".into())
+        } else {
+            // A panic anywhere is a bug, but must not stop the whole run.
+            match std::panic::catch_unwind(|| run_module(&chunk)) {
+                Ok(Ok(())) => Outcome::Pass,
+                Ok(Err(e)) => Outcome::Fail(shift_lines(&e.to_string(), line - 1)),
+                Err(_) => Outcome::Fail("internal panic".into()),
+            }
+        };
+        out.push(ModuleResult { id, outcome });
+    }
+    out
+}
+
+/// Makes chunk-relative `line N:` positions file-relative where the message has them.
+fn shift_lines(msg: &str, offset: usize) -> String {
+    if offset == 0 {
+        return msg.to_string();
+    }
+    format!("{msg} (chunk starts at file line {})", offset + 1)
+}
+
+/// Imports and runs one test module and evaluates its checks.
+pub fn run_module(text: &str) -> Result<()> {
+    let module = Arc::new(oxla_stablehlo::parse_module(text)?);
+    let imported = oxla_stablehlo::import(&module, None)?;
+    let mut interp = Interpreter::new();
+    interp.timeout = std::time::Duration::from_secs(5);
+    let parallel = imported.parallel.clone();
+    let m2 = module.clone();
+    let base = interp.clone();
+    interp.register_custom_call("interpreter.run_parallel", move |args| {
+        run_parallel_keyed(&m2, &base, &parallel, args)
+    });
+    let out = interp.run(imported.computation.module(), &[])?;
+    evaluate_checks(&imported, &out)
+}
+
+/// Runs the programs of an `interpreter.run_parallel` op on a grid.
+fn run_parallel_keyed(
+    module: &Module,
+    interp: &Interpreter,
+    runs: &[oxla_stablehlo::ParallelRun],
+    args: &[&Literal],
+) -> Result<Literal> {
+    // The op carries its key in the custom call's backend config; with one run per module
+    // (every corpus test) the first entry is it. Several runs are matched in order.
+    let run = runs
+        .first()
+        .ok_or_else(|| Error::runtime("interpreter.run_parallel: no program table"))?;
+    let replicas = run.programs.len() as i64;
+    let partitions = run.programs.first().map_or(1, |r| r.len()) as i64;
+    let grid = Grid::new(replicas, partitions, interp.timeout);
+    for f in &run.infeed {
+        let imp = oxla_stablehlo::import(module, Some(f))?;
+        let v = interp.run(imp.computation.module(), &[])?;
+        let vals = match v.tuple_elements() {
+            Some(t) => t.to_vec(),
+            None => vec![v],
+        };
+        for val in vals {
+            for r in 0..replicas {
+                for p in 0..partitions {
+                    grid.push_infeed(r, p, val.clone())?;
+                }
+            }
+        }
+    }
+    let mut modules = Vec::new();
+    let mut per_process = Vec::new();
+    let mut next = 0usize;
+    for row in &run.programs {
+        for name in row {
+            let imp = oxla_stablehlo::import(module, Some(name))?;
+            let n = imp.computation.program_shape().parameters.len();
+            let a: Vec<Literal> = args
+                .get(next..next + n)
+                .ok_or_else(|| Error::runtime("run_parallel: not enough inputs"))?
+                .iter()
+                .map(|l| (*l).clone())
+                .collect();
+            next += n;
+            per_process.push(a);
+            modules.push(imp);
+        }
+    }
+    let results: Vec<Result<Literal>> = std::thread::scope(|s| {
+        let handles: Vec<_> = modules
+            .iter()
+            .zip(&per_process)
+            .enumerate()
+            .map(|(i, (imp, a))| {
+                let grid = &grid;
+                let (r, p) = (i as i64 / partitions, i as i64 % partitions);
+                s.spawn(move || interp.run_process(grid, imp.computation.module(), r, p, a))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(Error::internal("thread panicked"))))
+            .collect()
+    });
+    let mut flat = Vec::new();
+    for (r, imp) in results.into_iter().zip(&modules) {
+        let r = r?;
+        let t = r.tuple_elements().map(|t| t.to_vec()).unwrap_or_default();
+        // Entry outputs are (check outputs..., returns...): programs have no checks.
+        flat.extend(t.into_iter().skip(imp.num_check_outputs));
+    }
+    Ok(Literal::tuple(flat))
+}
+
+fn evaluate_checks(imp: &Imported, out: &Literal) -> Result<()> {
+    let outs = out
+        .tuple_elements()
+        .ok_or_else(|| Error::internal("entry result is not a tuple"))?;
+    for c in &imp.checks {
+        let actual = &outs[c.actual];
+        let expected = match &c.expected {
+            Expected::Literal(l) => l.clone(),
+            Expected::Output(i) => outs[*i].clone(),
+        };
+        check(&c.kind, actual, &expected).map_err(|m| {
+            Error::runtime(format!("check at line {} failed: {m}", c.line))
+        })?;
+    }
+    Ok(())
+}
+
+fn bits_of(l: &Literal, i: usize) -> u64 {
+    let w = l.element_type().byte_size();
+    let b = l.to_le_bytes();
+    let mut v = 0u64;
+    for k in 0..w.min(8) {
+        v |= (b[i * w + k] as u64) << (8 * k);
+    }
+    v
+}
+
+fn ulp_distance(t: PrimitiveType, a: u64, e: u64, av: f64, ev: f64) -> u64 {
+    if a == e || (av.is_nan() && ev.is_nan()) {
+        return 0;
+    }
+    if !(av.is_finite() && ev.is_finite()) {
+        return u64::MAX;
+    }
+    let w = t.bit_width() as u32;
+    let sign = 1u64 << (w - 1);
+    let (ma, me) = (a & !sign, e & !sign);
+    if (a & sign) == (e & sign) {
+        ma.abs_diff(me)
+    } else {
+        ma + me
+    }
+}
+
+/// One check op's comparison, element by element.
+pub fn check(kind: &CheckKind, actual: &Literal, expected: &Literal) -> std::result::Result<(), String> {
+    if actual.shape().dims() != expected.shape().dims() || actual.element_type() != expected.element_type() {
+        return Err(format!(
+            "shape mismatch: got {}, expected {}",
+            actual.shape(),
+            expected.shape()
+        ));
+    }
+    let (a, e) = (actual.scalars(), expected.scalars());
+    let t = actual.element_type();
+    for (i, (x, y)) in a.iter().zip(&e).enumerate() {
+        let ok = match kind {
+            CheckKind::Eq => match (x, y) {
+                (Scalar::Float(p), Scalar::Float(q)) => p == q,
+                (Scalar::Complex(p), Scalar::Complex(q)) => p.re == q.re && p.im == q.im,
+                _ => x == y,
+            },
+            CheckKind::AlmostEq(tol) => {
+                let close = |p: f64, q: f64| {
+                    p == q || (p.is_nan() && q.is_nan()) || (p.is_finite() && q.is_finite() && (p - q).abs() <= *tol)
+                };
+                match (x, y) {
+                    (Scalar::Complex(p), Scalar::Complex(q)) => close(p.re, q.re) && close(p.im, q.im),
+                    _ => close(x.as_f64(), y.as_f64()),
+                }
+            }
+            CheckKind::Close { min_ulp, max_ulp } => {
+                let d = if t.is_complex() {
+                    // Compare parts as floats of the component type.
+                    let (p, q) = (x.as_complex(), y.as_complex());
+                    let c = t.component_type();
+                    let bits = |v: f64| if c == PrimitiveType::F32 { (v as f32).to_bits() as u64 } else { v.to_bits() };
+                    ulp_distance(c, bits(p.re), bits(q.re), p.re, q.re)
+                        .max(ulp_distance(c, bits(p.im), bits(q.im), p.im, q.im))
+                } else {
+                    ulp_distance(t, bits_of(actual, i), bits_of(expected, i), x.as_f64(), y.as_f64())
+                };
+                d >= *min_ulp && d <= *max_ulp
+            }
+        };
+        if !ok {
+            return Err(format!("element {i}: got {x:?}, expected {y:?}"));
+        }
+    }
+    Ok(())
+}
