@@ -702,8 +702,17 @@ impl<'a> Parser<'a> {
         }
         if r.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+') {
             let n = self.number()?;
+            // `1 : i64` annotates the number; `: tensor<..>` after a pretty op's inline
+            // attribute is the op's type and is left alone.
+            let save = self.pos;
             if self.eat(":") {
-                self.ty()?;
+                self.skip_ws();
+                let r = self.rest();
+                if r.starts_with("tensor<") || r.starts_with('(') || r.starts_with('!') || r.starts_with("tuple<") {
+                    self.pos = save;
+                } else {
+                    self.ty()?;
+                }
             }
             return Ok(n);
         }
@@ -1006,8 +1015,7 @@ impl<'a> Parser<'a> {
         match name.as_str() {
             "stablehlo.while" => return self.pretty_while(op),
             "func.return" | "return" | "stablehlo.return" => {
-                self.skip_ws();
-                while self.rest().starts_with('%') {
+                while self.peek() == Some('%') {
                     op.operands.push(self.value_name()?);
                     if !self.eat(",") {
                         break;
