@@ -301,9 +301,9 @@ fn collectives() {
         &err(|b| {
             let add = add_comp(b, F32);
             let x = b.parameter(0, &s(F32, &[2]), "x");
-            b.collective_reduce(x, &add, &[vec![0, 1], vec![2]], None)
+            b.collective_reduce(x, &add, &[vec![0, 1], vec![1]], None)
         }),
-        &["CollectiveReduce: replica groups must all have the same size"],
+        &["CollectiveReduce: replica id 1 is negative or appears in two groups"],
     );
 }
 

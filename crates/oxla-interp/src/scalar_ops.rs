@@ -75,6 +75,7 @@ pub fn unary(op: UnaryOp, t: PrimitiveType, x: Scalar) -> Result<Scalar> {
         (Cos, Float(f)) => Float(f.cos()),
         (Tan, Float(f)) => Float(f.tan()),
         (Tanh, Float(f)) => Float(f.tanh()),
+        (Cbrt, Complex(c)) => Complex(c.powf(1.0 / 3.0)),
         (Exp, Complex(c)) => Complex(c.exp()),
         (Expm1, Complex(c)) => Complex(c.exp() - 1.0),
         (Log, Complex(c)) => Complex(c.ln()),
@@ -227,6 +228,11 @@ pub fn binary(op: BinaryOp, t: PrimitiveType, a: Scalar, b: Scalar) -> Result<Sc
         (Min, Float(x), Float(y)) => Float(fmin(x, y)),
         (Atan2, Float(x), Float(y)) => Float(x.atan2(y)),
         (Complex, Float(x), Float(y)) => Scalar::Complex(Complex64::new(x, y)),
+        // atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)) for complex y, x.
+        (Atan2, Scalar::Complex(y), Scalar::Complex(x)) => {
+            let i = Complex64::new(0.0, 1.0);
+            Scalar::Complex(-i * ((x + i * y) / (x * x + y * y).sqrt()).ln())
+        }
         (Add, Scalar::Complex(x), Scalar::Complex(y)) => Scalar::Complex(x + y),
         (Sub, Scalar::Complex(x), Scalar::Complex(y)) => Scalar::Complex(x - y),
         (Mul, Scalar::Complex(x), Scalar::Complex(y)) => Scalar::Complex(x * y),
@@ -289,7 +295,16 @@ pub fn compare(
 /// rounded to nearest even, overflow to ±inf, underflow to ±0, NaN kept.
 pub fn reduce_precision(x: f64, is_f64: bool, exponent_bits: u32, mantissa_bits: u32) -> f64 {
     if x.is_nan() {
-        return x;
+        // With no mantissa bits left a NaN cannot be represented: it becomes infinity.
+        return if mantissa_bits == 0 {
+            if x.is_sign_negative() {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            }
+        } else {
+            x
+        };
     }
     let (src_m, src_e) = if is_f64 { (52u32, 11u32) } else { (23, 8) };
     if exponent_bits >= src_e && mantissa_bits >= src_m {

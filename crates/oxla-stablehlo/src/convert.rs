@@ -108,7 +108,9 @@ pub fn dense_literal(attr: &Attr, ty: Option<&Type>) -> Result<Literal> {
             return Literal::from_le_bytes(&shape, &rep);
         }
         if t == PrimitiveType::Pred && bytes.len() == n.div_ceil(8) && n > 1 && bytes.len() != n {
-            let v: Vec<Scalar> = (0..n).map(|i| Scalar::Pred(bytes[i / 8] >> (i % 8) & 1 == 1)).collect();
+            let v: Vec<Scalar> = (0..n)
+                .map(|i| Scalar::Pred(bytes[i / 8] >> (i % 8) & 1 == 1))
+                .collect();
             return Literal::from_scalars(t, &a.dims, v);
         }
         return Literal::from_le_bytes(&shape, bytes);

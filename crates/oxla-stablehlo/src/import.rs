@@ -11,9 +11,9 @@ use std::collections::{HashMap, HashSet};
 use oxla_builder::{XlaBuilder, XlaComputation, XlaOp};
 use oxla_hlo::{
     BinaryOp, ComparisonDirection, ComparisonType, ConvDimensionNumbers, DotDimensionNumbers,
-    Error, FftType, GatherDimensionNumbers, Literal, ModuleConfig, PaddingConfig,
-    PaddingDimension, PrecisionConfig, PrimitiveType, Result, RngAlgorithm, ScatterDimensionNumbers,
-    Shape, TriangularTranspose, UnaryOp,
+    Error, FftType, GatherDimensionNumbers, Literal, ModuleConfig, PaddingConfig, PaddingDimension,
+    PrecisionConfig, PrimitiveType, Result, RngAlgorithm, ScatterDimensionNumbers, Shape,
+    TriangularTranspose, UnaryOp,
 };
 
 use crate::ast::*;
@@ -132,7 +132,11 @@ fn channel_id(op: &Operation) -> Option<i64> {
         .and_then(|a| a.field("handle"))
         .and_then(Attr::as_int)
         .map(|v| v as i64)
-        .or_else(|| op.attr("channel_id").and_then(Attr::as_int).map(|v| v as i64))
+        .or_else(|| {
+            op.attr("channel_id")
+                .and_then(Attr::as_int)
+                .map(|v| v as i64)
+        })
 }
 
 fn unary_of(name: &str) -> Option<UnaryOp> {
@@ -338,7 +342,9 @@ impl<'m> Importer<'m> {
         } else {
             b.tuple(&returned)
         };
-        let c = b.build_with_root(root).map_err(|e| e.context(format!("function @{}", f.name)))?;
+        let c = b
+            .build_with_root(root)
+            .map_err(|e| e.context(format!("function @{}", f.name)))?;
         Ok((c, n_ret))
     }
 
@@ -445,12 +451,17 @@ impl<'m> Importer<'m> {
             scope.vals.insert(name, p);
         }
         let ret = self.build_ops(&mut b, &mut scope, &block.ops, false)?;
-        let root = if ret.len() == 1 { ret[0] } else { b.tuple(&ret) };
+        let root = if ret.len() == 1 {
+            ret[0]
+        } else {
+            b.tuple(&ret)
+        };
         b.build_with_root(root)
     }
 
     /// A region with captured values threaded through one tuple parameter: the tuple holds
     /// `lead` (the op's own values) then `captures`. Returns the computation.
+    #[allow(clippy::too_many_arguments)]
     fn threaded_region(
         &mut self,
         parent: &mut XlaBuilder,
@@ -525,6 +536,25 @@ impl<'m> Importer<'m> {
         op: &Operation,
         is_entry: bool,
     ) -> Result<Vec<XlaOp>> {
+        let quantized = |t: &Type| matches!(elem_of(t), Some(ElemType::Quant(_)));
+        let passthrough = matches!(
+            op.name.as_str(),
+            "stablehlo.uniform_quantize"
+                | "stablehlo.uniform_dequantize"
+                | "stablehlo.bitcast_convert"
+                | "stablehlo.constant"
+        ) || op.name.starts_with("check.")
+            || op.name.starts_with("interpreter.")
+            || op.name.starts_with("func.");
+        if !passthrough
+            && (op
+                .operand_types
+                .iter()
+                .chain(&op.result_types)
+                .any(quantized))
+        {
+            return self.dequantize_op_quantize(b, scope, op, is_entry);
+        }
         let args: Vec<XlaOp> = op
             .operands
             .iter()
@@ -589,6 +619,18 @@ impl<'m> Importer<'m> {
             }
             "stablehlo.bitcast_convert" => {
                 let s = result_shape(0)?;
+                let from = b.get_shape(args[0])?;
+                // StableHLO's i1 is one bit wide (XLA's pred is a byte): pack or unpack bits.
+                if from.element_type() == PrimitiveType::Pred
+                    && s.element_type() != PrimitiveType::Pred
+                {
+                    return one(pack_bits(b, args[0], &s)?);
+                }
+                if s.element_type() == PrimitiveType::Pred
+                    && from.element_type() != PrimitiveType::Pred
+                {
+                    return one(unpack_bits(b, args[0], &s)?);
+                }
                 one(b.bitcast_convert_type(args[0], s.element_type()))
             }
             "stablehlo.reduce_precision" => one(b.reduce_precision(
@@ -659,7 +701,10 @@ impl<'m> Importer<'m> {
                     offset_dims: field_ints(dn, "offset_dims"),
                     collapsed_slice_dims: field_ints(dn, "collapsed_slice_dims"),
                     start_index_map: field_ints(dn, "start_index_map"),
-                    index_vector_dim: field_ints(dn, "index_vector_dim").first().copied().unwrap_or(0),
+                    index_vector_dim: field_ints(dn, "index_vector_dim")
+                        .first()
+                        .copied()
+                        .unwrap_or(0),
                     operand_batching_dims: field_ints(dn, "operand_batching_dims"),
                     start_indices_batching_dims: field_ints(dn, "start_indices_batching_dims"),
                 };
@@ -680,7 +725,10 @@ impl<'m> Importer<'m> {
                     update_window_dims: field_ints(dn, "update_window_dims"),
                     inserted_window_dims: field_ints(dn, "inserted_window_dims"),
                     scatter_dims_to_operand_dims: field_ints(dn, "scatter_dims_to_operand_dims"),
-                    index_vector_dim: field_ints(dn, "index_vector_dim").first().copied().unwrap_or(0),
+                    index_vector_dim: field_ints(dn, "index_vector_dim")
+                        .first()
+                        .copied()
+                        .unwrap_or(0),
                     input_batching_dims: field_ints(dn, "input_batching_dims"),
                     scatter_indices_batching_dims: field_ints(dn, "scatter_indices_batching_dims"),
                 };
@@ -694,13 +742,22 @@ impl<'m> Importer<'m> {
                     attr_bool(op, "indices_are_sorted"),
                     attr_bool(op, "unique_indices"),
                 );
-                Ok(if n == 1 { vec![r] } else { Self::split(b, r, n) })
+                Ok(if n == 1 {
+                    vec![r]
+                } else {
+                    Self::split(b, r, n)
+                })
             }
             "stablehlo.reduce" => {
                 let n = args.len() / 2;
                 let comp = self.reducer(b, op, n)?;
-                let r = b.reduce_variadic(&args[..n], &args[n..], &comp, &attr_ints(op, "dimensions")?);
-                Ok(if n == 1 { vec![r] } else { Self::split(b, r, n) })
+                let r =
+                    b.reduce_variadic(&args[..n], &args[n..], &comp, &attr_ints(op, "dimensions")?);
+                Ok(if n == 1 {
+                    vec![r]
+                } else {
+                    Self::split(b, r, n)
+                })
             }
             "stablehlo.reduce_window" => {
                 let n = args.len() / 2;
@@ -712,9 +769,20 @@ impl<'m> Importer<'m> {
                 let wdl = attr_ints_or(op, "window_dilations", vec![1; rank]);
                 let pad = pairs(op, "padding", rank);
                 let r = b.reduce_window_with_general_padding(
-                    &args[..n], &args[n..], &comp, &wd, &ws, &bd, &wdl, &pad,
+                    &args[..n],
+                    &args[n..],
+                    &comp,
+                    &wd,
+                    &ws,
+                    &bd,
+                    &wdl,
+                    &pad,
                 );
-                Ok(if n == 1 { vec![r] } else { Self::split(b, r, n) })
+                Ok(if n == 1 {
+                    vec![r]
+                } else {
+                    Self::split(b, r, n)
+                })
             }
             "stablehlo.select_and_scatter" => {
                 let rank = b.get_shape(args[0])?.rank();
@@ -731,7 +799,11 @@ impl<'m> Importer<'m> {
                 let comp = self.region_comp(b, first_region(op)?, "comparator", None)?;
                 let dim = op.attr("dimension").and_then(Attr::as_int).unwrap_or(-1) as i64;
                 let r = b.sort(&args, &comp, dim, attr_bool(op, "is_stable"));
-                Ok(if args.len() == 1 { vec![r] } else { Self::split(b, r, args.len()) })
+                Ok(if args.len() == 1 {
+                    vec![r]
+                } else {
+                    Self::split(b, r, args.len())
+                })
             }
             "stablehlo.dot_general" => {
                 let dn = op
@@ -775,13 +847,19 @@ impl<'m> Importer<'m> {
             }
             "stablehlo.cholesky" => one(b.cholesky(args[0], attr_bool(op, "lower"))),
             "stablehlo.batch_norm_inference" => one(b.batch_norm_inference(
-                args[0], args[1], args[2], args[3], args[4],
+                args[0],
+                args[1],
+                args[2],
+                args[3],
+                args[4],
                 op.attr("epsilon").and_then(Attr::as_f64).unwrap_or(0.0) as f32,
                 attr_int(op, "feature_index")?,
             )),
             "stablehlo.batch_norm_training" => {
                 let r = b.batch_norm_training(
-                    args[0], args[1], args[2],
+                    args[0],
+                    args[1],
+                    args[2],
                     op.attr("epsilon").and_then(Attr::as_f64).unwrap_or(0.0) as f32,
                     attr_int(op, "feature_index")?,
                 );
@@ -789,7 +867,11 @@ impl<'m> Importer<'m> {
             }
             "stablehlo.batch_norm_grad" => {
                 let r = b.batch_norm_grad(
-                    args[0], args[1], args[2], args[3], args[4],
+                    args[0],
+                    args[1],
+                    args[2],
+                    args[3],
+                    args[4],
                     op.attr("epsilon").and_then(Attr::as_f64).unwrap_or(0.0) as f32,
                     attr_int(op, "feature_index")?,
                 );
@@ -803,7 +885,11 @@ impl<'m> Importer<'m> {
             "stablehlo.if" | "stablehlo.case" => self.conditional(b, scope, op, &args),
             "func.call" | "stablehlo.composite" => {
                 let target = op
-                    .attr(if name == "func.call" { "callee" } else { "decomposition" })
+                    .attr(if name == "func.call" {
+                        "callee"
+                    } else {
+                        "decomposition"
+                    })
                     .and_then(Attr::as_str)
                     .ok_or_else(|| Error::invalid("call without a callee"))?
                     .to_string();
@@ -811,12 +897,20 @@ impl<'m> Importer<'m> {
                 let r = if name == "func.call" {
                     b.call(&c, &args)
                 } else {
-                    let cname = op.attr("name").and_then(Attr::as_str).unwrap_or("").to_string();
+                    let cname = op
+                        .attr("name")
+                        .and_then(Attr::as_str)
+                        .unwrap_or("")
+                        .to_string();
                     let version = op.attr("version").and_then(Attr::as_int).unwrap_or(0) as i64;
                     b.composite_call(&c, &args, &cname, "", version)
                 };
                 let n = op.results.len();
-                Ok(if n == 1 { vec![r] } else { Self::split(b, r, n) })
+                Ok(if n == 1 {
+                    vec![r]
+                } else {
+                    Self::split(b, r, n)
+                })
             }
             "stablehlo.custom_call" => {
                 let target = op
@@ -834,8 +928,18 @@ impl<'m> Importer<'m> {
                     Some(Attr::Str(s)) => s.clone(),
                     _ => String::new(),
                 };
-                let r = b.custom_call(&target, &args, &shape, attr_bool(op, "has_side_effect"), &cfg);
-                Ok(if n == 1 { vec![r] } else { Self::split(b, r, n) })
+                let r = b.custom_call(
+                    &target,
+                    &args,
+                    &shape,
+                    attr_bool(op, "has_side_effect"),
+                    &cfg,
+                );
+                Ok(if n == 1 {
+                    vec![r]
+                } else {
+                    Self::split(b, r, n)
+                })
             }
             "stablehlo.rng" => {
                 let s = result_shape(0)?;
@@ -870,19 +974,35 @@ impl<'m> Importer<'m> {
             "stablehlo.infeed" => {
                 let n = op.result_types.len().saturating_sub(1);
                 let data: Vec<Shape> = (0..n).map(result_shape).collect::<Result<_>>()?;
-                let dshape = if n == 1 { data[0].clone() } else { Shape::Tuple(data) };
-                let cfg = op.attr("infeed_config").and_then(Attr::as_str).unwrap_or("").to_string();
+                let dshape = if n == 1 {
+                    data[0].clone()
+                } else {
+                    Shape::Tuple(data)
+                };
+                let cfg = op
+                    .attr("infeed_config")
+                    .and_then(Attr::as_str)
+                    .unwrap_or("")
+                    .to_string();
                 let r = b.infeed_with_token(args[0], &dshape, &cfg);
                 let d = b.get_tuple_element(r, 0);
                 let tok = b.get_tuple_element(r, 1);
-                let mut out = if n == 1 { vec![d] } else { Self::split(b, d, n) };
+                let mut out = if n == 1 {
+                    vec![d]
+                } else {
+                    Self::split(b, d, n)
+                };
                 out.push(tok);
                 Ok(out)
             }
             "stablehlo.outfeed" => {
                 let n = args.len() - 1;
                 let v = if n == 1 { args[0] } else { b.tuple(&args[..n]) };
-                let cfg = op.attr("outfeed_config").and_then(Attr::as_str).unwrap_or("").to_string();
+                let cfg = op
+                    .attr("outfeed_config")
+                    .and_then(Attr::as_str)
+                    .unwrap_or("")
+                    .to_string();
                 one(b.outfeed(v, args[n], &cfg))
             }
             "stablehlo.send" => {
@@ -893,11 +1013,19 @@ impl<'m> Importer<'m> {
             "stablehlo.recv" => {
                 let n = op.result_types.len().saturating_sub(1);
                 let data: Vec<Shape> = (0..n).map(result_shape).collect::<Result<_>>()?;
-                let dshape = if n == 1 { data[0].clone() } else { Shape::Tuple(data) };
+                let dshape = if n == 1 {
+                    data[0].clone()
+                } else {
+                    Shape::Tuple(data)
+                };
                 let r = b.recv(args[0], &dshape, channel_id(op).unwrap_or(0));
                 let d = b.get_tuple_element(r, 0);
                 let tok = b.get_tuple_element(r, 1);
-                let mut out = if n == 1 { vec![d] } else { Self::split(b, d, n) };
+                let mut out = if n == 1 {
+                    vec![d]
+                } else {
+                    Self::split(b, d, n)
+                };
                 out.push(tok);
                 Ok(out)
             }
@@ -916,12 +1044,16 @@ impl<'m> Importer<'m> {
             "stablehlo.all_gather" => {
                 let groups = replica_groups(op);
                 let dim = attr_int(op, "all_gather_dim")?;
-                let out = result_shape(0)?;
-                let inp = b.get_shape(args[0])?;
-                let count = out.dims().get(dim as usize).copied().unwrap_or(1)
-                    / inp.dims().get(dim as usize).copied().unwrap_or(1).max(1);
                 let ch = channel_id(op);
-                one(self.collective(b, op, |b| b.all_gather(args[0], dim, count, &groups, ch)))
+                let mut outs = Vec::new();
+                for (i, &a) in args.iter().enumerate() {
+                    let out = result_shape(i)?;
+                    let inp = b.get_shape(a)?;
+                    let count = out.dims().get(dim as usize).copied().unwrap_or(1)
+                        / inp.dims().get(dim as usize).copied().unwrap_or(1).max(1);
+                    outs.push(self.collective(b, op, |b| b.all_gather(a, dim, count, &groups, ch)));
+                }
+                Ok(outs)
             }
             "stablehlo.reduce_scatter" => {
                 let comp = self.reducer(b, op, 1)?;
@@ -932,22 +1064,25 @@ impl<'m> Importer<'m> {
                 let count = inp.dims().get(dim as usize).copied().unwrap_or(1)
                     / out.dims().get(dim as usize).copied().unwrap_or(1).max(1);
                 let ch = channel_id(op);
-                one(self.collective(b, op, |b| b.reduce_scatter(args[0], &comp, dim, count, &groups, ch)))
+                one(self.collective(b, op, |b| {
+                    b.reduce_scatter(args[0], &comp, dim, count, &groups, ch)
+                }))
             }
             "stablehlo.all_to_all" => {
-                if args.len() != 1 {
-                    return Err(unimpl(op, "variadic all_to_all"));
-                }
                 let groups = replica_groups(op);
-                let r = b.all_to_all(
-                    args[0],
-                    attr_int(op, "split_dimension")?,
-                    attr_int(op, "concat_dimension")?,
-                    attr_int(op, "split_count")?,
-                    &groups,
-                );
-                self.set_channel(b, r, channel_id(op));
-                one(r)
+                let mut outs = Vec::new();
+                for &a in &args {
+                    let r = b.all_to_all(
+                        a,
+                        attr_int(op, "split_dimension")?,
+                        attr_int(op, "concat_dimension")?,
+                        attr_int(op, "split_count")?,
+                        &groups,
+                    );
+                    self.set_channel(b, r, channel_id(op));
+                    outs.push(r);
+                }
+                Ok(outs)
             }
             "stablehlo.collective_permute" => {
                 let pairs: Vec<(i64, i64)> = attr_ints(op, "source_target_pairs")?
@@ -959,24 +1094,39 @@ impl<'m> Importer<'m> {
                 one(r)
             }
             "stablehlo.collective_broadcast" => {
+                if op.attr("has_dynamic_root").is_some() {
+                    return Err(unimpl(op, "a run-time (dynamic) root"));
+                }
                 let groups = replica_groups(op);
-                one(b.collective_broadcast(args[0], &groups, channel_id(op)))
+                Ok(args
+                    .iter()
+                    .map(|&a| b.collective_broadcast(a, &groups, channel_id(op)))
+                    .collect())
             }
             "stablehlo.collective_reduce" => {
                 let comp = self.reducer(b, op, 1)?;
                 let groups = replica_groups(op);
                 one(b.collective_reduce(args[0], &comp, &groups, channel_id(op)))
             }
-            "check.expect_eq_const" | "check.expect_almost_eq_const" | "check.expect_eq"
-            | "check.expect_almost_eq" | "check.expect_close" => {
+            "check.expect_eq_const"
+            | "check.expect_almost_eq_const"
+            | "check.expect_eq"
+            | "check.expect_almost_eq"
+            | "check.expect_close" => {
                 if !is_entry {
                     return Err(unimpl(op, "check ops outside the entry function"));
                 }
                 let kind = match name {
                     "check.expect_eq_const" | "check.expect_eq" => CheckKind::Eq,
                     "check.expect_close" => CheckKind::Close {
-                        min_ulp: op.attr("min_ulp_difference").and_then(Attr::as_int).unwrap_or(0) as u64,
-                        max_ulp: op.attr("max_ulp_difference").and_then(Attr::as_int).unwrap_or(1) as u64,
+                        min_ulp: op
+                            .attr("min_ulp_difference")
+                            .and_then(Attr::as_int)
+                            .unwrap_or(0) as u64,
+                        max_ulp: op
+                            .attr("max_ulp_difference")
+                            .and_then(Attr::as_int)
+                            .unwrap_or(1) as u64,
                     },
                     _ => CheckKind::AlmostEq(
                         op.attr("tolerance").and_then(Attr::as_f64).unwrap_or(1e-4),
@@ -985,7 +1135,9 @@ impl<'m> Importer<'m> {
                 let actual = self.outputs.len();
                 self.outputs.push(args[0]);
                 let expected = if name.ends_with("_const") {
-                    let v = op.attr("value").ok_or_else(|| Error::invalid("check without a value"))?;
+                    let v = op
+                        .attr("value")
+                        .ok_or_else(|| Error::invalid("check without a value"))?;
                     let ty = op.operand_types.first();
                     Expected::Literal(dense_literal(v, ty)?)
                 } else {
@@ -1000,6 +1152,47 @@ impl<'m> Importer<'m> {
                 });
                 Ok(vec![])
             }
+            "stablehlo.dynamic_iota" => {
+                one(b.iota(&result_shape(0)?, attr_int(op, "iota_dimension")?))
+            }
+            "stablehlo.dynamic_reshape" => one(b.reshape(args[0], result_shape(0)?.dims())),
+            "stablehlo.dynamic_broadcast_in_dim" => {
+                let s = result_shape(0)?;
+                one(b.broadcast_in_dim(args[0], s.dims(), &attr_ints(op, "broadcast_dimensions")?))
+            }
+            "stablehlo.dynamic_pad" => {
+                let ints = |i: usize| -> Result<Vec<i64>> { self.const_ints(op, i) };
+                let (lo, hi, int) = (ints(2)?, ints(3)?, ints(4)?);
+                let cfg = PaddingConfig {
+                    dimensions: (0..lo.len())
+                        .map(|i| PaddingDimension {
+                            edge_padding_low: lo[i],
+                            edge_padding_high: hi.get(i).copied().unwrap_or(0),
+                            interior_padding: int.get(i).copied().unwrap_or(0),
+                        })
+                        .collect(),
+                };
+                one(b.pad(args[0], args[1], &cfg))
+            }
+            "stablehlo.dynamic_gather" => {
+                let mut g = op.clone();
+                g.attrs.push((
+                    "slice_sizes".into(),
+                    Attr::I64Array(self.const_ints(op, 2)?),
+                ));
+                g.operands.truncate(2);
+                g.name = "stablehlo.gather".into();
+                self.build_op(b, scope, &g, is_entry)
+            }
+            "stablehlo.dynamic_conv" => {
+                let pads = self.const_ints(op, 2)?;
+                let mut c = op.clone();
+                c.attrs.retain(|(k, _)| k != "padding");
+                c.attrs.push(("padding".into(), Attr::I64Array(pads)));
+                c.operands.truncate(2);
+                c.name = "stablehlo.convolution".into();
+                self.build_op(b, scope, &c, is_entry)
+            }
             "interpreter.print" | "interpreter.probe" => Ok(args),
             "interpreter.run_parallel" => self.run_parallel(b, op, &args),
             _ if name.starts_with("chlo.") => crate::chlo::build(b, op, &args),
@@ -1007,7 +1200,61 @@ impl<'m> Importer<'m> {
         }
     }
 
-    fn collective(&self, b: &mut XlaBuilder, op: &Operation, f: impl FnOnce(&mut XlaBuilder) -> XlaOp) -> XlaOp {
+    /// StableHLO's `dequantize_op_quantize`: the op runs on the expressed values.
+    fn dequantize_op_quantize(
+        &mut self,
+        b: &mut XlaBuilder,
+        scope: &mut Scope,
+        op: &Operation,
+        is_entry: bool,
+    ) -> Result<Vec<XlaOp>> {
+        let mut inner = op.clone();
+        let mut tmp = Scope {
+            vals: scope.vals.clone(),
+        };
+        for (i, name) in op.operands.iter().enumerate() {
+            if let Some(ElemType::Quant(q)) = op.operand_types.get(i).and_then(elem_of) {
+                let v = self.lookup(b, scope, name)?;
+                let d = b.uniform_dequantize(v, q);
+                let fresh = format!("{name}.dequantized");
+                tmp.vals.insert(fresh.clone(), d);
+                inner.operands[i] = fresh;
+                inner.operand_types[i] = expressed(&op.operand_types[i]);
+            }
+        }
+        for t in inner.result_types.iter_mut() {
+            *t = expressed(t);
+        }
+        let outs = self.build_op(b, &mut tmp, &inner, is_entry)?;
+        outs.into_iter()
+            .enumerate()
+            .map(|(i, v)| match op.result_types.get(i).and_then(elem_of) {
+                Some(ElemType::Quant(q)) => Ok(b.uniform_quantize(v, q)),
+                _ => Ok(v),
+            })
+            .collect()
+    }
+
+    /// Operand `i` as constant integers (dynamic ops whose shape operands are constants).
+    fn const_ints(&self, op: &Operation, i: usize) -> Result<Vec<i64>> {
+        op.operands
+            .get(i)
+            .and_then(|n| self.consts.get(n))
+            .map(|l| l.to_i64s())
+            .ok_or_else(|| {
+                unimpl(
+                    op,
+                    "shape operands must be constants (run-time shapes are not supported)",
+                )
+            })
+    }
+
+    fn collective(
+        &self,
+        b: &mut XlaBuilder,
+        op: &Operation,
+        f: impl FnOnce(&mut XlaBuilder) -> XlaOp,
+    ) -> XlaOp {
         let r = f(b);
         if attr_bool(op, "use_global_device_ids") {
             self.set_flag_ugdi(b, r);
@@ -1017,9 +1264,18 @@ impl<'m> Importer<'m> {
 
     fn set_flag_ugdi(&self, b: &mut XlaBuilder, r: XlaOp) {
         b.modify_op(r, |o| match o {
-            oxla_hlo::Op::AllReduce { use_global_device_ids, .. }
-            | oxla_hlo::Op::AllGather { use_global_device_ids, .. }
-            | oxla_hlo::Op::ReduceScatter { use_global_device_ids, .. } => *use_global_device_ids = true,
+            oxla_hlo::Op::AllReduce {
+                use_global_device_ids,
+                ..
+            }
+            | oxla_hlo::Op::AllGather {
+                use_global_device_ids,
+                ..
+            }
+            | oxla_hlo::Op::ReduceScatter {
+                use_global_device_ids,
+                ..
+            } => *use_global_device_ids = true,
             _ => {}
         });
     }
@@ -1046,7 +1302,12 @@ impl<'m> Importer<'m> {
         self.region_comp(b, first_region(op)?, "reducer", None)
     }
 
-    fn convolution(&mut self, b: &mut XlaBuilder, op: &Operation, args: &[XlaOp]) -> Result<Vec<XlaOp>> {
+    fn convolution(
+        &mut self,
+        b: &mut XlaBuilder,
+        op: &Operation,
+        args: &[XlaOp],
+    ) -> Result<Vec<XlaOp>> {
         let dn = match op.attr("dimension_numbers") {
             Some(Attr::ConvLabels(i, k, o)) => labels_to_dnums(i, k, o)?,
             Some(a @ Attr::Struct(..)) => ConvDimensionNumbers {
@@ -1067,12 +1328,37 @@ impl<'m> Importer<'m> {
         let pad = pairs(op, "padding", n);
         let lhs_d = attr_ints_or(op, "lhs_dilation", vec![1; n]);
         let rhs_d = attr_ints_or(op, "rhs_dilation", vec![1; n]);
-        let fgc = op.attr("feature_group_count").and_then(Attr::as_int).unwrap_or(1) as i64;
-        let bgc = op.attr("batch_group_count").and_then(Attr::as_int).unwrap_or(1) as i64;
-        let t = op.result_types.first().map(shape_of).transpose()?.map(|s| s.element_type());
-        let pref = t.filter(|&t| b.get_shape(args[0]).map(|s| s.element_type() != t).unwrap_or(false));
+        let fgc = op
+            .attr("feature_group_count")
+            .and_then(Attr::as_int)
+            .unwrap_or(1) as i64;
+        let bgc = op
+            .attr("batch_group_count")
+            .and_then(Attr::as_int)
+            .unwrap_or(1) as i64;
+        let t = op
+            .result_types
+            .first()
+            .map(shape_of)
+            .transpose()?
+            .map(|s| s.element_type());
+        let pref = t.filter(|&t| {
+            b.get_shape(args[0])
+                .map(|s| s.element_type() != t)
+                .unwrap_or(false)
+        });
         let r = b.conv_general_dilated(
-            args[0], args[1], &strides, &pad, &lhs_d, &rhs_d, &dn, fgc, bgc, Some(&precision(op)), pref,
+            args[0],
+            args[1],
+            &strides,
+            &pad,
+            &lhs_d,
+            &rhs_d,
+            &dn,
+            fgc,
+            bgc,
+            Some(&precision(op)),
+            pref,
         );
         if let Some(rev) = op.attr("window_reversal").and_then(Attr::as_ints) {
             if rev.iter().any(|&x| x != 0) {
@@ -1088,21 +1374,49 @@ impl<'m> Importer<'m> {
         Ok(vec![r])
     }
 
-    fn while_op(&mut self, b: &mut XlaBuilder, scope: &mut Scope, op: &Operation, args: &[XlaOp]) -> Result<Vec<XlaOp>> {
+    fn while_op(
+        &mut self,
+        b: &mut XlaBuilder,
+        scope: &mut Scope,
+        op: &Operation,
+        args: &[XlaOp],
+    ) -> Result<Vec<XlaOp>> {
         let n = args.len();
         let caps = self.captures(b, scope, &op.regions)?;
-        let lead_types: Vec<Shape> = args.iter().map(|&a| b.get_shape(a)).collect::<Result<_>>()?;
+        let lead_types: Vec<Shape> = args
+            .iter()
+            .map(|&a| b.get_shape(a))
+            .collect::<Result<_>>()?;
         let names_of = |r: &Region| -> Vec<String> {
             r.blocks
                 .first()
                 .map(|bl| bl.args.iter().map(|(n, _)| n.clone()).collect())
                 .unwrap_or_default()
         };
-        let cap_shapes: Vec<(String, Shape)> = caps.iter().map(|(n, s, _)| (n.clone(), s.clone())).collect();
+        let cap_shapes: Vec<(String, Shape)> = caps
+            .iter()
+            .map(|(n, s, _)| (n.clone(), s.clone()))
+            .collect();
         let cond_r = first_region(op)?;
         let body_r = region_at(op, 1)?;
-        let cond = self.threaded_region(b, cond_r, "cond", &lead_types, &names_of(cond_r), &cap_shapes, false)?;
-        let body = self.threaded_region(b, body_r, "body", &lead_types, &names_of(body_r), &cap_shapes, true)?;
+        let cond = self.threaded_region(
+            b,
+            cond_r,
+            "cond",
+            &lead_types,
+            &names_of(cond_r),
+            &cap_shapes,
+            false,
+        )?;
+        let body = self.threaded_region(
+            b,
+            body_r,
+            "body",
+            &lead_types,
+            &names_of(body_r),
+            &cap_shapes,
+            true,
+        )?;
         let mut init = args.to_vec();
         init.extend(caps.iter().map(|(_, _, v)| *v));
         let t = b.tuple(&init);
@@ -1110,12 +1424,29 @@ impl<'m> Importer<'m> {
         Ok(Self::split(b, w, n))
     }
 
-    fn conditional(&mut self, b: &mut XlaBuilder, scope: &mut Scope, op: &Operation, args: &[XlaOp]) -> Result<Vec<XlaOp>> {
+    fn conditional(
+        &mut self,
+        b: &mut XlaBuilder,
+        scope: &mut Scope,
+        op: &Operation,
+        args: &[XlaOp],
+    ) -> Result<Vec<XlaOp>> {
         let caps = self.captures(b, scope, &op.regions)?;
-        let cap_shapes: Vec<(String, Shape)> = caps.iter().map(|(n, s, _)| (n.clone(), s.clone())).collect();
+        let cap_shapes: Vec<(String, Shape)> = caps
+            .iter()
+            .map(|(n, s, _)| (n.clone(), s.clone()))
+            .collect();
         let mut comps = Vec::new();
         for (i, r) in op.regions.iter().enumerate() {
-            comps.push(self.threaded_region(b, r, &format!("branch{i}"), &[], &[], &cap_shapes, false)?);
+            comps.push(self.threaded_region(
+                b,
+                r,
+                &format!("branch{i}"),
+                &[],
+                &[],
+                &cap_shapes,
+                false,
+            )?);
         }
         let operand = {
             let v: Vec<XlaOp> = caps.iter().map(|(_, _, v)| *v).collect();
@@ -1132,13 +1463,25 @@ impl<'m> Importer<'m> {
             b.conditional_indexed(args[0], &refs, &ops)
         };
         let n = op.results.len();
-        Ok(if n == 1 { vec![r] } else { Self::split(b, r, n) })
+        Ok(if n == 1 {
+            vec![r]
+        } else {
+            Self::split(b, r, n)
+        })
     }
 
-    fn run_parallel(&mut self, b: &mut XlaBuilder, op: &Operation, args: &[XlaOp]) -> Result<Vec<XlaOp>> {
+    fn run_parallel(
+        &mut self,
+        b: &mut XlaBuilder,
+        op: &Operation,
+        args: &[XlaOp],
+    ) -> Result<Vec<XlaOp>> {
         let names = |a: Option<&Attr>| -> Vec<String> {
             match a {
-                Some(Attr::Array(v)) => v.iter().filter_map(|x| x.as_str().map(str::to_string)).collect(),
+                Some(Attr::Array(v)) => v
+                    .iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect(),
                 _ => vec![],
             }
         };
@@ -1147,7 +1490,10 @@ impl<'m> Importer<'m> {
                 .iter()
                 .map(|r| match r {
                     Attr::Array(_) => names(Some(r)),
-                    other => other.as_str().map(|s| vec![s.to_string()]).unwrap_or_default(),
+                    other => other
+                        .as_str()
+                        .map(|s| vec![s.to_string()])
+                        .unwrap_or_default(),
                 })
                 .collect(),
             _ => return Err(unimpl(op, "run_parallel without programs")),
@@ -1159,9 +1505,84 @@ impl<'m> Importer<'m> {
             infeed: names(op.attr("infeed")),
         });
         let n = op.result_types.len();
-        let shapes: Vec<Shape> = op.result_types.iter().map(shape_of).collect::<Result<_>>()?;
-        let r = b.custom_call("interpreter.run_parallel", args, &Shape::Tuple(shapes), true, &key);
+        let shapes: Vec<Shape> = op
+            .result_types
+            .iter()
+            .map(shape_of)
+            .collect::<Result<_>>()?;
+        let r = b.custom_call(
+            "interpreter.run_parallel",
+            args,
+            &Shape::Tuple(shapes),
+            true,
+            &key,
+        );
         Ok(Self::split(b, r, n))
+    }
+}
+
+fn uint_of_width(w: usize) -> Option<PrimitiveType> {
+    use PrimitiveType::*;
+    Some(match w {
+        8 => U8,
+        16 => U16,
+        32 => U32,
+        64 => U64,
+        _ => return None,
+    })
+}
+
+/// pred[..., N] → one N-bit value per row (bit k = element k), then bitcast to `out`.
+fn pack_bits(b: &mut XlaBuilder, x: XlaOp, out: &Shape) -> Result<XlaOp> {
+    let xs = b.get_shape(x)?;
+    let n = *xs
+        .dims()
+        .last()
+        .ok_or_else(|| Error::invalid("bitcast from a scalar i1"))?;
+    let u = uint_of_width(n as usize).ok_or_else(|| Error::unimplemented("i1 bitcast width"))?;
+    let bits = b.convert_element_type(x, u);
+    let sh = b.iota(&Shape::array(u, xs.dims()), xs.rank() as i64 - 1);
+    let shifted = b.shift_left(bits, sh);
+    let zero = b.constant_literal(&Literal::from_i64s(u, &[], &[0])?);
+    let or = oxla_builder::scalar_binary_computation(b, "or", BinaryOp::Or, u)?;
+    let packed = b.reduce(shifted, zero, &or, &[xs.rank() as i64 - 1]);
+    Ok(b.bitcast_convert_type(packed, out.element_type()))
+}
+
+/// One value → pred[..., N] of its bits (element k = bit k).
+fn unpack_bits(b: &mut XlaBuilder, x: XlaOp, out: &Shape) -> Result<XlaOp> {
+    let xs = b.get_shape(x)?;
+    let w = xs.element_type().bit_width();
+    let u = uint_of_width(w).ok_or_else(|| Error::unimplemented("i1 bitcast width"))?;
+    let v = if xs.element_type() == u {
+        x
+    } else {
+        b.bitcast_convert_type(x, u)
+    };
+    let od = out.dims().to_vec();
+    let map: Vec<i64> = (0..xs.rank() as i64).collect();
+    let wide = b.broadcast_in_dim(v, &od, &map);
+    let sh = b.iota(&Shape::array(u, &od), od.len() as i64 - 1);
+    let s = b.shift_right_logical(wide, sh);
+    let one = b.constant_literal(&Literal::from_i64s(u, &[], &[1])?);
+    let bit = b.and_with_broadcast(s, one, &[]);
+    let zero = b.constant_literal(&Literal::from_i64s(u, &[], &[0])?);
+    Ok(b.ne(bit, zero))
+}
+
+/// A quantized tensor type's expressed (float) type.
+fn expressed(t: &Type) -> Type {
+    match t {
+        Type::Tensor {
+            dims,
+            bounds,
+            elem: ElemType::Quant(q),
+        } => Type::Tensor {
+            dims: dims.clone(),
+            bounds: bounds.clone(),
+            elem: ElemType::Prim(q.expressed_type),
+        },
+        t => t.clone(),
     }
 }
 
@@ -1176,7 +1597,10 @@ fn region_at(op: &Operation, i: usize) -> Result<&Region> {
 }
 
 fn field_ints(a: &Attr, name: &str) -> Vec<i64> {
-    a.field(name).and_then(Attr::as_ints).or_else(|| a.field(name).and_then(Attr::as_int).map(|v| vec![v as i64])).unwrap_or_default()
+    a.field(name)
+        .and_then(Attr::as_ints)
+        .or_else(|| a.field(name).and_then(Attr::as_int).map(|v| vec![v as i64]))
+        .unwrap_or_default()
 }
 
 fn fint(a: &Attr, name: &str) -> i64 {
@@ -1186,7 +1610,10 @@ fn fint(a: &Attr, name: &str) -> i64 {
 /// `padding = dense<[[lo, hi], ...]>` or `[[lo, hi], ...]`.
 fn pairs(op: &Operation, name: &str, n: usize) -> Vec<(i64, i64)> {
     let flat = match op.attr(name) {
-        Some(Attr::Array(rows)) => rows.iter().flat_map(|r| r.as_ints().unwrap_or_default()).collect(),
+        Some(Attr::Array(rows)) => rows
+            .iter()
+            .flat_map(|r| r.as_ints().unwrap_or_default())
+            .collect(),
         Some(a) => a.as_ints().unwrap_or_default(),
         None => vec![],
     };

@@ -75,7 +75,11 @@ pub fn normalize(op: &mut Operation) -> Result<()> {
         "dot_general" => {
             let mut fields = Vec::new();
             for (key, lhs, rhs) in [
-                ("batching_dims", "lhs_batching_dimensions", "rhs_batching_dimensions"),
+                (
+                    "batching_dims",
+                    "lhs_batching_dimensions",
+                    "rhs_batching_dimensions",
+                ),
                 (
                     "contracting_dims",
                     "lhs_contracting_dimensions",
@@ -127,7 +131,8 @@ pub fn normalize(op: &mut Operation) -> Result<()> {
         }
         _ => {
             if !positional.is_empty() && !op.name.starts_with("check.") {
-                op.attrs.push(("__positional".into(), Attr::Array(positional)));
+                op.attrs
+                    .push(("__positional".into(), Attr::Array(positional)));
             }
         }
     }

@@ -209,7 +209,8 @@ impl<'a> Parser<'a> {
             .find(|&(i, c)| {
                 !(c.is_ascii_digit()
                     || c == '.'
-                    || ((c == '-' || c == '+') && (i == 0 || matches!(r.as_bytes()[i - 1], b'e' | b'E')))
+                    || ((c == '-' || c == '+')
+                        && (i == 0 || matches!(r.as_bytes()[i - 1], b'e' | b'E')))
                     || c == 'e'
                     || c == 'E')
             })
@@ -279,10 +280,12 @@ impl<'a> Parser<'a> {
         }
         let start = self.pos;
         let name = self.ident()?;
-        Self::elem_type_name(&name).map(ElemType::Prim).ok_or_else(|| {
-            self.pos = start;
-            self.err(format!("unknown element type '{name}'"))
-        })
+        Self::elem_type_name(&name)
+            .map(ElemType::Prim)
+            .ok_or_else(|| {
+                self.pos = start;
+                self.err(format!("unknown element type '{name}'"))
+            })
     }
 
     /// After `!quant.uniform<`: `i8<-127:127>:f32:1, {0.1:-1, 0.2}>` or `i8:f32, 0.5:-1>`.
@@ -310,7 +313,10 @@ impl<'a> Parser<'a> {
         let mut zps = Vec::new();
         let braced = self.eat("{");
         loop {
-            let s = self.number()?.as_f64().ok_or_else(|| self.err("bad scale"))?;
+            let s = self
+                .number()?
+                .as_f64()
+                .ok_or_else(|| self.err("bad scale"))?;
             let z = if self.eat(":") {
                 self.number()?.as_int().unwrap_or(0) as i64
             } else {
@@ -559,6 +565,12 @@ impl<'a> Parser<'a> {
         if self.eat(">") {
             return Ok(Attr::Struct(name, fields));
         }
+        if self.peek() == Some('[') {
+            // #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>
+            let a = self.attr()?;
+            self.expect(">")?;
+            return Ok(a);
+        }
         // Enum-style: #stablehlo<comparison_direction LT>
         let start = self.pos;
         if let Ok(first) = self.ident() {
@@ -568,9 +580,10 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     return Ok(Attr::Enum(first));
                 }
+                // `#stablehlo<comparison_direction LT>` is the enum value LT.
                 let val = self.ident()?;
                 self.expect(">")?;
-                return Ok(Attr::Struct(name, vec![(first, Attr::Enum(val))]));
+                return Ok(Attr::Enum(val));
             }
             self.pos = start;
         } else {
@@ -621,9 +634,7 @@ impl<'a> Parser<'a> {
         }
         if r.starts_with('"') {
             let s = self.string()?;
-            if self.eat(":") {
-                self.ty()?;
-            }
+            self.skip_scalar_type_annotation()?;
             return Ok(Attr::Str(s));
         }
         if r.starts_with('@') {
@@ -675,6 +686,10 @@ impl<'a> Parser<'a> {
         if r.starts_with('{') {
             return Ok(Attr::Dict(self.attr_dict()?));
         }
+        if r.starts_with('<') {
+            self.pos += 1;
+            return self.struct_attr(String::new());
+        }
         if r.starts_with('#') {
             self.pos += 1;
             let name = self.ident()?;
@@ -697,7 +712,11 @@ impl<'a> Parser<'a> {
         if self.eat_kw("unit") {
             return Ok(Attr::Unit);
         }
-        if r.starts_with("tensor<") || r.starts_with("!") || r.starts_with("tuple<") {
+        if r.starts_with("tensor<")
+            || r.starts_with("!")
+            || r.starts_with("tuple<")
+            || r.starts_with('(')
+        {
             return Ok(Attr::Type(self.ty()?));
         }
         if r.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+') {
@@ -708,7 +727,11 @@ impl<'a> Parser<'a> {
             if self.eat(":") {
                 self.skip_ws();
                 let r = self.rest();
-                if r.starts_with("tensor<") || r.starts_with('(') || r.starts_with('!') || r.starts_with("tuple<") {
+                if r.starts_with("tensor<")
+                    || r.starts_with('(')
+                    || r.starts_with('!')
+                    || r.starts_with("tuple<")
+                {
                     self.pos = save;
                 } else {
                     self.ty()?;
@@ -723,12 +746,93 @@ impl<'a> Parser<'a> {
         Err(self.err("expected an attribute value"))
     }
 
+    /// `1 : i64` / `"s" : T` annotate a value; `: tensor<..>` after a pretty op's inline
+    /// attribute is the op's type and is left alone.
+    fn skip_scalar_type_annotation(&mut self) -> Result<()> {
+        let save = self.pos;
+        if self.eat(":") {
+            self.skip_ws();
+            let r = self.rest();
+            if r.starts_with("tensor<")
+                || r.starts_with('(')
+                || r.starts_with('!')
+                || r.starts_with("tuple<")
+            {
+                self.pos = save;
+            } else {
+                self.ty()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `"builtin.module"() <{sym_name = ..}> ({ "func.func"() <{..}> ({..}) : () -> () })`.
+    fn generic_module(&mut self) -> Result<Module> {
+        let op = self.op()?;
+        let mut m = Module {
+            name: op
+                .attr("sym_name")
+                .and_then(Attr::as_str)
+                .map(str::to_string),
+            attrs: op
+                .attrs
+                .iter()
+                .filter(|(k, _)| k != "sym_name")
+                .cloned()
+                .collect(),
+            funcs: vec![],
+        };
+        let ops = op
+            .regions
+            .first()
+            .and_then(|r| r.blocks.first())
+            .map(|b| b.ops.clone())
+            .unwrap_or_default();
+        for f in ops {
+            if f.name != "func.func" {
+                continue;
+            }
+            let name = f
+                .attr("sym_name")
+                .and_then(Attr::as_str)
+                .ok_or_else(|| self.err("generic func.func without sym_name"))?
+                .to_string();
+            let results = match f.attr("function_type") {
+                Some(Attr::Type(Type::Function(_, r))) => r.clone(),
+                _ => vec![],
+            };
+            let body = f.regions.first().cloned().unwrap_or_default();
+            let args = body
+                .blocks
+                .first()
+                .map(|b| b.args.clone())
+                .unwrap_or_default();
+            m.funcs.push(Func {
+                name,
+                args,
+                results,
+                body,
+                line: f.line,
+            });
+        }
+        Ok(m)
+    }
+
     // ---------------------------------------------------------------- structure
 
     /// Parses a whole file chunk: an explicit `module` or bare functions.
     pub fn module(&mut self) -> Result<Module> {
         let mut m = Module::default();
         self.top_level_aliases()?;
+        if self.rest().trim_start().starts_with("\"builtin.module\"") {
+            let m = self.generic_module()?;
+            self.top_level_aliases()?;
+            self.skip_ws();
+            if !self.rest().is_empty() {
+                return Err(self.err("unexpected text after the module"));
+            }
+            return Ok(m);
+        }
         if self.eat_kw("module") {
             self.skip_ws();
             if self.rest().starts_with('@') {
@@ -1089,9 +1193,13 @@ impl<'a> Parser<'a> {
             }
         }
         if !positional_enums.is_empty() {
-            op.attrs.push(("__positional".into(), Attr::Array(positional_enums)));
+            op.attrs
+                .push(("__positional".into(), Attr::Array(positional_enums)));
         }
         self.pretty_types(&mut op)?;
+        if self.peek() == Some('{') && !self.rest().trim_start().starts_with("{\n") {
+            op.attrs.extend(self.attr_dict()?);
+        }
         // `reducer(%a: t, %b: t) (%c: t, %d: t) { ... }` after the types.
         if self.eat_kw("reducer") {
             let mut block = Block::default();
@@ -1220,7 +1328,11 @@ impl<'a> Parser<'a> {
             let mut r = self.region()?;
             if let Some(b) = r.blocks.first_mut() {
                 if b.args.is_empty() {
-                    b.args = iter_names.iter().cloned().zip(types.iter().cloned()).collect();
+                    b.args = iter_names
+                        .iter()
+                        .cloned()
+                        .zip(types.iter().cloned())
+                        .collect();
                 }
             }
             op.regions.push(r);

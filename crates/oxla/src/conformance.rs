@@ -60,14 +60,19 @@ pub fn run_file(path: &Path, rel: &str, filter: Option<&str>) -> Vec<ModuleResul
         .lines()
         .any(|l| l.starts_with("// RUN:") && l.contains("FileCheck"));
     let mut out = Vec::new();
-    for (k, (line, chunk)) in oxla_stablehlo::split_input_file(&text).into_iter().enumerate() {
+    for (k, (line, chunk)) in oxla_stablehlo::split_input_file(&text)
+        .into_iter()
+        .enumerate()
+    {
         let id = format!("{rel}:{k}");
         if filter.is_some_and(|f| !id.contains(f) && !rel.contains(f)) {
             continue;
         }
         let outcome = if file_check {
             Outcome::Skip("checks printed output with FileCheck, not with check ops".into())
-        } else if chunk.contains("check.expect_serialized_eq") || chunk.contains("interpreter.probe") {
+        } else if chunk.contains("check.expect_serialized_eq")
+            || chunk.contains("interpreter.probe")
+        {
             Outcome::Skip("probe/serialized output of the reference tool".into())
         } else {
             // A panic anywhere is a bug, but must not stop the whole run.
@@ -167,7 +172,10 @@ fn run_parallel_keyed(
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(Error::internal("thread panicked"))))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::internal("thread panicked")))
+            })
             .collect()
     });
     let mut flat = Vec::new();
@@ -190,9 +198,8 @@ fn evaluate_checks(imp: &Imported, out: &Literal) -> Result<()> {
             Expected::Literal(l) => l.clone(),
             Expected::Output(i) => outs[*i].clone(),
         };
-        check(&c.kind, actual, &expected).map_err(|m| {
-            Error::runtime(format!("check at line {} failed: {m}", c.line))
-        })?;
+        check(&c.kind, actual, &expected)
+            .map_err(|m| Error::runtime(format!("check at line {} failed: {m}", c.line)))?;
     }
     Ok(())
 }
@@ -225,8 +232,14 @@ fn ulp_distance(t: PrimitiveType, a: u64, e: u64, av: f64, ev: f64) -> u64 {
 }
 
 /// One check op's comparison, element by element.
-pub fn check(kind: &CheckKind, actual: &Literal, expected: &Literal) -> std::result::Result<(), String> {
-    if actual.shape().dims() != expected.shape().dims() || actual.element_type() != expected.element_type() {
+pub fn check(
+    kind: &CheckKind,
+    actual: &Literal,
+    expected: &Literal,
+) -> std::result::Result<(), String> {
+    if actual.shape().dims() != expected.shape().dims()
+        || actual.element_type() != expected.element_type()
+    {
         return Err(format!(
             "shape mismatch: got {}, expected {}",
             actual.shape(),
@@ -244,10 +257,14 @@ pub fn check(kind: &CheckKind, actual: &Literal, expected: &Literal) -> std::res
             },
             CheckKind::AlmostEq(tol) => {
                 let close = |p: f64, q: f64| {
-                    p == q || (p.is_nan() && q.is_nan()) || (p.is_finite() && q.is_finite() && (p - q).abs() <= *tol)
+                    p == q
+                        || (p.is_nan() && q.is_nan())
+                        || (p.is_finite() && q.is_finite() && (p - q).abs() <= *tol)
                 };
                 match (x, y) {
-                    (Scalar::Complex(p), Scalar::Complex(q)) => close(p.re, q.re) && close(p.im, q.im),
+                    (Scalar::Complex(p), Scalar::Complex(q)) => {
+                        close(p.re, q.re) && close(p.im, q.im)
+                    }
                     _ => close(x.as_f64(), y.as_f64()),
                 }
             }
@@ -256,11 +273,28 @@ pub fn check(kind: &CheckKind, actual: &Literal, expected: &Literal) -> std::res
                     // Compare parts as floats of the component type.
                     let (p, q) = (x.as_complex(), y.as_complex());
                     let c = t.component_type();
-                    let bits = |v: f64| if c == PrimitiveType::F32 { (v as f32).to_bits() as u64 } else { v.to_bits() };
-                    ulp_distance(c, bits(p.re), bits(q.re), p.re, q.re)
-                        .max(ulp_distance(c, bits(p.im), bits(q.im), p.im, q.im))
+                    let bits = |v: f64| {
+                        if c == PrimitiveType::F32 {
+                            (v as f32).to_bits() as u64
+                        } else {
+                            v.to_bits()
+                        }
+                    };
+                    ulp_distance(c, bits(p.re), bits(q.re), p.re, q.re).max(ulp_distance(
+                        c,
+                        bits(p.im),
+                        bits(q.im),
+                        p.im,
+                        q.im,
+                    ))
                 } else {
-                    ulp_distance(t, bits_of(actual, i), bits_of(expected, i), x.as_f64(), y.as_f64())
+                    ulp_distance(
+                        t,
+                        bits_of(actual, i),
+                        bits_of(expected, i),
+                        x.as_f64(),
+                        y.as_f64(),
+                    )
                 };
                 d >= *min_ulp && d <= *max_ulp
             }

@@ -103,14 +103,19 @@ pub(super) fn infer(
         Op::AllGather {
             dimension,
             replica_groups,
-            ..
+            channel_id,
+            use_global_device_ids,
         } => {
             const T: &str = "AllGather";
             count(T, operands, 1)?;
             let x = array(T, operands, 0)?;
             let d = check_dim(T, *dimension, x, operands)?;
             let mut dims = x.dims.clone();
-            match group_size(T, replica_groups, operands)? {
+            // With a channel and no global ids, groups span all partitions: the size is
+            // known only with the partition count, so the declared shape decides.
+            let spans_partitions = channel_id.is_some_and(|c| c > 0) && !use_global_device_ids;
+            let g = group_size(T, replica_groups, operands)?.filter(|_| !spans_partitions);
+            match g {
                 Some(g) => dims[d] *= g,
                 None => {
                     let dec = declared_array(T, declared).map_err(|_| {
@@ -151,7 +156,7 @@ pub(super) fn infer(
                 | Op::CollectiveReduce { replica_groups, .. } => replica_groups,
                 _ => return Err(Error::internal("unreachable collective kind")),
             };
-            group_size(t, groups, operands)?;
+            check_groups(t, groups, operands)?;
             let arrays: Vec<&Shape> = match operands[0] {
                 Shape::Tuple(e) if !e.is_empty() => e.iter().collect(),
                 s @ Shape::Array(_) => vec![s],
@@ -180,7 +185,8 @@ pub(super) fn infer(
         Op::ReduceScatter {
             dimension,
             replica_groups,
-            ..
+            channel_id,
+            use_global_device_ids,
         } => {
             const T: &str = "ReduceScatter";
             count(T, operands, 1)?;
@@ -189,7 +195,9 @@ pub(super) fn infer(
             let comp = super::common::called(T, called, 0, "reduction")?;
             check_reducer(T, comp, &[x.element_type], "reduction")?;
             let mut dims = x.dims.clone();
-            match group_size(T, replica_groups, operands)? {
+            let spans_partitions = channel_id.is_some_and(|c| c > 0) && !use_global_device_ids;
+            let g = group_size(T, replica_groups, operands)?.filter(|_| !spans_partitions);
+            match g {
                 Some(g) => {
                     if dims[d] % g != 0 {
                         return Err(fail(
@@ -293,7 +301,7 @@ pub(super) fn infer(
             const T: &str = "CollectiveBroadcast";
             count(T, operands, 1)?;
             array(T, operands, 0)?;
-            group_size(T, replica_groups, operands)?;
+            check_groups(T, replica_groups, operands)?;
             Ok(operands[0].without_layout())
         }
         _ => Err(Error::internal(format!(
@@ -320,6 +328,23 @@ fn check_dim(op: &str, d: i64, x: &ArrayShape, operands: &[&Shape]) -> Result<us
         ));
     }
     Ok(d as usize)
+}
+
+/// Ids unique across groups (groups may differ in size).
+fn check_groups(op: &str, groups: &ReplicaGroups, operands: &[&Shape]) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    for g in groups {
+        for &id in g {
+            if id < 0 || !seen.insert(id) {
+                return Err(fail(
+                    op,
+                    format!("replica id {id} is negative or appears in two groups"),
+                    operands,
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The common group size, or None when groups are empty (size known only at run time).

@@ -333,14 +333,16 @@ fn unary(u: UnaryOp, operands: &[&Shape]) -> Result<Shape> {
             t,
         ),
         PopCnt | Clz => (t.is_integer(), "an integer", t),
-        Ceil | Floor | Round | RoundNearestEven | Cbrt => (t.is_float(), "a float", t),
+        Ceil | Floor | Round | RoundNearestEven => (t.is_float(), "a float", t),
+        Cbrt => (t.is_floating_or_complex(), "a float or complex", t),
         IsFinite => (t.is_float(), "a float", PrimitiveType::Pred),
         Real | Imag => (
             t.is_floating_or_complex(),
             "a float or complex",
             t.component_type(),
         ),
-        Erf | Logistic => (t.is_float(), "a float", t),
+        Erf => (t.is_float(), "a float", t),
+        Logistic => (t.is_floating_or_complex(), "a float or complex", t),
         Cos | Sin | Tan | Tanh | Exp | Expm1 | Log | Log1p | Sqrt | Rsqrt => {
             (t.is_floating_or_complex(), "a float or complex", t)
         }

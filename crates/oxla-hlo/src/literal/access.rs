@@ -117,6 +117,11 @@ fn get(t: PrimitiveType, s: &Storage, i: usize) -> Scalar {
 /// wrap, float → int truncates and saturates (NaN → 0), → float rounds to nearest even,
 /// → pred is `!= 0`, complex → real drops the imaginary part.
 pub fn convert_scalar(x: Scalar, t: PrimitiveType) -> Scalar {
+    // complex -> real types: the real part first (so (0, 1) -> pred is false).
+    let x = match x {
+        Scalar::Complex(c) if !t.is_complex() => Scalar::Float(c.re),
+        x => x,
+    };
     if t == PrimitiveType::Pred {
         return Scalar::Pred(x.is_true());
     }
