@@ -26,6 +26,10 @@ fn bad(msg: impl Into<String>) -> Error {
 }
 
 pub fn normalize(op: &mut Operation) -> Result<()> {
+    // Ops of the default (func) dialect may be written without the prefix.
+    if op.name == "call" {
+        op.name = "func.call".into();
+    }
     let short = op.name.trim_start_matches("stablehlo.").to_string();
     let positional = match take(op, "__positional") {
         Some(Attr::Array(v)) => v,

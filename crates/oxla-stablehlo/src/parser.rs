@@ -1104,6 +1104,12 @@ impl<'a> Parser<'a> {
         while self.eat(",") {
             ts.push(self.ty()?);
         }
+        // `stablehlo.select %p, %a, %b : pred_type, value_type`.
+        if op.name == "stablehlo.select" && ts.len() == 2 {
+            op.operand_types = vec![ts[0].clone(), ts[1].clone(), ts[1].clone()];
+            op.result_types = vec![ts[1].clone()];
+            return Ok(());
+        }
         // `: t` means every operand and result has type t (or the listed types in order).
         op.operand_types = if ts.len() == op.operands.len() {
             ts.clone()

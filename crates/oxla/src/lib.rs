@@ -6,3 +6,5 @@ pub use oxla_interp as interp;
 pub use oxla_stablehlo as stablehlo;
 
 pub mod conformance;
+pub mod npy;
+pub mod run;

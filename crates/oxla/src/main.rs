@@ -9,6 +9,9 @@ const USAGE: &str = "usage:
   oxla example        build a small computation with the builder, verify it, print its HLO text
                       and check that the text parses back to the same module
   oxla hlo FILE.hlo   parse an HLO text module, verify it, print it in canonical form
+  oxla run PROGRAM.mlir|PROGRAM.hlo [--input a.npy ...] [--out DIR] [--check DIR] [--backend interp]
+                      run a program on .npy inputs (or DIR's arg*.npy with --check), write outputs,
+                      compare with DIR's expected out*.npy / meta.json
   oxla conformance DIR [--filter S] [--baseline FILE] [--write-baseline FILE]
                       run the StableHLO interpreter test suite in DIR on the interpreter";
 
@@ -18,6 +21,11 @@ fn main() -> ExitCode {
         Some("example") => example(),
         Some("hlo") if args.len() == 2 => hlo(&args[1]),
         Some("conformance") if args.len() >= 2 => conformance(&args[1..]),
+        Some("run") if args.len() >= 2 => match oxla::run::command(&args[1..]) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::FAILURE,
+            Err(e) => Err(e),
+        },
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

@@ -1,0 +1,170 @@
+//! NumPy `.npy` (format 1.0/2.0) reading and writing for every dtype numpy stores that has
+//! an XLA element type: bool, int8..64, uint8..64, float16/32/64, complex64/128.
+
+use oxla_hlo::{Error, Literal, PrimitiveType, Result, Shape};
+
+fn dtype_of(descr: &str) -> Option<PrimitiveType> {
+    use PrimitiveType::*;
+    let d = descr.trim_start_matches(['<', '|', '=']);
+    Some(match d {
+        "b1" | "?" => Pred,
+        "i1" => S8,
+        "i2" => S16,
+        "i4" => S32,
+        "i8" => S64,
+        "u1" => U8,
+        "u2" => U16,
+        "u4" => U32,
+        "u8" => U64,
+        "f2" => F16,
+        "f4" => F32,
+        "f8" => F64,
+        "c8" => C64,
+        "c16" => C128,
+        _ => return None,
+    })
+}
+
+fn descr_of(t: PrimitiveType) -> Option<&'static str> {
+    use PrimitiveType::*;
+    Some(match t {
+        Pred => "|b1",
+        S8 => "|i1",
+        S16 => "<i2",
+        S32 => "<i4",
+        S64 => "<i8",
+        U8 => "|u1",
+        U16 => "<u2",
+        U32 => "<u4",
+        U64 => "<u8",
+        F16 => "<f2",
+        F32 => "<f4",
+        F64 => "<f8",
+        C64 => "<c8",
+        C128 => "<c16",
+        _ => return None,
+    })
+}
+
+/// The value of `'key': value` in a numpy header dict (value up to the next top-level ',').
+fn header_field<'a>(h: &'a str, key: &str) -> Option<&'a str> {
+    let at = h.find(&format!("'{key}'"))?;
+    let rest = h[at + key.len() + 2..]
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start();
+    if let Some(r) = rest.strip_prefix('(') {
+        return r.find(')').map(|e| &r[..e]);
+    }
+    let end = rest.find([',', '}']).unwrap_or(rest.len());
+    Some(rest[..end].trim().trim_matches('\''))
+}
+
+/// Parses `.npy` bytes into a literal.
+pub fn from_bytes(bytes: &[u8], what: &str) -> Result<Literal> {
+    let bad = |m: &str| Error::invalid(format!("{what}: {m}"));
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        return Err(bad("not a .npy file (bad magic)"));
+    }
+    let (hlen, start) = match bytes[6] {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+        2 | 3 if bytes.len() >= 12 => (
+            u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+            12,
+        ),
+        v => return Err(bad(&format!("unsupported .npy version {v}"))),
+    };
+    let header = std::str::from_utf8(
+        bytes
+            .get(start..start + hlen)
+            .ok_or_else(|| bad("truncated header"))?,
+    )
+    .map_err(|_| bad("header is not text"))?;
+    let descr = header_field(header, "descr").ok_or_else(|| bad("header lacks descr"))?;
+    if descr.starts_with('>') {
+        return Err(bad("big-endian arrays are not supported"));
+    }
+    let t = dtype_of(descr).ok_or_else(|| bad(&format!("unsupported dtype {descr}")))?;
+    if header_field(header, "fortran_order") == Some("True") {
+        return Err(bad("Fortran-order arrays are not supported"));
+    }
+    let shape_txt = header_field(header, "shape").ok_or_else(|| bad("header lacks shape"))?;
+    let dims: Vec<i64> = shape_txt
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.trim_end_matches('L').parse::<i64>())
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|_| bad("bad shape"))?;
+    Literal::from_le_bytes(&Shape::array(t, &dims), &bytes[start + hlen..])
+        .map_err(|e| e.context(what))
+}
+
+pub fn read(path: &std::path::Path) -> Result<Literal> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+    from_bytes(&bytes, &path.display().to_string())
+}
+
+/// `.npy` version 1.0 bytes of an array literal.
+pub fn to_bytes(l: &Literal) -> Result<Vec<u8>> {
+    let t = l.element_type();
+    let descr = descr_of(t).ok_or_else(|| {
+        Error::unimplemented(format!(
+            "writing {t} arrays to .npy (numpy has no such dtype)"
+        ))
+    })?;
+    let dims = l.shape().dims();
+    let shape = match dims.len() {
+        1 => format!("({},)", dims[0]),
+        _ => format!(
+            "({})",
+            dims.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    // Pad so the data starts on a 64-byte boundary, ending with a newline.
+    let total = 10 + header.len() + 1;
+    header.push_str(&" ".repeat((64 - total % 64) % 64));
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((header.len() as u16).to_le_bytes());
+    out.extend(header.as_bytes());
+    out.extend(l.to_le_bytes());
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_every_numpy_type() {
+        use PrimitiveType::*;
+        for t in [
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, F32, F64, C64, C128,
+        ] {
+            let l = Literal::from_f64s(t, &[2, 3], &[0.0, 1.0, 0.0, 1.0, 1.0, 0.0]).unwrap();
+            let b = to_bytes(&l).unwrap();
+            assert_eq!((b.len() - l.to_le_bytes().len()) % 64, 0);
+            let back = from_bytes(&b, "x").unwrap();
+            assert!(back.bitwise_eq(&l), "{t}");
+        }
+        let s = Literal::scalar(7i32);
+        assert_eq!(
+            from_bytes(&to_bytes(&s).unwrap(), "s")
+                .unwrap()
+                .shape()
+                .dims(),
+            &[] as &[i64]
+        );
+        assert!(from_bytes(b"not numpy", "x")
+            .unwrap_err()
+            .to_string()
+            .contains("bad magic"));
+        assert!(to_bytes(&Literal::from_i64s(S4, &[1], &[1]).unwrap()).is_err());
+    }
+}

@@ -1,0 +1,280 @@
+//! `oxla run`: load a program (StableHLO MLIR or HLO text), read `.npy` arguments, run it,
+//! write `.npy` outputs and optionally check them against a bench folder.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use oxla_hlo::{Error, HloModule, Literal, Result};
+use oxla_interp::Interpreter;
+
+use crate::npy;
+
+/// A loaded program: the module and how many leading outputs are check values.
+pub struct Program {
+    pub module: HloModule,
+    pub skip_outputs: usize,
+    /// Whether the entry's result is the tuple of the function's results (MLIR import).
+    pub tuple_result: bool,
+}
+
+pub fn load_program(path: &Path) -> Result<Program> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+    if path.extension().is_some_and(|e| e == "hlo" || e == "txt")
+        || text.trim_start().starts_with("HloModule")
+    {
+        let module = oxla_hlo::text::parse_module(&text)?;
+        oxla_hlo::verify_module(&module)?;
+        return Ok(Program {
+            module,
+            skip_outputs: 0,
+            tuple_result: false,
+        });
+    }
+    let m = oxla_stablehlo::parse_module(&text)?;
+    let imp = oxla_stablehlo::import(&m, None)?;
+    Ok(Program {
+        skip_outputs: imp.num_check_outputs,
+        module: imp.computation.into_module(),
+        tuple_result: true,
+    })
+}
+
+/// Checks argument count, shapes and types against the entry signature.
+pub fn check_arguments(module: &HloModule, args: &[Literal]) -> Result<()> {
+    let ps = module.entry_program_shape();
+    if ps.parameters.len() != args.len() {
+        return Err(Error::invalid(format!(
+            "the program takes {} argument(s), {} given",
+            ps.parameters.len(),
+            args.len()
+        )));
+    }
+    for (i, (p, a)) in ps.parameters.iter().zip(args).enumerate() {
+        if !p.without_layout().compatible(&a.shape().without_layout()) {
+            return Err(Error::invalid(format!(
+                "argument {i}: expected {}, got {}",
+                p.without_layout(),
+                a.shape()
+            )));
+        }
+    }
+    Ok(())
+}
+
+pub fn execute(p: &Program, args: &[Literal]) -> Result<Vec<Literal>> {
+    check_arguments(&p.module, args)?;
+    let out = Interpreter::new().run(&p.module, args)?;
+    Ok(if p.tuple_result {
+        out.tuple_elements()
+            .map(|t| t[p.skip_outputs..].to_vec())
+            .unwrap_or_default()
+    } else {
+        vec![out]
+    })
+}
+
+/// Arguments `arg0.npy, arg1.npy, ...` of a bench folder.
+pub fn folder_args(dir: &Path) -> Result<Vec<Literal>> {
+    let mut v = Vec::new();
+    for i in 0.. {
+        let p = dir.join(format!("arg{i}.npy"));
+        if !p.exists() {
+            break;
+        }
+        v.push(npy::read(&p)?);
+    }
+    Ok(v)
+}
+
+/// The largest error of each output against the expected files of `dir`, following its
+/// meta.json (strided samples, tolerances, checksums) when present.
+pub fn check_outputs(
+    dir: &Path,
+    outs: &[Literal],
+) -> Result<Vec<(usize, f64, std::result::Result<(), String>)>> {
+    let meta: Option<serde_json::Value> = std::fs::read_to_string(dir.join("meta.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    let exact = meta
+        .as_ref()
+        .and_then(|m| m["exact"].as_bool())
+        .unwrap_or(false);
+    let mut res = Vec::new();
+    for (k, actual) in outs.iter().enumerate() {
+        let p = dir.join(format!("out{k}.npy"));
+        if !p.exists() {
+            res.push((k, 0.0, Err(format!("{} is missing", p.display()))));
+            continue;
+        }
+        let expected = npy::read(&p)?;
+        let om = meta.as_ref().map(|m| m["outputs"][k].clone());
+        let num = |key: &str, d: f64| om.as_ref().and_then(|o| o[key].as_f64()).unwrap_or(d);
+        let stride = num("stride", 1.0).max(1.0) as usize;
+        let (rtol, atol) = (num("rtol", 1e-5), num("atol", 1e-5));
+        let a = actual.scalars();
+        let e = expected.scalars();
+        let sample: Vec<_> = a.iter().step_by(stride).copied().collect();
+        if sample.len() != e.len() {
+            res.push((
+                k,
+                0.0,
+                Err(format!(
+                    "expected {} sampled values, got {}",
+                    e.len(),
+                    sample.len()
+                )),
+            ));
+            continue;
+        }
+        let mut max_err = 0f64;
+        let mut verdict = Ok(());
+        let integer = actual.element_type().is_integer() || actual.element_type().is_pred();
+        for (i, (x, y)) in sample.iter().zip(&e).enumerate() {
+            let (d, mag) = match (x, y) {
+                (oxla_hlo::literal::Scalar::Complex(p), oxla_hlo::literal::Scalar::Complex(q)) => {
+                    ((p - q).norm(), q.norm())
+                }
+                _ => ((x.as_f64() - y.as_f64()).abs(), y.as_f64().abs()),
+            };
+            let d = if d.is_nan() && x.as_f64().is_nan() && y.as_f64().is_nan() {
+                0.0
+            } else {
+                d
+            };
+            max_err = max_err.max(d);
+            let ok = if integer {
+                d == 0.0
+            } else {
+                d <= atol + rtol * mag
+            };
+            if !ok && verdict.is_ok() {
+                verdict = Err(format!(
+                    "output {k} sample {i} (flat index {}): got {x:?}, expected {y:?}",
+                    i * stride
+                ));
+            }
+        }
+        // Full-output checksums catch errors between the samples.
+        if verdict.is_ok() {
+            if let Some(o) = &om {
+                let ctol = if exact { 1e-9 } else { 1e-5 };
+                let parts: Vec<(&str, Box<dyn Fn(&oxla_hlo::literal::Scalar) -> f64>)> =
+                    if actual.element_type().is_complex() {
+                        vec![
+                            (
+                                "real_",
+                                Box::new(|s: &oxla_hlo::literal::Scalar| s.as_complex().re),
+                            ),
+                            (
+                                "imag_",
+                                Box::new(|s: &oxla_hlo::literal::Scalar| s.as_complex().im),
+                            ),
+                        ]
+                    } else {
+                        vec![("", Box::new(|s: &oxla_hlo::literal::Scalar| s.as_f64()))]
+                    };
+                for (prefix, f) in parts {
+                    let vals: Vec<f64> = a.iter().map(&f).collect();
+                    let sums = [
+                        ("sum", vals.iter().sum::<f64>()),
+                        ("abs_sum", vals.iter().map(|v| v.abs()).sum()),
+                        ("sq_sum", vals.iter().map(|v| v * v).sum()),
+                    ];
+                    for (key, got) in sums {
+                        if let Some(want) = o[format!("{prefix}{key}")].as_f64() {
+                            let scale = o[format!("{prefix}abs_sum")]
+                                .as_f64()
+                                .unwrap_or(want.abs())
+                                .max(1e-30);
+                            if (got - want).abs() > ctol * scale.max(want.abs()) && verdict.is_ok()
+                            {
+                                verdict = Err(format!(
+                                    "output {k}: checksum {prefix}{key} is {got}, expected {want}"
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        res.push((k, max_err, verdict));
+    }
+    Ok(res)
+}
+
+/// The `oxla run` command.
+pub fn command(args: &[String]) -> Result<bool> {
+    let program = PathBuf::from(&args[0]);
+    let mut inputs = Vec::new();
+    let (mut out_dir, mut check_dir) = (None, None);
+    let mut i = 1;
+    while i < args.len() {
+        let val = args.get(i + 1).cloned();
+        let need = || {
+            val.clone()
+                .ok_or_else(|| Error::invalid(format!("{} needs a value", args[i])))
+        };
+        match args[i].as_str() {
+            "--input" => inputs.push(PathBuf::from(need()?)),
+            "--inputs" => return Err(Error::unimplemented(
+                "--inputs FILE.npz: .npz archives are not supported yet; pass --input per argument",
+            )),
+            "--out" => out_dir = Some(PathBuf::from(need()?)),
+            "--check" => check_dir = Some(PathBuf::from(need()?)),
+            "--backend" => {
+                let b = need()?;
+                if b != "interp" {
+                    return Err(Error::unimplemented(format!(
+                        "backend '{b}': only the interpreter ('interp') exists so far"
+                    )));
+                }
+            }
+            a => return Err(Error::invalid(format!("unknown option {a}"))),
+        }
+        i += 2;
+    }
+    let t0 = Instant::now();
+    let p = load_program(&program)?;
+    let load_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let args_l: Vec<Literal> = if inputs.is_empty() {
+        match &check_dir {
+            Some(d) => folder_args(d)?,
+            None => vec![],
+        }
+    } else {
+        inputs.iter().map(|p| npy::read(p)).collect::<Result<_>>()?
+    };
+    let t1 = Instant::now();
+    let outs = execute(&p, &args_l)?;
+    let run_ms = t1.elapsed().as_secs_f64() * 1e3;
+    println!(
+        "{}: loaded in {load_ms:.1} ms, ran on the interpreter in {run_ms:.1} ms",
+        program.display()
+    );
+    for (k, o) in outs.iter().enumerate() {
+        println!("  out{k}: {}", o.shape());
+    }
+    if let Some(d) = out_dir {
+        std::fs::create_dir_all(&d)
+            .map_err(|e| Error::invalid(format!("cannot create {}: {e}", d.display())))?;
+        for (k, o) in outs.iter().enumerate() {
+            let f = d.join(format!("out{k}.npy"));
+            std::fs::write(&f, npy::to_bytes(o)?)
+                .map_err(|e| Error::invalid(format!("cannot write {}: {e}", f.display())))?;
+        }
+    }
+    let mut ok = true;
+    if let Some(d) = check_dir {
+        for (k, err, verdict) in check_outputs(&d, &outs)? {
+            match verdict {
+                Ok(()) => println!("  out{k}: ok (max abs error {err:e})"),
+                Err(m) => {
+                    ok = false;
+                    println!("  out{k}: MISMATCH: {m} (max abs error {err:e})");
+                }
+            }
+        }
+    }
+    Ok(ok)
+}
