@@ -87,12 +87,14 @@ pub fn folder_args(dir: &Path) -> Result<Vec<Literal>> {
     Ok(v)
 }
 
+/// Per output: its index, the largest absolute error, and the verdict.
+pub type OutputCheck = (usize, f64, std::result::Result<(), String>);
+
+type Part = (&'static str, fn(&oxla_hlo::literal::Scalar) -> f64);
+
 /// The largest error of each output against the expected files of `dir`, following its
 /// meta.json (strided samples, tolerances, checksums) when present.
-pub fn check_outputs(
-    dir: &Path,
-    outs: &[Literal],
-) -> Result<Vec<(usize, f64, std::result::Result<(), String>)>> {
+pub fn check_outputs(dir: &Path, outs: &[Literal]) -> Result<Vec<OutputCheck>> {
     let meta: Option<serde_json::Value> = std::fs::read_to_string(dir.join("meta.json"))
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());
@@ -159,23 +161,16 @@ pub fn check_outputs(
         if verdict.is_ok() {
             if let Some(o) = &om {
                 let ctol = if exact { 1e-9 } else { 1e-5 };
-                let parts: Vec<(&str, Box<dyn Fn(&oxla_hlo::literal::Scalar) -> f64>)> =
-                    if actual.element_type().is_complex() {
-                        vec![
-                            (
-                                "real_",
-                                Box::new(|s: &oxla_hlo::literal::Scalar| s.as_complex().re),
-                            ),
-                            (
-                                "imag_",
-                                Box::new(|s: &oxla_hlo::literal::Scalar| s.as_complex().im),
-                            ),
-                        ]
-                    } else {
-                        vec![("", Box::new(|s: &oxla_hlo::literal::Scalar| s.as_f64()))]
-                    };
+                let parts: Vec<Part> = if actual.element_type().is_complex() {
+                    vec![
+                        ("real_", |s| s.as_complex().re),
+                        ("imag_", |s| s.as_complex().im),
+                    ]
+                } else {
+                    vec![("", |s| s.as_f64())]
+                };
                 for (prefix, f) in parts {
-                    let vals: Vec<f64> = a.iter().map(&f).collect();
+                    let vals: Vec<f64> = a.iter().map(f).collect();
                     let sums = [
                         ("sum", vals.iter().sum::<f64>()),
                         ("abs_sum", vals.iter().map(|v| v.abs()).sum()),
