@@ -1,0 +1,81 @@
+//! `oxla run` on bench programs small enough for the interpreter, argument errors, and the
+//! conformance runner's check semantics.
+
+use std::path::PathBuf;
+
+use oxla::conformance::{check, run_module};
+use oxla::hlo::Literal;
+use oxla::run::{check_outputs, execute, folder_args, load_program};
+use oxla::stablehlo::CheckKind;
+
+fn bench(name: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench").join(name);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("note: {} is absent; skipped", p.display());
+        None
+    }
+}
+
+#[test]
+fn bench_programs_reproduce_jax_outputs() {
+    for name in ["reduce_sum", "matmul_256", "gather_embedding", "scatter_add", "softmax_rows"] {
+        let Some(dir) = bench(name) else { return };
+        for file in ["program.mlir", "program.generic.mlir"] {
+            let p = load_program(&dir.join(file)).unwrap();
+            let outs = execute(&p, &folder_args(&dir).unwrap()).unwrap();
+            for (k, err, verdict) in check_outputs(&dir, &outs).unwrap() {
+                assert!(verdict.is_ok(), "{name}/{file} out{k}: {verdict:?} (max err {err})");
+            }
+        }
+    }
+}
+
+#[test]
+fn wrong_arguments_are_clear_errors() {
+    let Some(dir) = bench("reduce_sum") else { return };
+    let p = load_program(&dir.join("program.mlir")).unwrap();
+    let e = execute(&p, &[]).err().unwrap().to_string();
+    assert!(e.contains("takes 1 argument(s), 0 given"), "{e}");
+    let e = execute(&p, &[Literal::vec1(&[1.0f32])]).err().unwrap().to_string();
+    assert!(e.contains("argument 0: expected f32[512,1024], got f32[1]"), "{e}");
+}
+
+#[test]
+fn a_wrong_output_is_reported() {
+    let Some(dir) = bench("reduce_sum") else { return };
+    let p = load_program(&dir.join("program.mlir")).unwrap();
+    let mut outs = execute(&p, &folder_args(&dir).unwrap()).unwrap();
+    outs[1] = Literal::from_vec(&[1024], vec![0.0f32; 1024]).unwrap();
+    let r = check_outputs(&dir, &outs).unwrap();
+    assert!(r[0].2.is_ok());
+    assert!(r[1].2.as_ref().unwrap_err().contains("output 1"), "{:?}", r[1]);
+}
+
+#[test]
+fn conformance_modules_pass_and_fail() {
+    let ok = "func.func @t() {\n  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>\n  %1 = stablehlo.add %0, %0 : tensor<2xi64>\n  check.expect_eq_const %1, dense<[2, 4]> : tensor<2xi64>\n  func.return\n}\n";
+    run_module(ok).unwrap();
+    let bad = ok.replace("[2, 4]", "[2, 5]");
+    let e = run_module(&bad).unwrap_err().to_string();
+    assert!(e.contains("check at line 4 failed: element 1"), "{e}");
+    let parallel = "func.func @p(%x: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = \"stablehlo.all_reduce\"(%x) ({\n  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n    %s = stablehlo.add %a, %b : tensor<f32>\n    stablehlo.return %s : tensor<f32>\n  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>\n  func.return %0 : tensor<2xf32>\n}\nfunc.func @main() {\n  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n  %b = stablehlo.constant dense<[3.0, 4.0]> : tensor<2xf32>\n  %r:2 = \"interpreter.run_parallel\"(%a, %b) {programs = [[@p], [@p]]} : (tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)\n  check.expect_eq_const %r#1, dense<[4.0, 6.0]> : tensor<2xf32>\n  func.return\n}\n";
+    run_module(parallel).unwrap();
+}
+
+#[test]
+fn check_semantics_follow_the_corpus_readme() {
+    let a = Literal::vec1(&[1.0f64, f64::NAN, 0.0]);
+    let e = Literal::vec1(&[1.00005f64, f64::NAN, -0.0]);
+    check(&CheckKind::AlmostEq(1e-4), &a, &e).unwrap();
+    assert!(check(&CheckKind::Eq, &a, &e).is_err()); // NaN is never equal
+    let z = Literal::vec1(&[0.0f64]);
+    check(&CheckKind::Eq, &z, &Literal::vec1(&[-0.0f64])).unwrap();
+    let one = Literal::vec1(&[1.0f32]);
+    let next = Literal::vec1(&[f32::from_bits(1.0f32.to_bits() + 3)]);
+    check(&CheckKind::Close { min_ulp: 0, max_ulp: 3 }, &next, &one).unwrap();
+    assert!(check(&CheckKind::Close { min_ulp: 0, max_ulp: 2 }, &next, &one).is_err());
+    let inf = Literal::vec1(&[f32::INFINITY]);
+    assert!(check(&CheckKind::AlmostEq(1.0), &inf, &Literal::vec1(&[1e30f32])).is_err());
+}
