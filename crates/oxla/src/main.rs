@@ -19,6 +19,10 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("example") => example(),
+        Some("help") | Some("--help") | Some("-h") => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Some("hlo") if args.len() == 2 => hlo(&args[1]),
         Some("conformance") if args.len() >= 2 => conformance(&args[1..]),
         Some("run") if args.len() >= 2 => match oxla::run::command(&args[1..]) {

@@ -9,7 +9,9 @@ use oxla::run::{check_outputs, execute, folder_args, load_program};
 use oxla::stablehlo::CheckKind;
 
 fn bench(name: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench").join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/bench")
+        .join(name);
     if p.exists() {
         Some(p)
     } else {
@@ -20,13 +22,22 @@ fn bench(name: &str) -> Option<PathBuf> {
 
 #[test]
 fn bench_programs_reproduce_jax_outputs() {
-    for name in ["reduce_sum", "matmul_256", "gather_embedding", "scatter_add", "softmax_rows"] {
+    for name in [
+        "reduce_sum",
+        "matmul_256",
+        "gather_embedding",
+        "scatter_add",
+        "softmax_rows",
+    ] {
         let Some(dir) = bench(name) else { return };
         for file in ["program.mlir", "program.generic.mlir"] {
             let p = load_program(&dir.join(file)).unwrap();
             let outs = execute(&p, &folder_args(&dir).unwrap()).unwrap();
             for (k, err, verdict) in check_outputs(&dir, &outs).unwrap() {
-                assert!(verdict.is_ok(), "{name}/{file} out{k}: {verdict:?} (max err {err})");
+                assert!(
+                    verdict.is_ok(),
+                    "{name}/{file} out{k}: {verdict:?} (max err {err})"
+                );
             }
         }
     }
@@ -34,23 +45,37 @@ fn bench_programs_reproduce_jax_outputs() {
 
 #[test]
 fn wrong_arguments_are_clear_errors() {
-    let Some(dir) = bench("reduce_sum") else { return };
+    let Some(dir) = bench("reduce_sum") else {
+        return;
+    };
     let p = load_program(&dir.join("program.mlir")).unwrap();
     let e = execute(&p, &[]).err().unwrap().to_string();
     assert!(e.contains("takes 1 argument(s), 0 given"), "{e}");
-    let e = execute(&p, &[Literal::vec1(&[1.0f32])]).err().unwrap().to_string();
-    assert!(e.contains("argument 0: expected f32[512,1024], got f32[1]"), "{e}");
+    let e = execute(&p, &[Literal::vec1(&[1.0f32])])
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("argument 0: expected f32[512,1024], got f32[1]"),
+        "{e}"
+    );
 }
 
 #[test]
 fn a_wrong_output_is_reported() {
-    let Some(dir) = bench("reduce_sum") else { return };
+    let Some(dir) = bench("reduce_sum") else {
+        return;
+    };
     let p = load_program(&dir.join("program.mlir")).unwrap();
     let mut outs = execute(&p, &folder_args(&dir).unwrap()).unwrap();
     outs[1] = Literal::from_vec(&[1024], vec![0.0f32; 1024]).unwrap();
     let r = check_outputs(&dir, &outs).unwrap();
     assert!(r[0].2.is_ok());
-    assert!(r[1].2.as_ref().unwrap_err().contains("output 1"), "{:?}", r[1]);
+    assert!(
+        r[1].2.as_ref().unwrap_err().contains("output 1"),
+        "{:?}",
+        r[1]
+    );
 }
 
 #[test]
@@ -74,8 +99,41 @@ fn check_semantics_follow_the_corpus_readme() {
     check(&CheckKind::Eq, &z, &Literal::vec1(&[-0.0f64])).unwrap();
     let one = Literal::vec1(&[1.0f32]);
     let next = Literal::vec1(&[f32::from_bits(1.0f32.to_bits() + 3)]);
-    check(&CheckKind::Close { min_ulp: 0, max_ulp: 3 }, &next, &one).unwrap();
-    assert!(check(&CheckKind::Close { min_ulp: 0, max_ulp: 2 }, &next, &one).is_err());
+    check(
+        &CheckKind::Close {
+            min_ulp: 0,
+            max_ulp: 3,
+        },
+        &next,
+        &one,
+    )
+    .unwrap();
+    assert!(check(
+        &CheckKind::Close {
+            min_ulp: 0,
+            max_ulp: 2
+        },
+        &next,
+        &one
+    )
+    .is_err());
     let inf = Literal::vec1(&[f32::INFINITY]);
     assert!(check(&CheckKind::AlmostEq(1.0), &inf, &Literal::vec1(&[1e30f32])).is_err());
+}
+
+#[test]
+fn custom_call_check_targets() {
+    let m = "func.func @main() {\n  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n  %b = stablehlo.constant dense<[1.0, 2.0005]> : tensor<2xf32>\n  stablehlo.custom_call @check.expect_almost_eq(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> ()\n  func.return\n}\n";
+    run_module(m).unwrap();
+    let e = run_module(&m.replace("expect_almost_eq", "expect_eq"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("element 1"), "{e}");
+    let e = run_module(&m.replace("check.expect_almost_eq", "my.target"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("my.target") && e.contains("not registered"),
+        "{e}"
+    );
 }
