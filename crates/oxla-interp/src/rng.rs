@@ -86,9 +86,7 @@ fn split(v: u64) -> [u32; 2] {
 /// draws ceil(n/2) pairs and concatenates the first words, then the second words.
 fn bit_generator(alg: oxla_hlo::RngAlgorithm, state: &Literal, out: &Shape) -> Result<Literal> {
     if alg == oxla_hlo::RngAlgorithm::Philox {
-        return Err(Error::unimplemented(
-            "rng-bit-generator: the PHILOX algorithm is not implemented yet (THREE_FRY is)",
-        ));
+        return philox_generator(state, out);
     }
     let st: Vec<u64> = state
         .scalars()
@@ -141,6 +139,94 @@ fn bit_generator(alg: oxla_hlo::RngAlgorithm, state: &Literal, out: &Shape) -> R
     let mut new_state = st.clone();
     if new_state.len() > 1 {
         new_state[1] = counter.wrapping_add(advance);
+    }
+    let state_lit = Literal::from_vec(state.shape().dims(), new_state)?;
+    Ok(Literal::tuple(vec![state_lit, bits]))
+}
+
+/// Philox-4x32 with 10 rounds.
+pub fn philox4x32(key: [u32; 2], ctr: [u32; 4]) -> [u32; 4] {
+    const M0: u64 = 0xD251_1F53;
+    const M1: u64 = 0xCD9E_8D57;
+    let (mut k, mut c) = (key, ctr);
+    for _ in 0..10 {
+        let p0 = M0 * c[0] as u64;
+        let p1 = M1 * c[2] as u64;
+        let (hi0, lo0) = ((p0 >> 32) as u32, p0 as u32);
+        let (hi1, lo1) = ((p1 >> 32) as u32, p1 as u32);
+        c = [hi1 ^ c[1] ^ k[0], lo1, hi0 ^ c[3] ^ k[1], lo0];
+        k = [
+            k[0].wrapping_add(0x9E37_79B9),
+            k[1].wrapping_add(0xBB67_AE85),
+        ];
+    }
+    c
+}
+
+/// XLA's PHILOX rng-bit-generator: key = state[0], a 128-bit counter (state[1], state[2]),
+/// whose high word is state[0] for a 2-word state (as XLA computes it); each call yields four 32-bit words, used in
+/// order (two 64-bit values as lo | hi << 32 for 64-bit outputs); the counter advances by
+/// the number of calls.
+fn philox_generator(state: &Literal, out: &Shape) -> Result<Literal> {
+    let st: Vec<u64> = state
+        .scalars()
+        .into_iter()
+        .map(|s| s.as_i128() as u64)
+        .collect();
+    let key = split(st.first().copied().unwrap_or(0));
+    let lo = st.get(1).copied().unwrap_or(0);
+    // A 2-word state [key, counter] uses the key as the counter's high word (matches XLA).
+    let hi = st
+        .get(2)
+        .copied()
+        .unwrap_or(st.first().copied().unwrap_or(0));
+    let parts = out
+        .tuple_elements()
+        .ok_or_else(|| Error::internal("rng-bit-generator result must be a tuple"))?;
+    let bits_shape = parts
+        .get(1)
+        .and_then(Shape::as_array)
+        .ok_or_else(|| Error::internal("rng-bit-generator bits must be an array"))?;
+    let t = bits_shape.element_type;
+    let n = bits_shape.element_count() as u64;
+    let per_call = match t.bit_width() {
+        64 => 2,
+        32 => 4,
+        w => {
+            return Err(Error::unimplemented(format!(
+                "rng-bit-generator: {w}-bit outputs ({t}) are not implemented yet"
+            )))
+        }
+    };
+    let calls = n.div_ceil(per_call);
+    let mut words = Vec::with_capacity(4 * calls as usize);
+    for i in 0..calls {
+        let (l, carry) = lo.overflowing_add(i);
+        let h = hi.wrapping_add(carry as u64);
+        let ctr = [l as u32, (l >> 32) as u32, h as u32, (h >> 32) as u32];
+        words.extend(philox4x32(key, ctr));
+    }
+    let bytes: Vec<u8> = if per_call == 2 {
+        words
+            .chunks(2)
+            .take(n as usize)
+            .flat_map(|w| ((w[0] as u64) | ((w[1] as u64) << 32)).to_le_bytes())
+            .collect()
+    } else {
+        words
+            .iter()
+            .take(n as usize)
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    };
+    let bits = Literal::from_le_bytes(&Shape::Array(bits_shape.clone()), &bytes)?;
+    let mut new_state = st.clone();
+    let (l, carry) = lo.overflowing_add(calls);
+    if new_state.len() > 1 {
+        new_state[1] = l;
+    }
+    if new_state.len() > 2 {
+        new_state[2] = hi.wrapping_add(carry as u64);
     }
     let state_lit = Literal::from_vec(state.shape().dims(), new_state)?;
     Ok(Literal::tuple(vec![state_lit, bits]))

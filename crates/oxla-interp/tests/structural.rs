@@ -547,3 +547,69 @@ fn rng_is_deterministic_and_in_range() {
     assert_eq!(a, c);
     assert!(a.iter().all(|&x| (2.0..3.0).contains(&x)));
 }
+
+/// Vectors from JAX 0.10.2 (XLA CPU): `lax.rng_bit_generator(jnp.array([1, 2], uint64),
+/// (2, 3), dtype, algorithm)`.
+#[test]
+fn rng_bit_generator_matches_xla_vectors() {
+    use oxla_hlo::RngAlgorithm::{Philox, ThreeFry};
+    let cases: [(
+        oxla_hlo::RngAlgorithm,
+        oxla_hlo::PrimitiveType,
+        [u64; 2],
+        [u64; 6],
+    ); 4] = [
+        (
+            ThreeFry,
+            U64,
+            [1, 8],
+            [
+                9236835810183407956,
+                16087790271692313299,
+                18212823393184779219,
+                2658481902456610144,
+                16424712389986402477,
+                16122702161355102743,
+            ],
+        ),
+        (
+            ThreeFry,
+            U32,
+            [1, 5],
+            [
+                43444564, 3979645651, 1672743891, 2150618427, 3745730563, 4240503393,
+            ],
+        ),
+        (
+            Philox,
+            U64,
+            [1, 5],
+            [
+                12229731395331991369,
+                3437131457114678231,
+                13465615291114923006,
+                9328616520744100567,
+                10786996542579945571,
+                14491549444881034529,
+            ],
+        ),
+        (
+            Philox,
+            U32,
+            [1, 4],
+            [
+                2100602697, 2847456232, 2074354647, 800269529, 1828267006, 3135207875,
+            ],
+        ),
+    ];
+    for (alg, t, state, bits) in cases {
+        let r = eval(|b| {
+            let st = b.constant_r1(&[1u64, 2]);
+            b.rng_bit_generator(alg, st, &s(t, &[2, 3]))
+        });
+        let e = r.tuple_elements().unwrap();
+        assert_eq!(e[0].data_as::<u64>().unwrap(), &state, "{alg:?} {t}");
+        let got: Vec<u64> = e[1].to_i64s().iter().map(|&v| v as u64).collect();
+        assert_eq!(got, bits, "{alg:?} {t}");
+    }
+}
