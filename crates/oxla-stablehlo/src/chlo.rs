@@ -1,23 +1,373 @@
-//! CHLO ops that JAX exports, decomposed into HLO ops.
+//! CHLO ops that JAX exports, decomposed into HLO ops. Element-wise ones compute in the
+//! operand's type when it is f32/f64, else in f32 and convert back (as XLA does for
+//! narrow floats). Formulas follow the numerically careful forms XLA uses (atan2-based
+//! inverse trigonometry, expm1/log1p near zero, Lanczos for the gamma family, Giles'
+//! polynomials for erf_inv).
 
 use oxla_builder::{XlaBuilder, XlaOp};
-use oxla_hlo::{Error, PrimitiveType, Result, Shape};
+use oxla_hlo::{Error, Literal, PrimitiveType, Result};
 
-use crate::ast::Operation;
+use crate::ast::{Attr, Operation};
 
 pub fn build(b: &mut XlaBuilder, op: &Operation, args: &[XlaOp]) -> Result<Vec<XlaOp>> {
     let short = op.name.trim_start_matches("chlo.");
-    Ok(vec![match short {
-        "erf" => b.erf(args[0]),
-        "tan" => b.tan(args[0]),
-        "mulhi" => mulhi(b, args[0], args[1])?,
-        _ => {
-            return Err(Error::unimplemented(format!(
-                "line {}:{}: {}: this CHLO op has no decomposition yet",
-                op.line, op.column, op.name
-            )))
-        }
+    let unsupported = || {
+        Error::unimplemented(format!(
+            "line {}:{}: {}: this CHLO op has no decomposition yet",
+            op.line, op.column, op.name
+        ))
+    };
+    if short == "mulhi" {
+        return Ok(vec![mulhi(b, args[0], args[1])?]);
+    }
+    if short == "top_k" {
+        let k = op.attr("k").and_then(Attr::as_int).unwrap_or(1) as i64;
+        let r = b.top_k(args[0], k, true);
+        let v = b.get_tuple_element(r, 0);
+        let i = b.get_tuple_element(r, 1);
+        return Ok(vec![v, i]);
+    }
+    let f: fn(&mut F, XlaOp) -> XlaOp = match short {
+        "erf" => |f, x| f.b.erf(x),
+        "tan" => |f, x| f.b.tan(x),
+        "square" => |f, x| f.b.mul(x, x),
+        "atan" => |f, x| {
+            let one = f.c(1.0);
+            f.b.atan2(x, one)
+        },
+        "asin" => asin,
+        "acos" => acos,
+        "sinh" => sinh,
+        "cosh" => cosh,
+        "asinh" => asinh,
+        "acosh" => acosh,
+        "atanh" => atanh,
+        "erfc" => |f, x| {
+            let one = f.c(1.0);
+            let e = f.b.erf(x);
+            f.b.sub(one, e)
+        },
+        "erf_inv" => erf_inv,
+        "lgamma" => lgamma,
+        "digamma" => digamma,
+        _ => return Err(unsupported()),
+    };
+    let t = b.get_shape(args[0])?.element_type();
+    if !t.is_float() {
+        return Err(unsupported());
+    }
+    let ct = if matches!(t, PrimitiveType::F32 | PrimitiveType::F64) {
+        t
+    } else {
+        PrimitiveType::F32
+    };
+    let x = if ct == t {
+        args[0]
+    } else {
+        b.convert_element_type(args[0], ct)
+    };
+    let mut fb = F { b, t: ct };
+    let r = f(&mut fb, x);
+    Ok(vec![if ct == t {
+        r
+    } else {
+        b.convert_element_type(r, t)
     }])
+}
+
+/// A builder with the compute type, for scalar constants.
+struct F<'a> {
+    b: &'a mut XlaBuilder,
+    t: PrimitiveType,
+}
+
+impl F<'_> {
+    fn c(&mut self, v: f64) -> XlaOp {
+        let l = Literal::from_f64s(self.t, &[], &[v]).unwrap_or_else(|_| Literal::scalar(v as f32));
+        self.b.constant_literal(&l)
+    }
+    /// Horner evaluation of `coeffs` (highest degree first) at `w`.
+    fn poly(&mut self, w: XlaOp, coeffs: &[f64]) -> XlaOp {
+        let mut p = self.c(coeffs[0]);
+        for &k in &coeffs[1..] {
+            let kc = self.c(k);
+            let pw = self.b.mul(p, w);
+            p = self.b.add(pw, kc);
+        }
+        p
+    }
+}
+
+fn one_minus_sq(f: &mut F, x: XlaOp) -> XlaOp {
+    // (1 - x)(1 + x) is more accurate than 1 - x^2 near |x| = 1.
+    let one = f.c(1.0);
+    let a = f.b.sub(one, x);
+    let c = f.b.add(one, x);
+    f.b.mul(a, c)
+}
+
+fn asin(f: &mut F, x: XlaOp) -> XlaOp {
+    // 2 * atan2(x, 1 + sqrt(1 - x^2))
+    let s = one_minus_sq(f, x);
+    let r = f.b.sqrt(s);
+    let one = f.c(1.0);
+    let d = f.b.add(one, r);
+    let a = f.b.atan2(x, d);
+    let two = f.c(2.0);
+    f.b.mul(two, a)
+}
+
+fn acos(f: &mut F, x: XlaOp) -> XlaOp {
+    // x != -1: 2 * atan2(sqrt(1 - x^2), 1 + x); x == -1: pi
+    let s = one_minus_sq(f, x);
+    let r = f.b.sqrt(s);
+    let one = f.c(1.0);
+    let d = f.b.add(one, x);
+    let a = f.b.atan2(r, d);
+    let two = f.c(2.0);
+    let v = f.b.mul(two, a);
+    let m1 = f.c(-1.0);
+    let is_m1 = f.b.eq(x, m1);
+    let pi = f.c(std::f64::consts::PI);
+    let pi_b = broadcast_like(f, pi, x);
+    f.b.select(is_m1, pi_b, v)
+}
+
+fn broadcast_like(f: &mut F, s: XlaOp, like: XlaOp) -> XlaOp {
+    let dims =
+        f.b.get_shape(like)
+            .map(|s| s.dims().to_vec())
+            .unwrap_or_default();
+    f.b.broadcast(s, &dims)
+}
+
+fn sinh(f: &mut F, x: XlaOp) -> XlaOp {
+    // (expm1(x) - expm1(-x)) / 2: accurate near zero.
+    let a = f.b.expm1(x);
+    let nx = f.b.neg(x);
+    let c = f.b.expm1(nx);
+    let d = f.b.sub(a, c);
+    let h = f.c(0.5);
+    f.b.mul(d, h)
+}
+
+fn cosh(f: &mut F, x: XlaOp) -> XlaOp {
+    // exp(x - ln 2) + exp(-x - ln 2): does not overflow before cosh does.
+    let l2 = f.c(std::f64::consts::LN_2);
+    let a = f.b.sub(x, l2);
+    let ea = f.b.exp(a);
+    let nx = f.b.neg(x);
+    let c = f.b.sub(nx, l2);
+    let ec = f.b.exp(c);
+    f.b.add(ea, ec)
+}
+
+fn asinh(f: &mut F, x: XlaOp) -> XlaOp {
+    // sign(x) * (|x| large ? log(|x|) + ln 2 : log1p(|x| + x^2 / (1 + sqrt(1 + x^2))))
+    let a = f.b.abs(x);
+    let a2 = f.b.mul(a, a);
+    let one = f.c(1.0);
+    let s = f.b.add(one, a2);
+    let r = f.b.sqrt(s);
+    let d = f.b.add(one, r);
+    let q = f.b.div(a2, d);
+    let u = f.b.add(a, q);
+    let small = f.b.log1p(u);
+    let la = f.b.log(a);
+    let l2 = f.c(std::f64::consts::LN_2);
+    let large = f.b.add(la, l2);
+    let big = f.c(if f.t == PrimitiveType::F64 {
+        1e150
+    } else {
+        1e18
+    });
+    let is_big = f.b.gt(a, big);
+    let v = f.b.select(is_big, large, small);
+    let sg = f.b.sign(x);
+    f.b.mul(sg, v)
+}
+
+fn acosh(f: &mut F, x: XlaOp) -> XlaOp {
+    // log(x + sqrt(x + 1) * sqrt(x - 1)); log(x) + ln 2 for large x
+    let one = f.c(1.0);
+    let p = f.b.add(x, one);
+    let m = f.b.sub(x, one);
+    let sp = f.b.sqrt(p);
+    let sm = f.b.sqrt(m);
+    let pr = f.b.mul(sp, sm);
+    let s = f.b.add(x, pr);
+    let small = f.b.log(s);
+    let lx = f.b.log(x);
+    let l2 = f.c(std::f64::consts::LN_2);
+    let large = f.b.add(lx, l2);
+    let big = f.c(if f.t == PrimitiveType::F64 {
+        1e150
+    } else {
+        1e18
+    });
+    let is_big = f.b.gt(x, big);
+    f.b.select(is_big, large, small)
+}
+
+fn atanh(f: &mut F, x: XlaOp) -> XlaOp {
+    // 0.5 * log1p(2x / (1 - x))
+    let one = f.c(1.0);
+    let d = f.b.sub(one, x);
+    let two = f.c(2.0);
+    let n = f.b.mul(two, x);
+    let q = f.b.div(n, d);
+    let l = f.b.log1p(q);
+    let h = f.c(0.5);
+    f.b.mul(h, l)
+}
+
+fn erf_inv(f: &mut F, x: XlaOp) -> XlaOp {
+    // Giles, "Approximating the erfinv function" (single-precision coefficients).
+    let s = one_minus_sq(f, x);
+    let l = f.b.log(s);
+    let w = f.b.neg(l);
+    let five = f.c(5.0);
+    let lt = f.b.lt(w, five);
+    let c25 = f.c(2.5);
+    let w1 = f.b.sub(w, c25);
+    let p1 = f.poly(
+        w1,
+        &[
+            2.81022636e-08,
+            3.43273939e-07,
+            -3.5233877e-06,
+            -4.39150654e-06,
+            0.00021858087,
+            -0.00125372503,
+            -0.00417768164,
+            0.246640727,
+            1.50140941,
+        ],
+    );
+    let sw = f.b.sqrt(w);
+    let three = f.c(3.0);
+    let w2 = f.b.sub(sw, three);
+    let p2 = f.poly(
+        w2,
+        &[
+            -0.000200214257,
+            0.000100950558,
+            0.00134934322,
+            -0.00367342844,
+            0.00573950773,
+            -0.0076224613,
+            0.00943887047,
+            1.00167406,
+            2.83297682,
+        ],
+    );
+    let p = f.b.select(lt, p1, p2);
+    let r = f.b.mul(p, x);
+    // |x| == 1 gives ±inf.
+    let a = f.b.abs(x);
+    let one = f.c(1.0);
+    let at1 = f.b.eq(a, one);
+    let inf = f.c(f64::INFINITY);
+    let sx = f.b.mul(x, inf);
+    f.b.select(at1, sx, r)
+}
+
+const LANCZOS_G: f64 = 7.0;
+const LANCZOS: [f64; 9] = [
+    0.999_999_999_999_809_9,
+    676.520_368_121_885_1,
+    -1_259.139_216_722_402_8,
+    771.323_428_777_653_1,
+    -176.615_029_162_140_6,
+    12.507_343_278_686_905,
+    -0.138_571_095_265_720_12,
+    9.984_369_578_019_572e-6,
+    1.505_632_735_149_311_6e-7,
+];
+
+/// For z = x - 1 (x >= 0.5): (a, a', t) with a = c0 + Σ c_i/(z+i), a' = -Σ c_i/(z+i)^2,
+/// t = z + g + 0.5.
+fn lanczos(f: &mut F, z: XlaOp) -> (XlaOp, XlaOp, XlaOp) {
+    let mut a = f.c(LANCZOS[0]);
+    let mut da = f.c(0.0);
+    for (i, &c) in LANCZOS.iter().enumerate().skip(1) {
+        let ci = f.c(c);
+        let k = f.c(i as f64);
+        let zi = f.b.add(z, k);
+        let q = f.b.div(ci, zi);
+        a = f.b.add(a, q);
+        let q2 = f.b.div(q, zi);
+        da = f.b.sub(da, q2);
+    }
+    let gh = f.c(LANCZOS_G + 0.5);
+    let t = f.b.add(z, gh);
+    (a, da, t)
+}
+
+fn lgamma(f: &mut F, x: XlaOp) -> XlaOp {
+    // Reflection for x < 0.5: lgamma(x) = log(pi) - log|sin(pi x)| - lgamma(1 - x).
+    let half = f.c(0.5);
+    let reflect = f.b.lt(x, half);
+    let one = f.c(1.0);
+    let omx = f.b.sub(one, x);
+    let y = f.b.select(reflect, omx, x);
+    let z = f.b.sub(y, one);
+    let (a, _, t) = lanczos(f, z);
+    let hl2pi = f.c(0.5 * (2.0 * std::f64::consts::PI).ln());
+    let zh = f.b.add(z, half);
+    let lt = f.b.log(t);
+    let m = f.b.mul(zh, lt);
+    let la = f.b.log(a);
+    let s1 = f.b.add(hl2pi, m);
+    let s2 = f.b.sub(s1, t);
+    let lg = f.b.add(s2, la);
+    let pi = f.c(std::f64::consts::PI);
+    let px = f.b.mul(pi, x);
+    let sn = f.b.sin(px);
+    let asn = f.b.abs(sn);
+    let lsn = f.b.log(asn);
+    let lpi = f.c(std::f64::consts::PI.ln());
+    let r1 = f.b.sub(lpi, lsn);
+    let refl = f.b.sub(r1, lg);
+    let v = f.b.select(reflect, refl, lg);
+    // lgamma(±inf) = +inf
+    let a = f.b.abs(x);
+    let inf = f.c(f64::INFINITY);
+    let is_inf = f.b.eq(a, inf);
+    let infb = broadcast_like(f, inf, x);
+    f.b.select(is_inf, infb, v)
+}
+
+fn digamma(f: &mut F, x: XlaOp) -> XlaOp {
+    // digamma(y) = log(t) + a'/a - g/t for y >= 0.5; reflection:
+    // digamma(x) = digamma(1 - x) - pi / tan(pi x); non-positive integers give NaN.
+    let half = f.c(0.5);
+    let reflect = f.b.lt(x, half);
+    let one = f.c(1.0);
+    let omx = f.b.sub(one, x);
+    let y = f.b.select(reflect, omx, x);
+    let z = f.b.sub(y, one);
+    let (a, da, t) = lanczos(f, z);
+    let lt = f.b.log(t);
+    let q = f.b.div(da, a);
+    let g = f.c(LANCZOS_G);
+    let gt = f.b.div(g, t);
+    let s = f.b.add(lt, q);
+    let d = f.b.sub(s, gt);
+    let pi = f.c(std::f64::consts::PI);
+    let px = f.b.mul(pi, x);
+    let tn = f.b.tan(px);
+    let corr = f.b.div(pi, tn);
+    let refl = f.b.sub(d, corr);
+    let v = f.b.select(reflect, refl, d);
+    let fl = f.b.floor(x);
+    let is_int = f.b.eq(x, fl);
+    let zero = f.c(0.0);
+    let nonpos = f.b.le(x, zero);
+    let pole = f.b.and(is_int, nonpos);
+    let nan = f.c(f64::NAN);
+    let nanb = broadcast_like(f, nan, x);
+    f.b.select(pole, nanb, v)
 }
 
 /// The high half of the full-width product of two integers.
@@ -35,7 +385,7 @@ fn mulhi(b: &mut XlaBuilder, x: XlaOp, y: XlaOp) -> Result<XlaOp> {
             b.convert_element_type(y, wide),
         );
         let p = b.mul(a, c);
-        let sh = b.constant_literal(&oxla_hlo::Literal::from_i64s(wide, &[], &[w])?);
+        let sh = b.constant_literal(&Literal::from_i64s(wide, &[], &[w])?);
         let sh = b.broadcast(sh, &dims);
         let hi = if t.is_signed_int() {
             b.shift_right_arithmetic(p, sh)
@@ -87,6 +437,5 @@ fn mulhi(b: &mut XlaBuilder, x: XlaOp, y: XlaOp) -> Result<XlaOp> {
     let cx = b.select(yn, a, zero);
     let r0 = b.sub(hi, cy);
     let r = b.sub(r0, cx);
-    let _ = Shape::Token;
     Ok(b.bitcast_convert_type(r, S64))
 }

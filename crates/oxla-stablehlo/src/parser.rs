@@ -1104,6 +1104,12 @@ impl<'a> Parser<'a> {
         while self.eat(",") {
             ts.push(self.ty()?);
         }
+        // CHLO's `: operand_type -> result_type`.
+        if self.eat("->") {
+            op.operand_types = ts;
+            op.result_types = self.result_types()?;
+            return Ok(());
+        }
         // `stablehlo.select %p, %a, %b : pred_type, value_type`.
         if op.name == "stablehlo.select" && ts.len() == 2 {
             op.operand_types = vec![ts[0].clone(), ts[1].clone(), ts[1].clone()];
@@ -1257,6 +1263,18 @@ impl<'a> Parser<'a> {
         let mut inits = Vec::new();
         if !self.eat(")") {
             loop {
+                // `chlo.top_k(%x, k = 3)`: an inline attribute inside the parentheses.
+                if self.peek() != Some('%') {
+                    let key = self.ident()?;
+                    self.expect("=")?;
+                    let v = self.attr()?;
+                    op.attrs.push((key, v));
+                    if self.eat(")") {
+                        break;
+                    }
+                    self.expect(",")?;
+                    continue;
+                }
                 op.operands.push(self.value_name()?);
                 if self.eat_kw("init") {
                     self.expect(":")?;
