@@ -104,8 +104,14 @@ pub fn run_module(text: &str) -> Result<()> {
     let parallel = imported.parallel.clone();
     let m2 = module.clone();
     let base = interp.clone();
+    // run_parallel ops execute in program order; the n-th call uses the n-th table.
+    let next = std::sync::atomic::AtomicUsize::new(0);
     interp.register_custom_call("interpreter.run_parallel", move |args| {
-        run_parallel_keyed(&m2, &base, &parallel, args)
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let run = parallel
+            .get(i)
+            .ok_or_else(|| Error::runtime("interpreter.run_parallel: no program table"))?;
+        run_parallel_keyed(&m2, &base, run, args)
     });
     let out = interp.run(imported.computation.module(), &[])?;
     evaluate_checks(&imported, &out)
@@ -115,14 +121,9 @@ pub fn run_module(text: &str) -> Result<()> {
 fn run_parallel_keyed(
     module: &Module,
     interp: &Interpreter,
-    runs: &[oxla_stablehlo::ParallelRun],
+    run: &oxla_stablehlo::ParallelRun,
     args: &[&Literal],
 ) -> Result<Literal> {
-    // The op carries its key in the custom call's backend config; with one run per module
-    // (every corpus test) the first entry is it. Several runs are matched in order.
-    let run = runs
-        .first()
-        .ok_or_else(|| Error::runtime("interpreter.run_parallel: no program table"))?;
     let replicas = run.programs.len() as i64;
     let partitions = run.programs.first().map_or(1, |r| r.len()) as i64;
     let grid = Grid::new(replicas, partitions, interp.timeout);
