@@ -168,3 +168,104 @@ mod tests {
         assert!(to_bytes(&Literal::from_i64s(S4, &[1], &[1]).unwrap()).is_err());
     }
 }
+
+/// Reads every array of an `.npz` archive (stored or deflated entries, zip64 included), in
+/// archive order, with their names (without `.npy`).
+pub fn read_npz(path: &std::path::Path) -> Result<Vec<(String, Literal)>> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+    let what = path.display().to_string();
+    let bad = |m: &str| Error::invalid(format!("{what}: {m}"));
+    let u16_at = |o: usize| -> Result<u64> {
+        bytes
+            .get(o..o + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]) as u64)
+            .ok_or_else(|| bad("truncated archive"))
+    };
+    let u32_at = |o: usize| -> Result<u64> {
+        bytes
+            .get(o..o + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64)
+            .ok_or_else(|| bad("truncated archive"))
+    };
+    let u64_at = |o: usize| -> Result<u64> {
+        bytes
+            .get(o..o + 8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
+            .ok_or_else(|| bad("truncated archive"))
+    };
+    // End of central directory (and its zip64 form, which numpy writes for large files).
+    let eocd = (0..bytes.len().saturating_sub(21))
+        .rev()
+        .find(|&i| bytes[i..].starts_with(&[0x50, 0x4b, 0x05, 0x06]))
+        .ok_or_else(|| bad("not a zip archive (no end of central directory)"))?;
+    let (mut count, mut cd) = (u16_at(eocd + 10)?, u32_at(eocd + 16)?);
+    if eocd >= 20 && bytes[eocd - 20..].starts_with(&[0x50, 0x4b, 0x06, 0x07]) {
+        let z = u64_at(eocd - 20 + 8)? as usize;
+        if bytes
+            .get(z..)
+            .is_some_and(|b| b.starts_with(&[0x50, 0x4b, 0x06, 0x06]))
+        {
+            count = u64_at(z + 32)?;
+            cd = u64_at(z + 48)?;
+        }
+    }
+    let mut out = Vec::new();
+    let mut p = cd as usize;
+    for _ in 0..count {
+        if !bytes
+            .get(p..)
+            .is_some_and(|b| b.starts_with(&[0x50, 0x4b, 0x01, 0x02]))
+        {
+            return Err(bad("bad central directory entry"));
+        }
+        let method = u16_at(p + 10)?;
+        let (mut csize, mut usize_, mut local) =
+            (u32_at(p + 20)?, u32_at(p + 24)?, u32_at(p + 42)?);
+        let (nlen, xlen, clen) = (
+            u16_at(p + 28)? as usize,
+            u16_at(p + 30)? as usize,
+            u16_at(p + 32)? as usize,
+        );
+        let name = String::from_utf8_lossy(
+            bytes
+                .get(p + 46..p + 46 + nlen)
+                .ok_or_else(|| bad("truncated name"))?,
+        )
+        .into_owned();
+        // zip64 extra field: the sizes/offset that are 0xFFFFFFFF, in this order.
+        let mut x = p + 46 + nlen;
+        let xend = x + xlen;
+        while x + 4 <= xend {
+            let (id, len) = (u16_at(x)?, u16_at(x + 2)? as usize);
+            if id == 1 {
+                let mut q = x + 4;
+                for v in [&mut usize_, &mut csize, &mut local] {
+                    if *v == 0xFFFF_FFFF {
+                        *v = u64_at(q)?;
+                        q += 8;
+                    }
+                }
+            }
+            x += 4 + len;
+        }
+        p = xend + clen;
+        let l = local as usize;
+        let data_start = l + 30 + u16_at(l + 26)? as usize + u16_at(l + 28)? as usize;
+        let raw = bytes
+            .get(data_start..data_start + csize as usize)
+            .ok_or_else(|| bad("truncated entry"))?;
+        let data = match method {
+            0 => raw.to_vec(),
+            8 => miniz_oxide::inflate::decompress_to_vec(raw)
+                .map_err(|_| bad("corrupt deflate data"))?,
+            m => return Err(bad(&format!("unsupported compression method {m}"))),
+        };
+        if data.len() as u64 != usize_ {
+            return Err(bad("entry size mismatch"));
+        }
+        let lit = from_bytes(&data, &format!("{what}:{name}"))?;
+        out.push((name.trim_end_matches(".npy").to_string(), lit));
+    }
+    Ok(out)
+}

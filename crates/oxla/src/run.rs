@@ -202,7 +202,7 @@ pub fn check_outputs(dir: &Path, outs: &[Literal]) -> Result<Vec<OutputCheck>> {
 pub fn command(args: &[String]) -> Result<bool> {
     let program = PathBuf::from(&args[0]);
     let mut inputs = Vec::new();
-    let (mut out_dir, mut check_dir) = (None, None);
+    let (mut out_dir, mut check_dir, mut npz) = (None, None, None);
     let mut i = 1;
     while i < args.len() {
         let val = args.get(i + 1).cloned();
@@ -212,9 +212,7 @@ pub fn command(args: &[String]) -> Result<bool> {
         };
         match args[i].as_str() {
             "--input" => inputs.push(PathBuf::from(need()?)),
-            "--inputs" => return Err(Error::unimplemented(
-                "--inputs FILE.npz: .npz archives are not supported yet; pass --input per argument",
-            )),
+            "--inputs" => npz = Some(PathBuf::from(need()?)),
             "--out" => out_dir = Some(PathBuf::from(need()?)),
             "--check" => check_dir = Some(PathBuf::from(need()?)),
             "--backend" => {
@@ -232,7 +230,17 @@ pub fn command(args: &[String]) -> Result<bool> {
     let t0 = Instant::now();
     let p = load_program(&program)?;
     let load_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let args_l: Vec<Literal> = if inputs.is_empty() {
+    let args_l: Vec<Literal> = if let Some(z) = &npz {
+        // Arrays in archive order (np.savez names positional arrays arr_0, arr_1, ...).
+        let mut v = npy::read_npz(z)?;
+        v.extend(
+            inputs
+                .iter()
+                .map(|p| npy::read(p).map(|l| (String::new(), l)))
+                .collect::<Result<Vec<_>>>()?,
+        );
+        v.into_iter().map(|(_, l)| l).collect()
+    } else if inputs.is_empty() {
         match &check_dir {
             Some(d) => folder_args(d)?,
             None => vec![],

@@ -137,3 +137,20 @@ fn custom_call_check_targets() {
         "{e}"
     );
 }
+
+#[test]
+fn npz_archives_stored_and_deflated() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/npz");
+    let s = oxla::npy::read_npz(&dir.join("stored.npz")).unwrap();
+    let names: Vec<&str> = s.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["a", "b", "c"]);
+    assert_eq!(s[0].1.shape().to_string(), "f32[2,3]");
+    assert_eq!(s[0].1.to_f64s(), vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    assert_eq!(s[1].1.to_i64s(), vec![1, 0]);
+    assert_eq!(s[2].1.to_i64s(), vec![7]);
+    let d = oxla::npy::read_npz(&dir.join("deflate.npz")).unwrap();
+    assert_eq!(d[0].1.element_count(), 100);
+    assert_eq!(d[0].1.to_f64s()[99], 1.0);
+    assert_eq!(d[1].1.shape().to_string(), "c64[4]");
+    assert!(oxla::npy::read_npz(&dir.join("missing.npz")).is_err());
+}

@@ -15,7 +15,8 @@ fn xla_printed_modules_parse_verify_and_run() {
             continue;
         }
         let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
-        let m = parse_module(&std::fs::read_to_string(&p).unwrap()).unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let m = parse_module(&std::fs::read_to_string(&p).unwrap())
+            .unwrap_or_else(|e| panic!("{stem}: {e}"));
         oxla::hlo::verify_module(&m).unwrap_or_else(|e| panic!("{stem}: {e}"));
         let printed = print_module(&m);
         let again = parse_module(&printed).unwrap();
@@ -25,15 +26,22 @@ fn xla_printed_modules_parse_verify_and_run() {
             .take_while(|f| f.exists())
             .map(|f| npy::read(&f).unwrap())
             .collect();
-        let out = oxla::interp::Interpreter::new().run(&m, &args).unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let out = oxla::interp::Interpreter::new()
+            .run(&m, &args)
+            .unwrap_or_else(|e| panic!("{stem}: {e}"));
         let outs = match out.tuple_elements() {
             Some(t) => t.to_vec(),
             None => vec![out],
         };
         for (k, o) in outs.iter().enumerate() {
             let want = npy::read(&dir.join(format!("{stem}.out{k}.npy"))).unwrap();
-            let tol = Tolerance { abs: 1e-5, rel: 1e-5, ulps: 0 };
-            o.approx_eq(&want, &tol).unwrap_or_else(|e| panic!("{stem} out{k}: {e}"));
+            let tol = Tolerance {
+                abs: 1e-5,
+                rel: 1e-5,
+                ulps: 0,
+            };
+            o.approx_eq(&want, &tol)
+                .unwrap_or_else(|e| panic!("{stem} out{k}: {e}"));
         }
         n += 1;
     }
