@@ -137,38 +137,6 @@ pub fn to_bytes(l: &Literal) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn round_trip_every_numpy_type() {
-        use PrimitiveType::*;
-        for t in [
-            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, F32, F64, C64, C128,
-        ] {
-            let l = Literal::from_f64s(t, &[2, 3], &[0.0, 1.0, 0.0, 1.0, 1.0, 0.0]).unwrap();
-            let b = to_bytes(&l).unwrap();
-            assert_eq!((b.len() - l.to_le_bytes().len()) % 64, 0);
-            let back = from_bytes(&b, "x").unwrap();
-            assert!(back.bitwise_eq(&l), "{t}");
-        }
-        let s = Literal::scalar(7i32);
-        assert_eq!(
-            from_bytes(&to_bytes(&s).unwrap(), "s")
-                .unwrap()
-                .shape()
-                .dims(),
-            &[] as &[i64]
-        );
-        assert!(from_bytes(b"not numpy", "x")
-            .unwrap_err()
-            .to_string()
-            .contains("bad magic"));
-        assert!(to_bytes(&Literal::from_i64s(S4, &[1], &[1]).unwrap()).is_err());
-    }
-}
-
 /// Reads every array of an `.npz` archive (stored or deflated entries, zip64 included), in
 /// archive order, with their names (without `.npy`).
 pub fn read_npz(path: &std::path::Path) -> Result<Vec<(String, Literal)>> {
@@ -268,4 +236,36 @@ pub fn read_npz(path: &std::path::Path) -> Result<Vec<(String, Literal)>> {
         out.push((name.trim_end_matches(".npy").to_string(), lit));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_every_numpy_type() {
+        use PrimitiveType::*;
+        for t in [
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, F32, F64, C64, C128,
+        ] {
+            let l = Literal::from_f64s(t, &[2, 3], &[0.0, 1.0, 0.0, 1.0, 1.0, 0.0]).unwrap();
+            let b = to_bytes(&l).unwrap();
+            assert_eq!((b.len() - l.to_le_bytes().len()) % 64, 0);
+            let back = from_bytes(&b, "x").unwrap();
+            assert!(back.bitwise_eq(&l), "{t}");
+        }
+        let s = Literal::scalar(7i32);
+        assert_eq!(
+            from_bytes(&to_bytes(&s).unwrap(), "s")
+                .unwrap()
+                .shape()
+                .dims(),
+            &[] as &[i64]
+        );
+        assert!(from_bytes(b"not numpy", "x")
+            .unwrap_err()
+            .to_string()
+            .contains("bad magic"));
+        assert!(to_bytes(&Literal::from_i64s(S4, &[1], &[1]).unwrap()).is_err());
+    }
 }
