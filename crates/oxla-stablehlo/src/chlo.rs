@@ -9,6 +9,113 @@ use oxla_hlo::{Error, Literal, PrimitiveType, Result};
 
 use crate::ast::{Attr, Operation};
 
+/// `chlo.scan`: `body(x_i..., carry...) -> (y_i..., carry'...)` along `dimension`
+/// (backwards with `is_reverse`), as a while loop whose state carries the index, the
+/// carries, the stacked outputs and the inputs.
+pub fn scan(
+    b: &mut XlaBuilder,
+    op: &Operation,
+    args: &[XlaOp],
+    body: &oxla_builder::XlaComputation,
+    result_shapes: &[oxla_hlo::Shape],
+) -> Result<Vec<XlaOp>> {
+    use oxla_hlo::Shape;
+    let n_in = op.attr("__num_inputs").and_then(Attr::as_int).unwrap_or(1) as usize;
+    let n_carry = args.len() - n_in;
+    let n_out = result_shapes.len() - n_carry;
+    let dim = op.attr("dimension").and_then(Attr::as_int).unwrap_or(0) as i64;
+    let reverse = op
+        .attr("is_reverse")
+        .and_then(Attr::as_bool)
+        .unwrap_or(false);
+    let in0 = b.get_shape(args[0])?;
+    let len = *in0
+        .dims()
+        .get(dim as usize)
+        .ok_or_else(|| Error::invalid("chlo.scan: dimension out of range"))?;
+    let s32 = Shape::scalar(PrimitiveType::S32);
+    // state = (i, carries..., outputs..., inputs...)
+    let mut init = vec![b.constant(0i32)];
+    init.extend(&args[n_in..]);
+    for sh in &result_shapes[..n_out] {
+        init.push(b.constant_literal(&Literal::zeros(sh)?));
+    }
+    init.extend(&args[..n_in]);
+    let shapes: Vec<Shape> = init
+        .iter()
+        .map(|&v| b.get_shape(v))
+        .collect::<Result<_>>()?;
+    let state_shape = Shape::Tuple(shapes.clone());
+    let cond = {
+        let mut c = b.create_sub_builder("scan_cond");
+        let st = c.parameter(0, &state_shape, "state");
+        let i = c.get_tuple_element(st, 0);
+        let n = c.constant(len as i32);
+        c.lt(i, n);
+        c.build()?
+    };
+    let body_loop = {
+        let mut c = b.create_sub_builder("scan_body");
+        let st = c.parameter(0, &state_shape, "state");
+        let i = c.get_tuple_element(st, 0);
+        let idx = if reverse {
+            let last = c.constant(len as i32 - 1);
+            c.sub(last, i)
+        } else {
+            i
+        };
+        let zero = c.constant(0i32);
+        let mut call_args = Vec::new();
+        let inputs_at = 1 + n_carry + n_out;
+        for k in 0..n_in {
+            let x = c.get_tuple_element(st, inputs_at + k);
+            let xs = &shapes[inputs_at + k];
+            let mut sizes = xs.dims().to_vec();
+            sizes[dim as usize] = 1;
+            let starts: Vec<XlaOp> = (0..sizes.len())
+                .map(|d| if d == dim as usize { idx } else { zero })
+                .collect();
+            let sl = c.dynamic_slice(x, &starts, &sizes);
+            let mut squeezed = sizes.clone();
+            squeezed.remove(dim as usize);
+            call_args.push(c.reshape(sl, &squeezed));
+        }
+        for k in 0..n_carry {
+            call_args.push(c.get_tuple_element(st, 1 + k));
+        }
+        let r = c.call(body, &call_args);
+        let res: Vec<XlaOp> = (0..n_out + n_carry)
+            .map(|k| c.get_tuple_element(r, k))
+            .collect();
+        let one = c.constant(1i32);
+        let mut next = vec![c.add(i, one)];
+        next.extend(&res[n_out..]);
+        for k in 0..n_out {
+            let acc = c.get_tuple_element(st, 1 + n_carry + k);
+            let mut with_dim = result_shapes[k].dims().to_vec();
+            with_dim[dim as usize] = 1;
+            let y = c.reshape(res[k], &with_dim);
+            let starts: Vec<XlaOp> = (0..with_dim.len())
+                .map(|d| if d == dim as usize { idx } else { zero })
+                .collect();
+            next.push(c.dynamic_update_slice(acc, y, &starts));
+        }
+        for k in 0..n_in {
+            next.push(c.get_tuple_element(st, inputs_at + k));
+        }
+        let t = c.tuple(&next);
+        c.build_with_root(t)?
+    };
+    let _ = s32;
+    let t = b.tuple(&init);
+    let w = b.while_loop(&cond, &body_loop, t);
+    let mut outs: Vec<XlaOp> = (0..n_out)
+        .map(|k| b.get_tuple_element(w, 1 + n_carry + k))
+        .collect();
+    outs.extend((0..n_carry).map(|k| b.get_tuple_element(w, 1 + k)));
+    Ok(outs)
+}
+
 pub fn build(b: &mut XlaBuilder, op: &Operation, args: &[XlaOp]) -> Result<Vec<XlaOp>> {
     let short = op.name.trim_start_matches("chlo.");
     let unsupported = || {

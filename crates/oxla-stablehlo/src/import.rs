@@ -1223,6 +1223,13 @@ impl<'m> Importer<'m> {
             }
             "interpreter.print" | "interpreter.probe" => Ok(args),
             "interpreter.run_parallel" => self.run_parallel(b, op, &args),
+            "chlo.scan" => {
+                let body = self.region_comp(b, first_region(op)?, "scan_fn", None)?;
+                let shapes: Vec<Shape> = (0..op.result_types.len())
+                    .map(result_shape)
+                    .collect::<Result<_>>()?;
+                crate::chlo::scan(b, op, &args, &body, &shapes)
+            }
             _ if name.starts_with("chlo.") => crate::chlo::build(b, op, &args),
             _ => Err(unimpl(op, "op is not supported by the importer")),
         }

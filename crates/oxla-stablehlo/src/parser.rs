@@ -1170,7 +1170,13 @@ impl<'a> Parser<'a> {
             } else if r.starts_with('(') {
                 self.pretty_parens(&mut op)?;
             } else if r.starts_with('{') {
-                op.attrs.extend(self.attr_dict()?);
+                // A region body (`{ ^bb0(...): ...}` or `{ %x = ...}`) or an attribute dict.
+                let inner = r[1..].trim_start();
+                if inner.starts_with('^') || inner.starts_with('%') {
+                    op.regions.push(self.region()?);
+                } else {
+                    op.attrs.extend(self.attr_dict()?);
+                }
             } else if r.starts_with('[') {
                 self.slice_spec(&mut op)?;
             } else if r.starts_with('@') {
@@ -1199,7 +1205,11 @@ impl<'a> Parser<'a> {
                     } else {
                         op.attrs.push((id, v));
                     }
-                } else {
+                } else if id == "inits" {
+                    // chlo.scan(inputs...) inits(carries...): remember where inputs end.
+                    op.attrs
+                        .push(("__num_inputs".into(), Attr::Int(op.operands.len() as i128)));
+                } else if id != "attributes" {
                     positional_enums.push(Attr::Enum(id));
                 }
             }
