@@ -1169,9 +1169,9 @@ impl<'a> Parser<'a> {
                 op.attrs.push(("value".into(), a?));
             } else if r.starts_with('(') {
                 self.pretty_parens(&mut op)?;
-            } else if r.starts_with('{') {
+            } else if let Some(rest) = r.strip_prefix('{') {
                 // A region body (`{ ^bb0(...): ...}` or `{ %x = ...}`) or an attribute dict.
-                let inner = r[1..].trim_start();
+                let inner = rest.trim_start();
                 if inner.starts_with('^') || inner.starts_with('%') {
                     op.regions.push(self.region()?);
                 } else {
