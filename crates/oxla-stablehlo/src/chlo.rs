@@ -116,6 +116,78 @@ pub fn scan(
     Ok(outs)
 }
 
+/// `chlo.ragged_dot` with a ragged non-contracting lhs dimension and an rhs group
+/// dimension: every group's rows multiply that group's rhs. Computed as the dot with the
+/// group dimension kept, masked to each row's group, summed over groups.
+fn ragged_dot(b: &mut XlaBuilder, op: &Operation, args: &[XlaOp]) -> Result<XlaOp> {
+    use oxla_hlo::{BinaryOp, DotDimensionNumbers, Shape};
+    let dn = op
+        .attr("ragged_dot_dimension_numbers")
+        .ok_or_else(|| Error::invalid("chlo.ragged_dot without dimension numbers"))?;
+    let ints = |k: &str| dn.field(k).and_then(Attr::as_ints).unwrap_or_default();
+    let (lb, rb, lc, rc) = (
+        ints("lhs_batching_dimensions"),
+        ints("rhs_batching_dimensions"),
+        ints("lhs_contracting_dimensions"),
+        ints("rhs_contracting_dimensions"),
+    );
+    let (lr, rg) = (ints("lhs_ragged_dimensions"), ints("rhs_group_dimensions"));
+    if lr.len() != 1 || rg.len() != 1 || lc.contains(&lr[0]) {
+        return Err(Error::unimplemented(
+            "chlo.ragged_dot: only a ragged non-contracting lhs dimension with an rhs group dimension",
+        ));
+    }
+    let (lhs, rhs, sizes) = (args[0], args[1], args[2]);
+    let (ls, rs) = (b.get_shape(lhs)?, b.get_shape(rhs)?);
+    let dnums = DotDimensionNumbers {
+        lhs_contracting_dims: lc.clone(),
+        rhs_contracting_dims: rc.clone(),
+        lhs_batch_dims: lb.clone(),
+        rhs_batch_dims: rb.clone(),
+    };
+    let full = b.dot_general(lhs, rhs, &dnums, None, None);
+    let fs = b.get_shape(full)?;
+    let lfree: Vec<i64> = (0..ls.rank() as i64)
+        .filter(|d| !lc.contains(d) && !lb.contains(d))
+        .collect();
+    let rfree: Vec<i64> = (0..rs.rank() as i64)
+        .filter(|d| !rc.contains(d) && !rb.contains(d))
+        .collect();
+    let m_pos = lb.len() + lfree.iter().position(|&d| d == lr[0]).unwrap_or(0);
+    let g_pos = lb.len() + lfree.len() + rfree.iter().position(|&d| d == rg[0]).unwrap_or(0);
+    let m = ls.dims()[lr[0] as usize];
+    let g = rs.dims()[rg[0] as usize];
+    // ends = inclusive cumsum(sizes), starts = ends - sizes (as s64).
+    let st = b.get_shape(sizes)?.element_type();
+    let sz = b.convert_element_type(sizes, PrimitiveType::S64);
+    let add = oxla_builder::scalar_binary_computation(b, "add", BinaryOp::Add, PrimitiveType::S64)?;
+    let zero = b.constant(0i64);
+    let ends = b.reduce_window_with_general_padding(
+        &[sz],
+        &[zero],
+        &add,
+        &[g],
+        &[1],
+        &[],
+        &[],
+        &[(g - 1, 0)],
+    );
+    let starts = b.sub(ends, sz);
+    let _ = st;
+    let rows = b.iota(&Shape::array(PrimitiveType::S64, &[m, g]), 0);
+    let sb = b.broadcast_in_dim(starts, &[m, g], &[1]);
+    let eb = b.broadcast_in_dim(ends, &[m, g], &[1]);
+    let ge = b.ge(rows, sb);
+    let lt = b.lt(rows, eb);
+    let mask = b.and(ge, lt);
+    let mask_full = b.broadcast_in_dim(mask, fs.dims(), &[m_pos as i64, g_pos as i64]);
+    let zero_f = b.constant_literal(&Literal::zeros(&Shape::scalar(fs.element_type()))?);
+    let zb = b.broadcast(zero_f, fs.dims());
+    let masked = b.select(mask_full, full, zb);
+    let addf = oxla_builder::scalar_binary_computation(b, "add", BinaryOp::Add, fs.element_type())?;
+    Ok(b.reduce(masked, zero_f, &addf, &[g_pos as i64]))
+}
+
 pub fn build(b: &mut XlaBuilder, op: &Operation, args: &[XlaOp]) -> Result<Vec<XlaOp>> {
     let short = op.name.trim_start_matches("chlo.");
     let unsupported = || {
@@ -124,6 +196,9 @@ pub fn build(b: &mut XlaBuilder, op: &Operation, args: &[XlaOp]) -> Result<Vec<X
             op.line, op.column, op.name
         ))
     };
+    if short == "ragged_dot" {
+        return Ok(vec![ragged_dot(b, op, args)?]);
+    }
     if short == "mulhi" {
         return Ok(vec![mulhi(b, args[0], args[1])?]);
     }
