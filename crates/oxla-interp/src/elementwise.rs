@@ -86,15 +86,63 @@ pub fn clamp(lo: &Literal, x: &Literal, hi: &Literal) -> Result<Literal> {
     Literal::from_scalars(t, &dims(x), v)
 }
 
-pub fn bitcast_convert(x: &Literal, out: &Shape) -> Result<Literal> {
-    let bytes = x.to_le_bytes();
-    let (from, to) = (x.element_type().bit_width(), out.element_type().bit_width());
-    if from < 8 || to < 8 {
-        return Err(Error::unimplemented(
-            "bitcast-convert of sub-byte element types",
-        ));
+/// The raw bits of element `i` (in the element type's own width).
+fn elem_bits(l: &Literal, bytes: &[u8], i: usize) -> u128 {
+    let t = l.element_type();
+    let w = t.byte_size();
+    let mut v = 0u128;
+    for k in 0..w {
+        v |= (bytes[i * w + k] as u128) << (8 * k);
     }
-    Literal::from_le_bytes(out, &bytes)
+    let bits = t.bit_width() as u32;
+    if bits < 128 {
+        v &= (1u128 << bits) - 1;
+    }
+    v
+}
+
+/// Bit reinterpretation, element bits laid out little-endian (the lowest output element
+/// takes the lowest bits), for every width including sub-byte types.
+pub fn bitcast_convert(x: &Literal, out: &Shape) -> Result<Literal> {
+    let (ft, tt) = (x.element_type(), out.element_type());
+    let (a, b) = (ft.bit_width(), tt.bit_width());
+    let bytes = x.to_le_bytes();
+    let n = x.element_count();
+    let mut words: Vec<u128> = Vec::new();
+    if a == b {
+        words = (0..n).map(|i| elem_bits(x, &bytes, i)).collect();
+    } else if a > b {
+        let mask = (1u128 << b) - 1;
+        for i in 0..n {
+            let v = elem_bits(x, &bytes, i);
+            for j in 0..a / b {
+                words.push((v >> (j * b)) & mask);
+            }
+        }
+    } else {
+        let per = b / a;
+        for g in 0..n / per.max(1) {
+            let mut v = 0u128;
+            for k in 0..per {
+                v |= elem_bits(x, &bytes, g * per + k) << (k * a);
+            }
+            words.push(v);
+        }
+    }
+    // Rebuild the output from its per-element bits via little-endian bytes.
+    let ob = tt.byte_size();
+    let mut raw = Vec::with_capacity(words.len() * ob);
+    for w in words {
+        let v = if tt.is_signed_int() && b < 8 && (w >> (b - 1)) & 1 == 1 {
+            // Sign-extend sub-byte signed values into their byte.
+            w | (!0u128 << b)
+        } else {
+            w
+        };
+        raw.extend_from_slice(&v.to_le_bytes()[..ob]);
+    }
+    let shape = Shape::array(tt, out.dims());
+    Literal::from_le_bytes(&shape, &raw)
 }
 
 pub fn reduce_precision(x: &Literal, exponent_bits: u32, mantissa_bits: u32) -> Result<Literal> {

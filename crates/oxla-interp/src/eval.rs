@@ -8,9 +8,11 @@ use oxla_hlo::{
 use crate::process::Process;
 use crate::{data, elementwise, linalg, reduce};
 
-/// Operand values of an instruction.
+/// Operand values of an instruction, with the run-time sizes of dynamic dimensions where
+/// `set-dimension-size` gave them (None: every dimension is at its static size).
 pub struct Args<'v> {
     pub values: Vec<&'v Literal>,
+    pub sizes: Vec<Option<Vec<i64>>>,
 }
 
 impl<'v> Args<'v> {
@@ -38,6 +40,7 @@ impl Process<'_> {
             )));
         }
         let mut values: Vec<Option<Literal>> = vec![None; c.instructions.len()];
+        let mut sizes: Vec<Option<Vec<i64>>> = vec![None; c.instructions.len()];
         let mut args: Vec<Option<Literal>> = args.into_iter().map(Some).collect();
         for (i, ins) in c.instructions.iter().enumerate() {
             let v = if let Op::Parameter { number } = ins.op {
@@ -55,8 +58,21 @@ impl Process<'_> {
                             .ok_or_else(|| Error::internal("operand not evaluated"))
                     })
                     .collect::<Result<Vec<_>>>()?;
-                self.eval_instruction(c, ins, Args { values: operands })
-                    .map_err(|e| e.context(format!("{} ({})", ins.name, ins.op.opcode_name())))?
+                let op_sizes: Vec<Option<Vec<i64>>> = ins
+                    .operands
+                    .iter()
+                    .map(|o| sizes[o.index()].clone())
+                    .collect();
+                sizes[i] = propagate_sizes(&ins.op, &operands, &op_sizes)?;
+                self.eval_instruction(
+                    c,
+                    ins,
+                    Args {
+                        values: operands,
+                        sizes: op_sizes,
+                    },
+                )
+                .map_err(|e| e.context(format!("{} ({})", ins.name, ins.op.opcode_name())))?
             };
             values[i] = Some(v);
         }
@@ -174,9 +190,13 @@ impl Process<'_> {
                 .cloned()
                 .ok_or_else(|| Error::runtime("get-tuple-element: index out of range")),
             Op::AfterAll => Ok(Literal::token()),
-            Op::Reduce { dimensions } => {
-                reduce::reduce(self, called(ins, 0)?, &args.values, dimensions, shape)
-            }
+            Op::Reduce { dimensions } => reduce::reduce(
+                self,
+                called(ins, 0)?,
+                &args.values,
+                dimensions,
+                args.sizes.first().and_then(Option::as_deref),
+            ),
             Op::ReduceWindow(window) => {
                 reduce::reduce_window(self, called(ins, 0)?, &args.values, window, shape)
             }
@@ -286,4 +306,59 @@ pub fn array_dims(s: &Shape) -> Result<&[i64]> {
     s.as_array()
         .map(|a| a.dims.as_slice())
         .ok_or_else(|| Error::internal(format!("expected an array, got {s}")))
+}
+
+/// Run-time dimension sizes of an instruction's result: set by `set-dimension-size`,
+/// carried through element-wise ops and reductions, and dropped (static sizes) elsewhere.
+fn propagate_sizes(
+    op: &Op,
+    operands: &[&Literal],
+    sizes: &[Option<Vec<i64>>],
+) -> Result<Option<Vec<i64>>> {
+    let first = sizes.iter().flatten().next().cloned();
+    Ok(match op {
+        Op::SetDimensionSize { dimension } => {
+            let x = operands
+                .first()
+                .ok_or_else(|| Error::internal("missing operand"))?;
+            let mut s = sizes
+                .first()
+                .cloned()
+                .flatten()
+                .unwrap_or_else(|| x.shape().dims().to_vec());
+            let bound = x
+                .shape()
+                .dims()
+                .get(*dimension as usize)
+                .copied()
+                .unwrap_or(0);
+            let n = operands
+                .get(1)
+                .ok_or_else(|| Error::internal("missing size operand"))?
+                .get_linear(0)?
+                .as_i128() as i64;
+            if let Some(d) = s.get_mut(*dimension as usize) {
+                *d = n.clamp(0, bound);
+            }
+            Some(s)
+        }
+        Op::Unary(_)
+        | Op::Binary(_)
+        | Op::Compare { .. }
+        | Op::Convert
+        | Op::ReducePrecision { .. }
+        | Op::Map { .. }
+        | Op::Copy
+        | Op::OptimizationBarrier
+        | Op::Clamp
+        | Op::Select => first,
+        Op::Reduce { dimensions } => first.map(|s| {
+            s.iter()
+                .enumerate()
+                .filter(|(i, _)| !dimensions.contains(&(*i as i64)))
+                .map(|(_, &d)| d)
+                .collect()
+        }),
+        _ => None,
+    })
 }

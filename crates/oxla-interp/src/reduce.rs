@@ -59,12 +59,14 @@ fn collate(types: &[PrimitiveType], dims: &[i64], cols: Vec<Vec<Scalar>>) -> Res
     })
 }
 
+/// `sizes`: run-time sizes of the operands' dynamic dimensions; elements past them (the
+/// padding) are left out, as XLA's dynamic padder does.
 pub fn reduce(
     p: &Process,
     comp: ComputationId,
     args: &[&Literal],
     dims: &[i64],
-    _out: &Shape,
+    sizes: Option<&[i64]>,
 ) -> Result<Literal> {
     let n = args.len() / 2;
     let xd = args[0].shape().dims().to_vec();
@@ -84,11 +86,17 @@ pub fn reduce(
     let r = Reducer::new(p, comp, types.clone());
     let mut lin = 0usize;
     for_each_index(&xd, |i| {
+        let here = lin;
+        lin += 1;
+        if let Some(s) = sizes {
+            if i.iter().zip(s).any(|(&k, &n)| k >= n) {
+                return Ok(());
+            }
+        }
         let o: Vec<i64> = keep.iter().map(|&d| i[d]).collect();
         let oi = linear(&o, &ost);
-        let x: Vec<Scalar> = vals.iter().map(|v| v[lin]).collect();
+        let x: Vec<Scalar> = vals.iter().map(|v| v[here]).collect();
         acc[oi] = r.apply(&acc[oi], &x)?;
-        lin += 1;
         Ok(())
     })?;
     let cols = (0..n).map(|j| acc.iter().map(|a| a[j]).collect()).collect();

@@ -129,9 +129,23 @@ fn bit_generator(alg: oxla_hlo::RngAlgorithm, state: &Literal, out: &Shape) -> R
                 .collect();
             (words.iter().flat_map(|w| w.to_le_bytes()).collect(), half)
         }
+        w @ (8 | 16) => {
+            // As XLA: draw 32-bit values and keep their low bits.
+            let half = n.div_ceil(2);
+            let outs: Vec<[u32; 2]> = (0..half)
+                .map(|i| threefry2x32(k, split(counter.wrapping_add(i))))
+                .collect();
+            let words: Vec<u32> = outs
+                .iter()
+                .map(|o| o[0])
+                .chain(outs.iter().map(|o| o[1]))
+                .take(n as usize)
+                .collect();
+            (narrow(&words, w), half)
+        }
         w => {
             return Err(Error::unimplemented(format!(
-                "rng-bit-generator: {w}-bit outputs ({t}) are not implemented yet"
+                "rng-bit-generator: {w}-bit outputs ({t}) are not supported"
             )))
         }
     };
@@ -191,7 +205,7 @@ fn philox_generator(state: &Literal, out: &Shape) -> Result<Literal> {
     let n = bits_shape.element_count() as u64;
     let per_call = match t.bit_width() {
         64 => 2,
-        32 => 4,
+        32 | 16 | 8 => 4,
         w => {
             return Err(Error::unimplemented(format!(
                 "rng-bit-generator: {w}-bit outputs ({t}) are not implemented yet"
@@ -213,11 +227,8 @@ fn philox_generator(state: &Literal, out: &Shape) -> Result<Literal> {
             .flat_map(|w| ((w[0] as u64) | ((w[1] as u64) << 32)).to_le_bytes())
             .collect()
     } else {
-        words
-            .iter()
-            .take(n as usize)
-            .flat_map(|w| w.to_le_bytes())
-            .collect()
+        let used: Vec<u32> = words.iter().take(n as usize).copied().collect();
+        narrow(&used, t.bit_width())
     };
     let bits = Literal::from_le_bytes(&Shape::Array(bits_shape.clone()), &bytes)?;
     let mut new_state = st.clone();
@@ -230,4 +241,12 @@ fn philox_generator(state: &Literal, out: &Shape) -> Result<Literal> {
     }
     let state_lit = Literal::from_vec(state.shape().dims(), new_state)?;
     Ok(Literal::tuple(vec![state_lit, bits]))
+}
+
+/// Little-endian bytes of 32-bit words kept to their low `bits` (8, 16 or 32).
+fn narrow(words: &[u32], bits: usize) -> Vec<u8> {
+    words
+        .iter()
+        .flat_map(|w| w.to_le_bytes()[..bits / 8].to_vec())
+        .collect()
 }

@@ -613,3 +613,84 @@ fn rng_bit_generator_matches_xla_vectors() {
         assert_eq!(got, bits, "{alg:?} {t}");
     }
 }
+
+/// 8/16-bit outputs keep the low bits of 32-bit draws (JAX 0.10.2 vectors).
+#[test]
+fn rng_bit_generator_narrow_outputs() {
+    use oxla_hlo::RngAlgorithm::{Philox, ThreeFry};
+    let cases: [(
+        oxla_hlo::RngAlgorithm,
+        oxla_hlo::PrimitiveType,
+        [u64; 2],
+        [i64; 6],
+    ); 4] = [
+        (ThreeFry, U8, [1, 5], [84, 211, 211, 59, 3, 97]),
+        (
+            ThreeFry,
+            U16,
+            [1, 5],
+            [59732, 37587, 3027, 54587, 20483, 62049],
+        ),
+        (Philox, U8, [1, 4], [73, 232, 215, 217, 254, 195]),
+        (Philox, U16, [1, 4], [42825, 48104, 9175, 9433, 9214, 31171]),
+    ];
+    for (alg, t, state, bits) in cases {
+        let r = eval(|b| {
+            let st = b.constant_r1(&[1u64, 2]);
+            b.rng_bit_generator(alg, st, &s(t, &[2, 3]))
+        });
+        let e = r.tuple_elements().unwrap();
+        assert_eq!(e[0].data_as::<u64>().unwrap(), &state, "{alg:?} {t}");
+        assert_eq!(e[1].to_i64s(), bits, "{alg:?} {t}");
+    }
+}
+
+/// Sub-byte bitcasts put the lowest element in the lowest bits (JAX 0.10.2 vectors).
+#[test]
+fn bitcast_convert_sub_byte() {
+    let r = eval(|b| {
+        let x = b.constant_r1(&[0x12i8, -0x3f]);
+        b.bitcast_convert_type(x, S4)
+    });
+    assert_eq!(r.shape().dims(), &[2, 2]);
+    assert_eq!(r.to_i64s(), vec![2, 1, 1, -4]);
+    let r = eval(|b| {
+        let x = b.constant_literal(&Literal::from_i64s(S4, &[2, 2], &[1, -2, 7, -8]).unwrap());
+        b.bitcast_convert_type(x, S8)
+    });
+    assert_eq!(r.to_i64s(), vec![-31, -121]);
+    let r = eval(|b| {
+        let x = b.constant_r1(&[0xABu8]);
+        b.bitcast_convert_type(x, U4)
+    });
+    assert_eq!(r.to_i64s(), vec![11, 10]);
+}
+
+/// Spec: f32[10] holding 1..10 with its size set to 5: sum 15, product 120; size 6: sum 21.
+#[test]
+fn set_dimension_size_limits_reductions() {
+    let run = |n: i32, op: BinaryOp| {
+        eval(|b| {
+            let v: Vec<f32> = (1..=10).map(|x| x as f32).collect();
+            let x = b.constant_r1(&v);
+            let size = b.constant(n);
+            let d = b.set_dimension_size(x, size, 0);
+            let neg = b.neg(d);
+            let pos = b.neg(neg); // element-wise ops keep the run-time size
+            let f = comp(b, op, F32);
+            let init = b.constant(if op == BinaryOp::Mul { 1.0f32 } else { 0.0 });
+            b.reduce(pos, init, &f, &[0])
+        })
+        .to_f64s()[0]
+    };
+    assert_eq!(run(5, BinaryOp::Add), 15.0);
+    assert_eq!(run(5, BinaryOp::Mul), 120.0);
+    assert_eq!(run(6, BinaryOp::Add), 21.0);
+    let r = eval(|b| {
+        let x = b.constant_r1(&[0.0f32; 10]);
+        let size = b.constant(4i32);
+        let d = b.set_dimension_size(x, size, 0);
+        b.get_dimension_size(d, 0)
+    });
+    assert_eq!(r.to_i64s(), vec![4]);
+}
