@@ -172,14 +172,15 @@ impl Process<'_> {
             }
             Op::Copy | Op::OptimizationBarrier => Ok(args.get(0)?.clone()),
             Op::GetDimensionSize { dimension } => {
-                let d = args.get(0)?.shape().dims();
-                Ok(Literal::scalar(
-                    d.get(*dimension as usize).copied().unwrap_or(0) as i32,
-                ))
+                let d = *dimension as usize;
+                let size = match args.sizes.first().and_then(Option::as_ref) {
+                    Some(s) => s.get(d).copied(),
+                    None => args.get(0)?.shape().dims().get(d).copied(),
+                };
+                Ok(Literal::scalar(size.unwrap_or(0) as i32))
             }
-            Op::SetDimensionSize { .. } => Err(Error::unimplemented(
-                "set-dimension-size: the interpreter does not track run-time dimension sizes",
-            )),
+            // The data keeps its static (bound) size; the run-time size travels alongside.
+            Op::SetDimensionSize { .. } => Ok(args.get(0)?.clone()),
             Op::Tuple => Ok(Literal::tuple(
                 args.values.iter().map(|&l| l.clone()).collect(),
             )),
