@@ -105,6 +105,9 @@ impl Interpreter {
         partition: i64,
         args: &[Literal],
     ) -> Result<Literal> {
+        // Evaluation indexes by the instruction shapes; a module that does not verify could
+        // make it read out of bounds, so it is rejected first.
+        oxla_hlo::verify_module(module)?;
         Self::check_args(module, args)?;
         let p = Process::new(self, module, replica, partition, grid);
         p.eval(module.entry, args.to_vec())
