@@ -232,6 +232,7 @@ pub fn build(b: &mut XlaBuilder, op: &Operation, args: &[XlaOp]) -> Result<Vec<X
         "erf_inv" => erf_inv,
         "lgamma" => lgamma,
         "digamma" => digamma,
+        "bessel_i1e" => bessel_i1e,
         _ => return Err(unsupported()),
     };
     let t = b.get_shape(args[0])?.element_type();
@@ -550,6 +551,71 @@ fn digamma(f: &mut F, x: XlaOp) -> XlaOp {
     let nan = f.c(f64::NAN);
     let nanb = broadcast_like(f, nan, x);
     f.b.select(pole, nanb, v)
+}
+
+/// i1e(x) = exp(-|x|) I1(x). Below a cutoff (8 for f32, 20 for f64): the power series
+/// I1(x) = (x/2) Σ (x²/4)^k / (k! (k+1)!), all terms positive so no cancellation; above it
+/// the asymptotic expansion sign(x) / sqrt(2π|x|) Σ (-1)^k a_k / |x|^k with
+/// a_k = Π_{j=1..k} (4 - (2j-1)²) / (k! 8^k).
+fn bessel_i1e(f: &mut F, x: XlaOp) -> XlaOp {
+    let f64_type = f.t == PrimitiveType::F64;
+    let (cutoff, series_terms, asym_terms) = if f64_type {
+        (20.0, 60, 24)
+    } else {
+        (8.0, 30, 12)
+    };
+    let a = f.b.abs(x);
+    // Power series in y = x²/4, Horner from the highest term.
+    let mut coeffs = Vec::with_capacity(series_terms);
+    let (mut kf, mut k1f) = (1.0f64, 1.0f64); // k!, (k+1)!
+    for k in 0..series_terms {
+        if k > 0 {
+            kf *= k as f64;
+            k1f *= (k + 1) as f64;
+        }
+        coeffs.push(1.0 / (kf * k1f));
+    }
+    coeffs.reverse();
+    let a_small = {
+        let c = f.c(cutoff);
+        f.b.min(a, c)
+    };
+    let y0 = f.b.mul(a_small, a_small);
+    let q = f.c(0.25);
+    let y = f.b.mul(y0, q);
+    let sum = f.poly(y, &coeffs);
+    let h = f.c(0.5);
+    let half_x = f.b.mul(a_small, h);
+    let i1 = f.b.mul(half_x, sum);
+    let na = f.b.neg(a_small);
+    let e = f.b.exp(na);
+    let small = f.b.mul(i1, e);
+    // Asymptotic expansion in t = 1/|x| (evaluated where |x| >= cutoff).
+    let mut ak = vec![1.0f64];
+    for k in 1..asym_terms {
+        let j = (2 * k - 1) as f64;
+        let prev = ak[k - 1];
+        ak.push(prev * (4.0 - j * j) / (k as f64 * 8.0));
+    }
+    let signed: Vec<f64> = ak
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| if k % 2 == 1 { -v } else { v })
+        .rev()
+        .collect();
+    let cut = f.c(cutoff);
+    let a_big = f.b.max(a, cut);
+    let one = f.c(1.0);
+    let t = f.b.div(one, a_big);
+    let series = f.poly(t, &signed);
+    let tp = f.c(2.0 * std::f64::consts::PI);
+    let tpx = f.b.mul(tp, a_big);
+    let r = f.b.rsqrt(tpx);
+    let big = f.b.mul(r, series);
+    let is_small = f.b.lt(a, cut);
+    let mag = f.b.select(is_small, small, big);
+    let sg = f.b.sign(x);
+    f.b.mul(sg, mag)
 }
 
 /// The high half of the full-width product of two integers.
