@@ -1,0 +1,304 @@
+//! f32 GEMM: C (m x n) = A (m x k) * B (k x n) (+ C if `accumulate`), row-major with
+//! leading dimensions.
+
+use std::fmt;
+
+const MR: usize = 6;
+const NR: usize = 64;
+/// zmm registers per tile row.
+const NV: usize = NR / 16;
+const KC: usize = 512;
+const MC: usize = 96;
+const NC: usize = 2048;
+
+/// Which microkernel to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isa {
+    /// Plain Rust; always available.
+    Portable,
+    /// AVX-512F with FMA (x86-64).
+    Avx512,
+}
+
+impl Isa {
+    /// The best microkernel this CPU supports.
+    pub fn detect() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                return Isa::Avx512;
+            }
+        }
+        Isa::Portable
+    }
+    fn available(self) -> bool {
+        self == Isa::Portable || Isa::detect() == Isa::Avx512
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelError(pub String);
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "gemm: {}", self.0)
+    }
+}
+
+impl std::error::Error for KernelError {}
+
+fn check(name: &str, len: usize, rows: usize, cols: usize, ld: usize) -> Result<(), KernelError> {
+    if rows == 0 || cols == 0 {
+        return Ok(());
+    }
+    if ld < cols {
+        return Err(KernelError(format!(
+            "{name}: leading dimension {ld} is smaller than its {cols} columns"
+        )));
+    }
+    let need = (rows - 1) * ld + cols;
+    if len < need {
+        return Err(KernelError(format!(
+            "{name}: {rows}x{cols} with leading dimension {ld} needs {need} elements, got {len}"
+        )));
+    }
+    Ok(())
+}
+
+/// C = A * B (+ C when `accumulate`), with the best microkernel and `threads` threads.
+#[allow(clippy::too_many_arguments)]
+pub fn sgemm(
+    m: usize,
+    n: usize,
+    k: usize,
+    a: &[f32],
+    lda: usize,
+    b: &[f32],
+    ldb: usize,
+    c: &mut [f32],
+    ldc: usize,
+    accumulate: bool,
+    threads: usize,
+) -> Result<(), KernelError> {
+    sgemm_with(
+        Isa::detect(),
+        m,
+        n,
+        k,
+        a,
+        lda,
+        b,
+        ldb,
+        c,
+        ldc,
+        accumulate,
+        threads,
+    )
+}
+
+/// `sgemm` with an explicit microkernel (tests compare the SIMD kernel with its twin).
+#[allow(clippy::too_many_arguments)]
+pub fn sgemm_with(
+    isa: Isa,
+    m: usize,
+    n: usize,
+    k: usize,
+    a: &[f32],
+    lda: usize,
+    b: &[f32],
+    ldb: usize,
+    c: &mut [f32],
+    ldc: usize,
+    accumulate: bool,
+    threads: usize,
+) -> Result<(), KernelError> {
+    if !isa.available() {
+        return Err(KernelError(format!("{isa:?} is not supported by this CPU")));
+    }
+    check("A", a.len(), m, k, lda)?;
+    check("B", b.len(), k, n, ldb)?;
+    check("C", c.len(), m, n, ldc)?;
+    if m == 0 || n == 0 {
+        return Ok(());
+    }
+    if !accumulate {
+        for i in 0..m {
+            c[i * ldc..i * ldc + n].fill(0.0);
+        }
+    }
+    if k == 0 {
+        return Ok(());
+    }
+    let threads = threads.clamp(1, m.div_ceil(MR));
+    let mut packed_b = vec![0f32; KC * NC.min(n.div_ceil(NR) * NR)];
+    for jc in (0..n).step_by(NC) {
+        let nc = NC.min(n - jc);
+        for pc in (0..k).step_by(KC) {
+            let kc = KC.min(k - pc);
+            pack_b(&b[pc * ldb + jc..], ldb, kc, nc, &mut packed_b);
+            // Split the rows of C between threads, in MR-aligned chunks.
+            let rows_per = m.div_ceil(threads).div_ceil(MR) * MR;
+            let pb = &packed_b;
+            let mut chunks: Vec<(usize, &mut [f32])> = Vec::new();
+            let mut rest: &mut [f32] = c;
+            let mut start = 0;
+            while start < m {
+                let rows = rows_per.min(m - start);
+                let take = if start + rows >= m {
+                    rest.len()
+                } else {
+                    rows * ldc
+                };
+                let (head, tail) = std::mem::take(&mut rest).split_at_mut(take);
+                chunks.push((start, head));
+                rest = tail;
+                start += rows;
+            }
+            let run = |(i0, cchunk): (usize, &mut [f32])| {
+                let rows = rows_per.min(m - i0);
+                let mut packed_a = vec![0f32; MC * KC];
+                for ic in (0..rows).step_by(MC) {
+                    let mc = MC.min(rows - ic);
+                    pack_a(&a[(i0 + ic) * lda + pc..], lda, mc, kc, &mut packed_a);
+                    macro_kernel(
+                        isa,
+                        mc,
+                        nc,
+                        kc,
+                        &packed_a,
+                        pb,
+                        &mut cchunk[ic * ldc + jc..],
+                        ldc,
+                    );
+                }
+            };
+            if chunks.len() == 1 {
+                chunks.into_iter().for_each(run);
+            } else {
+                std::thread::scope(|s| {
+                    let run = &run;
+                    for ch in chunks {
+                        s.spawn(move || run(ch));
+                    }
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// B block (kc x nc) into NR-wide panels: panel j holds rows p = 0..kc of columns
+/// j*NR..j*NR+NR, zero-padded.
+fn pack_b(b: &[f32], ldb: usize, kc: usize, nc: usize, out: &mut [f32]) {
+    for (jp, j0) in (0..nc).step_by(NR).enumerate() {
+        let w = NR.min(nc - j0);
+        let panel = &mut out[jp * kc * NR..(jp + 1) * kc * NR];
+        for p in 0..kc {
+            let row = &b[p * ldb + j0..p * ldb + j0 + w];
+            let dst = &mut panel[p * NR..p * NR + NR];
+            dst[..w].copy_from_slice(row);
+            dst[w..].fill(0.0);
+        }
+    }
+}
+
+/// A block (mc x kc) into MR-tall panels, k-major, zero-padded.
+fn pack_a(a: &[f32], lda: usize, mc: usize, kc: usize, out: &mut [f32]) {
+    for (ip, i0) in (0..mc).step_by(MR).enumerate() {
+        let h = MR.min(mc - i0);
+        let panel = &mut out[ip * kc * MR..(ip + 1) * kc * MR];
+        for p in 0..kc {
+            let dst = &mut panel[p * MR..p * MR + MR];
+            for i in 0..h {
+                dst[i] = a[(i0 + i) * lda + p];
+            }
+            dst[h..].fill(0.0);
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn macro_kernel(
+    isa: Isa,
+    mc: usize,
+    nc: usize,
+    kc: usize,
+    pa: &[f32],
+    pb: &[f32],
+    c: &mut [f32],
+    ldc: usize,
+) {
+    let mut tile = [0f32; MR * NR];
+    for (jp, j0) in (0..nc).step_by(NR).enumerate() {
+        let w = NR.min(nc - j0);
+        let bp = &pb[jp * kc * NR..(jp + 1) * kc * NR];
+        for (ip, i0) in (0..mc).step_by(MR).enumerate() {
+            let h = MR.min(mc - i0);
+            let ap = &pa[ip * kc * MR..(ip + 1) * kc * MR];
+            micro(isa, kc, ap, bp, &mut tile);
+            for i in 0..h {
+                let row = &mut c[(i0 + i) * ldc + j0..(i0 + i) * ldc + j0 + w];
+                for (x, t) in row.iter_mut().zip(&tile[i * NR..i * NR + w]) {
+                    *x += *t;
+                }
+            }
+        }
+    }
+}
+
+/// tile (MR x NR) = A panel * B panel over kc.
+fn micro(isa: Isa, kc: usize, ap: &[f32], bp: &[f32], tile: &mut [f32; MR * NR]) {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            // SAFETY: `Isa::Avx512` is only used after `available()` confirmed avx512f;
+            // the panels hold kc*MR and kc*NR elements (checked by the slicing above).
+            unsafe { micro_avx512(kc, ap, bp, tile) }
+        }
+        _ => micro_portable(kc, ap, bp, tile),
+    }
+}
+
+fn micro_portable(kc: usize, ap: &[f32], bp: &[f32], tile: &mut [f32; MR * NR]) {
+    tile.fill(0.0);
+    for p in 0..kc {
+        let a = &ap[p * MR..p * MR + MR];
+        let b = &bp[p * NR..p * NR + NR];
+        for i in 0..MR {
+            let ai = a[i];
+            let t = &mut tile[i * NR..i * NR + NR];
+            for j in 0..NR {
+                t[j] += ai * b[j];
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn micro_avx512(kc: usize, ap: &[f32], bp: &[f32], tile: &mut [f32; MR * NR]) {
+    use std::arch::x86_64::*;
+    debug_assert!(ap.len() >= kc * MR && bp.len() >= kc * NR);
+    let mut acc = [[_mm512_setzero_ps(); NV]; MR];
+    let (mut pa, mut pb) = (ap.as_ptr(), bp.as_ptr());
+    for _ in 0..kc {
+        let mut bv = [_mm512_setzero_ps(); NV];
+        for (v, b) in bv.iter_mut().enumerate() {
+            *b = _mm512_loadu_ps(pb.add(16 * v));
+        }
+        for (i, row) in acc.iter_mut().enumerate() {
+            let a = _mm512_set1_ps(*pa.add(i));
+            for v in 0..NV {
+                row[v] = _mm512_fmadd_ps(a, bv[v], row[v]);
+            }
+        }
+        pa = pa.add(MR);
+        pb = pb.add(NR);
+    }
+    let out = tile.as_mut_ptr();
+    for (i, row) in acc.iter().enumerate() {
+        for (v, r) in row.iter().enumerate() {
+            _mm512_storeu_ps(out.add(i * NR + 16 * v), *r);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! GEMM against a naive f64 triple loop, for every microkernel, on awkward shapes.
+
+use oxla_kernels::{sgemm, sgemm_with, Isa};
+
+fn data(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn naive(
+    m: usize,
+    n: usize,
+    k: usize,
+    a: &[f32],
+    lda: usize,
+    b: &[f32],
+    ldb: usize,
+    c0: &[f32],
+    ldc: usize,
+    acc: bool,
+) -> Vec<f64> {
+    let mut c = vec![0f64; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            let mut s = if acc { c0[i * ldc + j] as f64 } else { 0.0 };
+            for p in 0..k {
+                s += a[i * lda + p] as f64 * b[p * ldb + j] as f64;
+            }
+            c[i * n + j] = s;
+        }
+    }
+    c
+}
+
+fn isas() -> Vec<Isa> {
+    let mut v = vec![Isa::Portable];
+    if Isa::detect() == Isa::Avx512 {
+        v.push(Isa::Avx512);
+    }
+    v
+}
+
+#[test]
+fn matches_naive_on_many_shapes() {
+    let shapes = [
+        (1, 1, 1),
+        (17, 33, 65),
+        (12, 32, 256),
+        (13, 31, 257),
+        (100, 3, 50),
+        (3, 100, 50),
+        (200, 200, 300),
+        (5, 7, 0),
+        (64, 2100, 9),
+    ];
+    for isa in isas() {
+        for (t, &(m, n, k)) in shapes.iter().enumerate() {
+            for threads in [1, 2] {
+                for acc in [false, true] {
+                    let (lda, ldb, ldc) = (k + 3, n + 5, n + 2);
+                    let a = data(m * lda, t as u64 + 1);
+                    let b = data(k.max(1) * ldb, t as u64 + 2);
+                    let c0 = data(m * ldc, t as u64 + 3);
+                    let mut c = c0.clone();
+                    sgemm_with(isa, m, n, k, &a, lda, &b, ldb, &mut c, ldc, acc, threads).unwrap();
+                    let want = naive(m, n, k, &a, lda, &b, ldb, &c0, ldc, acc);
+                    let tol = 1e-5 * (k as f64 + 1.0);
+                    for i in 0..m {
+                        for j in 0..n {
+                            let (g, w) = (c[i * ldc + j] as f64, want[i * n + j]);
+                            assert!(
+                                (g - w).abs() <= tol,
+                                "{isa:?} {m}x{n}x{k} t{threads} acc={acc} [{i},{j}]: {g} vs {w}"
+                            );
+                        }
+                        // Padding columns of C are untouched.
+                        for j in n..ldc {
+                            assert_eq!(c[i * ldc + j], c0[i * ldc + j]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_are_errors() {
+    let mut c = vec![0f32; 4];
+    let e = sgemm(2, 2, 2, &[0.0; 3], 2, &[0.0; 4], 2, &mut c, 2, false, 1).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("A: 2x2 with leading dimension 2 needs 4 elements, got 3"),
+        "{e}"
+    );
+    let e = sgemm(2, 2, 2, &[0.0; 4], 1, &[0.0; 4], 2, &mut c, 2, false, 1).unwrap_err();
+    assert!(
+        e.to_string().contains("leading dimension 1 is smaller"),
+        "{e}"
+    );
+    sgemm(0, 0, 0, &[], 0, &[], 0, &mut [], 0, false, 2).unwrap();
+}
