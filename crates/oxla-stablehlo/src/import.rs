@@ -560,6 +560,14 @@ impl<'m> Importer<'m> {
             .iter()
             .map(|o| self.lookup(b, scope, o))
             .collect::<Result<_>>()?;
+        let need = min_operands(&op.name);
+        if args.len() < need {
+            return Err(Error::invalid(format!(
+                "{} needs at least {need} operand(s), got {}",
+                op.name,
+                args.len()
+            )));
+        }
         let result_shape = |i: usize| -> Result<Shape> {
             op.result_types
                 .get(i)
@@ -786,7 +794,7 @@ impl<'m> Importer<'m> {
             }
             "stablehlo.select_and_scatter" => {
                 let rank = b.get_shape(args[0])?.rank();
-                let select = self.region_comp(b, &op.regions[0], "select", None)?;
+                let select = self.region_comp(b, first_region(op)?, "select", None)?;
                 let scatter = self.region_comp(b, region_at(op, 1)?, "scatter", None)?;
                 let wd = attr_ints(op, "window_dimensions")?;
                 let ws = attr_ints_or(op, "window_strides", vec![1; rank]);
@@ -1618,6 +1626,63 @@ fn expressed(t: &Type) -> Type {
             elem: ElemType::Prim(q.expressed_type),
         },
         t => t.clone(),
+    }
+}
+
+/// The fewest operands an op can have (so malformed input is an error, not an index panic).
+fn min_operands(name: &str) -> usize {
+    let short = name
+        .strip_prefix("stablehlo.")
+        .or_else(|| name.strip_prefix("chlo."))
+        .unwrap_or(name);
+    if binary_of(short).is_some() {
+        return 2;
+    }
+    match short {
+        "compare"
+        | "pad"
+        | "dynamic_update_slice"
+        | "gather"
+        | "dot_general"
+        | "convolution"
+        | "triangular_solve"
+        | "rng"
+        | "reduce"
+        | "reduce_window"
+        | "outfeed"
+        | "send"
+        | "dynamic_reshape"
+        | "dynamic_broadcast_in_dim"
+        | "mulhi"
+        | "scan"
+        | "check.expect_eq"
+        | "check.expect_almost_eq"
+        | "check.expect_close" => 2,
+        "select"
+        | "clamp"
+        | "scatter"
+        | "select_and_scatter"
+        | "batch_norm_training"
+        | "dynamic_gather"
+        | "dynamic_conv"
+        | "ragged_dot" => 3,
+        "batch_norm_inference" | "batch_norm_grad" | "dynamic_pad" => 5,
+        "while"
+        | "constant"
+        | "iota"
+        | "replica_id"
+        | "partition_id"
+        | "after_all"
+        | "tuple"
+        | "func.return"
+        | "return"
+        | "func.call"
+        | "custom_call"
+        | "composite"
+        | "interpreter.run_parallel"
+        | "dynamic_iota"
+        | "optimization_barrier" => 0,
+        _ => 1,
     }
 }
 

@@ -154,3 +154,25 @@ fn npz_archives_stored_and_deflated() {
     assert_eq!(d[1].1.shape().to_string(), "c64[4]");
     assert!(oxla::npy::read_npz(&dir.join("missing.npz")).is_err());
 }
+
+#[test]
+fn malformed_ops_are_errors_not_panics() {
+    let m = "func.func @main() {\n  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n  %0 = stablehlo.add %a : tensor<2xf32>\n  func.return\n}\n";
+    let e = run_module(m).unwrap_err().to_string();
+    assert!(
+        e.contains("stablehlo.add needs at least 2 operand(s), got 1"),
+        "{e}"
+    );
+    let m = "func.func @main() {\n  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n  %0 = stablehlo.add %a, %a : tensor<3xf32>\n  func.return\n}\n";
+    let e = run_module(m).unwrap_err().to_string();
+    assert!(
+        e.contains("declared f32[3] but inference gives f32[2]"),
+        "{e}"
+    );
+    let m = "func.func @main() {\n  %0 = stablehlo.frobnicate : tensor<2xf32>\n  func.return\n}\n";
+    let e = run_module(m).unwrap_err().to_string();
+    assert!(
+        e.contains("stablehlo.frobnicate") && e.contains("not supported"),
+        "{e}"
+    );
+}
