@@ -169,7 +169,7 @@ fn malformed_ops_are_errors_not_panics() {
         e.contains("declared f32[3] but inference gives f32[2]"),
         "{e}"
     );
-    let m = "func.func @main() {\n  %0 = stablehlo.frobnicate : tensor<2xf32>\n  func.return\n}\n";
+    let m = "func.func @main() {\n  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n  %0 = stablehlo.frobnicate %a : tensor<2xf32>\n  func.return\n}\n";
     let e = run_module(m).unwrap_err().to_string();
     assert!(
         e.contains("stablehlo.frobnicate") && e.contains("not supported"),
