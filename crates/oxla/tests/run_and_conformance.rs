@@ -176,3 +176,30 @@ fn malformed_ops_are_errors_not_panics() {
         "{e}"
     );
 }
+
+/// Differential test of the pass pipeline: every conformance module in the baseline still
+/// passes when simplification, constant folding, CSE and DCE run before interpretation.
+#[test]
+fn conformance_baseline_passes_after_optimization() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let suite = root.join("../shared/conformance/stablehlo-interpret");
+    if !suite.exists() {
+        eprintln!("note: {} is absent; skipped", suite.display());
+        return;
+    }
+    let baseline = std::fs::read_to_string(root.join("conformance/baseline-interp.txt")).unwrap();
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for id in baseline.lines().filter(|l| !l.is_empty()) {
+        let (file, k) = id.rsplit_once(':').unwrap();
+        let text = std::fs::read_to_string(suite.join(file)).unwrap();
+        let chunks = oxla::stablehlo::split_input_file(&text);
+        let chunk = &chunks[k.parse::<usize>().unwrap()].1;
+        if let Err(e) = oxla::conformance::run_module_with(chunk, true) {
+            failures.push(format!("{id}: {e}"));
+        }
+        n += 1;
+    }
+    assert!(n >= 500);
+    assert!(failures.is_empty(), "{failures:#?}");
+}

@@ -1,0 +1,74 @@
+//! oxla-passes: HLO → HLO passes. Each pass is a plain function
+//! `fn(&mut HloModule) -> Result<bool>` reporting whether it changed the module; a
+//! [`Pipeline`] runs a list of them, verifying the module after every pass in debug builds
+//! and optionally dumping it as HLO text.
+
+mod constant_folding;
+mod cse;
+mod dce;
+mod rewrite;
+mod simplify;
+
+use oxla_hlo::{HloModule, Result};
+
+pub use constant_folding::fold_constants;
+pub use cse::cse;
+pub use dce::dce;
+pub use simplify::simplify;
+
+/// Receives `(pass name, module text)`.
+pub type DumpFn = Box<dyn FnMut(&str, &str)>;
+
+/// A named pass.
+pub type Pass = (&'static str, fn(&mut HloModule) -> Result<bool>);
+
+/// An ordered list of passes, run to a fixed point (bounded) by [`Pipeline::run`].
+pub struct Pipeline {
+    pub passes: Vec<Pass>,
+    /// Verify after every pass (always on in debug builds).
+    pub verify: bool,
+    /// Receives `(pass name, module text)` after every pass that changed the module.
+    pub dump: Option<DumpFn>,
+}
+
+impl Pipeline {
+    /// The default simplification pipeline.
+    pub fn standard() -> Pipeline {
+        Pipeline {
+            passes: vec![
+                ("simplify", simplify),
+                ("constant-folding", fold_constants),
+                ("cse", cse),
+                ("dce", dce),
+            ],
+            verify: cfg!(debug_assertions),
+            dump: None,
+        }
+    }
+
+    /// Runs the passes repeatedly until none changes the module (at most 8 rounds).
+    pub fn run(&mut self, module: &mut HloModule) -> Result<bool> {
+        let mut any = false;
+        for _ in 0..8 {
+            let mut changed = false;
+            for (name, pass) in &self.passes {
+                let c = pass(module).map_err(|e| e.context(format!("pass {name}")))?;
+                if c {
+                    if self.verify {
+                        oxla_hlo::verify_module(module)
+                            .map_err(|e| e.context(format!("after pass {name}")))?;
+                    }
+                    if let Some(d) = self.dump.as_mut() {
+                        d(name, &oxla_hlo::text::print_module(module));
+                    }
+                }
+                changed |= c;
+            }
+            any |= changed;
+            if !changed {
+                break;
+            }
+        }
+        Ok(any)
+    }
+}

@@ -1,0 +1,56 @@
+//! Arena surgery shared by the passes: replace uses, then drop dead instructions while
+//! keeping the arena in topological order.
+
+use std::collections::HashMap;
+
+use oxla_hlo::{HloComputation, InstrId};
+
+/// Follows replacement chains to the final instruction.
+pub fn resolve(rep: &HashMap<InstrId, InstrId>, mut id: InstrId) -> InstrId {
+    while let Some(&n) = rep.get(&id) {
+        if n == id {
+            break;
+        }
+        id = n;
+    }
+    id
+}
+
+/// Rewrites every use (operands, root) through `rep`.
+pub fn apply_replacements(c: &mut HloComputation, rep: &HashMap<InstrId, InstrId>) {
+    if rep.is_empty() {
+        return;
+    }
+    for ins in &mut c.instructions {
+        for o in &mut ins.operands {
+            *o = resolve(rep, *o);
+        }
+    }
+    c.root = resolve(rep, c.root);
+}
+
+/// Keeps the instructions with `keep[i]` (in order), renumbering operands, parameters and
+/// the root. Every kept instruction's operands must be kept.
+pub fn compact(c: &mut HloComputation, keep: &[bool]) {
+    let mut new_id = vec![u32::MAX; c.instructions.len()];
+    let mut next = 0u32;
+    for (i, &k) in keep.iter().enumerate() {
+        if k {
+            new_id[i] = next;
+            next += 1;
+        }
+    }
+    let old = std::mem::take(&mut c.instructions);
+    for (i, mut ins) in old.into_iter().enumerate() {
+        if keep[i] {
+            for o in &mut ins.operands {
+                *o = InstrId(new_id[o.index()]);
+            }
+            c.instructions.push(ins);
+        }
+    }
+    for p in &mut c.parameters {
+        *p = InstrId(new_id[p.index()]);
+    }
+    c.root = InstrId(new_id[c.root.index()]);
+}

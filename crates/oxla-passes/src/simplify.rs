@@ -1,0 +1,111 @@
+//! Algebraic simplification: rewrites that replace an instruction by one of its operands.
+//! Each rule keeps bit-exact results (e.g. `x + 0` only for integers, since -0 + 0 is +0).
+
+use std::collections::HashMap;
+
+use oxla_hlo::literal::Scalar;
+use oxla_hlo::{BinaryOp, HloComputation, HloInstruction, HloModule, InstrId, Op, Result};
+
+use crate::rewrite::apply_replacements;
+
+/// Whether `ins` is a constant whose every element equals `v`.
+fn is_splat(ins: &HloInstruction, v: i64) -> bool {
+    let Op::Constant(l) = &ins.op else {
+        return false;
+    };
+    let s = l.scalars();
+    !s.is_empty()
+        && s.iter().all(|x| match x {
+            Scalar::Int(i) => *i == v as i128,
+            Scalar::Float(f) => *f == v as f64,
+            Scalar::Pred(b) => *b == (v != 0),
+            Scalar::Complex(c) => c.re == v as f64 && c.im == 0.0,
+        })
+}
+
+/// The operand that `id` reduces to, if a rule applies.
+fn simplified(c: &HloComputation, id: InstrId) -> Option<InstrId> {
+    let ins = c.instr(id);
+    let operand = |i: usize| ins.operands.get(i).copied();
+    let shape_of = |o: InstrId| &c.instr(o).shape;
+    let same_shape = |o: InstrId| shape_of(o).compatible(&ins.shape);
+    match &ins.op {
+        // Shape-preserving no-ops.
+        Op::Reshape | Op::Convert | Op::Copy | Op::BitcastConvert => {
+            operand(0).filter(|&o| same_shape(o))
+        }
+        Op::Transpose { permutation } => {
+            operand(0).filter(|_| permutation.iter().enumerate().all(|(i, &p)| p == i as i64))
+        }
+        Op::Broadcast { dimensions } => operand(0).filter(|&o| {
+            same_shape(o) && dimensions.iter().enumerate().all(|(i, &d)| d == i as i64)
+        }),
+        Op::Slice { start, strides, .. } => operand(0).filter(|&o| {
+            same_shape(o) && start.iter().all(|&s| s == 0) && strides.iter().all(|&s| s == 1)
+        }),
+        Op::Reverse { dimensions } => operand(0).filter(|_| dimensions.is_empty()),
+        Op::Pad(cfg) => operand(0).filter(|_| {
+            cfg.dimensions.iter().all(|d| {
+                d.edge_padding_low == 0 && d.edge_padding_high == 0 && d.interior_padding == 0
+            })
+        }),
+        Op::Binary(b) => {
+            let (l, r) = (operand(0)?, operand(1)?);
+            let t = ins.shape.element_type();
+            let exact_int = t.is_integer() || t.is_pred();
+            match b {
+                // x + 0, 0 + x (integers: -0 + 0 would give +0 for floats)
+                BinaryOp::Add | BinaryOp::Or | BinaryOp::Xor if exact_int => {
+                    if is_splat(c.instr(r), 0) {
+                        Some(l)
+                    } else if is_splat(c.instr(l), 0) {
+                        Some(r)
+                    } else {
+                        None
+                    }
+                }
+                BinaryOp::Sub if exact_int && is_splat(c.instr(r), 0) => Some(l),
+                // x * 1, 1 * x, x / 1 (exact for every type)
+                BinaryOp::Mul => {
+                    if is_splat(c.instr(r), 1) {
+                        Some(l)
+                    } else if is_splat(c.instr(l), 1) {
+                        Some(r)
+                    } else {
+                        None
+                    }
+                }
+                BinaryOp::Div if is_splat(c.instr(r), 1) => Some(l),
+                BinaryOp::And if t.is_pred() => {
+                    if is_splat(c.instr(r), 1) {
+                        Some(l)
+                    } else if is_splat(c.instr(l), 1) {
+                        Some(r)
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            }
+            .filter(|&o| same_shape(o))
+        }
+        _ => None,
+    }
+}
+
+pub fn simplify(module: &mut HloModule) -> Result<bool> {
+    let mut changed = false;
+    for c in &mut module.computations {
+        let mut rep = HashMap::new();
+        for id in c.ids() {
+            if let Some(o) = simplified(c, id) {
+                rep.insert(id, o);
+            }
+        }
+        if !rep.is_empty() {
+            apply_replacements(c, &rep);
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
