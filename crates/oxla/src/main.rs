@@ -8,7 +8,10 @@ use oxla::hlo::{text, verify_module, BinaryOp, PrimitiveType, Result, Shape};
 const USAGE: &str = "usage:
   oxla example        build a small computation with the builder, verify it, print its HLO text
                       and check that the text parses back to the same module
-  oxla hlo FILE.hlo   parse an HLO text module, verify it, print it in canonical form
+  oxla hlo FILE.hlo [--optimize] [--dump]
+                      parse an HLO text module, verify it, print it in canonical form; with
+                      --optimize run the pass pipeline first (--dump prints the module after
+                      every pass that changed it)
   oxla run PROGRAM.mlir|PROGRAM.hlo [--input a.npy ...] [--out DIR] [--check DIR] [--backend interp]
                       run a program on .npy inputs (or DIR's arg*.npy with --check), write outputs,
                       compare with DIR's expected out*.npy / meta.json
@@ -23,7 +26,7 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
         }
-        Some("hlo") if args.len() == 2 => hlo(&args[1]),
+        Some("hlo") if args.len() >= 2 => hlo(&args[1], &args[2..]),
         Some("conformance") if args.len() >= 2 => conformance(&args[1..]),
         Some("run") if args.len() >= 2 => match oxla::run::command(&args[1..]) {
             Ok(true) => Ok(()),
@@ -76,11 +79,22 @@ fn example() -> Result<()> {
     Ok(())
 }
 
-fn hlo(path: &str) -> Result<()> {
+fn hlo(path: &str, opts: &[String]) -> Result<()> {
     let src = std::fs::read_to_string(path)
         .map_err(|e| oxla::hlo::Error::invalid(format!("cannot read {path}: {e}")))?;
-    let m = text::parse_module(&src)?;
+    let mut m = text::parse_module(&src)?;
     verify_module(&m)?;
+    if opts.iter().any(|o| o == "--optimize") {
+        let mut p = oxla::passes::Pipeline::standard();
+        p.verify = true;
+        if opts.iter().any(|o| o == "--dump") {
+            p.dump = Some(Box::new(|name, text| {
+                println!("// ---- after {name}\n{text}");
+            }));
+        }
+        p.run(&mut m)?;
+        println!("// ---- optimized");
+    }
     print!("{}", text::print_module(&m));
     Ok(())
 }
