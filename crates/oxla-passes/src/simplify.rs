@@ -96,6 +96,21 @@ fn simplified(c: &HloComputation, id: InstrId) -> Option<InstrId> {
 pub fn simplify(module: &mut HloModule) -> Result<bool> {
     let mut changed = false;
     for c in &mut module.computations {
+        // reshape(reshape(x)) -> reshape(x); convert chains are not merged (each rounds).
+        for i in 0..c.instructions.len() {
+            if !matches!(c.instructions[i].op, Op::Reshape) {
+                continue;
+            }
+            let Some(&inner) = c.instructions[i].operands.first() else {
+                continue;
+            };
+            if matches!(c.instr(inner).op, Op::Reshape) {
+                if let Some(&x) = c.instr(inner).operands.first() {
+                    c.instructions[i].operands[0] = x;
+                    changed = true;
+                }
+            }
+        }
         let mut rep = HashMap::new();
         for id in c.ids() {
             if let Some(o) = simplified(c, id) {

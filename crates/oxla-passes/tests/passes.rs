@@ -148,3 +148,21 @@ fn pipeline_dump_reports_changed_passes() {
         "{names:?}"
     );
 }
+
+#[test]
+fn reshape_chains_collapse() {
+    let text = r#"
+HloModule m
+ENTRY e {
+  x = f32[3] parameter(0)
+  a = f32[3,1] reshape(x)
+  b = f32[1,3] reshape(a)
+  ROOT c = f32[3] reshape(b)
+}
+"#;
+    let before = parse_module(text).unwrap();
+    let mut after = before.clone();
+    Pipeline::standard().run(&mut after).unwrap();
+    assert_eq!(opcodes(&after), vec!["parameter"]);
+    same_results(&before, &after, &[Literal::vec1(&[1.0f32, 2.0, 3.0])]);
+}
