@@ -3,6 +3,7 @@
 //! [`Pipeline`] runs a list of them, verifying the module after every pass in debug builds
 //! and optionally dumping it as HLO text.
 
+pub mod buffer_assignment;
 mod constant_folding;
 mod cse;
 mod dce;
@@ -11,6 +12,7 @@ mod simplify;
 
 use oxla_hlo::{HloModule, Result};
 
+pub use buffer_assignment::{assign_buffers, BufferAssignment, Slot};
 pub use constant_folding::fold_constants;
 pub use cse::cse;
 pub use dce::dce;

@@ -203,3 +203,40 @@ fn conformance_baseline_passes_after_optimization() {
     assert!(n >= 500);
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// Buffer assignment on real programs: every computation of the bench modules gets a
+/// conflict-free arena no larger than the sum of its buffers.
+#[test]
+fn buffer_assignment_on_bench_programs() {
+    let mut checked = 0;
+    for name in [
+        "transformer_block",
+        "mlp_train_step",
+        "layernorm",
+        "softmax_rows",
+        "while_tanh_matmul",
+    ] {
+        let Some(dir) = bench(name) else { return };
+        let p = load_program(&dir.join("program.mlir")).unwrap();
+        for c in &p.module.computations {
+            let a = oxla::passes::assign_buffers(c);
+            a.validate(c)
+                .unwrap_or_else(|e| panic!("{name}/{}: {e}", c.name));
+            let total: usize = a
+                .slots
+                .iter()
+                .map(|s| match s {
+                    oxla::passes::Slot::Arena { size, .. } => *size,
+                    _ => 0,
+                })
+                .sum();
+            assert!(a.arena_bytes <= total);
+            checked += 1;
+        }
+        eprintln!(
+            "{name}: entry arena {} bytes",
+            oxla::passes::assign_buffers(p.module.entry_computation()).arena_bytes
+        );
+    }
+    assert!(checked >= 5);
+}
