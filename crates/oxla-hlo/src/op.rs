@@ -364,6 +364,27 @@ impl TriangularTranspose {
     }
 }
 
+/// What a fusion computes, as XLA's kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FusionKind {
+    /// Element-wise / data-movement loop over the output.
+    Loop,
+    /// Producers fused into a reduction.
+    Input,
+    /// Consumers fused into a dot or convolution.
+    Output,
+}
+
+impl FusionKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FusionKind::Loop => "kLoop",
+            FusionKind::Input => "kInput",
+            FusionKind::Output => "kOutput",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RngDistribution {
     Uniform,
@@ -572,6 +593,10 @@ pub enum Op {
     Conditional,
     /// `called[0]` is the callee.
     Call,
+    /// A fused computation `called[0]` evaluated as one kernel (made by the fusion pass).
+    Fusion {
+        kind: FusionKind,
+    },
     /// A call whose meaning is `called[0]` (the decomposition), with a name and version.
     CompositeCall {
         name: String,
@@ -729,6 +754,7 @@ impl Op {
             Op::While => "while",
             Op::Conditional => "conditional",
             Op::Call => "call",
+            Op::Fusion { .. } => "fusion",
             Op::CompositeCall { .. } => "call",
             Op::CustomCall { .. } => "custom-call",
             Op::Rng { .. } => "rng",

@@ -968,6 +968,17 @@ fn cases() -> Vec<(&'static str, HloModule)> {
         single(Op::Call, &["f32[]"], "f32[]", vec![neg("callee")]),
     ));
     v.push((
+        "fusion",
+        single(
+            Op::Fusion {
+                kind: oxla_hlo::FusionKind::Loop,
+            },
+            &["f32[]"],
+            "f32[]",
+            vec![neg("fused_computation")],
+        ),
+    ));
+    v.push((
         "composite",
         single(
             Op::CompositeCall {
@@ -1379,6 +1390,7 @@ fn variant(op: &Op) -> &'static str {
         | Op::While
         | Op::Conditional
         | Op::Call
+        | Op::Fusion { .. }
         | Op::CustomCall { .. }
         | Op::Rng { .. }
         | Op::RngBitGenerator { .. }
@@ -1398,7 +1410,7 @@ fn variant(op: &Op) -> &'static str {
     }
 }
 
-const ALL_VARIANTS: usize = 67;
+const ALL_VARIANTS: usize = 68;
 
 #[test]
 fn every_op_round_trips_exactly() {

@@ -264,7 +264,7 @@ impl Process<'_> {
                 let comp = called(ins, branch)?;
                 self.eval(comp, vec![args.get(branch + 1)?.clone()])
             }
-            Op::Call | Op::CompositeCall { .. } => self.eval(
+            Op::Call | Op::CompositeCall { .. } | Op::Fusion { .. } => self.eval(
                 called(ins, 0)?,
                 args.values.iter().map(|&l| l.clone()).collect(),
             ),

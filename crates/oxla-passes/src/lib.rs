@@ -7,6 +7,7 @@ pub mod buffer_assignment;
 mod constant_folding;
 mod cse;
 mod dce;
+mod fusion;
 mod rewrite;
 mod simplify;
 
@@ -16,6 +17,7 @@ pub use buffer_assignment::{assign_buffers, BufferAssignment, Slot};
 pub use constant_folding::fold_constants;
 pub use cse::cse;
 pub use dce::dce;
+pub use fusion::fuse;
 pub use simplify::simplify;
 
 /// Receives `(pass name, module text)`.
@@ -46,6 +48,13 @@ impl Pipeline {
             verify: cfg!(debug_assertions),
             dump: None,
         }
+    }
+
+    /// The standard pipeline followed by loop fusion (the form code generation takes).
+    pub fn with_fusion() -> Pipeline {
+        let mut p = Pipeline::standard();
+        p.passes.push(("fusion", fuse));
+        p
     }
 
     /// Runs the passes repeatedly until none changes the module (at most 8 rounds).

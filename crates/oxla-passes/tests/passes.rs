@@ -166,3 +166,77 @@ ENTRY e {
     assert_eq!(opcodes(&after), vec!["parameter"]);
     same_results(&before, &after, &[Literal::vec1(&[1.0f32, 2.0, 3.0])]);
 }
+
+#[test]
+fn element_wise_chains_fuse_into_one_kernel() {
+    let text = r#"
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[4,8] parameter(0)
+  two = f32[] constant(2)
+  b2 = f32[4,8] broadcast(two), dimensions={}
+  m = f32[4,8] multiply(x, b2)
+  t = f32[4,8] tanh(m)
+  z = f32[] constant(0)
+  r = f32[4] reduce(t, z), dimensions={1}, to_apply=add
+  e2 = f32[4] exponential(r)
+  ROOT n = f32[4] negate(e2)
+}
+"#;
+    let before = parse_module(text).unwrap();
+    let mut after = before.clone();
+    assert!(oxla_passes::fuse(&mut after).unwrap());
+    oxla_hlo::verify_module(&after).unwrap();
+    // [x, fusion(broadcast, multiply, tanh), z, reduce, fusion(exp, negate)]
+    assert_eq!(
+        opcodes(&after),
+        vec!["parameter", "fusion", "constant", "reduce", "fusion"]
+    );
+    same_results(
+        &before,
+        &after,
+        &[Literal::from_vec(&[4, 8], (0..32).map(|i| i as f32 / 10.0).collect()).unwrap()],
+    );
+    // Fusing again changes nothing (no fusion inside fused computations).
+    assert!(!oxla_passes::fuse(&mut after).unwrap());
+    let text = oxla_hlo::text::print_module(&after);
+    assert!(
+        text.contains("kind=kLoop, calls=%fused.1_computation"),
+        "{text}"
+    );
+    assert_eq!(
+        oxla_hlo::text::print_module(&parse_module(&text).unwrap()),
+        text
+    );
+}
+
+#[test]
+fn shared_producers_are_not_duplicated() {
+    let text = r#"
+HloModule m
+ENTRY e {
+  x = f32[8] parameter(0)
+  a = f32[8] exponential(x)
+  b = f32[8] negate(a)
+  c = f32[8] sqrt(a)
+  ROOT t = (f32[8], f32[8]) tuple(b, c)
+}
+"#;
+    let before = parse_module(text).unwrap();
+    let mut after = before.clone();
+    oxla_passes::fuse(&mut after).unwrap();
+    // `a` has two users: it stays a separate instruction, computed once.
+    assert_eq!(
+        opcodes(&after)
+            .iter()
+            .filter(|o| **o == "exponential")
+            .count(),
+        1
+    );
+    same_results(&before, &after, &[Literal::vec1(&[0.5f32; 8])]);
+}

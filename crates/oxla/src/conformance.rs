@@ -100,14 +100,14 @@ pub fn run_module(text: &str) -> Result<()> {
     run_module_with(text, false)
 }
 
-/// `run_module`, optionally running the standard pass pipeline on the imported module
-/// first (a differential test of the passes: results must not change).
+/// `run_module`, optionally running the pass pipeline (with loop fusion) on the imported
+/// module first (a differential test of the passes: results must not change).
 pub fn run_module_with(text: &str, optimize: bool) -> Result<()> {
     let module = Arc::new(oxla_stablehlo::parse_module(text)?);
     let mut imported = oxla_stablehlo::import(&module, None)?;
     if optimize {
         let mut m = imported.computation.module().clone();
-        oxla_passes::Pipeline::standard().run(&mut m)?;
+        oxla_passes::Pipeline::with_fusion().run(&mut m)?;
         imported.computation = oxla_builder::XlaComputation::from_module(m)?;
     }
     let mut interp = Interpreter::new();

@@ -240,3 +240,28 @@ fn buffer_assignment_on_bench_programs() {
     }
     assert!(checked >= 5);
 }
+
+/// The optimized and fused form of bench programs still reproduces JAX's outputs.
+#[test]
+fn fused_bench_programs_reproduce_jax_outputs() {
+    for name in [
+        "softmax_rows",
+        "matmul_256",
+        "reduce_sum",
+        "gather_embedding",
+    ] {
+        let Some(dir) = bench(name) else { return };
+        let mut p = load_program(&dir.join("program.mlir")).unwrap();
+        oxla::passes::Pipeline::with_fusion()
+            .run(&mut p.module)
+            .unwrap();
+        oxla::hlo::verify_module(&p.module).unwrap();
+        let outs = execute(&p, &folder_args(&dir).unwrap()).unwrap();
+        for (k, err, verdict) in check_outputs(&dir, &outs).unwrap() {
+            assert!(
+                verdict.is_ok(),
+                "{name} out{k}: {verdict:?} (max err {err})"
+            );
+        }
+    }
+}

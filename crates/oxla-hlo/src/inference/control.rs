@@ -143,11 +143,11 @@ pub(super) fn infer(
             }
             Ok(called[0].result.without_layout())
         }
-        Op::Call | Op::CompositeCall { .. } => {
-            let t = if matches!(op, Op::Call) {
-                "Call"
-            } else {
-                "CompositeCall"
+        Op::Call | Op::CompositeCall { .. } | Op::Fusion { .. } => {
+            let t = match op {
+                Op::Call => "Call",
+                Op::Fusion { .. } => "Fusion",
+                _ => "CompositeCall",
             };
             let c = super::common::called(t, called, 0, "callee")?;
             if c.parameters.len() != operands.len()

@@ -68,6 +68,7 @@ pub fn infer_shape(
         | Op::While
         | Op::Conditional
         | Op::Call
+        | Op::Fusion { .. }
         | Op::CompositeCall { .. }
         | Op::CustomCall { .. } => control::infer(op, operands, called, declared),
         Op::Infeed { .. }

@@ -23,7 +23,7 @@
 //!   is given a `.N` suffix when read.
 //! - Operand shapes written in the text must match the operand's definition (layouts aside).
 //! - XLA's iota replica groups (`[2,2]<=[4]`, `[2,2]<=[2,2]T(1,0)`) are expanded to lists.
-//! - XLA ops Oxla does not have (fusion, bitcast, async ops, ...) and attributes that would
+//! - XLA ops Oxla does not have (bitcast, async ops, ...) and attributes that would
 //!   change an op's meaning unnoticed (dot `sparsity`, collective-permute `slice_sizes`)
 //!   give `Error::Unimplemented`; a call cycle is a parse error.
 

@@ -9,7 +9,6 @@ use crate::op::*;
 
 /// XLA opcodes Oxla knows of but does not implement.
 const UNSUPPORTED_OPCODES: &[&str] = &[
-    "fusion",
     "bitcast",
     "domain",
     "add-dependency",
@@ -388,6 +387,17 @@ pub(crate) fn build_op(a: &Attrs, num_replicas: i64) -> Result<Op> {
             is_stable: a.flag("is_stable")?,
         },
         "while" => Op::While,
+        "fusion" => Op::Fusion {
+            kind: a.req("kind", |c| {
+                let pos = c.pos;
+                match c.name("a fusion kind")? {
+                    "kLoop" => Ok(FusionKind::Loop),
+                    "kInput" => Ok(FusionKind::Input),
+                    "kOutput" => Ok(FusionKind::Output),
+                    k => Err(c.err_at(pos, format!("unknown fusion kind {k}"))),
+                }
+            })?,
+        },
         "conditional" => Op::Conditional,
         "call" => {
             if a.flag("is_composite")? {

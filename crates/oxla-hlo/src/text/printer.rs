@@ -399,6 +399,13 @@ fn attributes(
                 a.push(("is_stable", "true".into()));
             }
         }
+        Op::Fusion { kind } => {
+            a.push(("kind", kind.name().to_string()));
+            if let [f] = called[..] {
+                a.push(("calls", comp_name(module, f)));
+                calls_done = true;
+            }
+        }
         Op::While => {
             if let [c, b] = called[..] {
                 a.push(("condition", comp_name(module, c)));

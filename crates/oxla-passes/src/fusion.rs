@@ -1,0 +1,149 @@
+//! Loop fusion: chains of element-wise ops (with the broadcasts, iotas and scalar constants
+//! they read) become one `fusion` instruction of kind `kLoop` whose computation holds the
+//! chain. A producer joins its consumer's fusion only when that consumer is its one user,
+//! so nothing is computed twice. Reductions, dots and the rest are left as they are.
+
+use std::collections::{BTreeSet, HashMap};
+
+use oxla_hlo::{
+    ComputationId, FusionKind, HloComputation, HloInstruction, HloModule, InstrId, Op, Result,
+};
+
+use crate::dce::dce;
+
+fn fusible(ins: &HloInstruction) -> bool {
+    match &ins.op {
+        Op::Unary(_)
+        | Op::Binary(_)
+        | Op::Compare { .. }
+        | Op::Select
+        | Op::Clamp
+        | Op::Convert
+        | Op::ReducePrecision { .. }
+        | Op::Broadcast { .. }
+        | Op::Iota { .. } => ins.shape.is_array(),
+        Op::Constant(l) => l.shape().is_scalar(),
+        _ => false,
+    }
+}
+
+pub fn fuse(module: &mut HloModule) -> Result<bool> {
+    let mut changed = false;
+    let n_comps = module.computations.len();
+    let mut counter = module
+        .computations
+        .iter()
+        .filter(|c| c.name.starts_with("fused."))
+        .count();
+    // Fused computations are kernels already: never fuse inside them.
+    let fused: BTreeSet<usize> = module
+        .computations
+        .iter()
+        .flat_map(|c| c.instructions.iter())
+        .filter(|i| matches!(i.op, Op::Fusion { .. }))
+        .flat_map(|i| i.called.iter().map(|c| c.index()))
+        .collect();
+    for ci in 0..n_comps {
+        if fused.contains(&ci) {
+            continue;
+        }
+        let c = &module.computations[ci];
+        let users = c.users();
+        let n = c.instructions.len();
+        // group[i] = the root of the fusion that instruction i joins.
+        let mut group: Vec<Option<usize>> = vec![None; n];
+        for i in (0..n).rev() {
+            let ins = &c.instructions[i];
+            if !fusible(ins) || matches!(ins.op, Op::Constant(_)) && group[i].is_none() {
+                continue;
+            }
+            let root = group[i].unwrap_or(i);
+            group[i] = Some(root);
+            for o in &ins.operands {
+                let oi = o.index();
+                let producer = &c.instructions[oi];
+                let single_user = users[oi].len() == 1;
+                if fusible(producer) && single_user && group[oi].is_none() && oi != c.root.index() {
+                    group[oi] = Some(root);
+                }
+            }
+        }
+        let mut members: HashMap<usize, BTreeSet<usize>> = HashMap::new();
+        for (i, g) in group.iter().enumerate() {
+            if let Some(r) = g {
+                members.entry(*r).or_default().insert(i);
+            }
+        }
+        let mut roots: Vec<usize> = members
+            .iter()
+            .filter(|(_, m)| m.len() >= 2)
+            .map(|(r, _)| *r)
+            .collect();
+        roots.sort();
+        for r in roots {
+            let set = &members[&r];
+            let c = &module.computations[ci];
+            // External operands, in first-use order.
+            let mut externals: Vec<InstrId> = Vec::new();
+            for &m in set {
+                for o in &c.instructions[m].operands {
+                    if !set.contains(&o.index()) && !externals.contains(o) {
+                        externals.push(*o);
+                    }
+                }
+            }
+            counter += 1;
+            let tag = format!("fused.{counter}");
+            let mut body: Vec<HloInstruction> = Vec::new();
+            let mut map: HashMap<usize, InstrId> = HashMap::new();
+            let mut params = Vec::new();
+            for (k, e) in externals.iter().enumerate() {
+                let id = InstrId(body.len() as u32);
+                body.push(HloInstruction::new(
+                    format!("{tag}.param.{k}"),
+                    Op::Parameter { number: k },
+                    vec![],
+                    c.instr(*e).shape.clone(),
+                ));
+                map.insert(e.index(), id);
+                params.push(id);
+            }
+            for &m in set {
+                let src = &c.instructions[m];
+                let mut ins = src.clone();
+                ins.name = format!("{tag}.{}", src.name);
+                if m == r {
+                    ins.name = format!("{tag}.root");
+                }
+                ins.operands = src.operands.iter().map(|o| map[&o.index()]).collect();
+                map.insert(m, InstrId(body.len() as u32));
+                body.push(ins);
+            }
+            let fused_root = map[&r];
+            let comp_id = ComputationId(module.computations.len() as u32);
+            let root_ins = &c.instructions[r];
+            // The fusion takes over the root's name (the root itself moves into the body).
+            let fusion = HloInstruction {
+                name: root_ins.name.clone(),
+                op: Op::Fusion {
+                    kind: FusionKind::Loop,
+                },
+                operands: externals,
+                called: vec![comp_id],
+                shape: root_ins.shape.clone(),
+            };
+            module.computations.push(HloComputation {
+                name: format!("{tag}_computation"),
+                instructions: body,
+                parameters: params,
+                root: fused_root,
+            });
+            module.computations[ci].instructions[r] = fusion;
+            changed = true;
+        }
+    }
+    if changed {
+        dce(module)?;
+    }
+    Ok(changed)
+}
