@@ -22,6 +22,10 @@ fn foldable(op: &Op) -> bool {
                 | Op::AfterAll
                 | Op::Tuple
                 | Op::While
+                // A broadcast or iota is cheap to recompute and fuses into its users; a big
+                // folded constant would only cost memory (XLA does not fold them either).
+                | Op::Broadcast { .. }
+                | Op::Iota { .. }
         )
 }
 
@@ -37,8 +41,7 @@ pub fn fold_constants(module: &mut HloModule) -> Result<bool> {
                 .iter()
                 .all(|o| matches!(c.instr(*o).op, Op::Constant(_)));
             let small = ins.shape.is_array() && ins.shape.element_count() <= MAX_ELEMENTS;
-            let has_operands = !ins.operands.is_empty() || matches!(ins.op, Op::Iota { .. });
-            if !foldable(&ins.op) || !all_const || !small || !has_operands {
+            if !foldable(&ins.op) || !all_const || !small || ins.operands.is_empty() {
                 continue;
             }
             // A one-instruction module: the constants, the instruction (its callees are

@@ -8,8 +8,11 @@ use oxla_hlo::{BinaryOp, HloComputation, HloInstruction, HloModule, InstrId, Op,
 
 use crate::rewrite::apply_replacements;
 
-/// Whether `ins` is a constant whose every element equals `v`.
-fn is_splat(ins: &HloInstruction, v: i64) -> bool {
+/// Whether `ins` is a constant (or a broadcast of a constant) whose every element is `v`.
+fn is_splat(c: &HloComputation, ins: &HloInstruction, v: i64) -> bool {
+    if let (Op::Broadcast { .. }, Some(&o)) = (&ins.op, ins.operands.first()) {
+        return is_splat(c, c.instr(o), v);
+    }
     let Op::Constant(l) = &ins.op else {
         return false;
     };
@@ -56,30 +59,30 @@ fn simplified(c: &HloComputation, id: InstrId) -> Option<InstrId> {
             match b {
                 // x + 0, 0 + x (integers: -0 + 0 would give +0 for floats)
                 BinaryOp::Add | BinaryOp::Or | BinaryOp::Xor if exact_int => {
-                    if is_splat(c.instr(r), 0) {
+                    if is_splat(c, c.instr(r), 0) {
                         Some(l)
-                    } else if is_splat(c.instr(l), 0) {
+                    } else if is_splat(c, c.instr(l), 0) {
                         Some(r)
                     } else {
                         None
                     }
                 }
-                BinaryOp::Sub if exact_int && is_splat(c.instr(r), 0) => Some(l),
+                BinaryOp::Sub if exact_int && is_splat(c, c.instr(r), 0) => Some(l),
                 // x * 1, 1 * x, x / 1 (exact for every type)
                 BinaryOp::Mul => {
-                    if is_splat(c.instr(r), 1) {
+                    if is_splat(c, c.instr(r), 1) {
                         Some(l)
-                    } else if is_splat(c.instr(l), 1) {
+                    } else if is_splat(c, c.instr(l), 1) {
                         Some(r)
                     } else {
                         None
                     }
                 }
-                BinaryOp::Div if is_splat(c.instr(r), 1) => Some(l),
+                BinaryOp::Div if is_splat(c, c.instr(r), 1) => Some(l),
                 BinaryOp::And if t.is_pred() => {
-                    if is_splat(c.instr(r), 1) {
+                    if is_splat(c, c.instr(r), 1) {
                         Some(l)
-                    } else if is_splat(c.instr(l), 1) {
+                    } else if is_splat(c, c.instr(l), 1) {
                         Some(r)
                     } else {
                         None

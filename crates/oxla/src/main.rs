@@ -85,7 +85,7 @@ fn hlo(path: &str, opts: &[String]) -> Result<()> {
     let mut m = text::parse_module(&src)?;
     verify_module(&m)?;
     if opts.iter().any(|o| o == "--optimize") {
-        let mut p = oxla::passes::Pipeline::standard();
+        let mut p = oxla::passes::Pipeline::with_fusion();
         p.verify = true;
         if opts.iter().any(|o| o == "--dump") {
             p.dump = Some(Box::new(|name, text| {
