@@ -12,7 +12,8 @@ const USAGE: &str = "usage:
                       parse an HLO text module, verify it, print it in canonical form; with
                       --optimize run the pass pipeline first (--dump prints the module after
                       every pass that changed it)
-  oxla run PROGRAM.mlir|PROGRAM.hlo [--input a.npy ...] [--out DIR] [--check DIR] [--backend interp]
+  oxla run PROGRAM.mlir|PROGRAM.hlo [--input a.npy ...] [--inputs x.npz] [--out DIR]
+                      [--check DIR] [--backend interp]
                       run a program on .npy inputs (or DIR's arg*.npy with --check), write outputs,
                       compare with DIR's expected out*.npy / meta.json
   oxla conformance DIR [--filter S] [--baseline FILE] [--write-baseline FILE]
