@@ -1515,6 +1515,26 @@ impl XlaBuilder {
         )
     }
 
+    /// Collective broadcast whose source is the group member at index `root` (an integer
+    /// array of one element, known at run time).
+    pub fn collective_broadcast_with_root(
+        &mut self,
+        x: XlaOp,
+        root: XlaOp,
+        replica_groups: &[Vec<i64>],
+        channel_id: Option<i64>,
+    ) -> XlaOp {
+        self.add_instr(
+            Op::CollectiveBroadcast {
+                replica_groups: replica_groups.to_vec(),
+                channel_id,
+            },
+            &[x, root],
+            vec![],
+            None,
+        )
+    }
+
     /// Reduce over each group; the group's first member gets the result, others zeros.
     pub fn collective_reduce(
         &mut self,

@@ -290,6 +290,22 @@ fn collectives() {
         &["replica id 1 is negative or appears in two groups"],
     );
     assert_eq!(
+        ok("collective-broadcast", |b| {
+            let x = b.parameter(0, &s(F32, &[2]), "x");
+            let r = b.constant_r1(&[1i32]);
+            b.collective_broadcast_with_root(x, r, &groups, None)
+        }),
+        "f32[2]"
+    );
+    has(
+        &err(|b| {
+            let x = b.parameter(0, &s(F32, &[2]), "x");
+            let r = b.constant_r1(&[1.0f32]);
+            b.collective_broadcast_with_root(x, r, &groups, None)
+        }),
+        &["CollectiveBroadcast: the root operand must be an integer array of one element"],
+    );
+    assert_eq!(
         ok("collective-reduce", |b| {
             let add = add_comp(b, F32);
             let x = b.parameter(0, &s(F32, &[2]), "x");

@@ -690,6 +690,8 @@ pub enum Op {
         source_target_pairs: Vec<(i64, i64)>,
         channel_id: Option<i64>,
     },
+    /// (operand) or (operand, root): the group's first member's operand, or with a root
+    /// operand (an integer array of one element) the operand of the member at that index.
     CollectiveBroadcast {
         replica_groups: ReplicaGroups,
         channel_id: Option<i64>,

@@ -395,7 +395,22 @@ impl Grid {
             } => match self.group_of(p, replica_groups, *channel_id, false, true)? {
                 Some(group) => {
                     let vals = self.exchange(ins, p, &group, args[0].clone())?;
-                    Ok(vals[0].clone())
+                    // A root operand names the source by its index in the group.
+                    let root = match args.get(1) {
+                        Some(r) => r.get_linear(0)?.as_i128(),
+                        None => 0,
+                    };
+                    usize::try_from(root)
+                        .ok()
+                        .and_then(|r| vals.get(r))
+                        .cloned()
+                        .ok_or_else(|| {
+                            Error::runtime(format!(
+                                "{}: root {root} is outside a group of {}",
+                                ins.name,
+                                vals.len()
+                            ))
+                        })
                 }
                 None => Literal::zeros(args[0].shape()),
             },

@@ -68,6 +68,13 @@ fn permute_broadcast_reduce_and_ids() {
     let c = program(|b, x| b.collective_broadcast(x, &[vec![1, 0]], None));
     let r = run(&c, 2, vec![f32s(&[1.0, 2.0]), f32s(&[3.0, 4.0])]);
     assert_eq!(r, vec![vec![3.0, 4.0], vec![3.0, 4.0]]);
+    // A run-time root: the member at index 1 of the group is the source.
+    let c = program(|b, x| {
+        let root = b.constant_r1(&[1i32]);
+        b.collective_broadcast_with_root(x, root, &[vec![0, 1]], None)
+    });
+    let r = run(&c, 2, vec![f32s(&[1.0, 2.0]), f32s(&[3.0, 4.0])]);
+    assert_eq!(r, vec![vec![3.0, 4.0], vec![3.0, 4.0]]);
     let c = program(|b, x| {
         let add = comp(b, BinaryOp::Add, F32);
         b.collective_reduce(x, &add, &[vec![0, 1]], None)

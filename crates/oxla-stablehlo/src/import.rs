@@ -1130,10 +1130,21 @@ impl<'m> Importer<'m> {
                 one(r)
             }
             "stablehlo.collective_broadcast" => {
-                if op.attr("has_dynamic_root").is_some() {
-                    return Err(unimpl(op, "a run-time (dynamic) root"));
-                }
                 let groups = replica_groups(op);
+                if op.attr("has_dynamic_root").is_some() {
+                    // The last operand holds one root index per data operand.
+                    let (root, data) = args
+                        .split_last()
+                        .ok_or_else(|| Error::invalid("collective_broadcast without operands"))?;
+                    return Ok(data
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &a)| {
+                            let r = b.slice(*root, &[k as i64], &[k as i64 + 1], &[1]);
+                            b.collective_broadcast_with_root(a, r, &groups, channel_id(op))
+                        })
+                        .collect());
+                }
                 Ok(args
                     .iter()
                     .map(|&a| b.collective_broadcast(a, &groups, channel_id(op)))

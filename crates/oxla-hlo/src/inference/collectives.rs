@@ -299,7 +299,18 @@ pub(super) fn infer(
         }
         Op::CollectiveBroadcast { replica_groups, .. } => {
             const T: &str = "CollectiveBroadcast";
-            count(T, operands, 1)?;
+            if operands.len() == 2 {
+                let r = array(T, operands, 1)?;
+                if !r.element_type.is_integer() || r.element_count() != 1 {
+                    return Err(fail(
+                        T,
+                        "the root operand must be an integer array of one element",
+                        operands,
+                    ));
+                }
+            } else {
+                count(T, operands, 1)?;
+            }
             array(T, operands, 0)?;
             check_groups(T, replica_groups, operands)?;
             Ok(operands[0].without_layout())
