@@ -1,7 +1,8 @@
-//! Loop fusion: chains of element-wise ops (with the broadcasts, iotas and scalar constants
-//! they read) become one `fusion` instruction of kind `kLoop` whose computation holds the
-//! chain. A producer joins its consumer's fusion only when that consumer is its one user,
-//! so nothing is computed twice. Reductions, dots and the rest are left as they are.
+//! Loop and input fusion: chains of element-wise ops (with the broadcasts, iotas and scalar
+//! constants they read) become one `fusion` instruction of kind `kLoop` whose computation
+//! holds the chain; a reduce takes its element-wise producers into a `kInput` fusion. A
+//! producer joins its consumer's fusion only when that consumer is its one user, so nothing
+//! is computed twice. Dots, convolutions and the rest are left as they are.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -54,7 +55,11 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
         let mut group: Vec<Option<usize>> = vec![None; n];
         for i in (0..n).rev() {
             let ins = &c.instructions[i];
-            if !fusible(ins) || matches!(ins.op, Op::Constant(_)) && group[i].is_none() {
+            // A reduce can root an input fusion: its producers are computed in its loop.
+            let reduce_root = matches!(ins.op, Op::Reduce { .. }) && group[i].is_none();
+            if !reduce_root
+                && (!fusible(ins) || matches!(ins.op, Op::Constant(_)) && group[i].is_none())
+            {
                 continue;
             }
             let root = group[i].unwrap_or(i);
@@ -126,7 +131,11 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
             let fusion = HloInstruction {
                 name: root_ins.name.clone(),
                 op: Op::Fusion {
-                    kind: FusionKind::Loop,
+                    kind: if matches!(root_ins.op, Op::Reduce { .. }) {
+                        FusionKind::Input
+                    } else {
+                        FusionKind::Loop
+                    },
                 },
                 operands: externals,
                 called: vec![comp_id],

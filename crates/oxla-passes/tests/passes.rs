@@ -193,10 +193,20 @@ ENTRY e {
     let mut after = before.clone();
     assert!(oxla_passes::fuse(&mut after).unwrap());
     oxla_hlo::verify_module(&after).unwrap();
-    // [x, fusion(broadcast, multiply, tanh), z, reduce, fusion(exp, negate)]
+    // [x, input fusion(broadcast, multiply, tanh, reduce), loop fusion(exp, negate)]
+    assert_eq!(opcodes(&after), vec!["parameter", "fusion", "fusion"]);
+    let kinds: Vec<_> = after
+        .entry_computation()
+        .instructions
+        .iter()
+        .filter_map(|i| match i.op {
+            Op::Fusion { kind } => Some(kind),
+            _ => None,
+        })
+        .collect();
     assert_eq!(
-        opcodes(&after),
-        vec!["parameter", "fusion", "constant", "reduce", "fusion"]
+        kinds,
+        vec![oxla_hlo::FusionKind::Input, oxla_hlo::FusionKind::Loop]
     );
     same_results(
         &before,
@@ -207,7 +217,7 @@ ENTRY e {
     assert!(!oxla_passes::fuse(&mut after).unwrap());
     let text = oxla_hlo::text::print_module(&after);
     assert!(
-        text.contains("kind=kLoop, calls=%fused.1_computation"),
+        text.contains("kind=kInput, calls=%fused.1_computation"),
         "{text}"
     );
     assert_eq!(
