@@ -162,3 +162,13 @@ fn approximate_comparison() {
         .is_err());
     assert!(Literal::vec1(&[f32::NAN]).bitwise_eq(&Literal::vec1(&[f32::NAN])));
 }
+
+#[test]
+fn nested_rows_and_mutable_access() {
+    let mut m = Literal::vec2(&[[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    assert_eq!(m.shape().to_string(), "f32[2,3]");
+    assert_eq!(m.get_f64(&[1, 0]).unwrap(), 4.0);
+    m.data_as_mut::<f32>().unwrap()[5] = 9.0;
+    assert_eq!(m.get_f64(&[1, 2]).unwrap(), 9.0);
+    assert!(m.data_as_mut::<i32>().is_err());
+}

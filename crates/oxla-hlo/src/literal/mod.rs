@@ -256,6 +256,27 @@ impl Literal {
             data: LiteralData::Array(T::wrap(v.to_vec())),
         }
     }
+    /// A rank-2 literal from nested rows (`Literal::vec2(&[[1.0f32, 2.0], [3.0, 4.0]])`).
+    pub fn vec2<T: NativeType, const N: usize>(rows: &[[T; N]]) -> Literal {
+        Literal {
+            shape: Shape::array(T::TYPE, &[rows.len() as i64, N as i64]),
+            data: LiteralData::Array(T::wrap(rows.iter().flatten().copied().collect())),
+        }
+    }
+    /// The elements as a mutable typed slice, if `T` is this literal's storage type.
+    pub fn data_as_mut<T: NativeType>(&mut self) -> crate::error::Result<&mut [T]> {
+        let shape = self.shape.clone();
+        match &mut self.data {
+            LiteralData::Array(s) => T::slice_mut(s),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            crate::error::Error::invalid(format!(
+                "literal of shape {shape} is not stored as {:?}",
+                T::TYPE
+            ))
+        })
+    }
     /// A literal of the given dims from row-major values.
     pub fn from_vec<T: NativeType>(dims: &[i64], v: Vec<T>) -> crate::error::Result<Literal> {
         Literal::from_parts(Shape::array(T::TYPE, dims), LiteralData::Array(T::wrap(v)))
