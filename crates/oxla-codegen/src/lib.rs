@@ -1,1 +1,388 @@
-pub fn hello() {}
+//! oxla-codegen: Cranelift lowering of HLO loop kernels.
+//!
+//! Each kernel (a fusion, or one element-wise / data-movement / reduce / small-dot
+//! instruction) becomes one native function over raw buffer pointers:
+//!
+//! ```text
+//! extern "C" fn(inputs: *const *const u8, outputs: *const *mut u8, start: i64, end: i64)
+//! ```
+//!
+//! computing the outputs for the outermost output dimension's range `[start, end)`, so the
+//! runtime can split that dimension across threads. Buffers are dense row-major. See
+//! `emit.rs` for how values are computed and `math.rs` for the vector math.
+
+mod emit;
+mod helpers;
+mod math;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use cranelift_codegen::ir::types::I64;
+use cranelift_codegen::ir::{AbiParam, InstBuilder, Signature};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Linkage, Module};
+use oxla_hlo::{
+    ArrayShape, ComputationId, Error, HloModule, InstrId, Op, PrimitiveType, Result, Shape,
+};
+
+use emit::{Ctx, Emitter, Idx, Leaves};
+
+/// The native entry point of a kernel.
+pub type KernelFn = unsafe extern "C" fn(*const *const u8, *const *mut u8, i64, i64);
+
+/// Which instruction to compile: `instruction` of `computation` (a fusion or a plain op whose
+/// operands are the kernel's inputs, in operand order).
+#[derive(Clone, Copy, Debug)]
+pub struct KernelSpec {
+    pub computation: ComputationId,
+    pub instruction: InstrId,
+}
+
+/// A compiled kernel.
+#[derive(Clone, Copy, Debug)]
+pub struct Kernel {
+    pub func: KernelFn,
+    /// Size of the outermost output dimension (1 for scalars): `[start, end)` ranges over it.
+    pub extent: i64,
+    /// Rough elements touched per unit of `extent` (to decide on threading).
+    pub work_per_unit: i64,
+    pub num_inputs: usize,
+    pub num_outputs: usize,
+    /// Vector width of the inner loop.
+    pub lanes: u32,
+}
+
+/// Owns the machine code and the constants it references.
+pub struct JitCode {
+    module: Option<JITModule>,
+    _consts: Vec<Box<[u8]>>,
+}
+
+// The code and constants are immutable once finalized; kernels only read them.
+unsafe impl Send for JitCode {}
+unsafe impl Sync for JitCode {}
+
+impl Drop for JitCode {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: every `Kernel` holding a pointer into this code keeps an `Arc` to it.
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+pub struct Compiled {
+    pub code: Arc<JitCode>,
+    pub kernels: Vec<Kernel>,
+}
+
+fn cl_err(e: impl std::fmt::Display) -> Error {
+    Error::internal(format!("cranelift: {e}"))
+}
+
+fn new_module() -> Result<(JITModule, HashMap<&'static str, FuncId>)> {
+    let mut fb = settings::builder();
+    fb.set("opt_level", "speed").map_err(cl_err)?;
+    fb.set("use_colocated_libcalls", "false").map_err(cl_err)?;
+    fb.set("is_pic", "false").map_err(cl_err)?;
+    let isa_builder = cranelift_native::builder().map_err(cl_err)?;
+    let isa = isa_builder
+        .finish(settings::Flags::new(fb))
+        .map_err(cl_err)?;
+    let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+    let syms = helpers::symbols();
+    for (name, ptr, _, _) in &syms {
+        jb.symbol(*name, *ptr);
+    }
+    let mut jm = JITModule::new(jb);
+    let mut ids = HashMap::new();
+    for (name, _, params, ret) in syms {
+        let mut sig = jm.make_signature();
+        for p in params {
+            sig.params.push(AbiParam::new(p));
+        }
+        sig.returns.push(AbiParam::new(ret));
+        let id = jm
+            .declare_function(name, Linkage::Import, &sig)
+            .map_err(cl_err)?;
+        ids.insert(name, id);
+    }
+    Ok((jm, ids))
+}
+
+/// The array outputs of an instruction's value (a tuple's leaves, all of one shape).
+fn output_arrays(shape: &Shape) -> Result<Vec<ArrayShape>> {
+    match shape {
+        Shape::Array(a) => Ok(vec![a.clone()]),
+        Shape::Tuple(t) => {
+            let mut v = Vec::new();
+            for s in t {
+                match s {
+                    Shape::Array(a) => v.push(a.clone()),
+                    _ => return Err(Error::unimplemented("JIT: nested tuple kernel output")),
+                }
+            }
+            if v.windows(2).any(|w| w[0].dims != w[1].dims) {
+                return Err(Error::unimplemented(
+                    "JIT: multi-output kernel whose outputs differ in shape",
+                ));
+            }
+            Ok(v)
+        }
+        Shape::Token => Err(Error::unimplemented("JIT: token-valued kernel")),
+    }
+}
+
+/// Compiles `specs` into one code object.
+pub fn compile_kernels(m: &HloModule, specs: &[KernelSpec]) -> Result<Compiled> {
+    let (mut jm, helpers) = new_module()?;
+    let mut consts: Vec<Box<[u8]>> = Vec::new();
+    let mut ids = Vec::new();
+    let mut metas = Vec::new();
+    let mut fctx = FunctionBuilderContext::new();
+    let mut cctx = jm.make_context();
+    for (n, spec) in specs.iter().enumerate() {
+        let comp = m.computation(spec.computation);
+        let ins = comp
+            .get(spec.instruction)
+            .ok_or_else(|| Error::internal("kernel instruction out of range"))?;
+        let mut sig: Signature = jm.make_signature();
+        for _ in 0..4 {
+            sig.params.push(AbiParam::new(I64));
+        }
+        cctx.func.signature = sig.clone();
+        let id = jm
+            .declare_function(&format!("k{n}"), Linkage::Local, &sig)
+            .map_err(cl_err)?;
+        let meta = build_kernel(m, spec, &mut jm, &helpers, &mut consts, &mut cctx.func, &mut fctx)
+            .map_err(|e| e.context(&ins.name))?;
+        jm.define_function(id, &mut cctx)
+            .map_err(|e| Error::internal(format!("{}: cranelift: {e:?}", ins.name)))?;
+        jm.clear_context(&mut cctx);
+        ids.push(id);
+        metas.push(meta);
+    }
+    jm.finalize_definitions().map_err(cl_err)?;
+    let kernels = ids
+        .iter()
+        .zip(metas)
+        .map(|(&id, mut k)| {
+            let p = jm.get_finalized_function(id);
+            // SAFETY: the function was defined with the KernelFn signature above.
+            k.func = unsafe { std::mem::transmute::<*const u8, KernelFn>(p) };
+            k
+        })
+        .collect();
+    Ok(Compiled {
+        code: Arc::new(JitCode {
+            module: Some(jm),
+            _consts: consts,
+        }),
+        kernels,
+    })
+}
+
+unsafe extern "C" fn unset(_: *const *const u8, _: *const *mut u8, _: i64, _: i64) {}
+
+/// Whether the kernel's root reduces along its operand's last dimension (then the output
+/// loop stays scalar and the reduction itself is vectorized).
+fn row_reduction_root(c: &oxla_hlo::HloComputation, mut id: InstrId) -> bool {
+    loop {
+        let ins = c.instr(id);
+        match &ins.op {
+            Op::GetTupleElement { .. } => id = ins.operands[0],
+            Op::Tuple => match ins.operands.first() {
+                Some(&o) => id = o,
+                None => return false,
+            },
+            Op::Reduce { dimensions } => {
+                let r = c.instr(ins.operands[0]).shape.rank() as i64;
+                return dimensions.contains(&(r - 1));
+            }
+            Op::ReduceWindow(_) => return true,
+            _ => return false,
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_kernel(
+    m: &HloModule,
+    spec: &KernelSpec,
+    jm: &mut JITModule,
+    helpers: &HashMap<&'static str, FuncId>,
+    consts: &mut Vec<Box<[u8]>>,
+    func: &mut cranelift_codegen::ir::Function,
+    fctx: &mut FunctionBuilderContext,
+) -> Result<Kernel> {
+    let comp = m.computation(spec.computation);
+    let ins = comp.instr(spec.instruction);
+    let (body, root, leaf_ids, num_inputs): (_, InstrId, Vec<(InstrId, usize)>, usize) =
+        if let Op::Fusion { .. } = ins.op {
+            let c = *ins
+                .called
+                .first()
+                .ok_or_else(|| Error::internal("fusion without computation"))?;
+            let fc = m.computation(c);
+            let leaves = fc
+                .parameters
+                .iter()
+                .map(|&p| match fc.instr(p).op {
+                    Op::Parameter { number } => (p, number),
+                    _ => (p, 0),
+                })
+                .collect();
+            (fc, fc.root, leaves, ins.operands.len())
+        } else {
+            let mut leaves: Vec<(InstrId, usize)> = Vec::new();
+            for (k, &o) in ins.operands.iter().enumerate() {
+                if !leaves.iter().any(|&(id, _)| id == o) {
+                    leaves.push((o, k));
+                }
+            }
+            (comp, spec.instruction, leaves, ins.operands.len())
+        };
+    let outs = output_arrays(&body.instr(root).shape)?;
+    let mut types = Vec::new();
+    emit::collect_types(m, body, &mut types);
+    for &o in &ins.operands {
+        emit::push_shape_types(&comp.instr(o).shape, &mut types);
+    }
+    // Only the instruction itself (not the whole enclosing computation) for plain ops.
+    if !matches!(ins.op, Op::Fusion { .. }) {
+        types.clear();
+        emit::push_shape_types(&ins.shape, &mut types);
+        for &o in &ins.operands {
+            emit::push_shape_types(&comp.instr(o).shape, &mut types);
+        }
+        for &c in &ins.called {
+            emit::collect_types(m, m.computation(c), &mut types);
+        }
+    }
+    for t in &types {
+        emit::scalar_ty(*t).map_err(|e| e.context("kernel"))?;
+    }
+    let lanes = emit::lanes_for(&types);
+    let dims = outs[0].dims.clone();
+    let rank = dims.len();
+    let out_lanes = if rank >= 1 && dims[rank - 1] >= lanes as i64 && !row_reduction_root(body, root) {
+        lanes
+    } else {
+        1
+    };
+
+    let mut b = FunctionBuilder::new(func, fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let (in_arr, out_arr, start, end) = (params[0], params[1], params[2], params[3]);
+    let mut leaf_ptrs = vec![None; body.instructions.len()];
+    for &(id, k) in &leaf_ids {
+        if k >= num_inputs {
+            return Err(Error::internal("kernel input index"));
+        }
+        let p = b.ins().load(I64, emit::flags(), in_arr, (8 * k) as i32);
+        leaf_ptrs[id.index()] = Some(p);
+    }
+    let mut out_ptrs = Vec::new();
+    for k in 0..outs.len() {
+        out_ptrs.push(b.ins().load(I64, emit::flags(), out_arr, (8 * k) as i32));
+    }
+    let mut em = Emitter::new(b, jm, helpers, m, lanes, consts);
+    let ctx = Ctx {
+        comp: body,
+        leaves: Leaves::Buffers(leaf_ptrs),
+        cache_id: Some(0),
+    };
+    let store_all = |em: &mut Emitter, idx: &Idx| -> Result<()> {
+        let vals = em.emit(&ctx, root, idx)?;
+        if vals.len() != outs.len() {
+            return Err(Error::internal("kernel output count"));
+        }
+        let (off, _) = em.linear(idx, &dims);
+        for (k, v) in vals.iter().enumerate() {
+            let v = em.splat(*v, idx.lanes)?;
+            em.store(v, out_ptrs[k], off)?;
+        }
+        Ok(())
+    };
+    if dims.iter().any(|&d| d == 0) {
+        // Nothing to compute.
+    } else if rank == 0 {
+        store_all(&mut em, &Idx { d: vec![], lanes: 1 })?;
+    } else {
+        gen_loops(&mut em, &dims, 0, &mut Vec::new(), start, end, out_lanes, &store_all)?;
+    }
+    em.b.ins().return_(&[]);
+    em.b.seal_all_blocks();
+    let cfg = em.jm.isa().frontend_config();
+    em.b.finalize(cfg);
+    let extent = if rank == 0 { 1 } else { dims[0] };
+    let total_in: i64 = ins
+        .operands
+        .iter()
+        .map(|&o| comp.instr(o).shape.element_count().max(0))
+        .sum();
+    let total_out: i64 = outs.iter().map(|a| a.element_count()).sum();
+    Ok(Kernel {
+        func: unset,
+        extent,
+        work_per_unit: (total_in + total_out) / extent.max(1),
+        num_inputs,
+        num_outputs: outs.len(),
+        lanes: out_lanes,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn gen_loops(
+    em: &mut Emitter,
+    dims: &[i64],
+    k: usize,
+    prefix: &mut Vec<cranelift_codegen::ir::Value>,
+    start: cranelift_codegen::ir::Value,
+    end: cranelift_codegen::ir::Value,
+    lanes: u32,
+    store_all: &dyn Fn(&mut Emitter, &Idx) -> Result<()>,
+) -> Result<()> {
+    let r = dims.len();
+    let (lo, hi) = if k == 0 {
+        (start, end)
+    } else {
+        (em.iconst(0), em.iconst(dims[k]))
+    };
+    if k == r - 1 {
+        let mut after = lo;
+        if lanes > 1 {
+            let lim = em.b.ins().iadd_imm_s(hi, -(lanes as i64 - 1));
+            after = em.for_loop(lo, lim, lanes as i64, &mut |em, j| {
+                let mut d: Vec<_> = prefix.iter().map(|&p| (p, 0)).collect();
+                d.push((j, 1));
+                store_all(em, &Idx { d, lanes })
+            })?;
+        }
+        em.for_loop(after, hi, 1, &mut |em, j| {
+            let mut d: Vec<_> = prefix.iter().map(|&p| (p, 0)).collect();
+            d.push((j, 0));
+            store_all(em, &Idx { d, lanes: 1 })
+        })?;
+        return Ok(());
+    }
+    em.for_loop(lo, hi, 1, &mut |em, i| {
+        prefix.push(i);
+        let r = gen_loops(em, dims, k + 1, prefix, start, end, lanes, store_all);
+        prefix.pop();
+        r
+    })?;
+    Ok(())
+}
+
+/// Whether `t` can be computed by JIT kernels.
+pub fn supports_type(t: PrimitiveType) -> bool {
+    emit::scalar_ty(t).is_ok()
+}

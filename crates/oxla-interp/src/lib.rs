@@ -20,7 +20,7 @@ mod linalg;
 mod process;
 mod reduce;
 mod rng;
-mod scalar_ops;
+pub mod scalar_ops;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -8,6 +8,7 @@ mod constant_folding;
 mod cse;
 mod dce;
 mod fusion;
+mod layout;
 mod rewrite;
 mod simplify;
 
@@ -18,6 +19,7 @@ pub use constant_folding::fold_constants;
 pub use cse::cse;
 pub use dce::dce;
 pub use fusion::fuse;
+pub use layout::assign_layouts;
 pub use simplify::simplify;
 
 /// Receives `(pass name, module text)`.
@@ -53,6 +55,7 @@ impl Pipeline {
     /// The standard pipeline followed by loop fusion (the form code generation takes).
     pub fn with_fusion() -> Pipeline {
         let mut p = Pipeline::standard();
+        p.passes.insert(0, ("layout-assignment", assign_layouts));
         p.passes.push(("fusion", fuse));
         p
     }

@@ -16,6 +16,15 @@ pub enum Outcome {
     Pass,
     Fail(String),
     Skip(String),
+    /// The JIT does not compile the module yet (a clear compile error, counted apart).
+    NotCompiled(String),
+}
+
+/// Which engine runs the modules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Interp,
+    Jit,
 }
 
 #[derive(Debug, Clone)]
@@ -46,7 +55,12 @@ pub fn mlir_files(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// Runs every test module of one file.
-pub fn run_file(path: &Path, rel: &str, filter: Option<&str>) -> Vec<ModuleResult> {
+pub fn run_file(
+    path: &Path,
+    rel: &str,
+    filter: Option<&str>,
+    backend: Backend,
+) -> Vec<ModuleResult> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
@@ -76,8 +90,15 @@ pub fn run_file(path: &Path, rel: &str, filter: Option<&str>) -> Vec<ModuleResul
             Outcome::Skip("probe/serialized output of the reference tool".into())
         } else {
             // A panic anywhere is a bug, but must not stop the whole run.
-            match std::panic::catch_unwind(|| run_module(&chunk)) {
+            let run = || match backend {
+                Backend::Interp => run_module(&chunk),
+                Backend::Jit => run_module_jit(&chunk),
+            };
+            match std::panic::catch_unwind(run) {
                 Ok(Ok(())) => Outcome::Pass,
+                Ok(Err(Error::Unimplemented(m))) if backend == Backend::Jit => {
+                    Outcome::NotCompiled(m)
+                }
                 Ok(Err(e)) => Outcome::Fail(shift_lines(&e.to_string(), line - 1)),
                 Err(_) => Outcome::Fail("internal panic".into()),
             }
@@ -125,6 +146,29 @@ pub fn run_module_with(text: &str, optimize: bool) -> Result<()> {
         run_parallel_keyed(&m2, &base, run, args)
     });
     let out = interp.run(imported.computation.module(), &[])?;
+    evaluate_checks(&imported, &out)
+}
+
+/// Imports one test module, compiles it with the JIT and runs it, then evaluates its checks.
+/// A module the JIT cannot compile fails with `Error::Unimplemented`.
+pub fn run_module_jit(text: &str) -> Result<()> {
+    let module = oxla_stablehlo::parse_module(text)?;
+    let imported = oxla_stablehlo::import(&module, None)?;
+    if !imported.parallel.is_empty() {
+        return Err(Error::unimplemented(
+            "JIT: interpreter.run_parallel (multi-process programs)",
+        ));
+    }
+    let client = oxla_runtime::Client::cpu()?;
+    let exe = client.compile(
+        imported.computation.module(),
+        &oxla_runtime::CompileOptions::default(),
+    )?;
+    let out = exe.execute_literals(&[]).map_err(|e| match e {
+        // A run-time failure of compiled code is a failure, not an unsupported op.
+        Error::Unimplemented(m) => Error::runtime(m),
+        e => e,
+    })?;
     evaluate_checks(&imported, &out)
 }
 

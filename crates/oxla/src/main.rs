@@ -108,17 +108,20 @@ fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
 }
 
 fn conformance(args: &[String]) -> Result<()> {
-    use oxla::conformance::{mlir_files, run_file, Outcome};
+    use oxla::conformance::{mlir_files, run_file, Backend, Outcome};
     let dir = std::path::Path::new(&args[0]);
     let filter = flag(args, "--filter");
-    if let Some(b) = flag(args, "--backend") {
-        if b != "interp" {
-            return Err(oxla::hlo::Error::unimplemented(format!(
-                "conformance backend '{b}': only 'interp' exists so far"
-            )));
+    let backend = match flag(args, "--backend") {
+        None | Some("interp") => Backend::Interp,
+        Some("jit") => Backend::Jit,
+        Some(b) => {
+            return Err(oxla::hlo::Error::invalid(format!(
+                "conformance backend '{b}': expected 'interp' or 'jit'"
+            )))
         }
-    }
-    let (mut pass, mut fail, mut skip) = (0, 0, 0);
+    };
+    let verbose = args.iter().any(|a| a == "--verbose");
+    let (mut pass, mut fail, mut skip, mut not_compiled) = (0, 0, 0, 0);
     let mut passed = Vec::new();
     for f in mlir_files(dir)? {
         let rel = f
@@ -126,7 +129,7 @@ fn conformance(args: &[String]) -> Result<()> {
             .unwrap_or(&f)
             .to_string_lossy()
             .replace('\\', "/");
-        for r in run_file(&f, &rel, filter) {
+        for r in run_file(&f, &rel, filter, backend) {
             match &r.outcome {
                 Outcome::Pass => {
                     pass += 1;
@@ -140,10 +143,23 @@ fn conformance(args: &[String]) -> Result<()> {
                     skip += 1;
                     println!("SKIP {}: {m}", r.id);
                 }
+                Outcome::NotCompiled(m) => {
+                    not_compiled += 1;
+                    if verbose {
+                        println!("NOT COMPILED {}: {}", r.id, m.replace('\n', " "));
+                    }
+                }
             }
         }
     }
-    println!("conformance: {pass} passed, {fail} failed, {skip} skipped");
+    if backend == Backend::Jit {
+        println!(
+            "conformance (jit): {pass} passed, {fail} failed, {skip} skipped, \
+             {not_compiled} not compiled by the JIT yet"
+        );
+    } else {
+        println!("conformance: {pass} passed, {fail} failed, {skip} skipped");
+    }
     if let Some(path) = flag(args, "--write-baseline") {
         std::fs::write(path, passed.join("\n") + "\n")
             .map_err(|e| oxla::hlo::Error::invalid(format!("cannot write {path}: {e}")))?;

@@ -1,0 +1,151 @@
+//! Scalar functions that JIT code calls for what is not worth open-coding: transcendental
+//! functions in scalar loops, float remainder/pow/atan2, f16 conversions, reduce-precision.
+//! They evaluate through the interpreter's scalar semantics (widened to f64, rounded once),
+//! so a scalar kernel agrees with the reference bit for bit on these ops.
+
+use cranelift_codegen::ir::types::{F32, F64, I32, I64};
+use cranelift_codegen::ir::Type;
+use half::{bf16, f16};
+use oxla_hlo::literal::Scalar;
+use oxla_hlo::{BinaryOp, PrimitiveType, UnaryOp};
+use oxla_interp::scalar_ops;
+
+/// Unary ops in the order of their codes (the index passed to `oxla_unary_*`).
+pub(crate) const UNARY: [UnaryOp; 26] = {
+    use UnaryOp::*;
+    [
+        Abs, Cbrt, Ceil, Clz, Cos, Erf, Exp, Expm1, Floor, Imag, IsFinite, Log, Log1p,
+        Logistic, Neg, Not, PopCnt, Real, Round, RoundNearestEven, Rsqrt, Sign, Sin, Sqrt,
+        Tan, Tanh,
+    ]
+};
+
+pub(crate) const BINARY: [BinaryOp; 16] = {
+    use BinaryOp::*;
+    [
+        Add, Sub, Mul, Div, Rem, Pow, Max, Min, And, Or, Xor, ShiftLeft,
+        ShiftRightArithmetic, ShiftRightLogical, Atan2, Complex,
+    ]
+};
+
+pub(crate) fn unary_code(op: UnaryOp) -> i64 {
+    UNARY.iter().position(|&o| o == op).unwrap_or(0) as i64
+}
+
+pub(crate) fn binary_code(op: BinaryOp) -> i64 {
+    BINARY.iter().position(|&o| o == op).unwrap_or(0) as i64
+}
+
+fn float_of(s: Result<Scalar, oxla_hlo::Error>) -> f64 {
+    match s {
+        Ok(Scalar::Float(f)) => f,
+        Ok(s) => s.as_f64(),
+        Err(_) => f64::NAN,
+    }
+}
+
+extern "C" fn unary_f64(op: i64, x: f64) -> f64 {
+    let op = UNARY[(op as usize).min(UNARY.len() - 1)];
+    float_of(scalar_ops::unary(op, PrimitiveType::F64, Scalar::Float(x)))
+}
+
+extern "C" fn unary_f32(op: i64, x: f32) -> f32 {
+    let op = UNARY[(op as usize).min(UNARY.len() - 1)];
+    float_of(scalar_ops::unary(op, PrimitiveType::F32, Scalar::Float(x as f64))) as f32
+}
+
+extern "C" fn binary_f64(op: i64, a: f64, b: f64) -> f64 {
+    let op = BINARY[(op as usize).min(BINARY.len() - 1)];
+    float_of(scalar_ops::binary(
+        op,
+        PrimitiveType::F64,
+        Scalar::Float(a),
+        Scalar::Float(b),
+    ))
+}
+
+extern "C" fn binary_f32(op: i64, a: f32, b: f32) -> f32 {
+    let op = BINARY[(op as usize).min(BINARY.len() - 1)];
+    float_of(scalar_ops::binary(
+        op,
+        PrimitiveType::F32,
+        Scalar::Float(a as f64),
+        Scalar::Float(b as f64),
+    )) as f32
+}
+
+/// Integer pow with the interpreter's rules (negative exponents, wrapping). `signed` says
+/// how the 64-bit operands were extended; the result is truncated by the caller.
+extern "C" fn int_pow(a: i64, b: i64, signed: i64, bits: i64) -> i64 {
+    let t = match (signed != 0, bits) {
+        (true, 8) => PrimitiveType::S8,
+        (true, 16) => PrimitiveType::S16,
+        (true, 32) => PrimitiveType::S32,
+        (true, _) => PrimitiveType::S64,
+        (false, 8) => PrimitiveType::U8,
+        (false, 16) => PrimitiveType::U16,
+        (false, 32) => PrimitiveType::U32,
+        (false, _) => PrimitiveType::U64,
+    };
+    let widen = |v: i64| if signed != 0 { v as i128 } else { v as u64 as i128 };
+    match scalar_ops::binary(
+        BinaryOp::Pow,
+        t,
+        Scalar::Int(widen(a)),
+        Scalar::Int(widen(b)),
+    ) {
+        Ok(s) => s.as_i128() as i64,
+        Err(_) => 0,
+    }
+}
+
+extern "C" fn f16_to_f32(bits: i32) -> f32 {
+    f16::from_bits(bits as u16).to_f32()
+}
+
+extern "C" fn f32_to_f16(x: f32) -> i32 {
+    f16::from_f32(x).to_bits() as i32
+}
+
+extern "C" fn round_f16(x: f32) -> f32 {
+    f16::from_f32(x).to_f32()
+}
+
+extern "C" fn round_bf16(x: f32) -> f32 {
+    bf16::from_f32(x).to_f32()
+}
+
+extern "C" fn f64_round_f16(x: f64) -> f32 {
+    f16::from_f64(x).to_f32()
+}
+
+extern "C" fn f64_round_bf16(x: f64) -> f32 {
+    bf16::from_f64(x).to_f32()
+}
+
+extern "C" fn reduce_precision_f64(x: f64, is_f64: i64, e: i64, m: i64) -> f64 {
+    scalar_ops::reduce_precision(x, is_f64 != 0, e as u32, m as u32)
+}
+
+/// (name, address, parameter types, result type) of every helper, for the JIT.
+pub(crate) fn symbols() -> Vec<(&'static str, *const u8, Vec<Type>, Type)> {
+    vec![
+        ("oxla_unary_f64", unary_f64 as *const u8, vec![I64, F64], F64),
+        ("oxla_unary_f32", unary_f32 as *const u8, vec![I64, F32], F32),
+        ("oxla_binary_f64", binary_f64 as *const u8, vec![I64, F64, F64], F64),
+        ("oxla_binary_f32", binary_f32 as *const u8, vec![I64, F32, F32], F32),
+        ("oxla_int_pow", int_pow as *const u8, vec![I64, I64, I64, I64], I64),
+        ("oxla_f16_to_f32", f16_to_f32 as *const u8, vec![I32], F32),
+        ("oxla_f32_to_f16", f32_to_f16 as *const u8, vec![F32], I32),
+        ("oxla_round_f16", round_f16 as *const u8, vec![F32], F32),
+        ("oxla_round_bf16", round_bf16 as *const u8, vec![F32], F32),
+        ("oxla_f64_round_f16", f64_round_f16 as *const u8, vec![F64], F32),
+        ("oxla_f64_round_bf16", f64_round_bf16 as *const u8, vec![F64], F32),
+        (
+            "oxla_reduce_precision",
+            reduce_precision_f64 as *const u8,
+            vec![F64, I64, I64, I64],
+            F64,
+        ),
+    ]
+}

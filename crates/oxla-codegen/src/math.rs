@@ -1,0 +1,159 @@
+//! Vectorized f32 transcendental functions as Cranelift IR (range reduction + polynomial),
+//! accurate to a few ULP; the scalar paths call the helpers instead.
+
+use cranelift_codegen::ir::condcodes::FloatCC;
+use cranelift_codegen::ir::types::I32;
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+use oxla_hlo::literal::Scalar;
+use oxla_hlo::PrimitiveType::{self, F32};
+
+use crate::emit::{Emitter, Val, R};
+
+fn k(em: &mut Emitter, f: f64, lanes: u32) -> R<Value> {
+    Ok(em.constant(F32, Scalar::Float(f), lanes)?.v)
+}
+
+fn horner(em: &mut Emitter, x: Value, coeffs: &[f64], lanes: u32) -> R<Value> {
+    let mut p = k(em, coeffs[0], lanes)?;
+    for &c in &coeffs[1..] {
+        let cv = k(em, c, lanes)?;
+        let m = em.b.ins().fmul(p, x);
+        p = em.b.ins().fadd(m, cv);
+    }
+    Ok(p)
+}
+
+/// exp(x): x = n ln2 + r with |r| <= ln2/2, exp(r) by its degree-7 Taylor polynomial, and
+/// 2^n applied in two halves so results down to the subnormals are right.
+pub(crate) fn exp_f32(em: &mut Emitter, x: Val) -> R<Val> {
+    let l = x.lanes;
+    let lo = k(em, -104.0, l)?;
+    let hi = k(em, 89.0, l)?;
+    let xc = em.b.ins().fmax(x.v, lo);
+    let xc = em.b.ins().fmin(xc, hi);
+    let log2e = k(em, std::f64::consts::LOG2_E, l)?;
+    let t = em.b.ins().fmul(xc, log2e);
+    let n = em.b.ins().nearest(t);
+    let ln2_hi = k(em, 0.693_145_751_953_125, l)?;
+    let ln2_lo = k(em, 1.428_606_765_330_187e-6, l)?;
+    let a = em.b.ins().fmul(n, ln2_hi);
+    let r = em.b.ins().fsub(xc, a);
+    let b = em.b.ins().fmul(n, ln2_lo);
+    let r = em.b.ins().fsub(r, b);
+    let p = horner(
+        em,
+        r,
+        &[
+            1.0 / 5040.0,
+            1.0 / 720.0,
+            1.0 / 120.0,
+            1.0 / 24.0,
+            1.0 / 6.0,
+            0.5,
+            1.0,
+            1.0,
+        ],
+        l,
+    )?;
+    let ity = I32.by(l).expect("lanes");
+    let ni = em.b.ins().fcvt_to_sint_sat(ity, n);
+    let n1 = em.b.ins().sshr_imm_s(ni, 1);
+    let n2 = em.b.ins().isub(ni, n1);
+    let scale = |em: &mut Emitter, n: Value| {
+        let bias = em.b.ins().iconst(I32, 127);
+        let bias = em.b.ins().splat(ity, bias);
+        let e = em.b.ins().iadd(n, bias);
+        let e = em.b.ins().ishl_imm_s(e, 23);
+        let ty = x_ty(em, l);
+        em.b.ins().bitcast(ty, MemFlagsData::new(), e)
+    };
+    let s1 = scale(em, n1);
+    let s2 = scale(em, n2);
+    let res = em.b.ins().fmul(p, s1);
+    let res = em.b.ins().fmul(res, s2);
+    // Overflow to +inf, underflow to 0 (NaN falls through both tests).
+    let over = k(em, 88.722_839_355_468_75, l)?;
+    let under = k(em, -103.972_084, l)?;
+    let inf = k(em, f64::INFINITY, l)?;
+    let zero = k(em, 0.0, l)?;
+    let is_over = em.b.ins().fcmp(FloatCC::GreaterThan, x.v, over);
+    let is_under = em.b.ins().fcmp(FloatCC::LessThan, x.v, under);
+    let res = sel(em, is_over, inf, res, l);
+    let res = sel(em, is_under, zero, res, l);
+    Ok(Val {
+        v: res,
+        t: F32,
+        lanes: l,
+    })
+}
+
+fn x_ty(_em: &Emitter, l: u32) -> cranelift_codegen::ir::Type {
+    cranelift_codegen::ir::types::F32.by(l).expect("lanes")
+}
+
+fn sel(em: &mut Emitter, mask: Value, a: Value, b: Value, l: u32) -> Value {
+    let ty = x_ty(em, l);
+    let m = em.b.ins().bitcast(ty, MemFlagsData::new(), mask);
+    em.b.ins().bitselect(m, a, b)
+}
+
+/// tanh(x): an odd Taylor polynomial below |x| = 0.4, and 1 - 2/(exp(2|x|)+1) above.
+pub(crate) fn tanh_f32(em: &mut Emitter, x: Val) -> R<Val> {
+    let l = x.lanes;
+    let ax = em.b.ins().fabs(x.v);
+    let ten = k(em, 10.0, l)?;
+    let axc = em.b.ins().fmin(ax, ten);
+    let two = k(em, 2.0, l)?;
+    let one = k(em, 1.0, l)?;
+    let twice = em.b.ins().fmul(axc, two);
+    let e = exp_f32(
+        em,
+        Val {
+            v: twice,
+            t: F32,
+            lanes: l,
+        },
+    )?
+    .v;
+    let e1 = em.b.ins().fadd(e, one);
+    let q = em.b.ins().fdiv(two, e1);
+    let big = em.b.ins().fsub(one, q);
+    let big = em.b.ins().fcopysign(big, x.v);
+    let x2 = em.b.ins().fmul(x.v, x.v);
+    let p = horner(
+        em,
+        x2,
+        &[
+            -929_569.0 / 638_512_875.0,
+            21_844.0 / 6_081_075.0,
+            -1_382.0 / 155_925.0,
+            62.0 / 2_835.0,
+            -17.0 / 315.0,
+            2.0 / 15.0,
+            -1.0 / 3.0,
+        ],
+        l,
+    )?;
+    let px = em.b.ins().fmul(p, x2);
+    let px = em.b.ins().fmul(px, x.v);
+    let small = em.b.ins().fadd(x.v, px);
+    let thr = k(em, 0.4, l)?;
+    let is_small = em.b.ins().fcmp(FloatCC::LessThan, ax, thr);
+    let v = sel(em, is_small, small, big, l);
+    Ok(Val { v, t: F32, lanes: l })
+}
+
+/// logistic(x) = 1 / (1 + exp(-x)).
+pub(crate) fn logistic_f32(em: &mut Emitter, x: Val) -> R<Val> {
+    let l = x.lanes;
+    let nx = em.b.ins().fneg(x.v);
+    let e = exp_f32(em, Val { v: nx, t: F32, lanes: l })?.v;
+    let one = k(em, 1.0, l)?;
+    let d = em.b.ins().fadd(one, e);
+    let v = em.b.ins().fdiv(one, d);
+    Ok(Val {
+        v,
+        t: PrimitiveType::F32,
+        lanes: l,
+    })
+}

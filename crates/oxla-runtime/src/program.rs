@@ -1,0 +1,532 @@
+//! Programs: a computation lowered to steps over an arena.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use oxla_codegen::{compile_kernels, JitCode, Kernel, KernelSpec};
+use oxla_hlo::{
+    ArrayShape, ComputationId, Error, HloComputation, HloInstruction, HloModule, Op,
+    PrimitiveType, Result, Shape,
+};
+use oxla_passes::buffer_assignment::shape_bytes;
+use oxla_passes::{assign_buffers, Slot};
+
+use crate::exec::{parallel_for, Bytes, SendPtr, V};
+use crate::Buffer;
+
+/// How a GEMM step reads its operands: C[b] (m x n) = A[b] (m x k) * B[b] (k x n).
+#[derive(Clone, Debug)]
+struct Gemm {
+    batch: usize,
+    m: usize,
+    n: usize,
+    k: usize,
+    f64: bool,
+}
+
+enum Step {
+    /// JIT kernel `kernel` computing instruction `ins`.
+    Kernel { ins: usize, kernel: usize },
+    Gemm { ins: usize, g: Gemm },
+    While { ins: usize, cond: usize, body: usize },
+    Conditional { ins: usize, branches: Vec<usize> },
+    Call { ins: usize, callee: usize },
+}
+
+struct Program {
+    comp: ComputationId,
+    steps: Vec<Step>,
+    /// Per instruction: where its value lives.
+    slots: Vec<Slot>,
+    consts: HashMap<usize, Arc<Bytes>>,
+    arena_bytes: usize,
+}
+
+pub(crate) struct Programs {
+    module: HloModule,
+    progs: Vec<Program>,
+    entry: usize,
+    kernels: Vec<Kernel>,
+    _code: Arc<JitCode>,
+    threads: usize,
+}
+
+fn unsup(ins: &HloInstruction, why: &str) -> Error {
+    Error::unimplemented(format!(
+        "JIT: {} ({}) {why}",
+        ins.name,
+        ins.op.opcode_name()
+    ))
+}
+
+/// Ops a loop kernel computes.
+fn kernel_op(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Fusion { .. }
+            | Op::Iota { .. }
+            | Op::Unary(_)
+            | Op::Binary(_)
+            | Op::Compare { .. }
+            | Op::Select
+            | Op::Clamp
+            | Op::Convert
+            | Op::BitcastConvert
+            | Op::ReducePrecision { .. }
+            | Op::Map { .. }
+            | Op::Broadcast { .. }
+            | Op::Reshape
+            | Op::Transpose { .. }
+            | Op::Reverse { .. }
+            | Op::Slice { .. }
+            | Op::DynamicSlice { .. }
+            | Op::DynamicUpdateSlice
+            | Op::Concatenate { .. }
+            | Op::Pad(_)
+            | Op::Copy
+            | Op::Reduce { .. }
+            | Op::ReduceWindow(_)
+            | Op::Dot { .. }
+    )
+}
+
+/// A dot that maps onto the GEMM kernels: operands [batch.., m, k] x [batch.., k, n] in f32
+/// (or f64 once the f64 kernel exists), large enough to be worth packing.
+fn gemm_shape(c: &HloComputation, ins: &HloInstruction) -> Option<Gemm> {
+    let Op::Dot { dnums, .. } = &ins.op else {
+        return None;
+    };
+    let t = ins.shape.element_type();
+    let lhs = c.instr(ins.operands[0]).shape.as_array()?;
+    let rhs = c.instr(ins.operands[1]).shape.as_array()?;
+    if t != PrimitiveType::F32 || lhs.element_type != t || rhs.element_type != t {
+        return None;
+    }
+    let nb = dnums.lhs_batch_dims.len();
+    let seq: Vec<i64> = (0..nb as i64).collect();
+    if dnums.lhs_batch_dims != seq || dnums.rhs_batch_dims != seq {
+        return None;
+    }
+    if lhs.rank() != nb + 2 || rhs.rank() != nb + 2 {
+        return None;
+    }
+    if dnums.lhs_contracting_dims != [nb as i64 + 1] || dnums.rhs_contracting_dims != [nb as i64] {
+        return None;
+    }
+    let batch: i64 = lhs.dims[..nb].iter().product();
+    let (m, k, n) = (lhs.dims[nb], lhs.dims[nb + 1], rhs.dims[nb + 1]);
+    if m * n * k < 4096 {
+        return None;
+    }
+    Some(Gemm {
+        batch: batch as usize,
+        m: m as usize,
+        n: n as usize,
+        k: k as usize,
+        f64: false,
+    })
+}
+
+struct Builder<'m> {
+    m: &'m HloModule,
+    progs: Vec<Option<Program>>,
+    by_comp: HashMap<ComputationId, usize>,
+    specs: Vec<KernelSpec>,
+}
+
+impl<'m> Builder<'m> {
+    fn program(&mut self, cid: ComputationId) -> Result<usize> {
+        if let Some(&p) = self.by_comp.get(&cid) {
+            return Ok(p);
+        }
+        let idx = self.progs.len();
+        self.progs.push(None);
+        self.by_comp.insert(cid, idx);
+        let c = self.m.computation(cid);
+        let ba = assign_buffers(c);
+        let mut steps = Vec::new();
+        let mut consts = HashMap::new();
+        for (i, ins) in c.instructions.iter().enumerate() {
+            match &ins.op {
+                Op::Parameter { .. } | Op::Tuple | Op::GetTupleElement { .. } => {}
+                Op::AfterAll | Op::OptimizationBarrier => {}
+                Op::Constant(l) => {
+                    if !l.shape().is_array() {
+                        return Err(unsup(ins, "tuple constant"));
+                    }
+                    if !oxla_codegen::supports_type(l.element_type()) {
+                        return Err(unsup(ins, &format!("element type {}", l.element_type())));
+                    }
+                    consts.insert(i, Arc::new(Bytes::from_slice(&l.to_le_bytes())));
+                }
+                _ if matches!(ba.slots[i], Slot::Alias(_)) => {}
+                Op::Dot { .. } if gemm_shape(c, ins).is_some() => {
+                    let g = gemm_shape(c, ins).ok_or_else(|| Error::internal("gemm"))?;
+                    steps.push(Step::Gemm { ins: i, g });
+                }
+                Op::While => {
+                    let cond = self.program(ins.called[0])?;
+                    let body = self.program(ins.called[1])?;
+                    steps.push(Step::While { ins: i, cond, body });
+                }
+                Op::Conditional => {
+                    let branches = ins
+                        .called
+                        .iter()
+                        .map(|&b| self.program(b))
+                        .collect::<Result<Vec<_>>>()?;
+                    steps.push(Step::Conditional { ins: i, branches });
+                }
+                Op::Call => {
+                    let callee = self.program(ins.called[0])?;
+                    steps.push(Step::Call { ins: i, callee });
+                }
+                op if kernel_op(op) => {
+                    for &o in &ins.operands {
+                        if !c.instr(o).shape.is_array() {
+                            return Err(unsup(ins, "has a tuple operand"));
+                        }
+                    }
+                    let kernel = self.specs.len();
+                    self.specs.push(KernelSpec {
+                        computation: cid,
+                        instruction: oxla_hlo::InstrId(i as u32),
+                    });
+                    steps.push(Step::Kernel { ins: i, kernel });
+                }
+                _ => return Err(unsup(ins, "is not supported by the JIT yet")),
+            }
+        }
+        self.progs[idx] = Some(Program {
+            comp: cid,
+            steps,
+            slots: ba.slots,
+            consts,
+            arena_bytes: ba.arena_bytes,
+        });
+        Ok(idx)
+    }
+}
+
+impl Programs {
+    pub(crate) fn build(m: &HloModule, threads: usize) -> Result<Programs> {
+        let mut b = Builder {
+            m,
+            progs: Vec::new(),
+            by_comp: HashMap::new(),
+            specs: Vec::new(),
+        };
+        let entry = b.program(m.entry)?;
+        let compiled = compile_kernels(m, &b.specs)?;
+        let progs = b
+            .progs
+            .into_iter()
+            .map(|p| p.ok_or_else(|| Error::internal("unfinished program")))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Programs {
+            module: m.clone(),
+            progs,
+            entry,
+            kernels: compiled.kernels,
+            _code: compiled.code,
+            threads: threads.max(1),
+        })
+    }
+
+    pub(crate) fn entry_arena_bytes(&self) -> usize {
+        self.progs[self.entry].arena_bytes
+    }
+
+    pub(crate) fn kernel_count(&self) -> usize {
+        self.progs.iter().map(|p| p.steps.len()).sum()
+    }
+
+    pub(crate) fn run_entry(&self, args: &[&Buffer]) -> Result<Vec<Buffer>> {
+        let vals: Vec<V> = args
+            .iter()
+            .map(|b| V::Arr {
+                ptr: b.data.ptr(),
+                shape: b.shape.clone(),
+                keep: Some(b.data.clone()),
+            })
+            .collect();
+        let out = self.run(self.entry, &vals)?;
+        let mut leaves = Vec::new();
+        out.leaves(&mut leaves);
+        leaves
+            .into_iter()
+            .map(|v| match v {
+                V::Arr {
+                    shape,
+                    keep: Some(k),
+                    ..
+                } => Ok(Buffer { shape, data: k }),
+                _ => Err(Error::unimplemented("JIT: token or unowned result")),
+            })
+            .collect()
+    }
+
+    /// Runs program `p` on `args`; the result owns its memory.
+    fn run(&self, p: usize, args: &[V]) -> Result<V> {
+        let prog = &self.progs[p];
+        let c = self.module.computation(prog.comp);
+        let mut arena = Bytes::zeroed(prog.arena_bytes);
+        let base = arena.as_mut_slice().as_mut_ptr();
+        let n = c.instructions.len();
+        let mut vals: Vec<V> = vec![V::Unset; n];
+        // Values that need no step, in instruction order, interleaved with steps.
+        let mut step_at: Vec<Option<&Step>> = vec![None; n];
+        for s in &prog.steps {
+            let i = match s {
+                Step::Kernel { ins, .. }
+                | Step::Gemm { ins, .. }
+                | Step::While { ins, .. }
+                | Step::Conditional { ins, .. }
+                | Step::Call { ins, .. } => *ins,
+            };
+            step_at[i] = Some(s);
+        }
+        for i in 0..n {
+            let ins = &c.instructions[i];
+            let v = match (&ins.op, step_at[i]) {
+                (_, Some(step)) => self.run_step(prog, c, i, step, base, &vals)?,
+                (Op::Parameter { number }, _) => args
+                    .get(*number)
+                    .cloned()
+                    .ok_or_else(|| Error::runtime("missing argument"))?,
+                (Op::Constant(_), _) => {
+                    let b = prog
+                        .consts
+                        .get(&i)
+                        .ok_or_else(|| Error::internal("constant"))?;
+                    V::Arr {
+                        ptr: b.ptr(),
+                        shape: array_of(&ins.shape)?,
+                        keep: Some(b.clone()),
+                    }
+                }
+                (Op::Tuple, _) => V::Tuple(ins.operands.iter().map(|o| vals[o.index()].clone()).collect()),
+                (Op::GetTupleElement { index }, _) => match &vals[ins.operands[0].index()] {
+                    V::Tuple(t) => t
+                        .get(*index)
+                        .cloned()
+                        .ok_or_else(|| Error::internal("tuple index"))?,
+                    _ => return Err(Error::internal("get-tuple-element of a non-tuple")),
+                },
+                (Op::AfterAll, _) => V::Token,
+                (Op::OptimizationBarrier, _) => vals[ins.operands[0].index()].clone(),
+                _ => match &prog.slots[i] {
+                    Slot::Alias(o) => match &vals[o.index()] {
+                        V::Arr { ptr, keep, .. } => V::Arr {
+                            ptr: *ptr,
+                            shape: array_of(&ins.shape)?,
+                            keep: keep.clone(),
+                        },
+                        _ => return Err(Error::internal("alias of a non-array")),
+                    },
+                    _ => return Err(Error::internal(format!("no step for {}", ins.name))),
+                },
+            };
+            vals[i] = v;
+        }
+        let root = vals[c.root.index()].clone();
+        let out = self.own(root);
+        drop(arena);
+        out
+    }
+
+    /// Copies arena-resident arrays of `v` into owned memory.
+    fn own(&self, v: V) -> Result<V> {
+        Ok(match v {
+            V::Arr {
+                ptr,
+                shape,
+                keep: None,
+            } => {
+                let bytes = shape_bytes(&Shape::Array(shape.clone()));
+                let mut b = Bytes::zeroed(bytes);
+                // SAFETY: `ptr` points at `bytes` live bytes of the current arena.
+                unsafe { std::ptr::copy_nonoverlapping(ptr, b.as_mut_slice().as_mut_ptr(), bytes) };
+                let b = Arc::new(b);
+                V::Arr {
+                    ptr: b.ptr(),
+                    shape,
+                    keep: Some(b),
+                }
+            }
+            V::Tuple(t) => V::Tuple(t.into_iter().map(|x| self.own(x)).collect::<Result<_>>()?),
+            v => v,
+        })
+    }
+
+    fn out_ptrs(&self, prog: &Program, i: usize, shape: &Shape, base: *mut u8) -> Result<(Vec<*mut u8>, V)> {
+        let off = match prog.slots[i] {
+            Slot::Arena { offset, .. } => offset,
+            Slot::None => 0,
+            _ => return Err(Error::internal("kernel output not in the arena")),
+        };
+        // SAFETY: the offset lies inside the arena (checked by buffer assignment).
+        let p = unsafe { base.add(off) };
+        match shape {
+            Shape::Array(a) => Ok((
+                vec![p],
+                V::Arr {
+                    ptr: p,
+                    shape: a.clone(),
+                    keep: None,
+                },
+            )),
+            Shape::Tuple(t) => {
+                let mut ptrs = Vec::new();
+                let mut vs = Vec::new();
+                let mut o = 0usize;
+                for s in t {
+                    let a = array_of(s)?;
+                    let q = unsafe { p.add(o) };
+                    ptrs.push(q);
+                    vs.push(V::Arr {
+                        ptr: q,
+                        shape: a,
+                        keep: None,
+                    });
+                    o += shape_bytes(s);
+                }
+                Ok((ptrs, V::Tuple(vs)))
+            }
+            Shape::Token => Ok((vec![], V::Token)),
+        }
+    }
+
+    fn run_step(
+        &self,
+        prog: &Program,
+        c: &HloComputation,
+        i: usize,
+        step: &Step,
+        base: *mut u8,
+        vals: &[V],
+    ) -> Result<V> {
+        let ins = &c.instructions[i];
+        let operand_ptr = |k: usize| -> Result<*const u8> {
+            match &vals[ins.operands[k].index()] {
+                V::Arr { ptr, .. } => Ok(*ptr as *const u8),
+                _ => Err(Error::internal(format!("{}: operand {k} is not an array", ins.name))),
+            }
+        };
+        match step {
+            Step::Kernel { kernel, .. } => {
+                let k = &self.kernels[*kernel];
+                let inputs = (0..ins.operands.len())
+                    .map(operand_ptr)
+                    .collect::<Result<Vec<_>>>()?;
+                let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
+                let ins_p = SendPtr(inputs.as_ptr());
+                let outs_p = SendPtr(outs.as_ptr() as *const *mut u8);
+                let f = k.func;
+                let extent = k.extent;
+                let total = extent.saturating_mul(k.work_per_unit.max(1));
+                let threads = if extent >= 2 && total >= 1 << 16 {
+                    self.threads
+                } else {
+                    1
+                };
+                if threads == 1 {
+                    // SAFETY: pointers match the kernel's inputs/outputs, sized by their shapes.
+                    unsafe { f(ins_p.0, outs_p.0, 0, extent) };
+                } else {
+                    let chunks = (threads * 4).min(extent as usize);
+                    let per = (extent as usize).div_ceil(chunks);
+                    parallel_for(chunks, threads, &|t| {
+                        let s = (t * per) as i64;
+                        let e = ((t + 1) * per).min(extent as usize) as i64;
+                        let (a, b) = (ins_p, outs_p);
+                        if s < e {
+                            // SAFETY: disjoint output ranges per task.
+                            unsafe { f(a.0, b.0, s, e) };
+                        }
+                    });
+                }
+                Ok(v)
+            }
+            Step::Gemm { g, .. } => {
+                let a = operand_ptr(0)? as *const f32;
+                let b = operand_ptr(1)? as *const f32;
+                let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
+                let cp = outs[0] as *mut f32;
+                let _ = g.f64;
+                for bi in 0..g.batch {
+                    // SAFETY: shapes were checked at compile time to be [batch, m, k] etc.
+                    let (sa, sb, sc) = unsafe {
+                        (
+                            std::slice::from_raw_parts(a.add(bi * g.m * g.k), g.m * g.k),
+                            std::slice::from_raw_parts(b.add(bi * g.k * g.n), g.k * g.n),
+                            std::slice::from_raw_parts_mut(cp.add(bi * g.m * g.n), g.m * g.n),
+                        )
+                    };
+                    oxla_kernels::sgemm(g.m, g.n, g.k, sa, g.k, sb, g.n, sc, g.n, false, self.threads)
+                        .map_err(|e| Error::runtime(format!("{}: {e}", ins.name)))?;
+                }
+                Ok(v)
+            }
+            Step::While { cond, body, .. } => {
+                let mut state = vals[ins.operands[0].index()].clone();
+                let mut iterations = 0u64;
+                loop {
+                    let c = self.run(*cond, std::slice::from_ref(&state))?;
+                    if !read_pred(&c)? {
+                        break;
+                    }
+                    state = self.run(*body, std::slice::from_ref(&state))?;
+                    iterations += 1;
+                    let _ = iterations;
+                }
+                self.own(state)
+            }
+            Step::Conditional { branches, .. } => {
+                let sel = match &vals[ins.operands[0].index()] {
+                    V::Arr { ptr, shape, .. } => {
+                        // SAFETY: a scalar pred or s32 operand.
+                        unsafe {
+                            if shape.element_type == PrimitiveType::Pred {
+                                // true selects branch 0.
+                                if **ptr != 0 {
+                                    0
+                                } else {
+                                    1
+                                }
+                            } else {
+                                let k = std::ptr::read_unaligned(*ptr as *const i32);
+                                if k < 0 || k as usize >= branches.len() {
+                                    branches.len() - 1
+                                } else {
+                                    k as usize
+                                }
+                            }
+                        }
+                    }
+                    _ => return Err(Error::internal("conditional selector")),
+                };
+                let arg = vals[ins.operands[1 + sel].index()].clone();
+                self.run(branches[sel], std::slice::from_ref(&arg))
+            }
+            Step::Call { callee, .. } => {
+                let args: Vec<V> = ins.operands.iter().map(|o| vals[o.index()].clone()).collect();
+                self.run(*callee, &args)
+            }
+        }
+    }
+}
+
+fn read_pred(v: &V) -> Result<bool> {
+    match v {
+        // SAFETY: a pred scalar of one byte.
+        V::Arr { ptr, .. } => Ok(unsafe { **ptr } != 0),
+        _ => Err(Error::internal("while condition is not a pred scalar")),
+    }
+}
+
+fn array_of(s: &Shape) -> Result<ArrayShape> {
+    s.as_array()
+        .cloned()
+        .ok_or_else(|| Error::internal("array expected"))
+}
