@@ -1410,6 +1410,24 @@ impl<'a, 'b> Emitter<'a, 'b> {
         })
     }
 
+    /// |a| with the sign of b (bit operations: x64 has no vector fcopysign in Cranelift).
+    pub fn copysign(&mut self, a: Value, b: Value, lanes: u32) -> Value {
+        if lanes == 1 {
+            return self.b.ins().fcopysign(a, b);
+        }
+        let ft = self.b.func.dfg.value_type(a);
+        let it = ft.as_int();
+        let bits = it.lane_bits() as i64;
+        let ai = self.b.ins().bitcast(it, MemFlagsData::new(), a);
+        let bi = self.b.ins().bitcast(it, MemFlagsData::new(), b);
+        let sign = self.b.ins().iconst(it.lane_type(), if bits == 64 { i64::MIN } else { 1 << (bits - 1) });
+        let sign = self.b.ins().splat(it, sign);
+        let mag = self.b.ins().band_not(ai, sign);
+        let sb = self.b.ins().band(bi, sign);
+        let r = self.b.ins().bor(mag, sb);
+        self.b.ins().bitcast(ft, MemFlagsData::new(), r)
+    }
+
     pub fn select(&mut self, c: Val, a: Val, b: Val) -> R<Val> {
         let lanes = c.lanes.max(a.lanes).max(b.lanes);
         let a = self.splat(a, lanes)?;
@@ -1477,7 +1495,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     let one = self.constant(t, Scalar::Float(1.0), lanes)?;
                     let zero = self.constant(t, Scalar::Float(0.0), lanes)?;
                     // copysign(1, x), but x itself for ±0 and NaN.
-                    let s = self.b.ins().fcopysign(one.v, x.v);
+                    let s = self.copysign(one.v, x.v, lanes);
                     let is_zero = self.b.ins().fcmp(FloatCC::Equal, x.v, zero.v);
                     let is_nan = self.b.ins().fcmp(FloatCC::Unordered, x.v, x.v);
                     let keep = self.b.ins().bor(is_zero, is_nan);

@@ -118,7 +118,7 @@ pub(crate) fn tanh_f32(em: &mut Emitter, x: Val) -> R<Val> {
     let e1 = em.b.ins().fadd(e, one);
     let q = em.b.ins().fdiv(two, e1);
     let big = em.b.ins().fsub(one, q);
-    let big = em.b.ins().fcopysign(big, x.v);
+    let big = em.copysign(big, x.v, l);
     let x2 = em.b.ins().fmul(x.v, x.v);
     let p = horner(
         em,

@@ -32,6 +32,9 @@ pub struct CompileOptions {
     pub dump_dir: Option<PathBuf>,
     /// Threads for intra-op parallelism (0 = all cores).
     pub threads: usize,
+    /// Evaluate constant subexpressions at compile time (through the interpreter). Off for
+    /// testing the generated code on programs whose inputs are all constants.
+    pub fold_constants: bool,
 }
 
 impl Default for CompileOptions {
@@ -40,6 +43,7 @@ impl Default for CompileOptions {
             opt_level: 1,
             dump_dir: None,
             threads: 0,
+            fold_constants: true,
         }
     }
 }
@@ -80,7 +84,11 @@ impl Client {
             p.passes = vec![("layout-assignment", oxla_passes::assign_layouts)];
             p
         } else {
-            oxla_passes::Pipeline::with_fusion()
+            let mut p = oxla_passes::Pipeline::with_fusion();
+            if !options.fold_constants {
+                p.passes.retain(|(name, _)| *name != "constant-folding");
+            }
+            p
         };
         pipeline.run(&mut m)?;
         if let Some(dir) = &options.dump_dir {

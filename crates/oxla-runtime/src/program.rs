@@ -177,7 +177,7 @@ impl<'m> Builder<'m> {
                         .collect::<Result<Vec<_>>>()?;
                     steps.push(Step::Conditional { ins: i, branches });
                 }
-                Op::Call => {
+                Op::Call | Op::CompositeCall { .. } => {
                     let callee = self.program(ins.called[0])?;
                     steps.push(Step::Call { ins: i, callee });
                 }

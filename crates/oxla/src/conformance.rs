@@ -160,10 +160,13 @@ pub fn run_module_jit(text: &str) -> Result<()> {
         ));
     }
     let client = oxla_runtime::Client::cpu()?;
-    let exe = client.compile(
-        imported.computation.module(),
-        &oxla_runtime::CompileOptions::default(),
-    )?;
+    // No constant folding: the test inputs are constants, and folding them would run the
+    // interpreter instead of the generated code.
+    let options = oxla_runtime::CompileOptions {
+        fold_constants: false,
+        ..Default::default()
+    };
+    let exe = client.compile(imported.computation.module(), &options)?;
     let out = exe.execute_literals(&[]).map_err(|e| match e {
         // A run-time failure of compiled code is a failure, not an unsupported op.
         Error::Unimplemented(m) => Error::runtime(m),
