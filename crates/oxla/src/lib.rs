@@ -7,6 +7,7 @@ pub use oxla_passes as passes;
 pub use oxla_runtime as runtime;
 pub use oxla_stablehlo as stablehlo;
 
+pub mod bench;
 pub mod conformance;
 pub mod npy;
 pub mod run;

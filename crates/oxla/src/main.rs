@@ -17,7 +17,14 @@ const USAGE: &str = "usage:
                       run a program on .npy inputs (or DIR's arg*.npy with --check), write outputs,
                       compare with DIR's expected out*.npy / meta.json
   oxla conformance DIR [--filter S] [--baseline FILE] [--write-baseline FILE]
-                      run the StableHLO interpreter test suite in DIR on the interpreter";
+                      [--backend interp|jit] [--verbose]
+                      run the StableHLO interpreter test suite in DIR on the interpreter or the
+                      JIT (modules the JIT cannot compile yet are counted apart; --verbose lists
+                      them with the reason)
+  oxla bench DIR [--json FILE] [--filter S] [--min-time SECONDS] [--max-runs N]
+                      compile every workload folder of DIR (or DIR itself) with the JIT, check
+                      its outputs, time it (median of repeated runs after a warm-up run) and
+                      print compile ms, run ms, GFLOPS or GB/s, peak arena bytes and the check";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,6 +36,7 @@ fn main() -> ExitCode {
         }
         Some("hlo") if args.len() >= 2 => hlo(&args[1], &args[2..]),
         Some("conformance") if args.len() >= 2 => conformance(&args[1..]),
+        Some("bench") if args.len() >= 2 => bench(&args[1..]),
         Some("run") if args.len() >= 2 => match oxla::run::command(&args[1..]) {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::FAILURE,
@@ -105,6 +113,40 @@ fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
         .position(|a| a == name)
         .and_then(|i| args.get(i + 1))
         .map(String::as_str)
+}
+
+fn bench(args: &[String]) -> Result<()> {
+    use oxla::bench::{bench_one, print_table, workloads};
+    let dir = std::path::Path::new(&args[0]);
+    let filter = flag(args, "--filter");
+    let parse = |name: &str, default: f64| -> Result<f64> {
+        match flag(args, name) {
+            None => Ok(default),
+            Some(v) => v
+                .parse()
+                .map_err(|_| oxla::hlo::Error::invalid(format!("{name}: not a number: {v}"))),
+        }
+    };
+    let min_time = parse("--min-time", 1.0)?;
+    let max_runs = parse("--max-runs", 100.0)? as usize;
+    let mut rows = Vec::new();
+    for w in workloads(dir)? {
+        let name = w.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        if filter.is_some_and(|f| !f.split(',').any(|f| name.contains(f))) {
+            continue;
+        }
+        eprintln!("bench: {name}");
+        rows.push(bench_one(&w, min_time, max_runs));
+    }
+    print_table(&rows);
+    if let Some(path) = flag(args, "--json") {
+        let j = serde_json::Value::Array(rows.iter().map(|r| r.to_json()).collect());
+        let text = serde_json::to_string_pretty(&j)
+            .map_err(|e| oxla::hlo::Error::internal(e.to_string()))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| oxla::hlo::Error::invalid(format!("cannot write {path}: {e}")))?;
+    }
+    Ok(())
 }
 
 fn conformance(args: &[String]) -> Result<()> {

@@ -1,0 +1,194 @@
+//! `oxla bench DIR`: compile and time every workload folder of a bench directory on the JIT,
+//! check its outputs against the expected files, and report compile time, median run time,
+//! GFLOPS or GB/s (from meta.json), peak arena bytes and the check verdict.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use oxla_hlo::{Error, Literal, Result};
+use oxla_runtime::{Buffer, Client, CompileOptions, Executable};
+
+use crate::run::{check_outputs, folder_args, load_program, Program};
+
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub name: String,
+    pub compile_ms: Option<f64>,
+    pub run_ms: Option<f64>,
+    pub runs: usize,
+    pub metric: Option<String>,
+    pub rate: Option<f64>,
+    pub peak_bytes: Option<usize>,
+    pub check: String,
+}
+
+impl Row {
+    fn failed(name: &str, why: String) -> Row {
+        Row {
+            name: name.to_string(),
+            compile_ms: None,
+            run_ms: None,
+            runs: 0,
+            metric: None,
+            rate: None,
+            peak_bytes: None,
+            check: why,
+        }
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut o = serde_json::json!({
+            "name": self.name,
+            "compile_ms": self.compile_ms,
+            "run_ms": self.run_ms,
+            "runs": self.runs,
+            "peak_bytes": self.peak_bytes,
+            "check": self.check,
+        });
+        match self.metric.as_deref() {
+            Some("GFLOPS") => o["gflops"] = serde_json::json!(self.rate),
+            Some("GB/s") => o["gbs"] = serde_json::json!(self.rate),
+            _ => {}
+        }
+        o
+    }
+}
+
+/// The workload folders under `dir` (or `dir` itself when it holds a program).
+pub fn workloads(dir: &Path) -> Result<Vec<PathBuf>> {
+    if dir.join("program.mlir").exists() {
+        return Ok(vec![dir.to_path_buf()]);
+    }
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| Error::invalid(format!("cannot read {}: {e}", dir.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("program.mlir").exists())
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+fn outputs(p: &Program, exe: &Executable, args: &[&Buffer]) -> Result<Vec<Buffer>> {
+    let out = exe.execute(args)?;
+    Ok(if p.tuple_result {
+        out.into_iter().skip(p.skip_outputs).collect()
+    } else {
+        out
+    })
+}
+
+/// Benchmarks one workload folder.
+pub fn bench_one(dir: &Path, min_time_s: f64, max_runs: usize) -> Row {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    match bench_inner(dir, &name, min_time_s, max_runs) {
+        Ok(r) => r,
+        Err(e) => Row::failed(&name, e.to_string()),
+    }
+}
+
+fn bench_inner(dir: &Path, name: &str, min_time_s: f64, max_runs: usize) -> Result<Row> {
+    let p = load_program(&dir.join("program.mlir"))?;
+    let args = folder_args(dir)?;
+    let meta: Option<serde_json::Value> = std::fs::read_to_string(dir.join("meta.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    let client = Client::cpu()?;
+    let t0 = Instant::now();
+    let exe = match client.compile(&p.module, &CompileOptions::default()) {
+        Ok(e) => e,
+        Err(e) => return Ok(Row::failed(name, format!("compile: {e}"))),
+    };
+    let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let bufs = args
+        .iter()
+        .map(Buffer::from_literal)
+        .collect::<Result<Vec<_>>>()?;
+    let refs: Vec<&Buffer> = bufs.iter().collect();
+    // Warm-up run, whose outputs are checked.
+    let outs = outputs(&p, &exe, &refs)?;
+    let lits = outs
+        .iter()
+        .map(|b| b.to_literal())
+        .collect::<Result<Vec<Literal>>>()?;
+    let checks = check_outputs(dir, &lits)?;
+    let bad: Vec<String> = checks
+        .iter()
+        .filter_map(|(k, _, v)| v.as_ref().err().map(|m| format!("out{k}: {m}")))
+        .collect();
+    let check = if bad.is_empty() {
+        "ok".to_string()
+    } else {
+        format!("mismatch ({})", bad.join("; "))
+    };
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while times.len() < max_runs
+        && (times.len() < 3 || start.elapsed().as_secs_f64() < min_time_s)
+    {
+        let t = Instant::now();
+        let o = exe.execute(&refs)?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        drop(o);
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    let run_ms = times[times.len() / 2];
+    let metric = meta
+        .as_ref()
+        .and_then(|m| m["metric"].as_str())
+        .map(str::to_string);
+    let rate = match metric.as_deref() {
+        Some("GFLOPS") => meta
+            .as_ref()
+            .and_then(|m| m["flops"].as_f64())
+            .map(|f| f / 1e9 / (run_ms / 1e3)),
+        Some("GB/s") => meta
+            .as_ref()
+            .and_then(|m| m["bytes_moved_min"].as_f64())
+            .map(|b| b / 1e9 / (run_ms / 1e3)),
+        _ => None,
+    };
+    Ok(Row {
+        name: name.to_string(),
+        compile_ms: Some(compile_ms),
+        run_ms: Some(run_ms),
+        runs: times.len(),
+        metric,
+        rate,
+        peak_bytes: Some(exe.peak_bytes()),
+        check,
+    })
+}
+
+pub fn print_table(rows: &[Row]) {
+    println!(
+        "{:<24} {:>10} {:>10} {:>6} {:>14} {:>12}  check",
+        "workload", "compile_ms", "run_ms", "runs", "rate", "peak_bytes"
+    );
+    for r in rows {
+        let f = |x: Option<f64>| x.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into());
+        let rate = match (r.rate, r.metric.as_deref()) {
+            (Some(v), Some(m)) => format!("{v:.1} {m}"),
+            _ => "-".into(),
+        };
+        let mut check = r.check.replace('\n', " ");
+        if check.len() > 140 {
+            check.truncate(140);
+            check.push('…');
+        }
+        println!(
+            "{:<24} {:>10} {:>10} {:>6} {:>14} {:>12}  {}",
+            r.name,
+            f(r.compile_ms),
+            f(r.run_ms),
+            r.runs,
+            rate,
+            r.peak_bytes
+                .map(|b| b.to_string())
+                .unwrap_or_else(|| "-".into()),
+            check
+        );
+    }
+}
