@@ -283,7 +283,14 @@ impl<'a, 'b> Emitter<'a, 'b> {
     // ---------------------------------------------------------------- memory
 
     /// Loads element `t` at element offset `off` (+ lane stride `ls`) from `ptr`.
-    pub fn load(&mut self, t: PrimitiveType, ptr: Value, off: Value, ls: i64, lanes: u32) -> R<Val> {
+    pub fn load(
+        &mut self,
+        t: PrimitiveType,
+        ptr: Value,
+        off: Value,
+        ls: i64,
+        lanes: u32,
+    ) -> R<Val> {
         let size = t.byte_size() as i64;
         let boff = self.b.ins().imul_imm_s(off, size);
         let addr = self.b.ins().iadd(ptr, boff);
@@ -374,6 +381,9 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let mut ls = 0i64;
         let mut stride = 1i64;
         for (k, &(base, s)) in idx.d.iter().enumerate().rev() {
+            if k >= dims.len() {
+                continue;
+            }
             let term = if stride == 1 {
                 base
             } else {
@@ -432,9 +442,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// The value(s) of instruction `id` of `ctx` at `idx` (several for tuple-valued
     /// reduces and tuples).
     pub fn emit(&mut self, ctx: &Ctx, id: InstrId, idx: &Idx) -> R<Vec<Val>> {
-        let key = ctx
-            .cache_id
-            .map(|c| (c, id.0, idx.d.clone(), idx.lanes));
+        let key = ctx.cache_id.map(|c| (c, id.0, idx.d.clone(), idx.lanes));
         if let Some(k) = &key {
             for level in self.cache.iter().rev() {
                 if let Some(v) = level.get(k) {
@@ -498,7 +506,14 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     fn scalar_operand(&mut self, ctx: &Ctx, id: InstrId) -> R<Value> {
         // Start indices: any integer type, read as a signed/unsigned i64.
-        let v = self.emit1(ctx, id, &Idx { d: vec![], lanes: 1 })?;
+        let v = self.emit1(
+            ctx,
+            id,
+            &Idx {
+                d: vec![],
+                lanes: 1,
+            },
+        )?;
         Ok(self.to_i64(v))
     }
 
@@ -596,7 +611,16 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.select(ops[0], ops[1], ops[2])?
             }
             Op::Clamp => {
-                let ops = self.same_idx(ctx, ins, idx)?;
+                // min and max may be scalars for an array operand.
+                let mut ops = Vec::new();
+                for &o in &ins.operands {
+                    let oi = if ctx.comp.instr(o).shape.rank() == 0 {
+                        Idx { d: vec![], lanes }
+                    } else {
+                        idx.clone()
+                    };
+                    ops.push(self.emit1(ctx, o, &oi)?);
+                }
                 let lo = self.splat(ops[0], lanes).or(Ok::<Val, Error>(ops[0]))?;
                 let hi = self.splat(ops[2], lanes).or(Ok::<Val, Error>(ops[2]))?;
                 let a = self.binary(BinaryOp::Max, ops[1], lo)?;
@@ -609,8 +633,14 @@ impl<'a, 'b> Emitter<'a, 'b> {
             Op::BitcastConvert => {
                 let x = self.emit1(ctx, ins.operands[0], idx)?;
                 if x.t.bit_width() != t.bit_width()
-                    || matches!(x.t, PrimitiveType::F16 | PrimitiveType::BF16 | PrimitiveType::Pred)
-                    || matches!(t, PrimitiveType::F16 | PrimitiveType::BF16 | PrimitiveType::Pred)
+                    || matches!(
+                        x.t,
+                        PrimitiveType::F16 | PrimitiveType::BF16 | PrimitiveType::Pred
+                    )
+                    || matches!(
+                        t,
+                        PrimitiveType::F16 | PrimitiveType::BF16 | PrimitiveType::Pred
+                    )
                 {
                     return Err(unsup(format!(
                         "bitcast-convert {} -> {} (different widths or 16-bit floats)",
@@ -623,7 +653,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 } else {
                     self.b.ins().bitcast(ty, MemFlagsData::new(), x.v)
                 };
-                Val { v, t, lanes: x.lanes }
+                Val {
+                    v,
+                    t,
+                    lanes: x.lanes,
+                }
             }
             Op::ReducePrecision {
                 exponent_bits,
@@ -647,7 +681,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     } else {
                         em.b.ins().fdemote(F32, r)
                     };
-                    let v = Val { v, t: a.t, lanes: 1 };
+                    let v = Val {
+                        v,
+                        t: a.t,
+                        lanes: 1,
+                    };
                     em.round_narrow(v)
                 })?
             }
@@ -660,6 +698,15 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.call_computation(callee, args)?[0]
             }
             Op::Copy | Op::OptimizationBarrier => self.emit1(ctx, ins.operands[0], idx)?,
+            // A fusion inside a computation being inlined (e.g. a reducer): inline its body.
+            Op::Fusion { .. } => {
+                let args = self.same_idx(ctx, ins, idx)?;
+                let callee = *ins
+                    .called
+                    .first()
+                    .ok_or_else(|| Error::internal("fusion without computation"))?;
+                return self.call_computation(callee, args);
+            }
             Op::Broadcast { dimensions } => {
                 // A size-1 operand dimension is stretched: it always reads index 0.
                 let od = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
@@ -672,7 +719,13 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.emit1(ctx, ins.operands[0], &Idx { d, lanes })?
             }
             Op::Transpose { permutation } => {
-                let mut d = vec![(idx.d.first().map(|x| x.0).unwrap_or_else(|| self.iconst(0)), 0); permutation.len()];
+                let mut d = vec![
+                    (
+                        idx.d.first().map(|x| x.0).unwrap_or_else(|| self.iconst(0)),
+                        0
+                    );
+                    permutation.len()
+                ];
                 for (i, &p) in permutation.iter().enumerate() {
                     d[p as usize] = idx.d[i];
                 }
@@ -685,7 +738,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     self.emit1(ctx, ins.operands[0], idx)?
                 } else {
                     let (lin, ls) = self.linear(idx, &rd);
-                    let last_ok = idx.d.iter().take(idx.d.len().saturating_sub(1)).all(|x| x.1 == 0)
+                    let last_ok = idx
+                        .d
+                        .iter()
+                        .take(idx.d.len().saturating_sub(1))
+                        .all(|x| x.1 == 0)
                         && rd.last().is_some_and(|&r| r > 0)
                         && od.last().is_some_and(|&o| o % rd[rd.len() - 1] == 0);
                     if lanes > 1 && ls != 0 && !last_ok {
@@ -757,7 +814,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     let s = self.scalar_operand(ctx, ins.operands[2 + k])?;
                     let s = self.clamp_i64(s, 0, od[k] - ud[k]);
                     let rel = self.b.ins().isub(idx.d[k].0, s);
-                    let lo_ok = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, rel, 0);
+                    let lo_ok = self
+                        .b
+                        .ins()
+                        .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, rel, 0);
                     let hi_ok = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, rel, ud[k]);
                     let ok = self.b.ins().band(lo_ok, hi_ok);
                     inside = Some(match inside {
@@ -799,7 +859,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
                         None => v,
                         Some(prev) => {
                             // Past this operand's start: take it.
-                            let c = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, rel, 0);
+                            let c =
+                                self.b
+                                    .ins()
+                                    .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, rel, 0);
                             Val {
                                 v: self.b.ins().select(c, v.v, prev.v),
                                 t,
@@ -824,7 +887,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     let relc = self.clamp_i64(rel, 0, i64::MAX / 2);
                     let q = self.b.ins().udiv_imm_s(relc, step);
                     let r = self.b.ins().urem_imm_s(relc, step);
-                    let c1 = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, rel, 0);
+                    let c1 = self
+                        .b
+                        .ins()
+                        .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, rel, 0);
                     let c2 = self.b.ins().icmp_imm_s(IntCC::Equal, r, 0);
                     let c3 = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, q, od[k]);
                     let c = self.b.ins().band(c1, c2);
@@ -911,8 +977,15 @@ impl<'a, 'b> Emitter<'a, 'b> {
         }
         let root = comp.root_instr();
         match root.op {
-            Op::Binary(op @ (BinaryOp::Add | BinaryOp::Mul | BinaryOp::Max | BinaryOp::Min
-            | BinaryOp::And | BinaryOp::Or | BinaryOp::Xor)) => {
+            Op::Binary(
+                op @ (BinaryOp::Add
+                | BinaryOp::Mul
+                | BinaryOp::Max
+                | BinaryOp::Min
+                | BinaryOp::And
+                | BinaryOp::Or
+                | BinaryOp::Xor),
+            ) => {
                 let ps: Vec<_> = root.operands.iter().map(|&o| &comp.instr(o).op).collect();
                 let is_p = |o: &Op, n| matches!(o, Op::Parameter { number } if *number == n);
                 ((is_p(ps[0], 0) && is_p(ps[1], 1)) || (is_p(ps[0], 1) && is_p(ps[1], 0)))
@@ -962,7 +1035,14 @@ impl<'a, 'b> Emitter<'a, 'b> {
             .ok_or_else(|| Error::internal("reduce without computation"))?;
         let mut inits = Vec::new();
         for k in 0..n {
-            let v = self.emit1(ctx, ins.operands[n + k], &Idx { d: vec![], lanes: 1 })?;
+            let v = self.emit1(
+                ctx,
+                ins.operands[n + k],
+                &Idx {
+                    d: vec![],
+                    lanes: 1,
+                },
+            )?;
             inits.push(self.splat(v, lanes)?);
         }
         // Operand index: kept dims from idx, reduced dims from loop counters.
@@ -1000,10 +1080,23 @@ impl<'a, 'b> Emitter<'a, 'b> {
             && red.last() == Some(&last)
             && in_dims[last] >= self.lanes as i64;
         let ops: Vec<InstrId> = ins.operands[..n].to_vec();
-        let outer = if vec_inner { &red[..red.len() - 1] } else { &red[..] };
+        let outer = if vec_inner {
+            &red[..red.len() - 1]
+        } else {
+            &red[..]
+        };
         let mut counters: Vec<Value> = Vec::new();
         self.reduce_loops(
-            ctx, &ops, &kept, &in_dims, outer, &mut counters, &vars, &types, reducer, lanes,
+            ctx,
+            &ops,
+            &kept,
+            &in_dims,
+            outer,
+            &mut counters,
+            &vars,
+            &types,
+            reducer,
+            lanes,
             if vec_inner { simple } else { None },
         )?;
         Ok(vars
@@ -1057,8 +1150,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             self.for_loop(zero, lim, 1, &mut |em, i| {
                 counters.push(i);
                 let r = em.reduce_loops(
-                    ctx, ops, kept, in_dims, rest, counters, vars, types, reducer, lanes,
-                    vec_inner,
+                    ctx, ops, kept, in_dims, rest, counters, vars, types, reducer, lanes, vec_inner,
                 );
                 counters.pop();
                 r
@@ -1089,15 +1181,27 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     let jj = em.b.ins().iadd_imm_s(j, (a as i64) * l as i64);
                     let idx = build_idx(&cs, Some((jj, 1)), l);
                     let x = em.emit1(ctx, ops[0], &idx)?;
-                    let cur = Val { v: em.b.use_var(acc), t, lanes: l };
+                    let cur = Val {
+                        v: em.b.use_var(acc),
+                        t,
+                        lanes: l,
+                    };
                     let r = em.binary(op, cur, x)?;
                     em.b.def_var(acc, r.v);
                 }
                 Ok(())
             })?;
-            let mut total = Val { v: self.b.use_var(accs[0]), t, lanes: l };
+            let mut total = Val {
+                v: self.b.use_var(accs[0]),
+                t,
+                lanes: l,
+            };
             for &acc in &accs[1..] {
-                let x = Val { v: self.b.use_var(acc), t, lanes: l };
+                let x = Val {
+                    v: self.b.use_var(acc),
+                    t,
+                    lanes: l,
+                };
                 total = self.binary(op, total, x)?;
             }
             // Leftover full vectors when 4 accumulators were used.
@@ -1107,25 +1211,41 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let after2 = self.for_loop(after, lim2, l as i64, &mut |em, j| {
                 let idx = build_idx(&cs, Some((j, 1)), l);
                 let x = em.emit1(ctx, ops[0], &idx)?;
-                let cur = Val { v: em.b.use_var(accv), t, lanes: l };
+                let cur = Val {
+                    v: em.b.use_var(accv),
+                    t,
+                    lanes: l,
+                };
                 let r = em.binary(op, cur, x)?;
                 em.b.def_var(accv, r.v);
                 Ok(())
             })?;
-            let total = Val { v: self.b.use_var(accv), t, lanes: l };
+            let total = Val {
+                v: self.b.use_var(accv),
+                t,
+                lanes: l,
+            };
             let mut h = self.lane(total, 0);
             for k in 1..l {
                 let x = self.lane(total, k);
                 h = self.binary(op, h, x)?;
             }
-            let cur = Val { v: self.b.use_var(vars[0]), t, lanes: 1 };
+            let cur = Val {
+                v: self.b.use_var(vars[0]),
+                t,
+                lanes: 1,
+            };
             let r = self.binary(op, cur, h)?;
             self.b.def_var(vars[0], r.v);
             let lim3 = self.iconst(d);
             self.for_loop(after2, lim3, 1, &mut |em, j| {
                 let idx = build_idx(&cs, Some((j, 0)), 1);
                 let x = em.emit1(ctx, ops[0], &idx)?;
-                let cur = Val { v: em.b.use_var(vars[0]), t, lanes: 1 };
+                let cur = Val {
+                    v: em.b.use_var(vars[0]),
+                    t,
+                    lanes: 1,
+                };
                 let r = em.binary(op, cur, x)?;
                 em.b.def_var(vars[0], r.v);
                 Ok(())
@@ -1169,7 +1289,14 @@ impl<'a, 'b> Emitter<'a, 'b> {
             .ok_or_else(|| Error::internal("reduce-window without computation"))?;
         let mut inits = Vec::new();
         for k in 0..n {
-            inits.push(self.emit1(ctx, ins.operands[n + k], &Idx { d: vec![], lanes: 1 })?);
+            inits.push(self.emit1(
+                ctx,
+                ins.operands[n + k],
+                &Idx {
+                    d: vec![],
+                    lanes: 1,
+                },
+            )?);
         }
         let vars: Vec<Variable> = inits
             .iter()
@@ -1185,7 +1312,19 @@ impl<'a, 'b> Emitter<'a, 'b> {
             return Ok(inits);
         }
         let mut counters = Vec::new();
-        self.window_loops(ctx, ins, w, idx, &in_dims, 0, &mut counters, &vars, &types, &inits, reducer)?;
+        self.window_loops(
+            ctx,
+            ins,
+            w,
+            idx,
+            &in_dims,
+            0,
+            &mut counters,
+            &vars,
+            &types,
+            &inits,
+            reducer,
+        )?;
         Ok(vars
             .iter()
             .zip(&types)
@@ -1218,7 +1357,19 @@ impl<'a, 'b> Emitter<'a, 'b> {
             if size == 1 {
                 let z = self.iconst(0);
                 counters.push(z);
-                let r = self.window_loops(ctx, ins, w, idx, in_dims, k + 1, counters, vars, types, inits, reducer);
+                let r = self.window_loops(
+                    ctx,
+                    ins,
+                    w,
+                    idx,
+                    in_dims,
+                    k + 1,
+                    counters,
+                    vars,
+                    types,
+                    inits,
+                    reducer,
+                );
                 counters.pop();
                 return r;
             }
@@ -1226,7 +1377,19 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let lim = self.iconst(size);
             self.for_loop(zero, lim, 1, &mut |em, i| {
                 counters.push(i);
-                let r = em.window_loops(ctx, ins, w, idx, in_dims, k + 1, counters, vars, types, inits, reducer);
+                let r = em.window_loops(
+                    ctx,
+                    ins,
+                    w,
+                    idx,
+                    in_dims,
+                    k + 1,
+                    counters,
+                    vars,
+                    types,
+                    inits,
+                    reducer,
+                );
                 counters.pop();
                 r
             })?;
@@ -1248,9 +1411,15 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let pc = self.clamp_i64(p, 0, i64::MAX / 2);
             let q = self.b.ins().udiv_imm_s(pc, wd.base_dilation.max(1));
             let r = self.b.ins().urem_imm_s(pc, wd.base_dilation.max(1));
-            let c1 = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, p, 0);
+            let c1 = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, p, 0);
             let c2 = self.b.ins().icmp_imm_s(IntCC::Equal, r, 0);
-            let c3 = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, q, in_dims[k]);
+            let c3 = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::SignedLessThan, q, in_dims[k]);
             let c = self.b.ins().band(c1, c2);
             let c = self.b.ins().band(c, c3);
             valid = Some(match valid {
@@ -1301,10 +1470,16 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let rhs = ctx.comp.instr(ins.operands[1]).shape.dims().to_vec();
         let nb = dn.lhs_batch_dims.len();
         let lfree: Vec<usize> = (0..lhs.len())
-            .filter(|&k| !dn.lhs_batch_dims.contains(&(k as i64)) && !dn.lhs_contracting_dims.contains(&(k as i64)))
+            .filter(|&k| {
+                !dn.lhs_batch_dims.contains(&(k as i64))
+                    && !dn.lhs_contracting_dims.contains(&(k as i64))
+            })
             .collect();
         let rfree: Vec<usize> = (0..rhs.len())
-            .filter(|&k| !dn.rhs_batch_dims.contains(&(k as i64)) && !dn.rhs_contracting_dims.contains(&(k as i64)))
+            .filter(|&k| {
+                !dn.rhs_batch_dims.contains(&(k as i64))
+                    && !dn.rhs_contracting_dims.contains(&(k as i64))
+            })
             .collect();
         let zero = self.iconst(0);
         let mut li = vec![(zero, 0i64); lhs.len()];
@@ -1372,8 +1547,22 @@ impl<'a, 'b> Emitter<'a, 'b> {
             })?;
             return Ok(());
         }
-        let x = self.emit1(ctx, ins.operands[0], &Idx { d: li.clone(), lanes })?;
-        let y = self.emit1(ctx, ins.operands[1], &Idx { d: ri.clone(), lanes })?;
+        let x = self.emit1(
+            ctx,
+            ins.operands[0],
+            &Idx {
+                d: li.clone(),
+                lanes,
+            },
+        )?;
+        let y = self.emit1(
+            ctx,
+            ins.operands[1],
+            &Idx {
+                d: ri.clone(),
+                lanes,
+            },
+        )?;
         let x = self.convert(x, t)?;
         let y = self.convert(y, t)?;
         let p = if t == PrimitiveType::Pred {
@@ -1406,7 +1595,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
         };
         self.lanewise(&[x], &mut |em, a| {
             let v = em.call_helper(name, &[a[0].v], F32)?;
-            Ok(Val { v, t: a[0].t, lanes: 1 })
+            Ok(Val {
+                v,
+                t: a[0].t,
+                lanes: 1,
+            })
         })
     }
 
@@ -1420,12 +1613,30 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let bits = it.lane_bits() as i64;
         let ai = self.b.ins().bitcast(it, MemFlagsData::new(), a);
         let bi = self.b.ins().bitcast(it, MemFlagsData::new(), b);
-        let sign = self.b.ins().iconst(it.lane_type(), if bits == 64 { i64::MIN } else { 1 << (bits - 1) });
+        let sign = self.b.ins().iconst(
+            it.lane_type(),
+            if bits == 64 {
+                i64::MIN
+            } else {
+                1 << (bits - 1)
+            },
+        );
         let sign = self.b.ins().splat(it, sign);
         let mag = self.b.ins().band_not(ai, sign);
         let sb = self.b.ins().band(bi, sign);
         let r = self.b.ins().bor(mag, sb);
         self.b.ins().bitcast(ft, MemFlagsData::new(), r)
+    }
+
+    /// An f64 scalar rounded once to f16/bf16 (held as f32).
+    fn round_from_f64(&mut self, r: Value, t: PrimitiveType) -> R<Val> {
+        let name = if t == PrimitiveType::F16 {
+            "oxla_f64_round_f16"
+        } else {
+            "oxla_f64_round_bf16"
+        };
+        let v = self.call_helper(name, &[r], F32)?;
+        Ok(Val { v, t, lanes: 1 })
     }
 
     pub fn select(&mut self, c: Val, a: Val, b: Val) -> R<Val> {
@@ -1499,7 +1710,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     let is_zero = self.b.ins().fcmp(FloatCC::Equal, x.v, zero.v);
                     let is_nan = self.b.ins().fcmp(FloatCC::Unordered, x.v, x.v);
                     let keep = self.b.ins().bor(is_zero, is_nan);
-                    let keep = Val { v: keep, t: PrimitiveType::Pred, lanes };
+                    let keep = Val {
+                        v: keep,
+                        t: PrimitiveType::Pred,
+                        lanes,
+                    };
                     let sv = Val { v: s, t, lanes };
                     return self.select(keep, x, sv);
                 }
@@ -1508,10 +1723,18 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     let inf = self.constant(t, Scalar::Float(f64::INFINITY), lanes)?;
                     let a = self.b.ins().fabs(x.v);
                     let c = self.b.ins().fcmp(FloatCC::LessThan, a, inf.v);
-                    return Ok(Val { v: c, t: PrimitiveType::Pred, lanes });
+                    return Ok(Val {
+                        v: c,
+                        t: PrimitiveType::Pred,
+                        lanes,
+                    });
                 }
-                Exp if lanes > 1 && t == PrimitiveType::F32 => return crate::math::exp_f32(self, x),
-                Tanh if lanes > 1 && t == PrimitiveType::F32 => return crate::math::tanh_f32(self, x),
+                Exp if lanes > 1 && t == PrimitiveType::F32 => {
+                    return crate::math::exp_f32(self, x)
+                }
+                Tanh if lanes > 1 && t == PrimitiveType::F32 => {
+                    return crate::math::tanh_f32(self, x)
+                }
                 Logistic if lanes > 1 && t == PrimitiveType::F32 => {
                     return crate::math::logistic_f32(self, x)
                 }
@@ -1520,12 +1743,25 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     return self.lanewise(&[x], &mut |em, a| {
                         let a = a[0];
                         let c = em.iconst(code);
-                        let v = if a.t == PrimitiveType::F64 {
-                            em.call_helper("oxla_unary_f64", &[c, a.v], F64)?
-                        } else {
-                            em.call_helper("oxla_unary_f32", &[c, a.v], F32)?
+                        let v = match a.t {
+                            PrimitiveType::F64 => {
+                                em.call_helper("oxla_unary_f64", &[c, a.v], F64)?
+                            }
+                            PrimitiveType::F32 => {
+                                em.call_helper("oxla_unary_f32", &[c, a.v], F32)?
+                            }
+                            _ => {
+                                // f16/bf16: compute in f64 and round once, as the reference does.
+                                let w = em.b.ins().fpromote(F64, a.v);
+                                let r = em.call_helper("oxla_unary_f64", &[c, w], F64)?;
+                                return em.round_from_f64(r, a.t);
+                            }
                         };
-                        em.round_narrow(Val { v, t: a.t, lanes: 1 })
+                        Ok(Val {
+                            v,
+                            t: a.t,
+                            lanes: 1,
+                        })
                     });
                 }
             };
@@ -1591,12 +1827,25 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     let code = binary_code(op);
                     return self.lanewise(&[a, b], &mut |em, x| {
                         let c = em.iconst(code);
-                        let v = if x[0].t == PrimitiveType::F64 {
-                            em.call_helper("oxla_binary_f64", &[c, x[0].v, x[1].v], F64)?
-                        } else {
-                            em.call_helper("oxla_binary_f32", &[c, x[0].v, x[1].v], F32)?
+                        let v = match x[0].t {
+                            PrimitiveType::F64 => {
+                                em.call_helper("oxla_binary_f64", &[c, x[0].v, x[1].v], F64)?
+                            }
+                            PrimitiveType::F32 => {
+                                em.call_helper("oxla_binary_f32", &[c, x[0].v, x[1].v], F32)?
+                            }
+                            t => {
+                                let a = em.b.ins().fpromote(F64, x[0].v);
+                                let b = em.b.ins().fpromote(F64, x[1].v);
+                                let r = em.call_helper("oxla_binary_f64", &[c, a, b], F64)?;
+                                return em.round_from_f64(r, t);
+                            }
                         };
-                        em.round_narrow(Val { v, t: x[0].t, lanes: 1 })
+                        Ok(Val {
+                            v,
+                            t: x[0].t,
+                            lanes: 1,
+                        })
                     });
                 }
                 _ => return Err(unsup(format!("{} on {t}", op.name()))),
@@ -1782,7 +2031,9 @@ impl<'a, 'b> Emitter<'a, 'b> {
             (Gt, true) => IntCC::UnsignedGreaterThan,
             (Ge, true) => IntCC::UnsignedGreaterThanOrEqual,
         };
-        if lanes > 1 && (t == PrimitiveType::Pred || scalar_ty(t)?.bits() == 64 && !matches!(dir, Eq | Ne)) {
+        if lanes > 1
+            && (t == PrimitiveType::Pred || scalar_ty(t)?.bits() == 64 && !matches!(dir, Eq | Ne))
+        {
             return self.lanewise(&[a, b], &mut |em, x| em.compare(dir, ct, x[0], x[1]));
         }
         Ok(out(self.b.ins().icmp(cc, a.v, b.v)))
@@ -1922,7 +2173,13 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 (false, PrimitiveType::F32) => x.v,
                 (true, F16) => self.call_helper("oxla_f64_round_f16", &[x.v], F32)?,
                 (true, BF16) => self.call_helper("oxla_f64_round_bf16", &[x.v], F32)?,
-                (false, F16 | BF16) => return self.round_narrow(Val { v: x.v, t: to, lanes }),
+                (false, F16 | BF16) => {
+                    return self.round_narrow(Val {
+                        v: x.v,
+                        t: to,
+                        lanes,
+                    })
+                }
                 _ => return Err(unsup(format!("convert {from} -> {to}"))),
             }
         };

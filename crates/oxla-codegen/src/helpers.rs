@@ -14,17 +14,54 @@ use oxla_interp::scalar_ops;
 pub(crate) const UNARY: [UnaryOp; 26] = {
     use UnaryOp::*;
     [
-        Abs, Cbrt, Ceil, Clz, Cos, Erf, Exp, Expm1, Floor, Imag, IsFinite, Log, Log1p,
-        Logistic, Neg, Not, PopCnt, Real, Round, RoundNearestEven, Rsqrt, Sign, Sin, Sqrt,
-        Tan, Tanh,
+        Abs,
+        Cbrt,
+        Ceil,
+        Clz,
+        Cos,
+        Erf,
+        Exp,
+        Expm1,
+        Floor,
+        Imag,
+        IsFinite,
+        Log,
+        Log1p,
+        Logistic,
+        Neg,
+        Not,
+        PopCnt,
+        Real,
+        Round,
+        RoundNearestEven,
+        Rsqrt,
+        Sign,
+        Sin,
+        Sqrt,
+        Tan,
+        Tanh,
     ]
 };
 
 pub(crate) const BINARY: [BinaryOp; 16] = {
     use BinaryOp::*;
     [
-        Add, Sub, Mul, Div, Rem, Pow, Max, Min, And, Or, Xor, ShiftLeft,
-        ShiftRightArithmetic, ShiftRightLogical, Atan2, Complex,
+        Add,
+        Sub,
+        Mul,
+        Div,
+        Rem,
+        Pow,
+        Max,
+        Min,
+        And,
+        Or,
+        Xor,
+        ShiftLeft,
+        ShiftRightArithmetic,
+        ShiftRightLogical,
+        Atan2,
+        Complex,
     ]
 };
 
@@ -51,7 +88,11 @@ extern "C" fn unary_f64(op: i64, x: f64) -> f64 {
 
 extern "C" fn unary_f32(op: i64, x: f32) -> f32 {
     let op = UNARY[(op as usize).min(UNARY.len() - 1)];
-    float_of(scalar_ops::unary(op, PrimitiveType::F32, Scalar::Float(x as f64))) as f32
+    float_of(scalar_ops::unary(
+        op,
+        PrimitiveType::F32,
+        Scalar::Float(x as f64),
+    )) as f32
 }
 
 extern "C" fn binary_f64(op: i64, a: f64, b: f64) -> f64 {
@@ -87,7 +128,13 @@ extern "C" fn int_pow(a: i64, b: i64, signed: i64, bits: i64) -> i64 {
         (false, 32) => PrimitiveType::U32,
         (false, _) => PrimitiveType::U64,
     };
-    let widen = |v: i64| if signed != 0 { v as i128 } else { v as u64 as i128 };
+    let widen = |v: i64| {
+        if signed != 0 {
+            v as i128
+        } else {
+            v as u64 as i128
+        }
+    };
     match scalar_ops::binary(
         BinaryOp::Pow,
         t,
@@ -130,17 +177,52 @@ extern "C" fn reduce_precision_f64(x: f64, is_f64: i64, e: i64, m: i64) -> f64 {
 /// (name, address, parameter types, result type) of every helper, for the JIT.
 pub(crate) fn symbols() -> Vec<(&'static str, *const u8, Vec<Type>, Type)> {
     vec![
-        ("oxla_unary_f64", unary_f64 as *const u8, vec![I64, F64], F64),
-        ("oxla_unary_f32", unary_f32 as *const u8, vec![I64, F32], F32),
-        ("oxla_binary_f64", binary_f64 as *const u8, vec![I64, F64, F64], F64),
-        ("oxla_binary_f32", binary_f32 as *const u8, vec![I64, F32, F32], F32),
-        ("oxla_int_pow", int_pow as *const u8, vec![I64, I64, I64, I64], I64),
+        (
+            "oxla_unary_f64",
+            unary_f64 as *const u8,
+            vec![I64, F64],
+            F64,
+        ),
+        (
+            "oxla_unary_f32",
+            unary_f32 as *const u8,
+            vec![I64, F32],
+            F32,
+        ),
+        (
+            "oxla_binary_f64",
+            binary_f64 as *const u8,
+            vec![I64, F64, F64],
+            F64,
+        ),
+        (
+            "oxla_binary_f32",
+            binary_f32 as *const u8,
+            vec![I64, F32, F32],
+            F32,
+        ),
+        (
+            "oxla_int_pow",
+            int_pow as *const u8,
+            vec![I64, I64, I64, I64],
+            I64,
+        ),
         ("oxla_f16_to_f32", f16_to_f32 as *const u8, vec![I32], F32),
         ("oxla_f32_to_f16", f32_to_f16 as *const u8, vec![F32], I32),
         ("oxla_round_f16", round_f16 as *const u8, vec![F32], F32),
         ("oxla_round_bf16", round_bf16 as *const u8, vec![F32], F32),
-        ("oxla_f64_round_f16", f64_round_f16 as *const u8, vec![F64], F32),
-        ("oxla_f64_round_bf16", f64_round_bf16 as *const u8, vec![F64], F32),
+        (
+            "oxla_f64_round_f16",
+            f64_round_f16 as *const u8,
+            vec![F64],
+            F32,
+        ),
+        (
+            "oxla_f64_round_bf16",
+            f64_round_bf16 as *const u8,
+            vec![F64],
+            F32,
+        ),
         (
             "oxla_reduce_precision",
             reduce_precision_f64 as *const u8,

@@ -157,8 +157,19 @@ pub fn compile_kernels(m: &HloModule, specs: &[KernelSpec]) -> Result<Compiled> 
         let id = jm
             .declare_function(&format!("k{n}"), Linkage::Local, &sig)
             .map_err(cl_err)?;
-        let meta = build_kernel(m, spec, &mut jm, &helpers, &mut consts, &mut cctx.func, &mut fctx)
-            .map_err(|e| e.context(&ins.name))?;
+        let meta = build_kernel(
+            m,
+            spec,
+            &mut jm,
+            &helpers,
+            &mut consts,
+            &mut cctx.func,
+            &mut fctx,
+        )
+        .map_err(|e| e.context(&ins.name))?;
+        if std::env::var_os("OXLA_DUMP_CLIF").is_some() {
+            eprintln!("; kernel {n} for {}\n{}", ins.name, cctx.func.display());
+        }
         jm.define_function(id, &mut cctx)
             .map_err(|e| Error::internal(format!("{}: cranelift: {e:?}", ins.name)))?;
         jm.clear_context(&mut cctx);
@@ -268,11 +279,12 @@ fn build_kernel(
     let lanes = emit::lanes_for(&types);
     let dims = outs[0].dims.clone();
     let rank = dims.len();
-    let out_lanes = if rank >= 1 && dims[rank - 1] >= lanes as i64 && !row_reduction_root(body, root) {
-        lanes
-    } else {
-        1
-    };
+    let out_lanes =
+        if rank >= 1 && dims[rank - 1] >= lanes as i64 && !row_reduction_root(body, root) {
+            lanes
+        } else {
+            1
+        };
 
     let mut b = FunctionBuilder::new(func, fctx);
     let entry = b.create_block();
@@ -314,9 +326,24 @@ fn build_kernel(
     if dims.iter().any(|&d| d == 0) {
         // Nothing to compute.
     } else if rank == 0 {
-        store_all(&mut em, &Idx { d: vec![], lanes: 1 })?;
+        store_all(
+            &mut em,
+            &Idx {
+                d: vec![],
+                lanes: 1,
+            },
+        )?;
     } else {
-        gen_loops(&mut em, &dims, 0, &mut Vec::new(), start, end, out_lanes, &store_all)?;
+        gen_loops(
+            &mut em,
+            &dims,
+            0,
+            &mut Vec::new(),
+            start,
+            end,
+            out_lanes,
+            &store_all,
+        )?;
     }
     em.b.ins().return_(&[]);
     em.b.seal_all_blocks();

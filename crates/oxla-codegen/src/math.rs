@@ -140,14 +140,26 @@ pub(crate) fn tanh_f32(em: &mut Emitter, x: Val) -> R<Val> {
     let thr = k(em, 0.4, l)?;
     let is_small = em.b.ins().fcmp(FloatCC::LessThan, ax, thr);
     let v = sel(em, is_small, small, big, l);
-    Ok(Val { v, t: F32, lanes: l })
+    Ok(Val {
+        v,
+        t: F32,
+        lanes: l,
+    })
 }
 
 /// logistic(x) = 1 / (1 + exp(-x)).
 pub(crate) fn logistic_f32(em: &mut Emitter, x: Val) -> R<Val> {
     let l = x.lanes;
     let nx = em.b.ins().fneg(x.v);
-    let e = exp_f32(em, Val { v: nx, t: F32, lanes: l })?.v;
+    let e = exp_f32(
+        em,
+        Val {
+            v: nx,
+            t: F32,
+            lanes: l,
+        },
+    )?
+    .v;
     let one = k(em, 1.0, l)?;
     let d = em.b.ins().fadd(one, e);
     let v = em.b.ins().fdiv(one, d);

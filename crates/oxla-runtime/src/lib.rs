@@ -76,7 +76,10 @@ impl Client {
             ));
         }
         let mut m = module.clone();
-        if let Some(dir) = &options.dump_dir {
+        // OXLA_DUMP_DIR works like XLA's --xla_dump_to.
+        let env_dir = std::env::var_os("OXLA_DUMP_DIR").map(PathBuf::from);
+        let dump_dir = options.dump_dir.clone().or(env_dir);
+        if let Some(dir) = &dump_dir {
             dump(dir, "before_optimizations", &m)?;
         }
         let mut pipeline = if options.opt_level == 0 {
@@ -91,7 +94,7 @@ impl Client {
             p
         };
         pipeline.run(&mut m)?;
-        if let Some(dir) = &options.dump_dir {
+        if let Some(dir) = &dump_dir {
             dump(dir, "after_optimizations", &m)?;
         }
         let threads = if options.threads == 0 {
@@ -140,10 +143,9 @@ pub struct Buffer {
 
 impl Buffer {
     pub fn from_literal(l: &Literal) -> Result<Buffer> {
-        let a = l
-            .shape()
-            .as_array()
-            .ok_or_else(|| Error::invalid("a device buffer holds an array, not a tuple or token"))?;
+        let a = l.shape().as_array().ok_or_else(|| {
+            Error::invalid("a device buffer holds an array, not a tuple or token")
+        })?;
         let shape = ArrayShape {
             layout: None,
             ..a.clone()
@@ -250,7 +252,9 @@ impl Executable {
         let out = self.execute(&refs)?;
         if self.inner.result_shape.is_tuple() {
             Ok(Literal::tuple(
-                out.iter().map(|b| b.to_literal()).collect::<Result<Vec<_>>>()?,
+                out.iter()
+                    .map(|b| b.to_literal())
+                    .collect::<Result<Vec<_>>>()?,
             ))
         } else {
             out.first()

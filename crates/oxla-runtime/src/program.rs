@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use oxla_codegen::{compile_kernels, JitCode, Kernel, KernelSpec};
 use oxla_hlo::{
-    ArrayShape, ComputationId, Error, HloComputation, HloInstruction, HloModule, Op,
-    PrimitiveType, Result, Shape,
+    ArrayShape, ComputationId, Error, HloComputation, HloInstruction, HloModule, Op, PrimitiveType,
+    Result, Shape,
 };
 use oxla_passes::buffer_assignment::shape_bytes;
 use oxla_passes::{assign_buffers, Slot};
@@ -26,11 +26,27 @@ struct Gemm {
 
 enum Step {
     /// JIT kernel `kernel` computing instruction `ins`.
-    Kernel { ins: usize, kernel: usize },
-    Gemm { ins: usize, g: Gemm },
-    While { ins: usize, cond: usize, body: usize },
-    Conditional { ins: usize, branches: Vec<usize> },
-    Call { ins: usize, callee: usize },
+    Kernel {
+        ins: usize,
+        kernel: usize,
+    },
+    Gemm {
+        ins: usize,
+        g: Gemm,
+    },
+    While {
+        ins: usize,
+        cond: usize,
+        body: usize,
+    },
+    Conditional {
+        ins: usize,
+        branches: Vec<usize>,
+    },
+    Call {
+        ins: usize,
+        callee: usize,
+    },
 }
 
 struct Program {
@@ -305,7 +321,12 @@ impl Programs {
                         keep: Some(b.clone()),
                     }
                 }
-                (Op::Tuple, _) => V::Tuple(ins.operands.iter().map(|o| vals[o.index()].clone()).collect()),
+                (Op::Tuple, _) => V::Tuple(
+                    ins.operands
+                        .iter()
+                        .map(|o| vals[o.index()].clone())
+                        .collect(),
+                ),
                 (Op::GetTupleElement { index }, _) => match &vals[ins.operands[0].index()] {
                     V::Tuple(t) => t
                         .get(*index)
@@ -359,7 +380,13 @@ impl Programs {
         })
     }
 
-    fn out_ptrs(&self, prog: &Program, i: usize, shape: &Shape, base: *mut u8) -> Result<(Vec<*mut u8>, V)> {
+    fn out_ptrs(
+        &self,
+        prog: &Program,
+        i: usize,
+        shape: &Shape,
+        base: *mut u8,
+    ) -> Result<(Vec<*mut u8>, V)> {
         let off = match prog.slots[i] {
             Slot::Arena { offset, .. } => offset,
             Slot::None => 0,
@@ -410,7 +437,10 @@ impl Programs {
         let operand_ptr = |k: usize| -> Result<*const u8> {
             match &vals[ins.operands[k].index()] {
                 V::Arr { ptr, .. } => Ok(*ptr as *const u8),
-                _ => Err(Error::internal(format!("{}: operand {k} is not an array", ins.name))),
+                _ => Err(Error::internal(format!(
+                    "{}: operand {k} is not an array",
+                    ins.name
+                ))),
             }
         };
         match step {
@@ -463,8 +493,20 @@ impl Programs {
                             std::slice::from_raw_parts_mut(cp.add(bi * g.m * g.n), g.m * g.n),
                         )
                     };
-                    oxla_kernels::sgemm(g.m, g.n, g.k, sa, g.k, sb, g.n, sc, g.n, false, self.threads)
-                        .map_err(|e| Error::runtime(format!("{}: {e}", ins.name)))?;
+                    oxla_kernels::sgemm(
+                        g.m,
+                        g.n,
+                        g.k,
+                        sa,
+                        g.k,
+                        sb,
+                        g.n,
+                        sc,
+                        g.n,
+                        false,
+                        self.threads,
+                    )
+                    .map_err(|e| Error::runtime(format!("{}: {e}", ins.name)))?;
                 }
                 Ok(v)
             }
@@ -510,7 +552,11 @@ impl Programs {
                 self.run(branches[sel], std::slice::from_ref(&arg))
             }
             Step::Call { callee, .. } => {
-                let args: Vec<V> = ins.operands.iter().map(|o| vals[o.index()].clone()).collect();
+                let args: Vec<V> = ins
+                    .operands
+                    .iter()
+                    .map(|o| vals[o.index()].clone())
+                    .collect();
                 self.run(*callee, &args)
             }
         }

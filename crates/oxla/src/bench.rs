@@ -125,8 +125,7 @@ fn bench_inner(dir: &Path, name: &str, min_time_s: f64, max_runs: usize) -> Resu
     };
     let mut times = Vec::new();
     let start = Instant::now();
-    while times.len() < max_runs
-        && (times.len() < 3 || start.elapsed().as_secs_f64() < min_time_s)
+    while times.len() < max_runs && (times.len() < 3 || start.elapsed().as_secs_f64() < min_time_s)
     {
         let t = Instant::now();
         let o = exe.execute(&refs)?;

@@ -131,7 +131,10 @@ fn bench(args: &[String]) -> Result<()> {
     let max_runs = parse("--max-runs", 100.0)? as usize;
     let mut rows = Vec::new();
     for w in workloads(dir)? {
-        let name = w.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let name = w
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
         if filter.is_some_and(|f| !f.split(',').any(|f| name.contains(f))) {
             continue;
         }

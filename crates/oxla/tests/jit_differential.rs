@@ -1,0 +1,621 @@
+//! Differential tests: the same HLO program and inputs through the JIT and the interpreter,
+//! compared exactly (integers, data movement, ops whose JIT code calls the interpreter's own
+//! scalar functions) or within a ULP bound (the vectorized transcendental approximations).
+//! Inputs mix random values with NaN, ±inf, ±0, subnormals and extreme integers; shapes are
+//! odd so that both the vector loop and the scalar tail run.
+
+use oxla::hlo::{text::parse_module, Literal, PrimitiveType};
+use oxla::interp::Interpreter;
+use oxla::runtime::{Client, CompileOptions};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 11
+    }
+    fn unit(&mut self) -> f64 {
+        self.next() as f64 / (1u64 << 53) as f64
+    }
+}
+
+fn input(t: PrimitiveType, dims: &[i64], seed: u64) -> Literal {
+    use PrimitiveType::*;
+    let n: i64 = dims.iter().product();
+    let mut r = Rng(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1);
+    if t.is_float() {
+        let specials = [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1e-40,
+            -3e-39,
+            1e-310,
+            0.5,
+            -2.5,
+            3e38,
+            -1e300,
+            88.5,
+            -104.0,
+            0.3,
+            -0.39,
+            1.0,
+            20.0,
+        ];
+        let v: Vec<f64> = (0..n)
+            .map(|i| {
+                if i % 3 == 0 {
+                    specials[(r.next() % specials.len() as u64) as usize]
+                } else {
+                    (r.unit() - 0.5) * 20.0
+                }
+            })
+            .collect();
+        return Literal::from_f64s(t, dims, &v).unwrap();
+    }
+    let (lo, hi) = oxla::hlo::literal::int_range(t);
+    let v: Vec<i64> = (0..n)
+        .map(|i| match (t, i % 4) {
+            (Pred, _) => (r.next() % 2) as i64,
+            (_, 0) => [lo, hi, 0, -1, 1, 7][(r.next() % 6) as usize].clamp(lo, hi) as i64,
+            (U64, _) => r.next() as i64,
+            (_, 1) => lo.max(-100) as i64 + (r.next() % 200) as i64,
+            _ => (lo + (r.next() as i128 % (hi - lo + 1))) as i64,
+        })
+        .map(|x| x.clamp(lo as i64, hi.min(i64::MAX as i128) as i64))
+        .collect();
+    Literal::from_i64s(t, dims, &v).unwrap()
+}
+
+fn ulp_diff32(a: f32, b: f32) -> u64 {
+    if a.is_nan() && b.is_nan() {
+        return 0;
+    }
+    if a == b {
+        return 0;
+    }
+    let key = |x: f32| {
+        let i = x.to_bits() as i32;
+        if i < 0 {
+            i32::MIN as i64 - i as i64
+        } else {
+            i as i64
+        }
+    };
+    (key(a) - key(b)).unsigned_abs()
+}
+
+fn ulp_diff64(a: f64, b: f64) -> u64 {
+    if a.is_nan() && b.is_nan() {
+        return 0;
+    }
+    if a == b {
+        return 0;
+    }
+    let key = |x: f64| {
+        let i = x.to_bits() as i64;
+        if i < 0 {
+            (i64::MIN as i128 - i as i128) as i128
+        } else {
+            i as i128
+        }
+    };
+    (key(a) - key(b)).unsigned_abs().min(u64::MAX as u128) as u64
+}
+
+/// Largest difference in ULPs (floats) or 0/1 (others: exact).
+fn compare(jit: &Literal, interp: &Literal, ctx: &str, max_ulps: u64) {
+    assert_eq!(jit.shape(), interp.shape(), "{ctx}: shapes");
+    if let (Some(a), Some(b)) = (jit.tuple_elements(), interp.tuple_elements()) {
+        for (k, (x, y)) in a.iter().zip(b).enumerate() {
+            compare(x, y, &format!("{ctx} [{k}]"), max_ulps);
+        }
+        return;
+    }
+    match jit.element_type() {
+        PrimitiveType::F32 => {
+            let (a, b) = (
+                jit.data_as::<f32>().unwrap(),
+                interp.data_as::<f32>().unwrap(),
+            );
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                let d = ulp_diff32(*x, *y);
+                // Subnormal results of approximations may flush; allow a tiny absolute error.
+                let tiny = (x - y).abs() < 1e-37;
+                assert!(
+                    d <= max_ulps || (max_ulps > 0 && tiny),
+                    "{ctx}: element {i}: jit {x:e} vs interpreter {y:e} ({d} ulps)"
+                );
+            }
+        }
+        PrimitiveType::F64 => {
+            let (a, b) = (
+                jit.data_as::<f64>().unwrap(),
+                interp.data_as::<f64>().unwrap(),
+            );
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                let d = ulp_diff64(*x, *y);
+                assert!(
+                    d <= max_ulps,
+                    "{ctx}: element {i}: jit {x:e} vs interpreter {y:e} ({d} ulps)"
+                );
+            }
+        }
+        _ => {
+            let (a, b) = (jit.to_f64s(), interp.to_f64s());
+            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+                let same = x == y || (x.is_nan() && y.is_nan());
+                assert!(same, "{ctx}: element {i}: jit {x} vs interpreter {y}");
+            }
+        }
+    }
+}
+
+/// Runs `hlo` on both engines (JIT with and without optimization) and compares.
+fn check(hlo: &str, args: &[Literal], max_ulps: u64) {
+    let m = parse_module(hlo).unwrap_or_else(|e| panic!("{e}\n{hlo}"));
+    let want = Interpreter::new()
+        .run(&m, args)
+        .unwrap_or_else(|e| panic!("interpreter: {e}\n{hlo}"));
+    let client = Client::cpu().unwrap();
+    for opt in [0, 1] {
+        let options = CompileOptions {
+            opt_level: opt,
+            fold_constants: false,
+            ..Default::default()
+        };
+        let exe = client
+            .compile(&m, &options)
+            .unwrap_or_else(|e| panic!("compile (opt {opt}): {e}\n{hlo}"));
+        let got = exe
+            .execute_literals(args)
+            .unwrap_or_else(|e| panic!("execute (opt {opt}): {e}\n{hlo}"));
+        compare(&got, &want, &format!("opt {opt}: {hlo}"), max_ulps);
+    }
+}
+
+fn ty(t: PrimitiveType) -> &'static str {
+    t.name()
+}
+
+const FLOATS: [PrimitiveType; 4] = [
+    PrimitiveType::F32,
+    PrimitiveType::F64,
+    PrimitiveType::F16,
+    PrimitiveType::BF16,
+];
+const INTS: [PrimitiveType; 8] = [
+    PrimitiveType::S8,
+    PrimitiveType::S16,
+    PrimitiveType::S32,
+    PrimitiveType::S64,
+    PrimitiveType::U8,
+    PrimitiveType::U16,
+    PrimitiveType::U32,
+    PrimitiveType::U64,
+];
+
+fn unary_module(op: &str, t: PrimitiveType, out: PrimitiveType, dims: &str) -> String {
+    format!(
+        "HloModule u\nENTRY main {{\n  p = {t}[{dims}] parameter(0)\n  ROOT r = {o}[{dims}] {op}(p)\n}}\n",
+        t = ty(t),
+        o = ty(out)
+    )
+}
+
+fn binary_module(op: &str, t: PrimitiveType, dims: &str) -> String {
+    format!(
+        "HloModule b\nENTRY main {{\n  a = {t}[{dims}] parameter(0)\n  b = {t}[{dims}] parameter(1)\n  ROOT r = {t}[{dims}] {op}(a, b)\n}}\n",
+        t = ty(t)
+    )
+}
+
+#[test]
+fn float_unary_ops() {
+    let exact = [
+        "abs",
+        "negate",
+        "sqrt",
+        "ceil",
+        "floor",
+        "round-nearest-even",
+        "sign",
+        "rsqrt",
+        "round-nearest-afz",
+        "cbrt",
+        "sine",
+        "cosine",
+        "tan",
+        "log",
+        "log-plus-one",
+        "exponential-minus-one",
+        "erf",
+    ];
+    // Vectorized polynomial approximations in f32 (exact elsewhere: scalar helpers).
+    let approx = ["exponential", "tanh", "logistic"];
+    for t in FLOATS {
+        for (i, op) in exact.iter().chain(&approx).enumerate() {
+            let ulps = match (t, approx.contains(op)) {
+                (PrimitiveType::F32, true) => 4,
+                (PrimitiveType::F32, false) if *op == "rsqrt" => 1,
+                _ => 0,
+            };
+            let m = unary_module(op, t, t, "3,37");
+            check(&m, &[input(t, &[3, 37], i as u64)], ulps);
+        }
+        let m = unary_module("is-finite", t, PrimitiveType::Pred, "41");
+        check(&m, &[input(t, &[41], 99)], 0);
+    }
+}
+
+#[test]
+fn transcendental_dense_sweep() {
+    // exp / tanh / logistic in f32 over a dense sweep of the interesting range.
+    let v: Vec<f32> = (0..20001).map(|i| (i as f32 - 10000.0) * 0.011).collect();
+    let lit = Literal::vec1(&v);
+    for op in ["exponential", "tanh", "logistic"] {
+        let m = unary_module(op, PrimitiveType::F32, PrimitiveType::F32, "20001");
+        check(&m, &[lit.clone()], 4);
+    }
+    // Near zero, where tanh switches between its two forms.
+    let v: Vec<f32> = (0..4001).map(|i| (i as f32 - 2000.0) * 0.0003).collect();
+    let m = unary_module("tanh", PrimitiveType::F32, PrimitiveType::F32, "4001");
+    check(&m, &[Literal::vec1(&v)], 4);
+}
+
+#[test]
+fn integer_unary_ops() {
+    for t in INTS {
+        for (i, op) in [
+            "negate",
+            "not",
+            "abs",
+            "popcnt",
+            "count-leading-zeros",
+            "sign",
+        ]
+        .iter()
+        .enumerate()
+        {
+            if t.is_unsigned_int() && *op == "abs" {
+                continue;
+            }
+            let m = unary_module(op, t, t, "2,19");
+            check(&m, &[input(t, &[2, 19], i as u64 + 7)], 0);
+        }
+    }
+    let m = unary_module("not", PrimitiveType::Pred, PrimitiveType::Pred, "23");
+    check(&m, &[input(PrimitiveType::Pred, &[23], 3)], 0);
+}
+
+#[test]
+fn binary_ops() {
+    let float_ops = [
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "maximum",
+        "minimum",
+        "remainder",
+        "power",
+        "atan2",
+    ];
+    for t in FLOATS {
+        for (i, op) in float_ops.iter().enumerate() {
+            let m = binary_module(op, t, "5,13");
+            check(
+                &m,
+                &[
+                    input(t, &[5, 13], i as u64),
+                    input(t, &[5, 13], 100 + i as u64),
+                ],
+                0,
+            );
+        }
+    }
+    let int_ops = [
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "remainder",
+        "maximum",
+        "minimum",
+        "and",
+        "or",
+        "xor",
+        "shift-left",
+        "shift-right-logical",
+        "shift-right-arithmetic",
+        "power",
+    ];
+    for t in INTS {
+        for (i, op) in int_ops.iter().enumerate() {
+            let m = binary_module(op, t, "3,11");
+            check(
+                &m,
+                &[
+                    input(t, &[3, 11], i as u64),
+                    input(t, &[3, 11], 50 + i as u64),
+                ],
+                0,
+            );
+        }
+    }
+    for op in ["and", "or", "xor"] {
+        let m = binary_module(op, PrimitiveType::Pred, "17");
+        let p = PrimitiveType::Pred;
+        check(&m, &[input(p, &[17], 1), input(p, &[17], 2)], 0);
+    }
+}
+
+#[test]
+fn compare_select_clamp() {
+    for t in FLOATS.iter().chain(&INTS) {
+        for (i, dir) in ["EQ", "NE", "LT", "LE", "GT", "GE"].iter().enumerate() {
+            for ct in ["", ", type=TOTALORDER"] {
+                if !ct.is_empty() && !t.is_float() {
+                    continue;
+                }
+                let m = format!(
+                    "HloModule c\nENTRY main {{\n  a = {t}[3,9] parameter(0)\n  b = {t}[3,9] parameter(1)\n  c = pred[3,9] compare(a, b), direction={dir}{ct}\n  ROOT s = {t}[3,9] select(c, a, b)\n}}\n",
+                    t = ty(*t)
+                );
+                let a = input(*t, &[3, 9], i as u64);
+                // Half of b equal to a so EQ/LE/GE see ties.
+                check(&m, &[a.clone(), input(*t, &[3, 9], 30 + i as u64)], 0);
+                check(&m, &[a.clone(), a], 0);
+            }
+        }
+        let m = format!(
+            "HloModule k\nENTRY main {{\n  lo = {t}[] parameter(0)\n  x = {t}[4,7] parameter(1)\n  hi = {t}[] parameter(2)\n  ROOT r = {t}[4,7] clamp(lo, x, hi)\n}}\n",
+            t = ty(*t)
+        );
+        let lo = input(*t, &[], 5);
+        let hi = input(*t, &[], 6);
+        check(&m, &[lo, input(*t, &[4, 7], 8), hi], 0);
+    }
+}
+
+#[test]
+fn conversions() {
+    let all: Vec<PrimitiveType> = FLOATS
+        .iter()
+        .chain(&INTS)
+        .copied()
+        .chain([PrimitiveType::Pred])
+        .collect();
+    for (i, &from) in all.iter().enumerate() {
+        for &to in &all {
+            let m = unary_module("convert", from, to, "3,13");
+            check(&m, &[input(from, &[3, 13], i as u64)], 0);
+        }
+    }
+    for (from, to) in [
+        (PrimitiveType::F32, PrimitiveType::S32),
+        (PrimitiveType::S32, PrimitiveType::F32),
+        (PrimitiveType::F64, PrimitiveType::U64),
+        (PrimitiveType::U32, PrimitiveType::F32),
+    ] {
+        let m = unary_module("bitcast-convert", from, to, "2,9");
+        check(&m, &[input(from, &[2, 9], 4)], 0);
+    }
+}
+
+#[test]
+fn data_movement() {
+    let f = PrimitiveType::F32;
+    let x = input(f, &[3, 5, 7], 1);
+    let progs = [
+        "ROOT r = f32[7,3,5] transpose(p), dimensions={2,0,1}",
+        "ROOT r = f32[5,21] reshape(p)",
+        "ROOT r = f32[105] reshape(p)",
+        "ROOT r = f32[3,5,7] reverse(p), dimensions={0,2}",
+        "ROOT r = f32[2,2,3] slice(p), slice={[1:3], [0:5:3], [1:7:2]}",
+        "ROOT r = f32[3,5,7] copy(p)",
+        "ROOT r = f32[2,3,5,7] broadcast(p), dimensions={1,2,3}",
+        "c = f32[] constant(-1.5)\n  ROOT r = f32[5,8,16] pad(p, c), padding=1_1_0x0_-1_1x2_1_1",
+        "ROOT r = f32[3,10,7] concatenate(p, p), dimensions={1}",
+        "ROOT r = f32[3,5,14] concatenate(p, p), dimensions={2}",
+        "i = s32[] constant(2)\n  j = s32[] constant(-4)\n  k = s32[] constant(6)\n  ROOT r = f32[2,3,4] dynamic-slice(p, i, j, k), dynamic_slice_sizes={2,3,4}",
+        "u = f32[2,2,3] slice(p), slice={[0:2], [0:2], [0:3]}\n  i = s32[] constant(2)\n  j = s32[] constant(1)\n  k = s32[] constant(9)\n  ROOT r = f32[3,5,7] dynamic-update-slice(p, u, i, j, k)",
+        "ROOT r = s32[3,5,7] iota(), iota_dimension=2",
+        "ROOT r = f32[3,5,7] iota(), iota_dimension=1",
+        "s = f32[3,1,7] slice(p), slice={[0:3], [2:3], [0:7]}\n  ROOT r = f32[3,5,7] broadcast(s), dimensions={0,1,2}",
+    ];
+    for body in progs {
+        let m =
+            format!("HloModule d\nENTRY main {{\n  p = f32[3,5,7] parameter(0)\n  {body}\n}}\n");
+        check(&m, &[x.clone()], 0);
+    }
+}
+
+#[test]
+fn reductions() {
+    let f = PrimitiveType::F32;
+    let add = "add_f {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = f32[] add(a, b)\n}\n";
+    let max = "max_f {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = f32[] maximum(a, b)\n}\n";
+    // Finite inputs: summation order differs between the engines (vectorized rows), so
+    // compare sums with a tolerance through small integers, which add exactly.
+    let ints: Vec<f32> = (0..(6 * 37))
+        .map(|i| ((i * 7919) % 23) as f32 - 11.0)
+        .collect();
+    let x = Literal::from_vec(&[6, 37], ints).unwrap();
+    for (dims, out) in [("{1}", "f32[6]"), ("{0}", "f32[37]"), ("{0,1}", "f32[]")] {
+        for (name, comp) in [("add_f", add), ("max_f", max)] {
+            let m = format!(
+                "HloModule r\n{comp}\nENTRY main {{\n  p = f32[6,37] parameter(0)\n  z = f32[] constant(0)\n  ROOT r = {out} reduce(p, z), dimensions={dims}, to_apply={name}\n}}\n"
+            );
+            check(&m, &[x.clone()], 0);
+        }
+    }
+    // Max with NaN and infinities (order-independent).
+    let m = format!(
+        "HloModule r\n{max}\nENTRY main {{\n  p = f32[6,37] parameter(0)\n  z = f32[] constant(-inf)\n  ROOT r = f32[6] reduce(p, z), dimensions={{1}}, to_apply=max_f\n}}\n"
+    );
+    check(&m, &[input(f, &[6, 37], 3)], 0);
+    // Variadic argmax (value, index) along rows.
+    let argmax = "argmax {\n  av = f32[] parameter(0)\n  ai = s32[] parameter(1)\n  bv = f32[] parameter(2)\n  bi = s32[] parameter(3)\n  gt = pred[] compare(av, bv), direction=GT\n  eq = pred[] compare(av, bv), direction=EQ\n  lt = pred[] compare(ai, bi), direction=LT\n  tie = pred[] and(eq, lt)\n  take = pred[] or(gt, tie)\n  v = f32[] select(take, av, bv)\n  i = s32[] select(take, ai, bi)\n  ROOT t = (f32[], s32[]) tuple(v, i)\n}\n";
+    let m = format!(
+        "HloModule a\n{argmax}\nENTRY main {{\n  p = f32[6,37] parameter(0)\n  io = s32[6,37] iota(), iota_dimension=1\n  z = f32[] constant(-inf)\n  zi = s32[] constant(0)\n  ROOT r = (f32[6], s32[6]) reduce(p, io, z, zi), dimensions={{1}}, to_apply=argmax\n}}\n"
+    );
+    check(&m, &[x.clone()], 0);
+    // Integer reduce, and a fused producer (kInput fusion).
+    let iadd = "add_i {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  ROOT c = s32[] add(a, b)\n}\n";
+    let m = format!(
+        "HloModule i\n{iadd}\nENTRY main {{\n  p = s32[9,13] parameter(0)\n  q = s32[9,13] multiply(p, p)\n  z = s32[] constant(0)\n  ROOT r = s32[13] reduce(q, z), dimensions={{0}}, to_apply=add_i\n}}\n"
+    );
+    check(&m, &[input(PrimitiveType::S32, &[9, 13], 4)], 0);
+    // reduce-window with padding, strides and base dilation (a cumulative sum and a pool).
+    let m = format!(
+        "HloModule w\n{add}\nENTRY main {{\n  p = f32[6,37] parameter(0)\n  z = f32[] constant(0)\n  ROOT r = f32[6,37] reduce-window(p, z), window={{size=1x37 pad=0_0x36_0}}, to_apply=add_f\n}}\n"
+    );
+    check(&m, &[x.clone()], 0);
+    let m = format!(
+        "HloModule w\n{max}\nENTRY main {{\n  p = f32[6,37] parameter(0)\n  z = f32[] constant(-inf)\n  ROOT r = f32[4,19] reduce-window(p, z), window={{size=2x3 stride=2x2 pad=1_1x1_1 lhs_dilate=1x1}}, to_apply=max_f\n}}\n"
+    );
+    check(&m, &[input(f, &[6, 37], 9)], 0);
+}
+
+#[test]
+fn dots() {
+    let ints = |dims: &[i64], seed: i64| {
+        let n: i64 = dims.iter().product();
+        let v: Vec<f32> = (0..n)
+            .map(|i| (((i + seed) * 7919) % 13) as f32 - 6.0)
+            .collect();
+        Literal::from_vec(dims, v).unwrap()
+    };
+    // Small integers: sums are exact in any order, so GEMM and the interpreter agree.
+    let cases = [
+        (
+            "f32[5,7]",
+            "f32[7,3]",
+            "f32[5,3]",
+            "lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+            [5, 7],
+            [7, 3],
+        ),
+        (
+            "f32[70,90]",
+            "f32[90,33]",
+            "f32[70,33]",
+            "lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+            [70, 90],
+            [90, 33],
+        ),
+        (
+            "f32[7,5]",
+            "f32[3,7]",
+            "f32[5,3]",
+            "lhs_contracting_dims={0}, rhs_contracting_dims={1}",
+            [7, 5],
+            [3, 7],
+        ),
+    ];
+    for (l, r, o, dn, ld, rd) in cases {
+        let m = format!(
+            "HloModule g\nENTRY main {{\n  a = {l} parameter(0)\n  b = {r} parameter(1)\n  ROOT d = {o} dot(a, b), {dn}\n}}\n"
+        );
+        check(&m, &[ints(&ld, 1), ints(&rd, 2)], 0);
+    }
+    let m = "HloModule g\nENTRY main {\n  a = f32[4,20,30] parameter(0)\n  b = f32[4,30,40] parameter(1)\n  ROOT d = f32[4,20,40] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}\n}\n";
+    check(m, &[ints(&[4, 20, 30], 3), ints(&[4, 30, 40], 4)], 0);
+    let m = "HloModule g\nENTRY main {\n  a = s32[6,5] parameter(0)\n  b = s32[5,9] parameter(1)\n  ROOT d = s32[6,9] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
+    check(
+        m,
+        &[
+            input(PrimitiveType::S32, &[6, 5], 1),
+            input(PrimitiveType::S32, &[5, 9], 2),
+        ],
+        0,
+    );
+}
+
+#[test]
+fn control_flow() {
+    // while: x = tanh(x) * 1.5 + i for i in 0..10.
+    let m = "HloModule w\ncond {\n  s = (s32[], f32[9]) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  n = s32[] constant(10)\n  ROOT c = pred[] compare(i, n), direction=LT\n}\nbody {\n  s = (s32[], f32[9]) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  x = f32[9] get-tuple-element(s), index=1\n  t = f32[9] tanh(x)\n  k = f32[] constant(1.5)\n  kb = f32[9] broadcast(k), dimensions={}\n  y = f32[9] multiply(t, kb)\n  fi = f32[] convert(i)\n  fb = f32[9] broadcast(fi), dimensions={}\n  z = f32[9] add(y, fb)\n  one = s32[] constant(1)\n  j = s32[] add(i, one)\n  ROOT r = (s32[], f32[9]) tuple(j, z)\n}\nENTRY main {\n  x = f32[9] parameter(0)\n  z = s32[] constant(0)\n  s = (s32[], f32[9]) tuple(z, x)\n  w = (s32[], f32[9]) while(s), condition=cond, body=body\n  ROOT r = f32[9] get-tuple-element(w), index=1\n}\n";
+    let v: Vec<f32> = (0..9).map(|i| i as f32 * 0.3 - 1.0).collect();
+    check(m, &[Literal::vec1(&v)], 8);
+    // conditional on an s32 index, out of range -> last branch.
+    let m = "HloModule c\nb0 {\n  x = f32[5] parameter(0)\n  ROOT r = f32[5] negate(x)\n}\nb1 {\n  x = f32[5] parameter(0)\n  ROOT r = f32[5] add(x, x)\n}\nENTRY main {\n  k = s32[] parameter(0)\n  x = f32[5] parameter(1)\n  ROOT r = f32[5] conditional(k, x, x), branch_computations={b0, b1}\n}\n";
+    let x = input(PrimitiveType::F32, &[5], 2);
+    for k in [0i32, 1, 7, -3] {
+        check(m, &[Literal::scalar(k), x.clone()], 0);
+    }
+}
+
+#[test]
+fn bad_arguments_and_unsupported_ops_are_errors() {
+    let m = parse_module(&binary_module("add", PrimitiveType::F32, "4")).unwrap();
+    let exe = Client::cpu()
+        .unwrap()
+        .compile(&m, &CompileOptions::default())
+        .unwrap();
+    let a = Literal::vec1(&[1f32, 2.0, 3.0, 4.0]);
+    let e = exe.execute_literals(std::slice::from_ref(&a)).unwrap_err();
+    assert!(e.to_string().contains("2 argument(s), got 1"), "{e}");
+    let e = exe
+        .execute_literals(&[a.clone(), Literal::vec1(&[1f32, 2.0])])
+        .unwrap_err();
+    assert!(e.to_string().contains("argument 1: expected f32[4]"), "{e}");
+    let e = exe
+        .execute_literals(&[a.clone(), Literal::vec1(&[1i32, 2, 3, 4])])
+        .unwrap_err();
+    assert!(e.to_string().contains("argument 1"), "{e}");
+    let out = exe.execute_literals(&[a.clone(), a]).unwrap();
+    assert_eq!(out, Literal::vec1(&[2f32, 4.0, 6.0, 8.0]));
+    // An op the JIT does not compile yet: a clear Unimplemented error naming it.
+    let m = parse_module("HloModule s\ncmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = pred[] compare(a, b), direction=LT\n}\nENTRY main {\n  p = f32[8] parameter(0)\n  ROOT s = f32[8] sort(p), dimensions={0}, to_apply=cmp\n}\n").unwrap();
+    let e = Client::cpu()
+        .unwrap()
+        .compile(&m, &CompileOptions::default())
+        .err()
+        .expect("sort is not compiled yet");
+    assert!(matches!(e, oxla::hlo::Error::Unimplemented(_)), "{e}");
+    assert!(e.to_string().contains("sort"), "{e}");
+}
+
+#[test]
+fn buffers_are_reused_without_copies() {
+    let m = parse_module(&binary_module("add", PrimitiveType::F32, "1000")).unwrap();
+    let client = Client::cpu().unwrap();
+    let exe = client.compile(&m, &CompileOptions::default()).unwrap();
+    let a = client
+        .buffer_from_literal(&input(PrimitiveType::F32, &[1000], 1))
+        .unwrap();
+    let mut x = exe.execute(&[&a, &a]).unwrap().remove(0);
+    for _ in 0..3 {
+        x = exe.execute(&[&x, &a]).unwrap().remove(0);
+    }
+    let av = a.to_literal().unwrap();
+    let want: Vec<f32> = av
+        .data_as::<f32>()
+        .unwrap()
+        .iter()
+        .map(|&v| (((v + v) + v) + v) + v)
+        .collect();
+    compare(
+        &x.to_literal().unwrap(),
+        &Literal::vec1(&want),
+        "chained adds",
+        0,
+    );
+    // Concurrent executions of one executable.
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                let r = exe.execute(&[&a, &a]).unwrap();
+                assert_eq!(r.len(), 1);
+            });
+        }
+    });
+}
