@@ -514,10 +514,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 lanes: 1,
             },
         )?;
-        Ok(self.to_i64(v))
+        Ok(self.widen_i64(v))
     }
 
-    fn to_i64(&mut self, v: Val) -> Value {
+    fn widen_i64(&mut self, v: Val) -> Value {
         let ty = self.b.func.dfg.value_type(v.v);
         if ty == I64 {
             v.v
@@ -827,7 +827,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     ui.push((self.clamp_i64(rel, 0, ud[k] - 1), 0));
                 }
                 let base = self.emit1(ctx, ins.operands[0], idx)?;
-                if ud.iter().any(|&u| u == 0) {
+                if ud.contains(&0) {
                     base
                 } else {
                     let upd = self.emit1(ctx, ins.operands[1], &Idx { d: ui, lanes })?;
@@ -902,7 +902,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     d.push((self.clamp_i64(q, 0, od[k] - 1), 0));
                 }
                 let pv = self.emit1(ctx, ins.operands[1], &Idx { d: vec![], lanes })?;
-                if od.iter().any(|&x| x == 0) {
+                if od.contains(&0) {
                     pv
                 } else {
                     let x = self.emit1(ctx, ins.operands[0], &Idx { d, lanes })?;
@@ -1308,7 +1308,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             })
             .collect();
         let types: Vec<PrimitiveType> = inits.iter().map(|v| v.t).collect();
-        if in_dims.iter().any(|&d| d == 0) {
+        if in_dims.contains(&0) {
             return Ok(inits);
         }
         let mut counters = Vec::new();
@@ -1439,11 +1439,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
             })
             .collect();
         let c = valid.unwrap_or_else(|| self.b.ins().iconst(I8, 1));
-        for j in 0..n {
+        for (j, init) in inits.iter().enumerate().take(n) {
             let x = self.emit1(ctx, ins.operands[j], &oidx)?;
             // Padding reads as the init value.
             args.push(Val {
-                v: self.b.ins().select(c, x.v, inits[j].v),
+                v: self.b.ins().select(c, x.v, init.v),
                 t: x.t,
                 lanes: 1,
             });
@@ -1937,8 +1937,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 }
             }
             Pow => {
-                let x = self.to_i64(a);
-                let y = self.to_i64(b);
+                let x = self.widen_i64(a);
+                let y = self.widen_i64(b);
                 let s = self.iconst((!uns) as i64);
                 let w = self.iconst(bits);
                 let r = self.call_helper("oxla_int_pow", &[x, y, s, w], I64)?;
@@ -1995,11 +1995,6 @@ impl<'a, 'b> Emitter<'a, 'b> {
             }
             let it = if t == PrimitiveType::F64 { I64 } else { I32 };
             let key = |em: &mut Self, v: Value| {
-                let v = if t == PrimitiveType::F64 || t == PrimitiveType::F32 {
-                    v
-                } else {
-                    v
-                };
                 let i = em.b.ins().bitcast(it, MemFlagsData::new(), v);
                 let s = em.b.ins().sshr_imm_s(i, it.bits() as i64 - 1);
                 let m = em.b.ins().ushr_imm_s(s, 1);

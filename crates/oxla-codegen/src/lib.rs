@@ -323,7 +323,7 @@ fn build_kernel(
         }
         Ok(())
     };
-    if dims.iter().any(|&d| d == 0) {
+    if dims.contains(&0) {
         // Nothing to compute.
     } else if rank == 0 {
         store_all(

@@ -451,7 +451,7 @@ impl Programs {
                     .collect::<Result<Vec<_>>>()?;
                 let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
                 let ins_p = SendPtr(inputs.as_ptr());
-                let outs_p = SendPtr(outs.as_ptr() as *const *mut u8);
+                let outs_p = SendPtr(outs.as_ptr());
                 let f = k.func;
                 let extent = k.extent;
                 let total = extent.saturating_mul(k.work_per_unit.max(1));

@@ -101,7 +101,7 @@ fn ulp_diff64(a: f64, b: f64) -> u64 {
     let key = |x: f64| {
         let i = x.to_bits() as i64;
         if i < 0 {
-            (i64::MIN as i128 - i as i128) as i128
+            i64::MIN as i128 - i as i128
         } else {
             i as i128
         }
@@ -261,7 +261,7 @@ fn transcendental_dense_sweep() {
     let lit = Literal::vec1(&v);
     for op in ["exponential", "tanh", "logistic"] {
         let m = unary_module(op, PrimitiveType::F32, PrimitiveType::F32, "20001");
-        check(&m, &[lit.clone()], 4);
+        check(&m, std::slice::from_ref(&lit), 4);
     }
     // Near zero, where tanh switches between its two forms.
     let v: Vec<f32> = (0..4001).map(|i| (i as f32 - 2000.0) * 0.0003).collect();
@@ -433,7 +433,7 @@ fn data_movement() {
     for body in progs {
         let m =
             format!("HloModule d\nENTRY main {{\n  p = f32[3,5,7] parameter(0)\n  {body}\n}}\n");
-        check(&m, &[x.clone()], 0);
+        check(&m, std::slice::from_ref(&x), 0);
     }
 }
 
@@ -453,7 +453,7 @@ fn reductions() {
             let m = format!(
                 "HloModule r\n{comp}\nENTRY main {{\n  p = f32[6,37] parameter(0)\n  z = f32[] constant(0)\n  ROOT r = {out} reduce(p, z), dimensions={dims}, to_apply={name}\n}}\n"
             );
-            check(&m, &[x.clone()], 0);
+            check(&m, std::slice::from_ref(&x), 0);
         }
     }
     // Max with NaN and infinities (order-independent).
@@ -466,7 +466,7 @@ fn reductions() {
     let m = format!(
         "HloModule a\n{argmax}\nENTRY main {{\n  p = f32[6,37] parameter(0)\n  io = s32[6,37] iota(), iota_dimension=1\n  z = f32[] constant(-inf)\n  zi = s32[] constant(0)\n  ROOT r = (f32[6], s32[6]) reduce(p, io, z, zi), dimensions={{1}}, to_apply=argmax\n}}\n"
     );
-    check(&m, &[x.clone()], 0);
+    check(&m, std::slice::from_ref(&x), 0);
     // Integer reduce, and a fused producer (kInput fusion).
     let iadd = "add_i {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  ROOT c = s32[] add(a, b)\n}\n";
     let m = format!(
@@ -477,7 +477,7 @@ fn reductions() {
     let m = format!(
         "HloModule w\n{add}\nENTRY main {{\n  p = f32[6,37] parameter(0)\n  z = f32[] constant(0)\n  ROOT r = f32[6,37] reduce-window(p, z), window={{size=1x37 pad=0_0x36_0}}, to_apply=add_f\n}}\n"
     );
-    check(&m, &[x.clone()], 0);
+    check(&m, std::slice::from_ref(&x), 0);
     let m = format!(
         "HloModule w\n{max}\nENTRY main {{\n  p = f32[6,37] parameter(0)\n  z = f32[] constant(-inf)\n  ROOT r = f32[4,19] reduce-window(p, z), window={{size=2x3 stride=2x2 pad=1_1x1_1 lhs_dilate=1x1}}, to_apply=max_f\n}}\n"
     );
