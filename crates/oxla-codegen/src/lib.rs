@@ -170,8 +170,15 @@ pub fn compile_kernels(m: &HloModule, specs: &[KernelSpec]) -> Result<Compiled> 
         if std::env::var_os("OXLA_DUMP_CLIF").is_some() {
             eprintln!("; kernel {n} for {}\n{}", ins.name, cctx.func.display());
         }
+        let asm = std::env::var_os("OXLA_DUMP_ASM").is_some();
+        cctx.set_disasm(asm);
         jm.define_function(id, &mut cctx)
             .map_err(|e| Error::internal(format!("{}: cranelift: {e:?}", ins.name)))?;
+        if asm {
+            if let Some(code) = cctx.compiled_code().and_then(|c| c.vcode.clone()) {
+                eprintln!("; kernel {n} for {}\n{code}", ins.name);
+            }
+        }
         jm.clear_context(&mut cctx);
         ids.push(id);
         metas.push(meta);

@@ -13,33 +13,77 @@ fn k(em: &mut Emitter, f: f64, lanes: u32) -> R<Value> {
     Ok(em.constant(F32, Scalar::Float(f), lanes)?.v)
 }
 
+/// a * b + c, fused when the CPU has FMA (one rounding instead of two).
+fn mul_add(em: &mut Emitter, a: Value, b: Value, c: Value) -> Value {
+    if has_fma() {
+        em.b.ins().fma(a, b, c)
+    } else {
+        let m = em.b.ins().fmul(a, b);
+        em.b.ins().fadd(m, c)
+    }
+}
+
+fn has_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 fn horner(em: &mut Emitter, x: Value, coeffs: &[f64], lanes: u32) -> R<Value> {
     let mut p = k(em, coeffs[0], lanes)?;
     for &c in &coeffs[1..] {
         let cv = k(em, c, lanes)?;
-        let m = em.b.ins().fmul(p, x);
-        p = em.b.ins().fadd(m, cv);
+        p = mul_add(em, p, x, cv);
     }
     Ok(p)
+}
+
+/// max(x, lo) / min(x, hi) that keep NaN (compare + blend: cheaper than fmax/fmin, whose
+/// IEEE semantics need a longer x86 sequence).
+fn clamp_lo(em: &mut Emitter, x: Value, lo: Value, l: u32) -> Value {
+    let c = em.b.ins().fcmp(FloatCC::LessThan, x, lo);
+    sel(em, c, lo, x, l)
+}
+
+fn clamp_hi(em: &mut Emitter, x: Value, hi: Value, l: u32) -> Value {
+    let c = em.b.ins().fcmp(FloatCC::GreaterThan, x, hi);
+    sel(em, c, hi, x, l)
 }
 
 /// exp(x): x = n ln2 + r with |r| <= ln2/2, exp(r) by its degree-7 Taylor polynomial, and
 /// 2^n applied in two halves so results down to the subnormals are right.
 pub(crate) fn exp_f32(em: &mut Emitter, x: Val) -> R<Val> {
+    exp_f32_core(em, x, false)
+}
+
+/// exp(x): x = n ln2 + r with |r| <= ln2/2, exp(r) by its degree-7 Taylor polynomial, and
+/// 2^n applied in two halves so results down to the subnormals are right. With `in_range`
+/// the caller promises x in [-80, 80] (no clamping or overflow handling needed).
+fn exp_f32_core(em: &mut Emitter, x: Val, in_range: bool) -> R<Val> {
     let l = x.lanes;
-    let lo = k(em, -104.0, l)?;
-    let hi = k(em, 89.0, l)?;
-    let xc = em.b.ins().fmax(x.v, lo);
-    let xc = em.b.ins().fmin(xc, hi);
+    let xc = if in_range {
+        x.v
+    } else {
+        let lo = k(em, -104.0, l)?;
+        let hi = k(em, 89.0, l)?;
+        let xc = clamp_lo(em, x.v, lo, l);
+        clamp_hi(em, xc, hi, l)
+    };
     let log2e = k(em, std::f64::consts::LOG2_E, l)?;
     let t = em.b.ins().fmul(xc, log2e);
-    let n = em.b.ins().nearest(t);
-    let ln2_hi = k(em, 0.693_145_751_953_125, l)?;
-    let ln2_lo = k(em, 1.428_606_765_330_187e-6, l)?;
-    let a = em.b.ins().fmul(n, ln2_hi);
-    let r = em.b.ins().fsub(xc, a);
-    let b = em.b.ins().fmul(n, ln2_lo);
-    let r = em.b.ins().fsub(r, b);
+    // Round to nearest with the 1.5 * 2^23 trick; the integer lands in the low bits.
+    let magic = k(em, 12_582_912.0, l)?;
+    let tm = em.b.ins().fadd(t, magic);
+    let n = em.b.ins().fsub(tm, magic);
+    let ln2_hi = k(em, -0.693_145_751_953_125, l)?;
+    let ln2_lo = k(em, -1.428_606_765_330_187e-6, l)?;
+    let r = mul_add(em, n, ln2_hi, xc);
+    let r = mul_add(em, n, ln2_lo, r);
     let p = horner(
         em,
         r,
@@ -56,9 +100,10 @@ pub(crate) fn exp_f32(em: &mut Emitter, x: Val) -> R<Val> {
         l,
     )?;
     let ity = I32.by(l).expect("lanes");
-    let ni = em.b.ins().fcvt_to_sint_sat(ity, n);
-    let n1 = em.b.ins().sshr_imm_s(ni, 1);
-    let n2 = em.b.ins().isub(ni, n1);
+    let tmi = em.b.ins().bitcast(ity, MemFlagsData::new(), tm);
+    let magic_i = em.b.ins().iconst(I32, 0x4B40_0000);
+    let magic_i = em.b.ins().splat(ity, magic_i);
+    let ni = em.b.ins().isub(tmi, magic_i);
     let scale = |em: &mut Emitter, n: Value| {
         let bias = em.b.ins().iconst(I32, 127);
         let bias = em.b.ins().splat(ity, bias);
@@ -67,6 +112,13 @@ pub(crate) fn exp_f32(em: &mut Emitter, x: Val) -> R<Val> {
         let ty = x_ty(em, l);
         em.b.ins().bitcast(ty, MemFlagsData::new(), e)
     };
+    if in_range {
+        let s = scale(em, ni);
+        let v = em.b.ins().fmul(p, s);
+        return Ok(Val { v, t: F32, lanes: l });
+    }
+    let n1 = em.b.ins().sshr_imm_s(ni, 1);
+    let n2 = em.b.ins().isub(ni, n1);
     let s1 = scale(em, n1);
     let s2 = scale(em, n2);
     let res = em.b.ins().fmul(p, s1);
@@ -102,17 +154,19 @@ pub(crate) fn tanh_f32(em: &mut Emitter, x: Val) -> R<Val> {
     let l = x.lanes;
     let ax = em.b.ins().fabs(x.v);
     let ten = k(em, 10.0, l)?;
-    let axc = em.b.ins().fmin(ax, ten);
+    // NaN stays NaN (the compare is false).
+    let axc = clamp_hi(em, ax, ten, l);
     let two = k(em, 2.0, l)?;
     let one = k(em, 1.0, l)?;
     let twice = em.b.ins().fmul(axc, two);
-    let e = exp_f32(
+    let e = exp_f32_core(
         em,
         Val {
             v: twice,
             t: F32,
             lanes: l,
         },
+        true,
     )?
     .v;
     let e1 = em.b.ins().fadd(e, one);
@@ -134,9 +188,8 @@ pub(crate) fn tanh_f32(em: &mut Emitter, x: Val) -> R<Val> {
         ],
         l,
     )?;
-    let px = em.b.ins().fmul(p, x2);
-    let px = em.b.ins().fmul(px, x.v);
-    let small = em.b.ins().fadd(x.v, px);
+    let x3 = em.b.ins().fmul(x2, x.v);
+    let small = mul_add(em, p, x3, x.v);
     let thr = k(em, 0.4, l)?;
     let is_small = em.b.ins().fcmp(FloatCC::LessThan, ax, thr);
     let v = sel(em, is_small, small, big, l);

@@ -4,15 +4,16 @@ use std::sync::Arc;
 
 use oxla_hlo::ArrayShape;
 
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-struct Chunk([u8; 64]);
-
-/// A 64-byte aligned, zero-initialized byte buffer.
+/// A 64-byte aligned byte buffer. `uninit` memory is only ever written by kernels before
+/// it is read, and is never read as a Rust value before that.
 pub struct Bytes {
-    chunks: Vec<Chunk>,
+    ptr: std::ptr::NonNull<u8>,
     len: usize,
 }
+
+// Plain memory; synchronization is the owner's business (buffers are immutable once built).
+unsafe impl Send for Bytes {}
+unsafe impl Sync for Bytes {}
 
 impl std::fmt::Debug for Bytes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -20,17 +21,47 @@ impl std::fmt::Debug for Bytes {
     }
 }
 
+impl Drop for Bytes {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `alloc` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), Self::layout(self.len)) }
+    }
+}
+
 impl Bytes {
-    pub fn zeroed(len: usize) -> Bytes {
-        Bytes {
-            chunks: vec![Chunk([0; 64]); len.div_ceil(64).max(1)],
-            len,
+    fn layout(len: usize) -> std::alloc::Layout {
+        std::alloc::Layout::from_size_align(len.max(64), 64).expect("buffer size")
+    }
+
+    fn alloc(len: usize, zero: bool) -> Bytes {
+        let layout = Self::layout(len);
+        // SAFETY: the layout has a nonzero size.
+        let p = unsafe {
+            if zero {
+                std::alloc::alloc_zeroed(layout)
+            } else {
+                std::alloc::alloc(layout)
+            }
+        };
+        match std::ptr::NonNull::new(p) {
+            Some(ptr) => Bytes { ptr, len },
+            None => std::alloc::handle_alloc_error(layout),
         }
     }
 
+    pub fn zeroed(len: usize) -> Bytes {
+        Self::alloc(len, true)
+    }
+
+    /// Memory that the caller fully writes before anyone reads it.
+    pub(crate) fn uninit(len: usize) -> Bytes {
+        Self::alloc(len, false)
+    }
+
     pub fn from_slice(s: &[u8]) -> Bytes {
-        let mut b = Bytes::zeroed(s.len());
-        b.as_mut_slice().copy_from_slice(s);
+        let b = Self::alloc(s.len(), false);
+        // SAFETY: `b` has room for `s.len()` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), b.ptr.as_ptr(), s.len()) };
         b
     }
 
@@ -42,18 +73,14 @@ impl Bytes {
         self.len == 0
     }
 
+    /// The bytes (only for buffers whose contents have been written).
     pub fn as_slice(&self) -> &[u8] {
-        // SAFETY: `chunks` holds at least `len` initialized bytes.
-        unsafe { std::slice::from_raw_parts(self.chunks.as_ptr() as *const u8, self.len) }
-    }
-
-    pub fn as_mut_slice(&mut self) -> &mut [u8] {
-        // SAFETY: as above, uniquely borrowed.
-        unsafe { std::slice::from_raw_parts_mut(self.chunks.as_mut_ptr() as *mut u8, self.len) }
+        // SAFETY: `len` bytes allocated; written before reads by construction.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 
     pub(crate) fn ptr(&self) -> *mut u8 {
-        self.chunks.as_ptr() as *mut u8
+        self.ptr.as_ptr()
     }
 }
 
@@ -87,24 +114,150 @@ pub(crate) struct SendPtr<T>(pub T);
 unsafe impl<T> Send for SendPtr<T> {}
 unsafe impl<T> Sync for SendPtr<T> {}
 
-/// Runs `f(0..tasks)` on up to `threads` threads (the caller included).
+/// Runs `f(0..tasks)` on up to `threads` threads (the caller included), on a persistent
+/// pool: workers spin briefly on a generation counter and then sleep on a condvar, so a call
+/// costs microseconds rather than a thread spawn. A call made while the pool is busy (another
+/// execution, or a nested call) runs serially on the caller.
 pub(crate) fn parallel_for(tasks: usize, threads: usize, f: &(dyn Fn(usize) + Sync)) {
     if tasks <= 1 || threads <= 1 {
         (0..tasks).for_each(f);
         return;
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = || loop {
-        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if i >= tasks {
-            break;
+    let pool = pool::global();
+    match pool.busy.try_lock() {
+        Ok(_guard) => pool.run(tasks, f),
+        Err(_) => (0..tasks).for_each(f),
+    }
+}
+
+mod pool {
+    use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+    use std::sync::{Condvar, Mutex, OnceLock};
+    use std::time::Duration;
+
+    type Job = (*const (dyn Fn(usize) + Sync), usize, u64);
+
+    struct JobSlot(Option<Job>);
+    // The pointer is only dereferenced while the caller of `run` waits for the job to end.
+    unsafe impl Send for JobSlot {}
+
+    pub(crate) struct Pool {
+        pub busy: Mutex<()>,
+        job: Mutex<JobSlot>,
+        generation: AtomicU64,
+        next: AtomicUsize,
+        pending: AtomicUsize,
+        active: AtomicUsize,
+        panicked: AtomicBool,
+        sleep: Mutex<()>,
+        wake: Condvar,
+    }
+
+    pub(crate) fn global() -> &'static Pool {
+        static POOL: OnceLock<&'static Pool> = OnceLock::new();
+        POOL.get_or_init(|| {
+            let p: &'static Pool = Box::leak(Box::new(Pool {
+                busy: Mutex::new(()),
+                job: Mutex::new(JobSlot(None)),
+                generation: AtomicU64::new(0),
+                next: AtomicUsize::new(0),
+                pending: AtomicUsize::new(0),
+                active: AtomicUsize::new(0),
+                panicked: AtomicBool::new(false),
+                sleep: Mutex::new(()),
+                wake: Condvar::new(),
+            }));
+            let n = std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1);
+            for _ in 1..n {
+                std::thread::Builder::new()
+                    .name("oxla-worker".into())
+                    .spawn(move || p.worker())
+                    .ok();
+            }
+            p
+        })
+    }
+
+    impl Pool {
+        fn work(&self, f: &(dyn Fn(usize) + Sync), tasks: usize) {
+            loop {
+                let i = self.next.fetch_add(1, Ordering::AcqRel);
+                if i >= tasks {
+                    break;
+                }
+                if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(i))).is_err() {
+                    self.panicked.store(true, Ordering::Release);
+                }
+                self.pending.fetch_sub(1, Ordering::AcqRel);
+            }
         }
-        f(i);
-    };
-    std::thread::scope(|s| {
-        for _ in 1..threads.min(tasks) {
-            s.spawn(work);
+
+        pub(crate) fn run(&self, tasks: usize, f: &(dyn Fn(usize) + Sync)) {
+            // SAFETY (lifetime erasure): the job is cleared and every worker has left it
+            // before this function returns.
+            let ptr: *const (dyn Fn(usize) + Sync) = unsafe { std::mem::transmute(f) };
+            self.next.store(0, Ordering::Release);
+            self.pending.store(tasks, Ordering::Release);
+            self.panicked.store(false, Ordering::Release);
+            let gen = self.generation.load(Ordering::Acquire) + 1;
+            if let Ok(mut j) = self.job.lock() {
+                j.0 = Some((ptr, tasks, gen));
+            }
+            self.generation.store(gen, Ordering::Release);
+            {
+                let _g = self.sleep.lock();
+                self.wake.notify_all();
+            }
+            self.work(f, tasks);
+            while self.pending.load(Ordering::Acquire) > 0 {
+                std::hint::spin_loop();
+            }
+            if let Ok(mut j) = self.job.lock() {
+                j.0 = None;
+            }
+            while self.active.load(Ordering::Acquire) > 0 {
+                std::hint::spin_loop();
+            }
+            if self.panicked.load(Ordering::Acquire) {
+                panic!("a parallel task panicked");
+            }
         }
-        work();
-    });
+
+        fn worker(&self) {
+            let mut seen = 0u64;
+            loop {
+                // Spin for a while, then sleep until the next job.
+                let mut spins = 0u32;
+                while self.generation.load(Ordering::Acquire) == seen {
+                    spins += 1;
+                    if spins < 20_000 {
+                        std::hint::spin_loop();
+                    } else if let Ok(g) = self.sleep.lock() {
+                        if self.generation.load(Ordering::Acquire) == seen {
+                            let _ = self.wake.wait_timeout(g, Duration::from_millis(50));
+                        }
+                    }
+                }
+                seen = self.generation.load(Ordering::Acquire);
+                let job = match self.job.lock() {
+                    Ok(j) => match j.0 {
+                        Some((ptr, tasks, gen)) if gen == seen => {
+                            self.active.fetch_add(1, Ordering::AcqRel);
+                            Some((ptr, tasks))
+                        }
+                        _ => None,
+                    },
+                    Err(_) => None,
+                };
+                if let Some((ptr, tasks)) = job {
+                    // SAFETY: the caller keeps `f` alive until `active` drops to zero.
+                    let f = unsafe { &*ptr };
+                    self.work(f, tasks);
+                    self.active.fetch_sub(1, Ordering::AcqRel);
+                }
+            }
+        }
+    }
 }

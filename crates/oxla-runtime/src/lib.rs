@@ -56,9 +56,16 @@ pub struct Client {
 
 impl Client {
     pub fn cpu() -> Result<Client> {
-        let threads = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1);
+        // OXLA_THREADS caps intra-op parallelism (default: all cores).
+        let threads = std::env::var("OXLA_THREADS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&n: &usize| n > 0)
+            .unwrap_or_else(|| {
+                std::thread::available_parallelism()
+                    .map(|n| n.get())
+                    .unwrap_or(1)
+            });
         Ok(Client { threads })
     }
 

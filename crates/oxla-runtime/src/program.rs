@@ -56,6 +56,8 @@ struct Program {
     slots: Vec<Slot>,
     consts: HashMap<usize, Arc<Bytes>>,
     arena_bytes: usize,
+    /// Instructions whose value is (part of) the result: computed into owned memory.
+    to_owned: Vec<bool>,
 }
 
 pub(crate) struct Programs {
@@ -213,12 +215,26 @@ impl<'m> Builder<'m> {
                 _ => return Err(unsup(ins, "is not supported by the JIT yet")),
             }
         }
+        let mut to_owned = vec![false; c.instructions.len()];
+        let mut stack = vec![c.root];
+        while let Some(id) = stack.pop() {
+            let ins = c.instr(id);
+            match ins.op {
+                Op::Tuple => stack.extend(ins.operands.iter().copied()),
+                _ => {
+                    if matches!(ba.slots[id.index()], Slot::Arena { .. }) {
+                        to_owned[id.index()] = true;
+                    }
+                }
+            }
+        }
         self.progs[idx] = Some(Program {
             comp: cid,
             steps,
             slots: ba.slots,
             consts,
             arena_bytes: ba.arena_bytes,
+            to_owned,
         });
         Ok(idx)
     }
@@ -286,8 +302,8 @@ impl Programs {
     fn run(&self, p: usize, args: &[V]) -> Result<V> {
         let prog = &self.progs[p];
         let c = self.module.computation(prog.comp);
-        let mut arena = Bytes::zeroed(prog.arena_bytes);
-        let base = arena.as_mut_slice().as_mut_ptr();
+        let arena = Bytes::uninit(prog.arena_bytes);
+        let base = arena.ptr();
         let n = c.instructions.len();
         let mut vals: Vec<V> = vec![V::Unset; n];
         // Values that need no step, in instruction order, interleaved with steps.
@@ -365,9 +381,9 @@ impl Programs {
                 keep: None,
             } => {
                 let bytes = shape_bytes(&Shape::Array(shape.clone()));
-                let mut b = Bytes::zeroed(bytes);
+                let b = Bytes::uninit(bytes);
                 // SAFETY: `ptr` points at `bytes` live bytes of the current arena.
-                unsafe { std::ptr::copy_nonoverlapping(ptr, b.as_mut_slice().as_mut_ptr(), bytes) };
+                unsafe { std::ptr::copy_nonoverlapping(ptr, b.ptr(), bytes) };
                 let b = Arc::new(b);
                 V::Arr {
                     ptr: b.ptr(),
@@ -387,6 +403,29 @@ impl Programs {
         shape: &Shape,
         base: *mut u8,
     ) -> Result<(Vec<*mut u8>, V)> {
+        if prog.to_owned[i] {
+            // A result of the program: written straight into memory it returns.
+            let leaves: Vec<Shape> = match shape {
+                Shape::Tuple(t) => t.clone(),
+                s => vec![s.clone()],
+            };
+            let mut ptrs = Vec::new();
+            let mut vs = Vec::new();
+            for s in &leaves {
+                let a = array_of(s)?;
+                let b = Arc::new(Bytes::uninit(shape_bytes(s)));
+                ptrs.push(b.ptr());
+                vs.push(V::Arr {
+                    ptr: b.ptr(),
+                    shape: a,
+                    keep: Some(b),
+                });
+            }
+            return Ok(match shape {
+                Shape::Tuple(_) => (ptrs, V::Tuple(vs)),
+                _ => (ptrs, vs.remove(0)),
+            });
+        }
         let off = match prog.slots[i] {
             Slot::Arena { offset, .. } => offset,
             Slot::None => 0,
