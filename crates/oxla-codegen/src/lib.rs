@@ -143,7 +143,9 @@ pub fn compile_kernels(m: &HloModule, specs: &[KernelSpec]) -> Result<Compiled> 
     let mut ids = Vec::new();
     let mut metas = Vec::new();
     let mut fctx = FunctionBuilderContext::new();
-    let mut cctx = jm.make_context();
+    let mut ctxs = Vec::new();
+    let mut names = Vec::new();
+    // Emission (needs the module to import helpers) runs serially ...
     for (n, spec) in specs.iter().enumerate() {
         let comp = m.computation(spec.computation);
         let ins = comp
@@ -153,6 +155,7 @@ pub fn compile_kernels(m: &HloModule, specs: &[KernelSpec]) -> Result<Compiled> 
         for _ in 0..4 {
             sig.params.push(AbiParam::new(I64));
         }
+        let mut cctx = jm.make_context();
         cctx.func.signature = sig.clone();
         let id = jm
             .declare_function(&format!("k{n}"), Linkage::Local, &sig)
@@ -170,18 +173,78 @@ pub fn compile_kernels(m: &HloModule, specs: &[KernelSpec]) -> Result<Compiled> 
         if std::env::var_os("OXLA_DUMP_CLIF").is_some() {
             eprintln!("; kernel {n} for {}\n{}", ins.name, cctx.func.display());
         }
-        let asm = std::env::var_os("OXLA_DUMP_ASM").is_some();
-        cctx.set_disasm(asm);
-        jm.define_function(id, &mut cctx)
-            .map_err(|e| Error::internal(format!("{}: cranelift: {e:?}", ins.name)))?;
-        if asm {
-            if let Some(code) = cctx.compiled_code().and_then(|c| c.vcode.clone()) {
-                eprintln!("; kernel {n} for {}\n{code}", ins.name);
-            }
-        }
-        jm.clear_context(&mut cctx);
         ids.push(id);
         metas.push(meta);
+        ctxs.push(cctx);
+        names.push(ins.name.clone());
+    }
+    // ... and Cranelift's compilation of the functions runs on all cores.
+    let asm = std::env::var_os("OXLA_DUMP_ASM").is_some();
+    let isa = jm.isa();
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(ctxs.len().div_ceil(4))
+        .max(1);
+    type Out = Result<(Vec<u8>, u64, Vec<cranelift_module::ModuleReloc>)>;
+    let compile_one = |ctx: &mut cranelift_codegen::Context, id: FuncId, name: &str| -> Out {
+        ctx.set_disasm(asm);
+        let mut plane = cranelift_codegen::control::ControlPlane::default();
+        ctx.compile(isa, &mut plane)
+            .map_err(|e| Error::internal(format!("{name}: cranelift: {:?}", e.inner)))?;
+        let code = ctx
+            .compiled_code()
+            .ok_or_else(|| Error::internal("no compiled code"))?;
+        let align = code.buffer.alignment as u64;
+        let relocs = code
+            .buffer
+            .relocs()
+            .iter()
+            .map(|r| cranelift_module::ModuleReloc::from_mach_reloc(r, &ctx.func, id))
+            .collect();
+        if asm {
+            if let Some(v) = &code.vcode {
+                eprintln!("; kernel for {name}\n{v}");
+            }
+        }
+        Ok((code.code_buffer().to_vec(), align, relocs))
+    };
+    let mut results: Vec<Option<Out>> = (0..ctxs.len()).map(|_| None).collect();
+    std::thread::scope(|s| {
+        let per = ctxs.len().div_ceil(threads).max(1);
+        let mut handles = Vec::new();
+        for ((chunk_ctx, chunk_ids), chunk_names) in ctxs
+            .chunks_mut(per)
+            .zip(ids.chunks(per))
+            .zip(names.chunks(per))
+        {
+            let f = &compile_one;
+            handles.push(s.spawn(move || {
+                chunk_ctx
+                    .iter_mut()
+                    .zip(chunk_ids)
+                    .zip(chunk_names)
+                    .map(|((c, &id), n)| f(c, id, n))
+                    .collect::<Vec<Out>>()
+            }));
+        }
+        let mut k = 0;
+        for h in handles {
+            let outs = h
+                .join()
+                .unwrap_or_else(|_| vec![Err(Error::internal("compiler thread panicked"))]);
+            for o in outs {
+                if k < results.len() {
+                    results[k] = Some(o);
+                }
+                k += 1;
+            }
+        }
+    });
+    for (k, r) in results.into_iter().enumerate() {
+        let (bytes, align, relocs) = r.ok_or_else(|| Error::internal("missing kernel"))??;
+        jm.define_function_bytes(ids[k], align, &bytes, &relocs)
+            .map_err(|e| Error::internal(format!("{}: {e}", names[k])))?;
     }
     jm.finalize_definitions().map_err(cl_err)?;
     let kernels = ids
@@ -391,20 +454,47 @@ fn gen_loops(
         (em.iconst(0), em.iconst(dims[k]))
     };
     if k == r - 1 {
+        // Which loops can run: for an inner dimension (k > 0) the trip counts are known, so
+        // loops that would never execute are not emitted (less code, faster compiles).
+        let l = lanes as i64;
+        let known = (k > 0).then_some(dims[k]);
+        let unrolled = lanes > 1 && dims[k] >= 4 * l;
+        let rest = known.map(|d| if unrolled { d % (2 * l) } else { d });
+        let vector = lanes > 1 && rest.is_none_or(|r| r >= l);
+        let scalar = rest.is_none_or(|r| r % l.max(1) != 0 || lanes == 1);
         let mut after = lo;
-        if lanes > 1 {
-            let lim = em.b.ins().iadd_imm_s(hi, -(lanes as i64 - 1));
-            after = em.for_loop(lo, lim, lanes as i64, &mut |em, j| {
+        if unrolled {
+            // Two vectors per iteration: independent dependency chains for the CPU to overlap.
+            let lim = em.b.ins().iadd_imm_s(hi, -(2 * l - 1));
+            after = em.for_loop(lo, lim, 2 * l, &mut |em, j| {
+                for u in 0..2 {
+                    let mut d: Vec<_> = prefix.iter().map(|&p| (p, 0)).collect();
+                    let jj = if u == 0 {
+                        j
+                    } else {
+                        em.b.ins().iadd_imm_s(j, l)
+                    };
+                    d.push((jj, 1));
+                    store_all(em, &Idx { d, lanes })?;
+                }
+                Ok(())
+            })?;
+        }
+        if vector {
+            let lim = em.b.ins().iadd_imm_s(hi, -(l - 1));
+            after = em.for_loop(after, lim, l, &mut |em, j| {
                 let mut d: Vec<_> = prefix.iter().map(|&p| (p, 0)).collect();
                 d.push((j, 1));
                 store_all(em, &Idx { d, lanes })
             })?;
         }
-        em.for_loop(after, hi, 1, &mut |em, j| {
-            let mut d: Vec<_> = prefix.iter().map(|&p| (p, 0)).collect();
-            d.push((j, 0));
-            store_all(em, &Idx { d, lanes: 1 })
-        })?;
+        if scalar {
+            em.for_loop(after, hi, 1, &mut |em, j| {
+                let mut d: Vec<_> = prefix.iter().map(|&p| (p, 0)).collect();
+                d.push((j, 0));
+                store_all(em, &Idx { d, lanes: 1 })
+            })?;
+        }
         return Ok(());
     }
     em.for_loop(lo, hi, 1, &mut |em, i| {

@@ -7,6 +7,7 @@ pub mod buffer_assignment;
 mod constant_folding;
 mod cse;
 mod dce;
+mod dot_canon;
 mod fusion;
 mod layout;
 mod rewrite;
@@ -18,6 +19,7 @@ pub use buffer_assignment::{assign_buffers, BufferAssignment, Slot};
 pub use constant_folding::fold_constants;
 pub use cse::cse;
 pub use dce::dce;
+pub use dot_canon::canonicalize_dots;
 pub use fusion::fuse;
 pub use layout::assign_layouts;
 pub use simplify::simplify;
@@ -56,6 +58,7 @@ impl Pipeline {
     pub fn with_fusion() -> Pipeline {
         let mut p = Pipeline::standard();
         p.passes.insert(0, ("layout-assignment", assign_layouts));
+        p.passes.push(("dot-canonicalization", canonicalize_dots));
         p.passes.push(("fusion", fuse));
         p
     }

@@ -100,7 +100,9 @@ impl Client {
             }
             p
         };
+        let t_passes = Instant::now();
         pipeline.run(&mut m)?;
+        let passes_ms = t_passes.elapsed().as_secs_f64() * 1e3;
         if let Some(dir) = &dump_dir {
             dump(dir, "after_optimizations", &m)?;
         }
@@ -109,8 +111,17 @@ impl Client {
         } else {
             options.threads
         };
+        let t_code = Instant::now();
         let programs = Programs::build(&m, threads)?;
         let compile_time = t0.elapsed();
+        if std::env::var_os("OXLA_TIME").is_some() {
+            eprintln!(
+                "compile {}: passes {passes_ms:.2} ms, code {:.2} ms, total {:.2} ms",
+                m.name,
+                t_code.elapsed().as_secs_f64() * 1e3,
+                compile_time.as_secs_f64() * 1e3
+            );
+        }
         let param_shapes = m
             .entry_computation()
             .program_shape()

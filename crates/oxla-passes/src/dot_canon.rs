@@ -1,0 +1,176 @@
+//! Dot canonicalization (XLA's DotDecomposer): a large f32/f64 `dot` whose operands are not
+//! `[batch.., m, k] x [batch.., k, n]` gets transposes and reshapes around it so that they
+//! are, and a reshape of its result back to the original shape. The GEMM kernels then take
+//! it; the transposes are cheap copies next to the O(m·n·k) product.
+
+use oxla_hlo::{
+    DotDimensionNumbers, HloComputation, HloInstruction, HloModule, InstrId, Op, PrimitiveType,
+    Result, Shape,
+};
+
+/// Below this many multiply-adds the elemental dot kernel is as good as packing for GEMM.
+const MIN_MACS: i64 = 4096;
+
+fn is_canonical(d: &DotDimensionNumbers, lr: usize, rr: usize) -> bool {
+    let nb = d.lhs_batch_dims.len();
+    let seq: Vec<i64> = (0..nb as i64).collect();
+    d.lhs_batch_dims == seq
+        && d.rhs_batch_dims == seq
+        && lr == nb + 2
+        && rr == nb + 2
+        && d.lhs_contracting_dims == [nb as i64 + 1]
+        && d.rhs_contracting_dims == [nb as i64]
+}
+
+struct Plan {
+    precision: oxla_hlo::PrecisionConfig,
+    lhs_perm: Vec<i64>,
+    rhs_perm: Vec<i64>,
+    batch: Vec<i64>,
+    m: i64,
+    k: i64,
+    n: i64,
+}
+
+fn plan(c: &HloComputation, ins: &HloInstruction) -> Option<Plan> {
+    let Op::Dot {
+        dnums: d,
+        precision,
+    } = &ins.op
+    else {
+        return None;
+    };
+    let t = ins.shape.element_type();
+    if !matches!(t, PrimitiveType::F32 | PrimitiveType::F64) {
+        return None;
+    }
+    let l = c.instr(ins.operands[0]).shape.as_array()?;
+    let r = c.instr(ins.operands[1]).shape.as_array()?;
+    if l.element_type != t || r.element_type != t || is_canonical(d, l.rank(), r.rank()) {
+        return None;
+    }
+    let free = |rank: usize, b: &[i64], k: &[i64]| -> Vec<i64> {
+        (0..rank as i64)
+            .filter(|x| !b.contains(x) && !k.contains(x))
+            .collect()
+    };
+    let lf = free(l.rank(), &d.lhs_batch_dims, &d.lhs_contracting_dims);
+    let rf = free(r.rank(), &d.rhs_batch_dims, &d.rhs_contracting_dims);
+    let prod = |dims: &[i64], of: &[i64]| of.iter().map(|&x| dims[x as usize]).product::<i64>();
+    let m = prod(&l.dims, &lf);
+    let k = prod(&l.dims, &d.lhs_contracting_dims);
+    let n = prod(&r.dims, &rf);
+    let batch: Vec<i64> = d.lhs_batch_dims.iter().map(|&x| l.dims[x as usize]).collect();
+    if m * n * k * batch.iter().product::<i64>() < MIN_MACS {
+        return None;
+    }
+    let lhs_perm = [&d.lhs_batch_dims[..], &lf, &d.lhs_contracting_dims].concat();
+    let rhs_perm = [&d.rhs_batch_dims[..], &d.rhs_contracting_dims, &rf].concat();
+    Some(Plan {
+        precision: precision.clone(),
+        lhs_perm,
+        rhs_perm,
+        batch,
+        m,
+        k,
+        n,
+    })
+}
+
+/// Rewrites every large non-canonical f32/f64 dot into canonical form.
+pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
+    let mut changed = false;
+    for c in &mut module.computations {
+        let plans: Vec<Option<Plan>> = c.instructions.iter().map(|i| plan(c, i)).collect();
+        if plans.iter().all(Option::is_none) {
+            continue;
+        }
+        changed = true;
+        let old = std::mem::take(&mut c.instructions);
+        let mut map: Vec<InstrId> = Vec::with_capacity(old.len());
+        let mut out: Vec<HloInstruction> = Vec::new();
+        let push = |out: &mut Vec<HloInstruction>, ins: HloInstruction| {
+            out.push(ins);
+            InstrId(out.len() as u32 - 1)
+        };
+        for (i, mut ins) in old.into_iter().enumerate() {
+            for o in &mut ins.operands {
+                *o = map[o.index()];
+            }
+            let Some(p) = &plans[i] else {
+                map.push(push(&mut out, ins));
+                continue;
+            };
+            let t = ins.shape.element_type();
+            let nb = p.batch.len();
+            let operand = |out: &mut Vec<HloInstruction>, x: InstrId, perm: &[i64], tail: [i64; 2], tag: &str| {
+                let dims = out[x.index()].shape.dims().to_vec();
+                let mut cur = x;
+                if perm.iter().enumerate().any(|(a, &b)| a as i64 != b) {
+                    let tdims: Vec<i64> = perm.iter().map(|&q| dims[q as usize]).collect();
+                    cur = push(
+                        out,
+                        HloInstruction::new(
+                            format!("{}.{tag}.transpose", ins.name),
+                            Op::Transpose {
+                                permutation: perm.to_vec(),
+                            },
+                            vec![cur],
+                            Shape::array(t, &tdims),
+                        ),
+                    );
+                }
+                let want: Vec<i64> = p.batch.iter().copied().chain(tail).collect();
+                if out[cur.index()].shape.dims() != want.as_slice() {
+                    cur = push(
+                        out,
+                        HloInstruction::new(
+                            format!("{}.{tag}.reshape", ins.name),
+                            Op::Reshape,
+                            vec![cur],
+                            Shape::array(t, &want),
+                        ),
+                    );
+                }
+                cur
+            };
+            let a = operand(&mut out, ins.operands[0], &p.lhs_perm, [p.m, p.k], "lhs");
+            let b = operand(&mut out, ins.operands[1], &p.rhs_perm, [p.k, p.n], "rhs");
+            let precision = &p.precision;
+            let seq: Vec<i64> = (0..nb as i64).collect();
+            let dims: Vec<i64> = p.batch.iter().copied().chain([p.m, p.n]).collect();
+            let dot = push(
+                &mut out,
+                HloInstruction::new(
+                    format!("{}.gemm", ins.name),
+                    Op::Dot {
+                        dnums: DotDimensionNumbers {
+                            lhs_batch_dims: seq.clone(),
+                            rhs_batch_dims: seq,
+                            lhs_contracting_dims: vec![nb as i64 + 1],
+                            rhs_contracting_dims: vec![nb as i64],
+                        },
+                        precision: precision.clone(),
+                    },
+                    vec![a, b],
+                    Shape::array(t, &dims),
+                ),
+            );
+            let result = if ins.shape.dims() == dims.as_slice() {
+                dot
+            } else {
+                push(
+                    &mut out,
+                    HloInstruction::new(ins.name.clone(), Op::Reshape, vec![dot], ins.shape.clone()),
+                )
+            };
+            map.push(result);
+        }
+        c.instructions = out;
+        for p in &mut c.parameters {
+            *p = map[p.index()];
+        }
+        c.root = map[c.root.index()];
+    }
+    Ok(changed)
+}
