@@ -82,6 +82,9 @@ pub(crate) struct Emitter<'a, 'b> {
     cache: Vec<HashMap<Key, Vec<Val>>>,
     /// Array constants referenced by address from the code; owned by the compiled kernel.
     pub consts: &'a mut Vec<Box<[u8]>>,
+    /// Vector values made by splatting a scalar, with that scalar (vector shifts take a
+    /// scalar amount).
+    splat_src: HashMap<Value, Value>,
 }
 
 pub(crate) fn flags() -> MemFlagsData {
@@ -137,6 +140,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             lanes,
             cache: vec![HashMap::new()],
             consts,
+            splat_src: HashMap::new(),
         }
     }
 
@@ -205,11 +209,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
         } else {
             x.v
         };
-        Ok(Val {
-            v: self.b.ins().splat(vt, s),
-            t: x.t,
-            lanes,
-        })
+        let v = self.b.ins().splat(vt, s);
+        if x.t != PrimitiveType::Pred {
+            self.splat_src.insert(v, x.v);
+        }
+        Ok(Val { v, t: x.t, lanes })
     }
 
     /// Lane `l` of `x` as a scalar (pred masks become 0/1 bytes).
@@ -698,8 +702,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.call_computation(callee, args)?[0]
             }
             Op::Copy | Op::OptimizationBarrier => self.emit1(ctx, ins.operands[0], idx)?,
-            // A fusion inside a computation being inlined (e.g. a reducer): inline its body.
-            Op::Fusion { .. } => {
+            // A fusion or call inside a computation being inlined (e.g. a reducer): inline it.
+            Op::Fusion { .. } | Op::Call => {
                 let args = self.same_idx(ctx, ins, idx)?;
                 let callee = *ins
                     .called
@@ -1875,6 +1879,32 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     self.b.ins().umin(a.v, b.v)
                 } else {
                     self.b.ins().smin(a.v, b.v)
+                }
+            }
+            ShiftLeft | ShiftRightLogical | ShiftRightArithmetic
+                if lanes > 1 && self.splat_src.contains_key(&b.v) =>
+            {
+                // A uniform amount: one vector shift, with XLA's rule for amounts >= width.
+                let amt = self.splat_src[&b.v];
+                let w = self.b.ins().iconst(sty, bits);
+                let big = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, amt, w);
+                let vt = self.b.func.dfg.value_type(a.v);
+                let zero_s = self.b.ins().iconst(sty, 0);
+                let zero = self.b.ins().splat(vt, zero_s);
+                match op {
+                    ShiftLeft => {
+                        let r = self.b.ins().ishl(a.v, amt);
+                        self.b.ins().select(big, zero, r)
+                    }
+                    ShiftRightLogical => {
+                        let r = self.b.ins().ushr(a.v, amt);
+                        self.b.ins().select(big, zero, r)
+                    }
+                    _ => {
+                        let m = self.b.ins().iconst(sty, bits - 1);
+                        let amt = self.b.ins().select(big, m, amt);
+                        self.b.ins().sshr(a.v, amt)
+                    }
                 }
             }
             _ if lanes > 1 => {

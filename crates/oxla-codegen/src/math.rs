@@ -115,7 +115,11 @@ fn exp_f32_core(em: &mut Emitter, x: Val, in_range: bool) -> R<Val> {
     if in_range {
         let s = scale(em, ni);
         let v = em.b.ins().fmul(p, s);
-        return Ok(Val { v, t: F32, lanes: l });
+        return Ok(Val {
+            v,
+            t: F32,
+            lanes: l,
+        });
     }
     let n1 = em.b.ins().sshr_imm_s(ni, 1);
     let n2 = em.b.ins().isub(ni, n1);

@@ -60,7 +60,11 @@ fn plan(c: &HloComputation, ins: &HloInstruction) -> Option<Plan> {
     let m = prod(&l.dims, &lf);
     let k = prod(&l.dims, &d.lhs_contracting_dims);
     let n = prod(&r.dims, &rf);
-    let batch: Vec<i64> = d.lhs_batch_dims.iter().map(|&x| l.dims[x as usize]).collect();
+    let batch: Vec<i64> = d
+        .lhs_batch_dims
+        .iter()
+        .map(|&x| l.dims[x as usize])
+        .collect();
     if m * n * k * batch.iter().product::<i64>() < MIN_MACS {
         return None;
     }
@@ -103,7 +107,11 @@ pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
             };
             let t = ins.shape.element_type();
             let nb = p.batch.len();
-            let operand = |out: &mut Vec<HloInstruction>, x: InstrId, perm: &[i64], tail: [i64; 2], tag: &str| {
+            let operand = |out: &mut Vec<HloInstruction>,
+                           x: InstrId,
+                           perm: &[i64],
+                           tail: [i64; 2],
+                           tag: &str| {
                 let dims = out[x.index()].shape.dims().to_vec();
                 let mut cur = x;
                 if perm.iter().enumerate().any(|(a, &b)| a as i64 != b) {
@@ -161,7 +169,12 @@ pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
             } else {
                 push(
                     &mut out,
-                    HloInstruction::new(ins.name.clone(), Op::Reshape, vec![dot], ins.shape.clone()),
+                    HloInstruction::new(
+                        ins.name.clone(),
+                        Op::Reshape,
+                        vec![dot],
+                        ins.shape.clone(),
+                    ),
                 )
             };
             map.push(result);

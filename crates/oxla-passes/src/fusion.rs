@@ -28,6 +28,82 @@ fn fusible(ins: &HloInstruction) -> bool {
     }
 }
 
+/// Broadcasts of scalars, iotas and scalar constants cost nothing to recompute: give each
+/// user its own copy so that every consumer's fusion can absorb one instead of a
+/// materialized array being shared.
+fn cheap(c: &HloComputation, ins: &HloInstruction) -> bool {
+    match &ins.op {
+        Op::Iota { .. } => true,
+        Op::Constant(l) => l.shape().is_scalar(),
+        Op::Broadcast { .. } => ins
+            .operands
+            .first()
+            .is_some_and(|&o| c.instr(o).shape.rank() == 0),
+        _ => false,
+    }
+}
+
+fn duplicate_cheap(c: &mut HloComputation) -> bool {
+    let users = c.users();
+    let root = c.root.index();
+    let dup: Vec<bool> = c
+        .instructions
+        .iter()
+        .enumerate()
+        .map(|(i, ins)| i != root && cheap(c, ins) && users[i].len() > 1)
+        .collect();
+    if !dup.iter().any(|&d| d) {
+        return false;
+    }
+    let old = std::mem::take(&mut c.instructions);
+    let mut first: Vec<InstrId> = Vec::with_capacity(old.len());
+    // (user, original operand) -> the copy that user reads.
+    let mut copy_for: HashMap<(usize, usize), InstrId> = HashMap::new();
+    let mut out: Vec<HloInstruction> = Vec::new();
+    for (i, mut ins) in old.into_iter().enumerate() {
+        let mut new_ops = Vec::with_capacity(ins.operands.len());
+        for o in &ins.operands {
+            let id = copy_for
+                .get(&(i, o.index()))
+                .copied()
+                .unwrap_or(first[o.index()]);
+            new_ops.push(id);
+        }
+        ins.operands = new_ops;
+        let id = InstrId(out.len() as u32);
+        first.push(id);
+        if dup[i] {
+            let mut us = users[i].clone();
+            us.sort();
+            us.dedup();
+            for (k, u) in us.iter().enumerate().skip(1) {
+                // Copy k lands right after the original.
+                copy_for.insert((u.index(), i), InstrId((out.len() + k) as u32));
+            }
+            let copies: Vec<HloInstruction> = us
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(k, _)| {
+                    let mut copy = ins.clone();
+                    copy.name = format!("{}.dup{k}", ins.name);
+                    copy
+                })
+                .collect();
+            out.push(ins);
+            out.extend(copies);
+        } else {
+            out.push(ins);
+        }
+    }
+    c.instructions = out;
+    for p in &mut c.parameters {
+        *p = first[p.index()];
+    }
+    c.root = first[root];
+    true
+}
+
 pub fn fuse(module: &mut HloModule) -> Result<bool> {
     let mut changed = false;
     let n_comps = module.computations.len();
@@ -48,6 +124,7 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
         if fused.contains(&ci) {
             continue;
         }
+        changed |= duplicate_cheap(&mut module.computations[ci]);
         let c = &module.computations[ci];
         let users = c.users();
         let n = c.instructions.len();
@@ -67,8 +144,14 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
             for o in &ins.operands {
                 let oi = o.index();
                 let producer = &c.instructions[oi];
-                let single_user = users[oi].len() == 1;
-                if fusible(producer) && single_user && group[oi].is_none() && oi != c.root.index() {
+                // Every user is already in this fusion (diamonds inside one kernel are fine;
+                // a value another kernel also needs stays materialized).
+                let all_users_here = users[oi].iter().all(|u| group[u.index()] == Some(root));
+                if fusible(producer)
+                    && all_users_here
+                    && group[oi].is_none()
+                    && oi != c.root.index()
+                {
                     group[oi] = Some(root);
                 }
             }
