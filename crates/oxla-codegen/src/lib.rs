@@ -88,6 +88,10 @@ fn new_module() -> Result<(JITModule, HashMap<&'static str, FuncId>)> {
     fb.set("opt_level", "speed").map_err(cl_err)?;
     fb.set("use_colocated_libcalls", "false").map_err(cl_err)?;
     fb.set("is_pic", "false").map_err(cl_err)?;
+    // Cranelift's IR verifier costs compile time; the differential tests run with it on.
+    let verify = cfg!(debug_assertions) || std::env::var_os("OXLA_VERIFY_CLIF").is_some();
+    fb.set("enable_verifier", if verify { "true" } else { "false" })
+        .map_err(cl_err)?;
     let isa_builder = cranelift_native::builder().map_err(cl_err)?;
     let isa = isa_builder
         .finish(settings::Flags::new(fb))

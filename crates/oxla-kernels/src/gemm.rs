@@ -131,31 +131,40 @@ pub fn sgemm_with(
     }
     let threads = threads.clamp(1, m.div_ceil(MR));
     let mut packed_b = vec![0f32; KC * NC.min(n.div_ceil(NR) * NR)];
+    let c_len = c.len();
+    let c_ptr = SyncPtr(c.as_mut_ptr());
     for jc in (0..n).step_by(NC) {
         let nc = NC.min(n - jc);
         for pc in (0..k).step_by(KC) {
             let kc = KC.min(k - pc);
-            pack_b(&b[pc * ldb + jc..], ldb, kc, nc, &mut packed_b);
+            // Pack B's panels on all threads (each task writes its own panels).
+            let panels = nc.div_ceil(NR);
+            let pb_ptr = SyncPtr(packed_b.as_mut_ptr());
+            let pb_len = packed_b.len();
+            let b_block = &b[pc * ldb + jc..];
+            crate::pool::parallel_for(panels, threads, &|jp| {
+                let j0 = jp * NR;
+                let w = NR.min(nc - j0);
+                let off = jp * kc * NR;
+                if off + kc * NR <= pb_len {
+                    // SAFETY: panel `jp` occupies its own kc*NR elements of packed_b.
+                    let panel =
+                        unsafe { std::slice::from_raw_parts_mut(pb_ptr.get().add(off), kc * NR) };
+                    pack_b_panel(&b_block[j0..], ldb, kc, w, panel);
+                }
+            });
             // Split the rows of C between threads, in MR-aligned chunks.
             let rows_per = m.div_ceil(threads).div_ceil(MR) * MR;
+            let chunks = m.div_ceil(rows_per);
             let pb = &packed_b;
-            let mut chunks: Vec<(usize, &mut [f32])> = Vec::new();
-            let mut rest: &mut [f32] = c;
-            let mut start = 0;
-            while start < m {
-                let rows = rows_per.min(m - start);
-                let take = if start + rows >= m {
-                    rest.len()
-                } else {
-                    rows * ldc
-                };
-                let (head, tail) = std::mem::take(&mut rest).split_at_mut(take);
-                chunks.push((start, head));
-                rest = tail;
-                start += rows;
-            }
-            let run = |(i0, cchunk): (usize, &mut [f32])| {
+            crate::pool::parallel_for(chunks, threads, &|t| {
+                let i0 = t * rows_per;
                 let rows = rows_per.min(m - i0);
+                let lo = i0 * ldc;
+                let hi = ((i0 + rows) * ldc).min(c_len);
+                // SAFETY: chunks cover disjoint row ranges of C.
+                let cchunk =
+                    unsafe { std::slice::from_raw_parts_mut(c_ptr.get().add(lo), hi - lo) };
                 let mut packed_a = vec![0f32; MC * KC];
                 for ic in (0..rows).step_by(MC) {
                     let mc = MC.min(rows - ic);
@@ -171,34 +180,30 @@ pub fn sgemm_with(
                         ldc,
                     );
                 }
-            };
-            if chunks.len() == 1 {
-                chunks.into_iter().for_each(run);
-            } else {
-                std::thread::scope(|s| {
-                    let run = &run;
-                    for ch in chunks {
-                        s.spawn(move || run(ch));
-                    }
-                });
-            }
+            });
         }
     }
     Ok(())
 }
 
-/// B block (kc x nc) into NR-wide panels: panel j holds rows p = 0..kc of columns
-/// j*NR..j*NR+NR, zero-padded.
-fn pack_b(b: &[f32], ldb: usize, kc: usize, nc: usize, out: &mut [f32]) {
-    for (jp, j0) in (0..nc).step_by(NR).enumerate() {
-        let w = NR.min(nc - j0);
-        let panel = &mut out[jp * kc * NR..(jp + 1) * kc * NR];
-        for p in 0..kc {
-            let row = &b[p * ldb + j0..p * ldb + j0 + w];
-            let dst = &mut panel[p * NR..p * NR + NR];
-            dst[..w].copy_from_slice(row);
-            dst[w..].fill(0.0);
-        }
+/// A pointer shared with pool tasks that write disjoint parts of its memory.
+#[derive(Clone, Copy)]
+struct SyncPtr(*mut f32);
+unsafe impl Send for SyncPtr {}
+unsafe impl Sync for SyncPtr {}
+impl SyncPtr {
+    fn get(self) -> *mut f32 {
+        self.0
+    }
+}
+
+/// One NR-wide panel of a B block: rows p = 0..kc of `w` columns, zero-padded to NR.
+fn pack_b_panel(b: &[f32], ldb: usize, kc: usize, w: usize, panel: &mut [f32]) {
+    for p in 0..kc {
+        let row = &b[p * ldb..p * ldb + w];
+        let dst = &mut panel[p * NR..p * NR + NR];
+        dst[..w].copy_from_slice(row);
+        dst[w..].fill(0.0);
     }
 }
 

@@ -7,5 +7,6 @@
 //! portable twin that the tests compare against.
 
 mod gemm;
+pub mod pool;
 
 pub use gemm::{sgemm, sgemm_with, Isa, KernelError};

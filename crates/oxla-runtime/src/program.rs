@@ -520,19 +520,29 @@ impl Programs {
             Step::Gemm { g, .. } => {
                 let a = operand_ptr(0)? as *const f32;
                 let b = operand_ptr(1)? as *const f32;
-                let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
-                let cp = outs[0] as *mut f32;
                 let _ = g.f64;
-                for bi in 0..g.batch {
-                    // SAFETY: shapes were checked at compile time to be [batch, m, k] etc.
+                let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
+                let cp = SendPtr(outs[0] as *mut f32);
+                let (a, b) = (SendPtr(a), SendPtr(b));
+                let g = g.clone();
+                let name = &ins.name;
+                // Many small products: one per thread; otherwise each uses all threads.
+                let per_batch = g.m * g.n * g.k;
+                let across = g.batch >= 2 && per_batch < (1 << 24);
+                let inner_threads = if across { 1 } else { self.threads };
+                let err = std::sync::Mutex::new(None);
+                let one = |bi: usize| {
+                    let (a, b, cp) = (a, b, cp);
+                    // SAFETY: shapes were checked at compile time to be [batch, m, k] etc.;
+                    // batches write disjoint parts of the output.
                     let (sa, sb, sc) = unsafe {
                         (
-                            std::slice::from_raw_parts(a.add(bi * g.m * g.k), g.m * g.k),
-                            std::slice::from_raw_parts(b.add(bi * g.k * g.n), g.k * g.n),
-                            std::slice::from_raw_parts_mut(cp.add(bi * g.m * g.n), g.m * g.n),
+                            std::slice::from_raw_parts(a.0.add(bi * g.m * g.k), g.m * g.k),
+                            std::slice::from_raw_parts(b.0.add(bi * g.k * g.n), g.k * g.n),
+                            std::slice::from_raw_parts_mut(cp.0.add(bi * g.m * g.n), g.m * g.n),
                         )
                     };
-                    oxla_kernels::sgemm(
+                    if let Err(e) = oxla_kernels::sgemm(
                         g.m,
                         g.n,
                         g.k,
@@ -543,9 +553,20 @@ impl Programs {
                         sc,
                         g.n,
                         false,
-                        self.threads,
-                    )
-                    .map_err(|e| Error::runtime(format!("{}: {e}", ins.name)))?;
+                        inner_threads,
+                    ) {
+                        if let Ok(mut slot) = err.lock() {
+                            *slot = Some(Error::runtime(format!("{name}: {e}")));
+                        }
+                    }
+                };
+                if across {
+                    parallel_for(g.batch, self.threads, &one);
+                } else {
+                    (0..g.batch).for_each(one);
+                }
+                if let Some(e) = err.into_inner().ok().flatten() {
+                    return Err(e);
                 }
                 Ok(v)
             }

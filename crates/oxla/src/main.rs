@@ -13,7 +13,7 @@ const USAGE: &str = "usage:
                       --optimize run the pass pipeline first (--dump prints the module after
                       every pass that changed it)
   oxla run PROGRAM.mlir|PROGRAM.hlo [--input a.npy ...] [--inputs x.npz] [--out DIR]
-                      [--check DIR] [--backend interp]
+                      [--check DIR] [--backend interp|jit]
                       run a program on .npy inputs (or DIR's arg*.npy with --check), write outputs,
                       compare with DIR's expected out*.npy / meta.json
   oxla conformance DIR [--filter S] [--baseline FILE] [--write-baseline FILE]

@@ -63,8 +63,19 @@ pub fn check_arguments(module: &HloModule, args: &[Literal]) -> Result<()> {
 }
 
 pub fn execute(p: &Program, args: &[Literal]) -> Result<Vec<Literal>> {
+    execute_on(p, args, false)
+}
+
+/// Runs `p` on the interpreter or (with `jit`) compiled by the JIT.
+pub fn execute_on(p: &Program, args: &[Literal], jit: bool) -> Result<Vec<Literal>> {
     check_arguments(&p.module, args)?;
-    let out = Interpreter::new().run(&p.module, args)?;
+    let out = if jit {
+        let client = oxla_runtime::Client::cpu()?;
+        let exe = client.compile(&p.module, &oxla_runtime::CompileOptions::default())?;
+        exe.execute_literals(args)?
+    } else {
+        Interpreter::new().run(&p.module, args)?
+    };
     Ok(if p.tuple_result {
         out.tuple_elements()
             .map(|t| t[p.skip_outputs..].to_vec())
@@ -203,6 +214,7 @@ pub fn command(args: &[String]) -> Result<bool> {
     let program = PathBuf::from(&args[0]);
     let mut inputs = Vec::new();
     let (mut out_dir, mut check_dir, mut npz) = (None, None, None);
+    let mut jit = false;
     let mut i = 1;
     while i < args.len() {
         let val = args.get(i + 1).cloned();
@@ -215,14 +227,15 @@ pub fn command(args: &[String]) -> Result<bool> {
             "--inputs" => npz = Some(PathBuf::from(need()?)),
             "--out" => out_dir = Some(PathBuf::from(need()?)),
             "--check" => check_dir = Some(PathBuf::from(need()?)),
-            "--backend" => {
-                let b = need()?;
-                if b != "interp" {
-                    return Err(Error::unimplemented(format!(
-                        "backend '{b}': only the interpreter ('interp') exists so far"
-                    )));
+            "--backend" => match need()?.as_str() {
+                "interp" => jit = false,
+                "jit" => jit = true,
+                b => {
+                    return Err(Error::invalid(format!(
+                        "backend '{b}': expected 'interp' or 'jit'"
+                    )))
                 }
-            }
+            },
             a => return Err(Error::invalid(format!("unknown option {a}"))),
         }
         i += 2;
@@ -249,11 +262,16 @@ pub fn command(args: &[String]) -> Result<bool> {
         inputs.iter().map(|p| npy::read(p)).collect::<Result<_>>()?
     };
     let t1 = Instant::now();
-    let outs = execute(&p, &args_l)?;
+    let outs = execute_on(&p, &args_l, jit)?;
     let run_ms = t1.elapsed().as_secs_f64() * 1e3;
     println!(
-        "{}: loaded in {load_ms:.1} ms, ran on the interpreter in {run_ms:.1} ms",
-        program.display()
+        "{}: loaded in {load_ms:.1} ms, ran on the {} in {run_ms:.1} ms",
+        program.display(),
+        if jit {
+            "JIT (compile included)"
+        } else {
+            "interpreter"
+        }
     );
     for (k, o) in outs.iter().enumerate() {
         println!("  out{k}: {}", o.shape());
