@@ -10,14 +10,14 @@ pub fn parallel_for(tasks: usize, threads: usize, f: &(dyn Fn(usize) + Sync)) {
         (0..tasks).for_each(f);
         return;
     }
-    let pool = pool::global();
+    let pool = imp::global();
     match pool.busy.try_lock() {
         Ok(_guard) => pool.run(tasks, f),
         Err(_) => (0..tasks).for_each(f),
     }
 }
 
-mod pool {
+mod imp {
     use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
     use std::sync::{Condvar, Mutex, OnceLock};
     use std::time::Duration;
