@@ -974,7 +974,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
     // ---------------------------------------------------------------- reductions
 
     /// A reducer that is one commutative binary op of its two parameters (vectorizable).
-    fn simple_reducer(&self, c: ComputationId) -> Option<BinaryOp> {
+    pub fn simple_reducer(&self, c: ComputationId) -> Option<BinaryOp> {
         let comp = self.m.computation(c);
         if comp.parameters.len() != 2 {
             return None;

@@ -397,8 +397,17 @@ fn build_kernel(
         }
         Ok(())
     };
+    let scan = scan_dim(m, body, root);
     if dims.contains(&0) {
         // Nothing to compute.
+    } else if let Some(d) = scan {
+        let range = if d == 0 {
+            (em.iconst(0), em.iconst(1))
+        } else {
+            (start, end)
+        };
+        let out = out_ptrs[0];
+        gen_scan(&mut em, &ctx, body.instr(root), &dims, d, range, out, 0, &mut Vec::new())?;
     } else if rank == 0 {
         store_all(
             &mut em,
@@ -423,7 +432,11 @@ fn build_kernel(
     em.b.seal_all_blocks();
     let cfg = em.jm.isa().frontend_config();
     em.b.finalize(cfg);
-    let extent = if rank == 0 { 1 } else { dims[0] };
+    let extent = if rank == 0 || scan == Some(0) {
+        1
+    } else {
+        dims[0]
+    };
     let total_in: i64 = ins
         .operands
         .iter()
@@ -504,6 +517,121 @@ fn gen_loops(
     em.for_loop(lo, hi, 1, &mut |em, i| {
         prefix.push(i);
         let r = gen_loops(em, dims, k + 1, prefix, start, end, lanes, store_all);
+        prefix.pop();
+        r
+    })?;
+    Ok(())
+}
+
+/// A reduce-window that is a prefix scan (cumulative sum, product, max …) along dimension
+/// `d`: the window spans the whole dimension, padded only below, stride and dilations 1,
+/// and every other dimension has a unit window. Such a kernel runs in O(n) instead of O(n²).
+fn scan_dim(m: &HloModule, c: &oxla_hlo::HloComputation, root: InstrId) -> Option<usize> {
+    let ins = c.instr(root);
+    let Op::ReduceWindow(w) = &ins.op else {
+        return None;
+    };
+    if ins.operands.len() != 2 {
+        return None;
+    }
+    let in_dims = c.instr(ins.operands[0]).shape.dims();
+    let comp = m.computation(*ins.called.first()?);
+    // The reducer must be a plain binary op of its parameters (associative enough: XLA's
+    // own scan rewrite makes the same assumption).
+    let root_op = &comp.root_instr().op;
+    if !matches!(root_op, Op::Binary(_)) || comp.parameters.len() != 2 {
+        return None;
+    }
+    let mut found = None;
+    for (k, wd) in w.dimensions.iter().enumerate() {
+        let unit = wd.size == 1
+            && wd.stride == 1
+            && wd.padding_low == 0
+            && wd.padding_high == 0
+            && wd.base_dilation == 1
+            && wd.window_dilation == 1
+            && !wd.window_reversal;
+        if unit {
+            continue;
+        }
+        let scan = wd.size == in_dims[k]
+            && wd.stride == 1
+            && wd.padding_low == wd.size - 1
+            && wd.padding_high == 0
+            && wd.base_dilation == 1
+            && wd.window_dilation == 1
+            && !wd.window_reversal;
+        if !scan || found.is_some() {
+            return None;
+        }
+        found = Some(k);
+    }
+    found
+}
+
+/// out[.., j, ..] = init ⊕ x[.., 0, ..] ⊕ … ⊕ x[.., j, ..] along `d`, one running
+/// accumulator per line (the same order of operations as the window evaluation). When `d`
+/// is the outermost dimension the kernel is not split (its extent is reported as 1).
+#[allow(clippy::too_many_arguments)]
+fn gen_scan(
+    em: &mut Emitter,
+    ctx: &Ctx,
+    ins: &oxla_hlo::HloInstruction,
+    dims: &[i64],
+    d: usize,
+    range: (cranelift_codegen::ir::Value, cranelift_codegen::ir::Value),
+    out: cranelift_codegen::ir::Value,
+    k: usize,
+    prefix: &mut Vec<cranelift_codegen::ir::Value>,
+) -> Result<()> {
+    let reducer = *ins
+        .called
+        .first()
+        .ok_or_else(|| Error::internal("reduce-window without computation"))?;
+    if k == dims.len() {
+        let init = em.emit1(ctx, ins.operands[1], &Idx { d: vec![], lanes: 1 })?;
+        let ty = em.b.func.dfg.value_type(init.v);
+        let acc = em.b.declare_var(ty);
+        em.b.def_var(acc, init.v);
+        let zero = em.iconst(0);
+        let hi = em.iconst(dims[d]);
+        let pre = prefix.clone();
+        em.for_loop(zero, hi, 1, &mut |em, j| {
+            let mut idx = Vec::new();
+            let mut p = 0;
+            for kk in 0..dims.len() {
+                if kk == d {
+                    idx.push((j, 0));
+                } else {
+                    idx.push((pre[p], 0));
+                    p += 1;
+                }
+            }
+            let idx = Idx { d: idx, lanes: 1 };
+            let x = em.emit1(ctx, ins.operands[0], &idx)?;
+            let cur = emit::Val {
+                v: em.b.use_var(acc),
+                t: init.t,
+                lanes: 1,
+            };
+            let r = em.call_computation(reducer, vec![cur, x])?;
+            em.b.def_var(acc, r[0].v);
+            let (off, _) = em.linear(&idx, dims);
+            em.store(r[0], out, off)
+        })?;
+        return Ok(());
+    }
+    if k == d {
+        return gen_scan(em, ctx, ins, dims, d, range, out, k + 1, prefix);
+    }
+    let (lo, hi) = if k == 0 {
+        range
+    } else {
+        (em.iconst(0), em.iconst(dims[k]))
+    };
+    em.for_loop(lo, hi, 1, &mut |em, i| {
+        prefix.push(i);
+        let r = gen_scan(em, ctx, ins, dims, d, range, out, k + 1, prefix);
         prefix.pop();
         r
     })?;

@@ -478,6 +478,16 @@ fn reductions() {
         "HloModule w\n{add}\nENTRY main {{\n  p = f32[6,37] parameter(0)\n  z = f32[] constant(0)\n  ROOT r = f32[6,37] reduce-window(p, z), window={{size=1x37 pad=0_0x36_0}}, to_apply=add_f\n}}\n"
     );
     check(&m, std::slice::from_ref(&x), 0);
+    // Prefix scans along the outer dimension (a kernel that is not split across threads)
+    // and with a max reducer.
+    let m = format!(
+        "HloModule w\n{add}\nENTRY main {{\n  p = f32[6,37] parameter(0)\n  z = f32[] constant(0)\n  ROOT r = f32[6,37] reduce-window(p, z), window={{size=6x1 pad=5_0x0_0}}, to_apply=add_f\n}}\n"
+    );
+    check(&m, std::slice::from_ref(&x), 0);
+    let m = format!(
+        "HloModule w\n{max}\nENTRY main {{\n  p = f32[6,37] parameter(0)\n  z = f32[] constant(-inf)\n  ROOT r = f32[6,37] reduce-window(p, z), window={{size=1x37 pad=0_0x36_0}}, to_apply=max_f\n}}\n"
+    );
+    check(&m, &[input(f, &[6, 37], 12)], 0);
     let m = format!(
         "HloModule w\n{max}\nENTRY main {{\n  p = f32[6,37] parameter(0)\n  z = f32[] constant(-inf)\n  ROOT r = f32[4,19] reduce-window(p, z), window={{size=2x3 stride=2x2 pad=1_1x1_1 lhs_dilate=1x1}}, to_apply=max_f\n}}\n"
     );
