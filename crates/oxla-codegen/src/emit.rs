@@ -933,6 +933,69 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 }
                 return Ok(out);
             }
+            Op::Gather {
+                dnums, slice_sizes, ..
+            } => {
+                let out_rank = ins.shape.rank();
+                let batch_out: Vec<usize> = (0..out_rank)
+                    .filter(|d| !dnums.offset_dims.contains(&(*d as i64)))
+                    .collect();
+                // Lanes may only run along offset dimensions (the start indices are then
+                // the same for every lane).
+                if lanes > 1 && batch_out.iter().any(|&d| idx.d[d].1 != 0) {
+                    return self.per_lane(ctx, id, idx);
+                }
+                let xd = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
+                let id_dims = ctx.comp.instr(ins.operands[1]).shape.dims().to_vec();
+                let ivd = dnums.index_vector_dim as usize;
+                let idx_batch_dims: Vec<usize> =
+                    (0..id_dims.len()).filter(|&d| d != ivd).collect();
+                let zero = self.iconst(0);
+                let mut start = vec![zero; xd.len()];
+                // The index vector of this output position.
+                let mut ipos: Vec<IdxDim> = Vec::new();
+                let mut b = batch_out.iter();
+                for k in 0..id_dims.len() {
+                    if k == ivd {
+                        ipos.push((zero, 0));
+                    } else {
+                        let d = b.next().map(|&d| idx.d[d].0).unwrap_or(zero);
+                        ipos.push((d, 0));
+                    }
+                }
+                for (k, &od) in dnums.start_index_map.iter().enumerate() {
+                    let mut p = ipos.clone();
+                    if ivd < id_dims.len() {
+                        p[ivd] = (self.iconst(k as i64), 0);
+                    }
+                    let v = self.emit1(ctx, ins.operands[1], &Idx { d: p, lanes: 1 })?;
+                    start[od as usize] = self.widen_i64(v);
+                }
+                for (k, &ob) in dnums.operand_batching_dims.iter().enumerate() {
+                    let ib = dnums.start_indices_batching_dims[k] as usize;
+                    let pos = idx_batch_dims.iter().position(|&d| d == ib).unwrap_or(0);
+                    if let Some(&bd) = batch_out.get(pos) {
+                        start[ob as usize] = idx.d[bd].0;
+                    }
+                }
+                let offset_operand: Vec<usize> = (0..xd.len())
+                    .filter(|d| {
+                        !dnums.collapsed_slice_dims.contains(&(*d as i64))
+                            && !dnums.operand_batching_dims.contains(&(*d as i64))
+                    })
+                    .collect();
+                let mut src: Vec<IdxDim> = Vec::with_capacity(xd.len());
+                for d in 0..xd.len() {
+                    let s = self.clamp_i64(start[d], 0, (xd[d] - slice_sizes[d]).max(0));
+                    src.push((s, 0));
+                }
+                for (k, &od) in dnums.offset_dims.iter().enumerate() {
+                    let (ob, os) = idx.d[od as usize];
+                    let d = offset_operand[k];
+                    src[d] = (self.b.ins().iadd(src[d].0, ob), os);
+                }
+                self.emit1(ctx, ins.operands[0], &Idx { d: src, lanes })?
+            }
             Op::Reduce { dimensions } => return self.emit_reduce(ctx, ins, dimensions, idx),
             Op::ReduceWindow(w) => {
                 if lanes > 1 {

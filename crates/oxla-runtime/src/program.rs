@@ -105,6 +105,7 @@ fn kernel_op(op: &Op) -> bool {
             | Op::Reduce { .. }
             | Op::ReduceWindow(_)
             | Op::Dot { .. }
+            | Op::Gather { .. }
     )
 }
 

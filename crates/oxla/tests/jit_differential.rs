@@ -629,3 +629,19 @@ fn buffers_are_reused_without_copies() {
         }
     });
 }
+
+#[test]
+fn gathers() {
+    let x = input(PrimitiveType::F32, &[10, 7], 3);
+    // Embedding lookup with out-of-range indices (clamped), and a 2-D window gather.
+    let ids = Literal::from_i64s(PrimitiveType::S32, &[5, 1], &[0, 9, -3, 12, 4]).unwrap();
+    let m = "HloModule g\nENTRY main {\n  p = f32[10,7] parameter(0)\n  i = s32[5,1] parameter(1)\n  ROOT g = f32[5,7] gather(p, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,7}\n}\n";
+    check(m, &[x.clone(), ids], 0);
+    let ids = Literal::from_i64s(PrimitiveType::S64, &[3, 2], &[0, 0, 8, 5, -1, 3]).unwrap();
+    let m = "HloModule g\nENTRY main {\n  p = f32[10,7] parameter(0)\n  i = s64[3,2] parameter(1)\n  ROOT g = f32[3,2,3] gather(p, i), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0,1}, index_vector_dim=1, slice_sizes={2,3}\n}\n";
+    check(m, &[x.clone(), ids], 0);
+    // Index vector dimension implicit (== rank of the indices), u32 indices.
+    let ids = Literal::from_i64s(PrimitiveType::U32, &[4], &[6, 0, 3, 100]).unwrap();
+    let m = "HloModule g\nENTRY main {\n  p = f32[10,7] parameter(0)\n  i = u32[4] parameter(1)\n  ROOT g = f32[4,7] gather(p, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,7}\n}\n";
+    check(m, &[x, ids], 0);
+}
