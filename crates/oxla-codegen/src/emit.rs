@@ -521,7 +521,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         Ok(self.widen_i64(v))
     }
 
-    fn widen_i64(&mut self, v: Val) -> Value {
+    pub fn widen_i64(&mut self, v: Val) -> Value {
         let ty = self.b.func.dfg.value_type(v.v);
         if ty == I64 {
             v.v
@@ -948,8 +948,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 let xd = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
                 let id_dims = ctx.comp.instr(ins.operands[1]).shape.dims().to_vec();
                 let ivd = dnums.index_vector_dim as usize;
-                let idx_batch_dims: Vec<usize> =
-                    (0..id_dims.len()).filter(|&d| d != ivd).collect();
+                let idx_batch_dims: Vec<usize> = (0..id_dims.len()).filter(|&d| d != ivd).collect();
                 let zero = self.iconst(0);
                 let mut start = vec![zero; xd.len()];
                 // The index vector of this output position.

@@ -106,6 +106,7 @@ fn kernel_op(op: &Op) -> bool {
             | Op::ReduceWindow(_)
             | Op::Dot { .. }
             | Op::Gather { .. }
+            | Op::Scatter { .. }
     )
 }
 

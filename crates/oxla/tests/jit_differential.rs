@@ -645,3 +645,25 @@ fn gathers() {
     let m = "HloModule g\nENTRY main {\n  p = f32[10,7] parameter(0)\n  i = u32[4] parameter(1)\n  ROOT g = f32[4,7] gather(p, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,7}\n}\n";
     check(m, &[x, ids], 0);
 }
+
+#[test]
+fn scatters() {
+    let add = "add_f {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = f32[] add(a, b)\n}\n";
+    let ints = |dims: &[i64], seed: i64| {
+        let n: i64 = dims.iter().product();
+        let v: Vec<f32> = (0..n)
+            .map(|i| (((i + seed) * 31) % 17) as f32 - 8.0)
+            .collect();
+        Literal::from_vec(dims, v).unwrap()
+    };
+    // Row updates with repeated and out-of-range indices (skipped), accumulated in order.
+    let ids = Literal::from_i64s(PrimitiveType::S32, &[6, 1], &[1, 3, 1, -1, 9, 10]).unwrap();
+    let m = format!("HloModule s\n{add}ENTRY main {{\n  p = f32[10,7] parameter(0)\n  i = s32[6,1] parameter(1)\n  u = f32[6,7] parameter(2)\n  ROOT s = f32[10,7] scatter(p, i, u), update_window_dims={{1}}, inserted_window_dims={{0}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply=add_f\n}}\n");
+    check(&m, &[ints(&[10, 7], 1), ids, ints(&[6, 7], 2)], 0);
+    // Element scatter with a 2-D index vector, replacing (the update computation returns the
+    // update).
+    let set = "set_f {\n  a = f32[] parameter(0)\n  ROOT b = f32[] parameter(1)\n}\n";
+    let ids = Literal::from_i64s(PrimitiveType::S64, &[4, 2], &[0, 0, 9, 6, 5, 7, 2, 3]).unwrap();
+    let m = format!("HloModule s\n{set}ENTRY main {{\n  p = f32[10,7] parameter(0)\n  i = s64[4,2] parameter(1)\n  u = f32[4] parameter(2)\n  ROOT s = f32[10,7] scatter(p, i, u), update_window_dims={{}}, inserted_window_dims={{0,1}}, scatter_dims_to_operand_dims={{0,1}}, index_vector_dim=1, to_apply=set_f\n}}\n");
+    check(&m, &[ints(&[10, 7], 3), ids, ints(&[4], 4)], 0);
+}
