@@ -685,9 +685,9 @@ fn gen_scatter(
         let end = em.iconst(if xd.is_empty() { 1 } else { xd[0] });
         let copy = |em: &mut Emitter, idx: &Idx| -> Result<()> {
             let (off, _) = em.linear(idx, &xd);
-            for j in 0..n {
+            for (j, &out) in out_ptrs.iter().enumerate().take(n) {
                 let v = em.emit1(ctx, ins.operands[j], idx)?;
-                em.store(v, out_ptrs[j], off)?;
+                em.store(v, out, off)?;
             }
             Ok(())
         };
