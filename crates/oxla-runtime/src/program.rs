@@ -107,6 +107,7 @@ fn kernel_op(op: &Op) -> bool {
             | Op::Dot { .. }
             | Op::Gather { .. }
             | Op::Scatter { .. }
+            | Op::Convolution { .. }
     )
 }
 
