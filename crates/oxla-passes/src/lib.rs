@@ -5,6 +5,7 @@
 
 pub mod buffer_assignment;
 mod constant_folding;
+mod conv_gemm;
 mod cse;
 mod dce;
 mod dot_canon;
@@ -17,6 +18,7 @@ use oxla_hlo::{HloModule, Result};
 
 pub use buffer_assignment::{assign_buffers, BufferAssignment, Slot};
 pub use constant_folding::fold_constants;
+pub use conv_gemm::convolution_to_gemm;
 pub use cse::cse;
 pub use dce::dce;
 pub use dot_canon::canonicalize_dots;
@@ -58,6 +60,7 @@ impl Pipeline {
     pub fn with_fusion() -> Pipeline {
         let mut p = Pipeline::standard();
         p.passes.insert(0, ("layout-assignment", assign_layouts));
+        p.passes.push(("convolution-to-gemm", convolution_to_gemm));
         p.passes.push(("dot-canonicalization", canonicalize_dots));
         p.passes.push(("fusion", fuse));
         p

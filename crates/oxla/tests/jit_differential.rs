@@ -667,3 +667,29 @@ fn scatters() {
     let m = format!("HloModule s\n{set}ENTRY main {{\n  p = f32[10,7] parameter(0)\n  i = s64[4,2] parameter(1)\n  u = f32[4] parameter(2)\n  ROOT s = f32[10,7] scatter(p, i, u), update_window_dims={{}}, inserted_window_dims={{0,1}}, scatter_dims_to_operand_dims={{0,1}}, index_vector_dim=1, to_apply=set_f\n}}\n");
     check(&m, &[ints(&[10, 7], 3), ids, ints(&[4], 4)], 0);
 }
+
+#[test]
+fn convolutions() {
+    let ints = |dims: &[i64], seed: i64| {
+        let n: i64 = dims.iter().product();
+        let v: Vec<f32> = (0..n).map(|i| (((i + seed) * 7919) % 7) as f32 - 3.0).collect();
+        Literal::from_vec(dims, v).unwrap()
+    };
+    let cases = [
+        // NHWC x HWIO, same padding (im2col + GEMM).
+        ("f32[2,9,11,8]", "f32[3,3,8,16]", "f32[2,9,11,16]", "window={size=3x3 pad=1_1x1_1}", "b01f_01io->b01f", [2, 9, 11, 8], [3, 3, 8, 16]),
+        // Strides, dilation, asymmetric padding, NCHW x OIHW.
+        ("f32[2,8,13,12]", "f32[16,8,3,2]", "f32[2,16,6,6]", "window={size=3x2 stride=2x2 pad=1_0x1_1 rhs_dilate=1x2}", "bf01_oi01->bf01", [2, 8, 13, 12], [16, 8, 3, 2]),
+        // Input dilation and window reversal stay on the elemental kernel.
+        ("f32[1,5,5,4]", "f32[2,2,4,3]", "f32[1,10,10,3]", "window={size=2x2 pad=1_1x1_1 lhs_dilate=2x2 rhs_reversal=1x0}", "b01f_01io->b01f", [1, 5, 5, 4], [2, 2, 4, 3]),
+    ];
+    for (l, r, o, w, dn, ld, rd) in cases {
+        let m = format!(
+            "HloModule c\nENTRY main {{\n  a = {l} parameter(0)\n  b = {r} parameter(1)\n  ROOT c = {o} convolution(a, b), {w}, dim_labels={dn}\n}}\n"
+        );
+        check(&m, &[ints(&ld, 1), ints(&rd, 2)], 0);
+    }
+    // Feature groups (depthwise).
+    let m = "HloModule c\nENTRY main {\n  a = f32[1,6,6,4] parameter(0)\n  b = f32[3,3,1,8] parameter(1)\n  ROOT c = f32[1,6,6,8] convolution(a, b), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=4\n}\n";
+    check(m, &[ints(&[1, 6, 6, 4], 3), ints(&[3, 3, 1, 8], 4)], 0);
+}
