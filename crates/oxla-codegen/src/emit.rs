@@ -845,41 +845,94 @@ impl<'a, 'b> Emitter<'a, 'b> {
             }
             Op::Concatenate { dimension } => {
                 let k = *dimension as usize;
-                if lanes > 1 && idx.d[k].1 != 0 {
+                // Lanes along the concatenated dimension stay in one operand when every
+                // operand size is a multiple of the lane count and the lanes start aligned
+                // (inner loops start at 0 and step by the lane count).
+                let aligned = idx.d[k].1 == 1
+                    && k > 0
+                    && ins
+                        .operands
+                        .iter()
+                        .all(|&o| ctx.comp.instr(o).shape.dims()[k] % lanes as i64 == 0);
+                if lanes > 1 && idx.d[k].1 != 0 && !aligned {
                     return self.per_lane(ctx, id, idx);
                 }
-                let mut acc: Option<Val> = None;
-                let mut off = 0i64;
-                for &o in ins.operands.iter() {
-                    let size = ctx.comp.instr(o).shape.dims()[k];
-                    if size == 0 {
-                        continue;
+                // Branch to the one operand that holds this element: evaluating every
+                // operand and selecting would cost as many times the work as there are
+                // operands.
+                let parts: Vec<(InstrId, i64, i64)> = {
+                    let mut off = 0i64;
+                    let mut v = Vec::new();
+                    for &o in &ins.operands {
+                        let size = ctx.comp.instr(o).shape.dims()[k];
+                        if size > 0 {
+                            v.push((o, off, size));
+                        }
+                        off += size;
                     }
-                    let mut d = idx.d.clone();
-                    let rel = self.b.ins().iadd_imm_s(idx.d[k].0, -off);
-                    d[k].0 = self.clamp_i64(rel, 0, size - 1);
-                    let v = self.emit1(ctx, o, &Idx { d, lanes })?;
-                    acc = Some(match acc {
-                        None => v,
-                        Some(prev) => {
-                            // Past this operand's start: take it.
+                    v
+                };
+                if parts.is_empty() {
+                    return Err(Error::internal("empty concatenate"));
+                }
+                let vty = self.ty(t, lanes)?;
+                let merge = self.b.create_block();
+                let result = self.b.append_block_param(merge, vty);
+                let base = idx.d[k].0;
+                for (n, &(o, off, size)) in parts.iter().enumerate() {
+                    let last = n + 1 == parts.len();
+                    let here = self.b.create_block();
+                    let next = if last {
+                        None
+                    } else {
+                        Some(self.b.create_block())
+                    };
+                    match next {
+                        Some(nb) => {
                             let c =
                                 self.b
                                     .ins()
-                                    .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, rel, 0);
-                            Val {
-                                v: self.b.ins().select(c, v.v, prev.v),
-                                t,
-                                lanes,
-                            }
+                                    .icmp_imm_s(IntCC::SignedLessThan, base, off + size);
+                            self.b.ins().brif(c, here, &[], nb, &[]);
                         }
-                    });
-                    off += size;
+                        None => {
+                            self.b.ins().jump(here, &[]);
+                        }
+                    }
+                    self.b.switch_to_block(here);
+                    self.b.seal_block(here);
+                    let mut d = idx.d.clone();
+                    let rel = self.b.ins().iadd_imm_s(base, -off);
+                    d[k].0 = self.clamp_i64(rel, 0, size - 1);
+                    self.cache.push(HashMap::new());
+                    let v = self.emit1(ctx, o, &Idx { d, lanes });
+                    self.cache.pop();
+                    let v = self.splat(v?, lanes)?;
+                    self.b
+                        .ins()
+                        .jump(merge, &[cranelift_codegen::ir::BlockArg::Value(v.v)]);
+                    if let Some(nb) = next {
+                        self.b.switch_to_block(nb);
+                        self.b.seal_block(nb);
+                    }
                 }
-                acc.ok_or_else(|| Error::internal("empty concatenate"))?
+                self.b.switch_to_block(merge);
+                self.b.seal_block(merge);
+                Val {
+                    v: result,
+                    t,
+                    lanes,
+                }
             }
             Op::Pad(cfg) => {
-                if idx.lane_varying() {
+                // Lanes may run along dimensions that are not padded.
+                let padded_lanes = cfg.dimensions.iter().zip(&idx.d).any(|(p, &(_, s))| {
+                    s != 0
+                        && (p.edge_padding_low != 0
+                            || p.edge_padding_high != 0
+                            || p.interior_padding != 0)
+                });
+                if lanes > 1 && padded_lanes {
                     return self.per_lane(ctx, id, idx);
                 }
                 let od = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
@@ -903,7 +956,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                         None => c,
                         Some(v) => self.b.ins().band(v, c),
                     });
-                    d.push((self.clamp_i64(q, 0, od[k] - 1), 0));
+                    d.push((self.clamp_i64(q, 0, od[k] - 1), idx.d[k].1));
                 }
                 let pv = self.emit1(ctx, ins.operands[1], &Idx { d: vec![], lanes })?;
                 if od.contains(&0) {
@@ -1729,7 +1782,9 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.for_loop(zero_i, lim, 1, &mut |em, kf| {
             li[dn.input_feature_dimension as usize] = (em.b.ins().iadd(fbase, kf), 0);
             ri[dn.kernel_input_feature_dimension as usize] = (kf, 0);
-            em.conv_window(ctx, ins, w, dn, &ld, &outs, 0, &mut li, &mut ri, var, t, lanes, None)
+            em.conv_window(
+                ctx, ins, w, dn, &ld, &outs, 0, &mut li, &mut ri, var, t, lanes, None,
+            )
         })?;
         Ok(vec![Val {
             v: self.b.use_var(var),
@@ -1786,12 +1841,40 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     k
                 };
                 ri[dn.kernel_spatial_dimensions[s] as usize] = (kk, 0);
-                em.conv_window(ctx, ins, w, dn, ld, outs, s + 1, li, ri, var, t, lanes, Some(v))
+                em.conv_window(
+                    ctx,
+                    ins,
+                    w,
+                    dn,
+                    ld,
+                    outs,
+                    s + 1,
+                    li,
+                    ri,
+                    var,
+                    t,
+                    lanes,
+                    Some(v),
+                )
             })?;
             return Ok(());
         }
-        let x = self.emit1(ctx, ins.operands[0], &Idx { d: li.clone(), lanes })?;
-        let y = self.emit1(ctx, ins.operands[1], &Idx { d: ri.clone(), lanes })?;
+        let x = self.emit1(
+            ctx,
+            ins.operands[0],
+            &Idx {
+                d: li.clone(),
+                lanes,
+            },
+        )?;
+        let y = self.emit1(
+            ctx,
+            ins.operands[1],
+            &Idx {
+                d: ri.clone(),
+                lanes,
+            },
+        )?;
         let x = self.convert(x, t)?;
         let y = self.convert(y, t)?;
         let cur = Val {

@@ -447,8 +447,10 @@ fn build_kernel(
     em.b.finalize(cfg);
     let extent = if rank == 0 || scan == Some(0) || is_scatter {
         1
-    } else {
+    } else if scan.is_some() {
         dims[0]
+    } else {
+        dims[split_dim(&dims)]
     };
     let total_in: i64 = ins
         .operands
@@ -467,6 +469,16 @@ fn build_kernel(
 }
 
 #[allow(clippy::too_many_arguments)]
+/// The dimension whose range `[start, end)` a kernel call covers: the outermost one with
+/// more than one element (leading unit dimensions would leave nothing to split).
+pub(crate) fn split_dim(dims: &[i64]) -> usize {
+    dims.iter()
+        .position(|&d| d > 1)
+        .unwrap_or(0)
+        .min(dims.len().saturating_sub(1))
+}
+
+#[allow(clippy::too_many_arguments)]
 fn gen_loops(
     em: &mut Emitter,
     dims: &[i64],
@@ -478,16 +490,17 @@ fn gen_loops(
     store_all: &dyn Fn(&mut Emitter, &Idx) -> Result<()>,
 ) -> Result<()> {
     let r = dims.len();
-    let (lo, hi) = if k == 0 {
+    let split = split_dim(dims);
+    let (lo, hi) = if k == split {
         (start, end)
     } else {
         (em.iconst(0), em.iconst(dims[k]))
     };
     if k == r - 1 {
-        // Which loops can run: for an inner dimension (k > 0) the trip counts are known, so
-        // loops that would never execute are not emitted (less code, faster compiles).
+        // Which loops can run: for an inner dimension the trip counts are known, so loops
+        // that would never execute are not emitted (less code, faster compiles).
         let l = lanes as i64;
-        let known = (k > 0).then_some(dims[k]);
+        let known = (k != split).then_some(dims[k]);
         let unrolled = lanes > 1 && dims[k] >= 4 * l;
         let rest = known.map(|d| if unrolled { d % (2 * l) } else { d });
         let vector = lanes > 1 && rest.is_none_or(|r| r >= l);
@@ -682,7 +695,7 @@ fn gen_scatter(
     // 1. Copy the operands.
     if !xd.contains(&0) {
         let zero = em.iconst(0);
-        let end = em.iconst(if xd.is_empty() { 1 } else { xd[0] });
+        let end = em.iconst(if xd.is_empty() { 1 } else { xd[split_dim(&xd)] });
         let copy = |em: &mut Emitter, idx: &Idx| -> Result<()> {
             let (off, _) = em.linear(idx, &xd);
             for (j, &out) in out_ptrs.iter().enumerate().take(n) {
@@ -800,7 +813,7 @@ fn gen_scatter(
         Ok(())
     };
     let zero = em.iconst(0);
-    let end = em.iconst(if ud.is_empty() { 1 } else { ud[0] });
+    let end = em.iconst(if ud.is_empty() { 1 } else { ud[split_dim(&ud)] });
     if ud.is_empty() {
         body(
             em,

@@ -5,9 +5,9 @@
 //! copy kernel and the product runs on the GEMM kernels.
 
 use oxla_hlo::{
-    ConvDimensionNumbers, DotDimensionNumbers, HloComputation, HloInstruction, HloModule,
-    InstrId, Literal, Op, PaddingConfig, PaddingDimension, PrecisionConfig, PrimitiveType,
-    Result, Shape, Window,
+    ConvDimensionNumbers, DotDimensionNumbers, HloComputation, HloInstruction, HloModule, InstrId,
+    Literal, Op, PaddingConfig, PaddingDimension, PrecisionConfig, PrimitiveType, Result, Shape,
+    Window,
 };
 
 /// Below this many multiply-adds the elemental convolution kernel is used as it is.

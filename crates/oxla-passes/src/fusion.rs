@@ -22,7 +22,15 @@ fn fusible(ins: &HloInstruction) -> bool {
         | Op::Convert
         | Op::ReducePrecision { .. }
         | Op::Broadcast { .. }
-        | Op::Iota { .. } => ins.shape.is_array(),
+        | Op::Iota { .. }
+        // Data movement is an index map in a loop kernel: fusing it saves a copy.
+        | Op::Reshape
+        | Op::Transpose { .. }
+        | Op::Slice { .. }
+        | Op::Reverse { .. }
+        | Op::Concatenate { .. }
+        | Op::Pad(_)
+        | Op::Copy => ins.shape.is_array(),
         Op::Constant(l) => l.shape().is_scalar(),
         _ => false,
     }
@@ -134,6 +142,11 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
             let ins = &c.instructions[i];
             // A reduce can root an input fusion: its producers are computed in its loop.
             let reduce_root = matches!(ins.op, Op::Reduce { .. }) && group[i].is_none();
+            // A reshape costs nothing on its own (the runtime aliases it); as a fusion root it
+            // would only add index arithmetic.
+            if matches!(ins.op, Op::Reshape) && group[i].is_none() {
+                continue;
+            }
             if !reduce_root
                 && (!fusible(ins) || matches!(ins.op, Op::Constant(_)) && group[i].is_none())
             {

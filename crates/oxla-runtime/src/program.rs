@@ -324,6 +324,17 @@ impl Programs {
         for i in 0..n {
             let ins = &c.instructions[i];
             let v = match (&ins.op, step_at[i]) {
+                (_, Some(step)) if profiling() => {
+                    let t = std::time::Instant::now();
+                    let v = self.run_step(prog, c, i, step, base, &vals)?;
+                    eprintln!(
+                        "profile: {:>10.1} us  {} ({})",
+                        t.elapsed().as_secs_f64() * 1e6,
+                        ins.name,
+                        ins.op.opcode_name()
+                    );
+                    v
+                }
                 (_, Some(step)) => self.run_step(prog, c, i, step, base, &vals)?,
                 (Op::Parameter { number }, _) => args
                     .get(*number)
@@ -624,6 +635,12 @@ impl Programs {
             }
         }
     }
+}
+
+/// `OXLA_PROFILE=1` prints the time of every step as it runs.
+fn profiling() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("OXLA_PROFILE").is_some())
 }
 
 fn read_pred(v: &V) -> Result<bool> {

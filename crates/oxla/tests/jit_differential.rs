@@ -672,16 +672,42 @@ fn scatters() {
 fn convolutions() {
     let ints = |dims: &[i64], seed: i64| {
         let n: i64 = dims.iter().product();
-        let v: Vec<f32> = (0..n).map(|i| (((i + seed) * 7919) % 7) as f32 - 3.0).collect();
+        let v: Vec<f32> = (0..n)
+            .map(|i| (((i + seed) * 7919) % 7) as f32 - 3.0)
+            .collect();
         Literal::from_vec(dims, v).unwrap()
     };
     let cases = [
         // NHWC x HWIO, same padding (im2col + GEMM).
-        ("f32[2,9,11,8]", "f32[3,3,8,16]", "f32[2,9,11,16]", "window={size=3x3 pad=1_1x1_1}", "b01f_01io->b01f", [2, 9, 11, 8], [3, 3, 8, 16]),
+        (
+            "f32[2,9,11,8]",
+            "f32[3,3,8,16]",
+            "f32[2,9,11,16]",
+            "window={size=3x3 pad=1_1x1_1}",
+            "b01f_01io->b01f",
+            [2, 9, 11, 8],
+            [3, 3, 8, 16],
+        ),
         // Strides, dilation, asymmetric padding, NCHW x OIHW.
-        ("f32[2,8,13,12]", "f32[16,8,3,2]", "f32[2,16,6,6]", "window={size=3x2 stride=2x2 pad=1_0x1_1 rhs_dilate=1x2}", "bf01_oi01->bf01", [2, 8, 13, 12], [16, 8, 3, 2]),
+        (
+            "f32[2,8,13,12]",
+            "f32[16,8,3,2]",
+            "f32[2,16,6,6]",
+            "window={size=3x2 stride=2x2 pad=1_0x1_1 rhs_dilate=1x2}",
+            "bf01_oi01->bf01",
+            [2, 8, 13, 12],
+            [16, 8, 3, 2],
+        ),
         // Input dilation and window reversal stay on the elemental kernel.
-        ("f32[1,5,5,4]", "f32[2,2,4,3]", "f32[1,10,10,3]", "window={size=2x2 pad=1_1x1_1 lhs_dilate=2x2 rhs_reversal=1x0}", "b01f_01io->b01f", [1, 5, 5, 4], [2, 2, 4, 3]),
+        (
+            "f32[1,5,5,4]",
+            "f32[2,2,4,3]",
+            "f32[1,10,10,3]",
+            "window={size=2x2 pad=1_1x1_1 lhs_dilate=2x2 rhs_reversal=1x0}",
+            "b01f_01io->b01f",
+            [1, 5, 5, 4],
+            [2, 2, 4, 3],
+        ),
     ];
     for (l, r, o, w, dn, ld, rd) in cases {
         let m = format!(
