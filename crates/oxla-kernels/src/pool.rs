@@ -24,6 +24,9 @@ mod imp {
 
     type Job = (*const (dyn Fn(usize) + Sync), usize, u64);
 
+    /// How long an idle worker spins before it sleeps.
+    const SPIN_FOR: Duration = Duration::from_millis(5);
+
     struct JobSlot(Option<Job>);
     // The pointer is only dereferenced while the caller of `run` waits for the job to end.
     unsafe impl Send for JobSlot {}
@@ -115,11 +118,15 @@ mod imp {
         fn worker(&self) {
             let mut seen = 0u64;
             loop {
-                // Spin for a while, then sleep until the next job.
+                // Spin for a few milliseconds, then sleep until the next job. Programs run
+                // kernel after kernel; waking a sleeping thread (on a virtual machine, a
+                // halted vCPU) can cost far more than a kernel, so stay hot in between.
+                let idle_since = std::time::Instant::now();
                 let mut spins = 0u32;
                 while self.generation.load(Ordering::Acquire) == seen {
-                    spins += 1;
-                    if spins < 20_000 {
+                    spins = spins.wrapping_add(1);
+                    let hot = spins % 1024 != 0 || idle_since.elapsed() < SPIN_FOR;
+                    if hot {
                         std::hint::spin_loop();
                     } else if let Ok(g) = self.sleep.lock() {
                         if self.generation.load(Ordering::Acquire) == seen {
