@@ -125,7 +125,7 @@ mod imp {
                 let mut spins = 0u32;
                 while self.generation.load(Ordering::Acquire) == seen {
                     spins = spins.wrapping_add(1);
-                    let hot = spins % 1024 != 0 || idle_since.elapsed() < SPIN_FOR;
+                    let hot = !spins.is_multiple_of(1024) || idle_since.elapsed() < SPIN_FOR;
                     if hot {
                         std::hint::spin_loop();
                     } else if let Ok(g) = self.sleep.lock() {
