@@ -10,6 +10,7 @@ mod cse;
 mod dce;
 mod dot_canon;
 mod fusion;
+mod inline;
 mod layout;
 mod rewrite;
 mod simplify;
@@ -23,6 +24,7 @@ pub use cse::cse;
 pub use dce::dce;
 pub use dot_canon::canonicalize_dots;
 pub use fusion::fuse;
+pub use inline::inline_calls;
 pub use layout::assign_layouts;
 pub use simplify::simplify;
 
@@ -60,6 +62,7 @@ impl Pipeline {
     pub fn with_fusion() -> Pipeline {
         let mut p = Pipeline::standard();
         p.passes.insert(0, ("layout-assignment", assign_layouts));
+        p.passes.insert(1, ("call-inlining", inline_calls));
         p.passes.push(("convolution-to-gemm", convolution_to_gemm));
         p.passes.push(("dot-canonicalization", canonicalize_dots));
         p.passes.push(("fusion", fuse));

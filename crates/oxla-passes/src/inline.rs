@@ -1,0 +1,71 @@
+//! Call inlining (XLA's CallInliner): every `call` (and `composite` call) is replaced by a
+//! copy of its callee's instructions, so later passes see one computation — fusion across
+//! the call boundary, and buffer reuse / in-place updates that a call frame would hide.
+
+use std::collections::HashSet;
+
+use oxla_hlo::{HloInstruction, HloModule, InstrId, Op, Result};
+
+pub fn inline_calls(module: &mut HloModule) -> Result<bool> {
+    let mut changed = false;
+    for ci in 0..module.computations.len() {
+        let has_call = module.computations[ci]
+            .instructions
+            .iter()
+            .any(|i| matches!(i.op, Op::Call | Op::CompositeCall { .. }));
+        if !has_call {
+            continue;
+        }
+        changed = true;
+        let c = &module.computations[ci];
+        let mut names: HashSet<String> = c.instructions.iter().map(|i| i.name.clone()).collect();
+        let mut out: Vec<HloInstruction> = Vec::new();
+        let mut map: Vec<InstrId> = Vec::with_capacity(c.instructions.len());
+        for ins in &c.instructions {
+            let operands: Vec<InstrId> = ins.operands.iter().map(|o| map[o.index()]).collect();
+            let callee = match (&ins.op, ins.called.first()) {
+                (Op::Call | Op::CompositeCall { .. }, Some(&callee)) if callee.index() != ci => {
+                    callee
+                }
+                _ => {
+                    let mut n = ins.clone();
+                    n.operands = operands;
+                    out.push(n);
+                    map.push(InstrId(out.len() as u32 - 1));
+                    continue;
+                }
+            };
+            let body = &module.computations[callee.index()];
+            let mut inner: Vec<InstrId> = Vec::with_capacity(body.instructions.len());
+            for bi in &body.instructions {
+                if let Op::Parameter { number } = bi.op {
+                    inner.push(operands.get(number).copied().unwrap_or(InstrId(0)));
+                    continue;
+                }
+                let mut n = bi.clone();
+                n.operands = bi.operands.iter().map(|o| inner[o.index()]).collect();
+                let mut name = format!("{}.{}", ins.name, bi.name);
+                let mut k = 1;
+                while names.contains(&name) {
+                    k += 1;
+                    name = format!("{}.{}.{k}", ins.name, bi.name);
+                }
+                names.insert(name.clone());
+                n.name = name;
+                out.push(n);
+                inner.push(InstrId(out.len() as u32 - 1));
+            }
+            map.push(inner[body.root.index()]);
+        }
+        let c = &mut module.computations[ci];
+        c.instructions = out;
+        for p in &mut c.parameters {
+            *p = map[p.index()];
+        }
+        c.root = map[c.root.index()];
+    }
+    if changed {
+        crate::dce::dce(module)?;
+    }
+    Ok(changed)
+}
