@@ -49,12 +49,6 @@ pub(crate) struct Idx {
     pub lanes: u32,
 }
 
-impl Idx {
-    fn lane_varying(&self) -> bool {
-        self.lanes > 1 && self.d.iter().any(|&(_, s)| s != 0)
-    }
-}
-
 /// Where a computation's leaves come from.
 pub(crate) enum Leaves {
     /// Instruction `i` (by index) reads input buffer `k`: pointer values per instruction.
@@ -807,11 +801,18 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.emit1(ctx, ins.operands[0], &Idx { d, lanes })?
             }
             Op::DynamicUpdateSlice => {
-                if idx.lane_varying() {
-                    return self.per_lane(ctx, id, idx);
-                }
                 let od = ins.shape.dims().to_vec();
                 let ud = ctx.comp.instr(ins.operands[1]).shape.dims().to_vec();
+                // Lanes along a dimension the update spans completely are all inside or all
+                // outside it together.
+                let partial_lanes = idx
+                    .d
+                    .iter()
+                    .enumerate()
+                    .any(|(k, &(_, s))| s != 0 && ud[k] != od[k]);
+                if lanes > 1 && partial_lanes {
+                    return self.per_lane(ctx, id, idx);
+                }
                 let mut inside: Option<Value> = None;
                 let mut ui = Vec::new();
                 for k in 0..od.len() {
@@ -828,7 +829,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                         None => ok,
                         Some(p) => self.b.ins().band(p, ok),
                     });
-                    ui.push((self.clamp_i64(rel, 0, ud[k] - 1), 0));
+                    ui.push((self.clamp_i64(rel, 0, ud[k] - 1), idx.d[k].1));
                 }
                 let base = self.emit1(ctx, ins.operands[0], idx)?;
                 if ud.contains(&0) {

@@ -39,6 +39,9 @@ pub type KernelFn = unsafe extern "C" fn(*const *const u8, *const *mut u8, i64, 
 pub struct KernelSpec {
     pub computation: ComputationId,
     pub instruction: InstrId,
+    /// For a dynamic-update-slice: write only the update into the output buffer, which
+    /// already holds the operand (the runtime updates a dead operand in place).
+    pub update_in_place: bool,
 }
 
 /// A compiled kernel.
@@ -399,7 +402,10 @@ fn build_kernel(
     };
     let scan = scan_dim(m, body, root);
     let is_scatter = matches!(body.instr(root).op, Op::Scatter { .. });
-    if is_scatter {
+    let in_place = spec.update_in_place && matches!(body.instr(root).op, Op::DynamicUpdateSlice);
+    if in_place {
+        gen_update_in_place(&mut em, &ctx, body.instr(root), out_ptrs[0], lanes)?;
+    } else if is_scatter {
         gen_scatter(&mut em, &ctx, body.instr(root), &out_ptrs, lanes)?;
     } else if dims.contains(&0) {
         // Nothing to compute.
@@ -445,7 +451,7 @@ fn build_kernel(
     em.b.seal_all_blocks();
     let cfg = em.jm.isa().frontend_config();
     em.b.finalize(cfg);
-    let extent = if rank == 0 || scan == Some(0) || is_scatter {
+    let extent = if rank == 0 || scan == Some(0) || is_scatter || in_place {
         1
     } else if scan.is_some() {
         dims[0]
@@ -825,6 +831,72 @@ fn gen_scatter(
     } else {
         gen_loops(em, &ud, 0, &mut Vec::new(), zero, end, 1, &body)
     }
+}
+
+/// out[start + u] = update[u] for every update index u, the start clamped as
+/// dynamic-update-slice clamps it; the rest of `out` is left as it is.
+fn gen_update_in_place(
+    em: &mut Emitter,
+    ctx: &Ctx,
+    ins: &oxla_hlo::HloInstruction,
+    out: cranelift_codegen::ir::Value,
+    lanes: u32,
+) -> Result<()> {
+    let od = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
+    let ud = ctx.comp.instr(ins.operands[1]).shape.dims().to_vec();
+    if ud.contains(&0) {
+        return Ok(());
+    }
+    let mut starts = Vec::new();
+    for k in 0..od.len() {
+        let v = em.emit1(
+            ctx,
+            ins.operands[2 + k],
+            &Idx {
+                d: vec![],
+                lanes: 1,
+            },
+        )?;
+        let s = em.widen_i64(v);
+        let lo = em.iconst(0);
+        let hi = em.iconst((od[k] - ud[k]).max(0));
+        let a = em.b.ins().smax(s, lo);
+        starts.push(em.b.ins().smin(a, hi));
+    }
+    let store = |em: &mut Emitter, idx: &Idx| -> Result<()> {
+        let v = em.emit1(ctx, ins.operands[1], idx)?;
+        let d = idx
+            .d
+            .iter()
+            .zip(&starts)
+            .map(|(&(b, st), &s)| (em.b.ins().iadd(b, s), st))
+            .collect();
+        let (off, _) = em.linear(
+            &Idx {
+                d,
+                lanes: idx.lanes,
+            },
+            &od,
+        );
+        em.store(v, out, off)
+    };
+    if ud.is_empty() {
+        return store(
+            em,
+            &Idx {
+                d: vec![],
+                lanes: 1,
+            },
+        );
+    }
+    let zero = em.iconst(0);
+    let end = em.iconst(ud[split_dim(&ud)]);
+    let l = if *ud.last().unwrap_or(&0) >= lanes as i64 {
+        lanes
+    } else {
+        1
+    };
+    gen_loops(em, &ud, 0, &mut Vec::new(), zero, end, l, &store)
 }
 
 /// Whether `t` can be computed by JIT kernels.

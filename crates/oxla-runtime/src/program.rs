@@ -25,10 +25,12 @@ struct Gemm {
 }
 
 enum Step {
-    /// JIT kernel `kernel` computing instruction `ins`.
+    /// JIT kernel `kernel` computing instruction `ins`; for a dynamic-update-slice whose
+    /// operand may be updated in place, the update-only kernel and how to check ownership.
     Kernel {
         ins: usize,
         kernel: usize,
+        in_place: Option<(usize, InPlace)>,
     },
     Gemm {
         ins: usize,
@@ -47,6 +49,17 @@ enum Step {
         ins: usize,
         callee: usize,
     },
+}
+
+/// When a dynamic-update-slice may write into its operand's memory (decided at compile time:
+/// the operand has no other user; checked again at run time where ownership is dynamic).
+#[derive(Clone, Copy, Debug)]
+enum InPlace {
+    /// The operand lives in this program's arena.
+    Arena,
+    /// The operand is owned memory reached from a parameter; in place when this frame holds
+    /// the only `holders` references to it.
+    Owned { holders: usize },
 }
 
 struct Program {
@@ -165,6 +178,7 @@ impl<'m> Builder<'m> {
         self.by_comp.insert(cid, idx);
         let c = self.m.computation(cid);
         let ba = assign_buffers(c);
+        let users = c.users();
         let mut steps = Vec::new();
         let mut consts = HashMap::new();
         for (i, ins) in c.instructions.iter().enumerate() {
@@ -212,8 +226,25 @@ impl<'m> Builder<'m> {
                     self.specs.push(KernelSpec {
                         computation: cid,
                         instruction: oxla_hlo::InstrId(i as u32),
+                        update_in_place: false,
                     });
-                    steps.push(Step::Kernel { ins: i, kernel });
+                    let in_place = match in_place_kind(c, &ba.slots, &users, i) {
+                        Some(kind) => {
+                            let k = self.specs.len();
+                            self.specs.push(KernelSpec {
+                                computation: cid,
+                                instruction: oxla_hlo::InstrId(i as u32),
+                                update_in_place: true,
+                            });
+                            Some((k, kind))
+                        }
+                        None => None,
+                    };
+                    steps.push(Step::Kernel {
+                        ins: i,
+                        kernel,
+                        in_place,
+                    });
                 }
                 _ => return Err(unsup(ins, "is not supported by the JIT yet")),
             }
@@ -285,7 +316,7 @@ impl Programs {
                 keep: Some(b.data.clone()),
             })
             .collect();
-        let out = self.run(self.entry, &vals)?;
+        let out = self.run(self.entry, vals)?;
         let mut leaves = Vec::new();
         out.leaves(&mut leaves);
         leaves
@@ -302,7 +333,7 @@ impl Programs {
     }
 
     /// Runs program `p` on `args`; the result owns its memory.
-    fn run(&self, p: usize, args: &[V]) -> Result<V> {
+    fn run(&self, p: usize, mut args: Vec<V>) -> Result<V> {
         let prog = &self.progs[p];
         let c = self.module.computation(prog.comp);
         let arena = Bytes::uninit(prog.arena_bytes);
@@ -336,9 +367,11 @@ impl Programs {
                     v
                 }
                 (_, Some(step)) => self.run_step(prog, c, i, step, base, &vals)?,
+                // Moved out of the arguments: the frame is then the only holder of memory its
+                // caller handed over (which in-place updates check).
                 (Op::Parameter { number }, _) => args
-                    .get(*number)
-                    .cloned()
+                    .get_mut(*number)
+                    .map(|a| std::mem::replace(a, V::Unset))
                     .ok_or_else(|| Error::runtime("missing argument"))?,
                 (Op::Constant(_), _) => {
                     let b = prog
@@ -408,6 +441,18 @@ impl Programs {
             V::Tuple(t) => V::Tuple(t.into_iter().map(|x| self.own(x)).collect::<Result<_>>()?),
             v => v,
         })
+    }
+
+    /// The run-time half of the in-place check: arena memory is ours by construction; owned
+    /// memory must have no holders outside this frame.
+    fn may_update_in_place(&self, ins: &HloInstruction, vals: &[V], kind: InPlace) -> bool {
+        match (&vals[ins.operands[0].index()], kind) {
+            (V::Arr { keep: None, .. }, InPlace::Arena) => true,
+            (V::Arr { keep: Some(k), .. }, InPlace::Owned { holders }) => {
+                Arc::strong_count(k) == holders
+            }
+            _ => false,
+        }
     }
 
     fn out_ptrs(
@@ -497,6 +542,31 @@ impl Programs {
             }
         };
         match step {
+            Step::Kernel {
+                in_place: Some((uk, kind)),
+                ..
+            } if self.may_update_in_place(ins, vals, *kind) => {
+                let k = &self.kernels[*uk];
+                let inputs = (0..ins.operands.len())
+                    .map(operand_ptr)
+                    .collect::<Result<Vec<_>>>()?;
+                let target = vals[ins.operands[0].index()].clone();
+                let V::Arr { ptr, .. } = &target else {
+                    return Err(Error::internal("in-place operand is not an array"));
+                };
+                let outs = [*ptr];
+                // SAFETY: the operand's memory is exclusively this instruction's (checked).
+                unsafe { (k.func)(inputs.as_ptr(), outs.as_ptr(), 0, k.extent) };
+                // The value keeps the operand's memory (and owner) under the result's shape.
+                Ok(match target {
+                    V::Arr { ptr, keep, .. } => V::Arr {
+                        ptr,
+                        shape: array_of(&ins.shape)?,
+                        keep,
+                    },
+                    v => v,
+                })
+            }
             Step::Kernel { kernel, .. } => {
                 let k = &self.kernels[*kernel];
                 let inputs = (0..ins.operands.len())
@@ -588,11 +658,12 @@ impl Programs {
                 let mut state = vals[ins.operands[0].index()].clone();
                 let mut iterations = 0u64;
                 loop {
-                    let c = self.run(*cond, std::slice::from_ref(&state))?;
+                    let c = self.run(*cond, vec![state.clone()])?;
                     if !read_pred(&c)? {
                         break;
                     }
-                    state = self.run(*body, std::slice::from_ref(&state))?;
+                    // The state moves into the body, which may then update it in place.
+                    state = self.run(*body, vec![state])?;
                     iterations += 1;
                     let _ = iterations;
                 }
@@ -623,7 +694,7 @@ impl Programs {
                     _ => return Err(Error::internal("conditional selector")),
                 };
                 let arg = vals[ins.operands[1 + sel].index()].clone();
-                self.run(branches[sel], std::slice::from_ref(&arg))
+                self.run(branches[sel], vec![arg])
             }
             Step::Call { callee, .. } => {
                 let args: Vec<V> = ins
@@ -631,9 +702,52 @@ impl Programs {
                     .iter()
                     .map(|o| vals[o.index()].clone())
                     .collect();
-                self.run(*callee, &args)
+                self.run(*callee, args)
             }
         }
+    }
+}
+
+/// Whether dynamic-update-slice `i` may update its operand in place, and how to check it.
+fn in_place_kind(
+    c: &HloComputation,
+    slots: &[Slot],
+    users: &[Vec<oxla_hlo::InstrId>],
+    i: usize,
+) -> Option<InPlace> {
+    let ins = &c.instructions[i];
+    if !matches!(ins.op, Op::DynamicUpdateSlice) {
+        return None;
+    }
+    let x = ins.operands[0];
+    // The operand is read by nothing else (the update and the start indices are other
+    // values; if the update reads the operand, it is an operand of this DUS too).
+    if users[x.index()].iter().any(|u| u.index() != i) || ins.operands[1..].contains(&x) {
+        return None;
+    }
+    let xi = c.instr(x);
+    match (&xi.op, &slots[x.index()]) {
+        (Op::Parameter { .. }, _) => Some(InPlace::Owned { holders: 1 }),
+        (Op::GetTupleElement { index }, _) => {
+            let p = xi.operands[0];
+            let pi = c.instr(p);
+            if !matches!(pi.op, Op::Parameter { .. }) {
+                return None;
+            }
+            // The tuple parameter is only taken apart, and element `index` only once.
+            let only_gtes = users[p.index()]
+                .iter()
+                .all(|u| matches!(c.instr(*u).op, Op::GetTupleElement { .. }));
+            let same: usize = users[p.index()]
+                .iter()
+                .filter(
+                    |u| matches!(c.instr(**u).op, Op::GetTupleElement { index: j } if j == *index),
+                )
+                .count();
+            (only_gtes && same == 1).then_some(InPlace::Owned { holders: 2 })
+        }
+        (_, Slot::Arena { .. }) => Some(InPlace::Arena),
+        _ => None,
     }
 }
 
