@@ -719,3 +719,37 @@ fn convolutions() {
     let m = "HloModule c\nENTRY main {\n  a = f32[1,6,6,4] parameter(0)\n  b = f32[3,3,1,8] parameter(1)\n  ROOT c = f32[1,6,6,8] convolution(a, b), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=4\n}\n";
     check(m, &[ints(&[1, 6, 6, 4], 3), ints(&[3, 3, 1, 8], 4)], 0);
 }
+
+#[test]
+fn in_place_updates() {
+    // A loop that writes row i of its state each iteration (the state is updated in place
+    // from the second iteration on), also reading the state before the update.
+    let m = "HloModule w\ncond {\n  s = (s32[], f32[8,5]) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  n = s32[] constant(8)\n  ROOT c = pred[] compare(i, n), direction=LT\n}\nbody {\n  s = (s32[], f32[8,5]) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  x = f32[8,5] get-tuple-element(s), index=1\n  z = s32[] constant(0)\n  prev = f32[1,5] dynamic-slice(x, i, z), dynamic_slice_sizes={1,5}\n  fi = f32[] convert(i)\n  fb = f32[1,5] broadcast(fi), dimensions={}\n  row = f32[1,5] add(prev, fb)\n  y = f32[8,5] dynamic-update-slice(x, row, i, z)\n  one = s32[] constant(1)\n  j = s32[] add(i, one)\n  ROOT r = (s32[], f32[8,5]) tuple(j, y)\n}\nENTRY main {\n  x = f32[8,5] parameter(0)\n  z = s32[] constant(0)\n  s = (s32[], f32[8,5]) tuple(z, x)\n  w = (s32[], f32[8,5]) while(s), condition=cond, body=body\n  ROOT r = f32[8,5] get-tuple-element(w), index=1\n}\n";
+    check(m, &[input(PrimitiveType::F32, &[8, 5], 1)], 0);
+    // Without the read, the update happens in place (state owned by the loop).
+    let m2 = m.replace(
+        "row = f32[1,5] add(prev, fb)",
+        "row = f32[1,5] add(fb, fb)",
+    );
+    check(&m2, &[input(PrimitiveType::F32, &[8, 5], 1)], 0);
+    // The operand is an intermediate in the arena; the start is clamped.
+    let m = "HloModule d\nENTRY main {\n  p = f32[6,7] parameter(0)\n  u = f32[2,3] parameter(1)\n  x = f32[6,7] add(p, p)\n  i = s32[] constant(5)\n  j = s32[] constant(-2)\n  y = f32[6,7] dynamic-update-slice(x, u, i, j)\n  ROOT r = f32[6,7] multiply(y, y)\n}\n";
+    check(
+        m,
+        &[input(PrimitiveType::F32, &[6, 7], 2), input(PrimitiveType::F32, &[2, 3], 3)],
+        0,
+    );
+    // The operand is an entry parameter: the caller keeps its buffer, so no in-place write.
+    let m = "HloModule d\nENTRY main {\n  p = f32[6,7] parameter(0)\n  u = f32[2,3] parameter(1)\n  i = s32[] constant(1)\n  ROOT y = f32[6,7] dynamic-update-slice(p, u, i, i)\n}\n";
+    let p = input(PrimitiveType::F32, &[6, 7], 4);
+    check(m, &[p.clone(), input(PrimitiveType::F32, &[2, 3], 5)], 0);
+    let module = parse_module(m).unwrap();
+    let client = Client::cpu().unwrap();
+    let exe = client.compile(&module, &CompileOptions::default()).unwrap();
+    let pb = client.buffer_from_literal(&p).unwrap();
+    let ub = client
+        .buffer_from_literal(&input(PrimitiveType::F32, &[2, 3], 5))
+        .unwrap();
+    exe.execute(&[&pb, &ub]).unwrap();
+    compare(&pb.to_literal().unwrap(), &p, "argument untouched", 0);
+}
