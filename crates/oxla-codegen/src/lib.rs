@@ -39,9 +39,21 @@ pub type KernelFn = unsafe extern "C" fn(*const *const u8, *const *mut u8, i64, 
 pub struct KernelSpec {
     pub computation: ComputationId,
     pub instruction: InstrId,
+    pub mode: KernelMode,
+}
+
+/// What function a kernel spec asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelMode {
+    /// The instruction's whole output, as a loop nest.
+    Loop,
     /// For a dynamic-update-slice: write only the update into the output buffer, which
     /// already holds the operand (the runtime updates a dead operand in place).
-    pub update_in_place: bool,
+    UpdateInPlace,
+    /// For a sort: its comparator on one pair of elements. `inputs` holds 2N pointers to
+    /// the elements (lhs and rhs of each operand, interleaved as the comparator's
+    /// parameters are); the pred result is written to `outputs[0]` as one byte.
+    Comparator,
 }
 
 /// A compiled kernel.
@@ -308,6 +320,9 @@ fn build_kernel(
 ) -> Result<Kernel> {
     let comp = m.computation(spec.computation);
     let ins = comp.instr(spec.instruction);
+    if spec.mode == KernelMode::Comparator {
+        return build_comparator(m, ins, jm, helpers, consts, func, fctx);
+    }
     let (body, root, leaf_ids, num_inputs): (_, InstrId, Vec<(InstrId, usize)>, usize) =
         if let Op::Fusion { .. } = ins.op {
             let c = *ins
@@ -402,7 +417,8 @@ fn build_kernel(
     };
     let scan = scan_dim(m, body, root);
     let is_scatter = matches!(body.instr(root).op, Op::Scatter { .. });
-    let in_place = spec.update_in_place && matches!(body.instr(root).op, Op::DynamicUpdateSlice);
+    let in_place = spec.mode == KernelMode::UpdateInPlace
+        && matches!(body.instr(root).op, Op::DynamicUpdateSlice);
     if in_place {
         gen_update_in_place(&mut em, &ctx, body.instr(root), out_ptrs[0], lanes)?;
     } else if is_scatter {
@@ -897,6 +913,67 @@ fn gen_update_in_place(
         1
     };
     gen_loops(em, &ud, 0, &mut Vec::new(), zero, end, l, &store)
+}
+
+/// The comparator of a sort as a function over element pointers (see
+/// [`KernelMode::Comparator`]).
+fn build_comparator(
+    m: &HloModule,
+    ins: &oxla_hlo::HloInstruction,
+    jm: &mut JITModule,
+    helpers: &HashMap<&'static str, FuncId>,
+    consts: &mut Vec<Box<[u8]>>,
+    func: &mut cranelift_codegen::ir::Function,
+    fctx: &mut FunctionBuilderContext,
+) -> Result<Kernel> {
+    let cid = *ins
+        .called
+        .first()
+        .ok_or_else(|| Error::internal("sort without comparator"))?;
+    let cmp = m.computation(cid);
+    let mut types = Vec::new();
+    for &p in &cmp.parameters {
+        let t = cmp.instr(p).shape.element_type();
+        emit::scalar_ty(t)?;
+        types.push(t);
+    }
+    let mut b = FunctionBuilder::new(func, fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let (in_arr, out_arr) = (params[0], params[1]);
+    let mut ptrs = Vec::new();
+    for k in 0..types.len() {
+        ptrs.push(b.ins().load(I64, emit::flags(), in_arr, (8 * k) as i32));
+    }
+    let out = b.ins().load(I64, emit::flags(), out_arr, 0);
+    let mut em = Emitter::new(b, jm, helpers, m, 1, consts);
+    let mut args = Vec::new();
+    for (k, &t) in types.iter().enumerate() {
+        let zero = em.iconst(0);
+        args.push(em.load(t, ptrs[k], zero, 0, 1)?);
+    }
+    let r = em.call_computation(cid, args)?;
+    let v = r
+        .first()
+        .copied()
+        .ok_or_else(|| Error::internal("comparator result"))?;
+    let zero = em.iconst(0);
+    em.store(v, out, zero)?;
+    em.b.ins().return_(&[]);
+    em.b.seal_all_blocks();
+    let cfg = em.jm.isa().frontend_config();
+    em.b.finalize(cfg);
+    Ok(Kernel {
+        func: unset,
+        extent: 1,
+        work_per_unit: 1,
+        num_inputs: types.len(),
+        num_outputs: 1,
+        lanes: 1,
+    })
 }
 
 /// Whether `t` can be computed by JIT kernels.

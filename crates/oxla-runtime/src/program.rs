@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use oxla_codegen::{compile_kernels, JitCode, Kernel, KernelSpec};
+use oxla_codegen::{compile_kernels, JitCode, Kernel, KernelMode, KernelSpec};
 use oxla_hlo::{
     ArrayShape, ComputationId, Error, HloComputation, HloInstruction, HloModule, Op, PrimitiveType,
     Result, Shape,
@@ -40,6 +40,12 @@ enum Step {
         ins: usize,
         cond: usize,
         body: usize,
+    },
+    /// Sort along `dim` with the JIT-compiled comparator kernel `cmp`.
+    Sort {
+        ins: usize,
+        cmp: usize,
+        dim: usize,
     },
     Conditional {
         ins: usize,
@@ -199,6 +205,25 @@ impl<'m> Builder<'m> {
                     let g = gemm_shape(c, ins).ok_or_else(|| Error::internal("gemm"))?;
                     steps.push(Step::Gemm { ins: i, g });
                 }
+                Op::Sort { dimension, .. } => {
+                    for &o in &ins.operands {
+                        let t = c.instr(o).shape.element_type();
+                        if !oxla_codegen::supports_type(t) {
+                            return Err(unsup(ins, &format!("element type {t}")));
+                        }
+                    }
+                    let cmp = self.specs.len();
+                    self.specs.push(KernelSpec {
+                        computation: cid,
+                        instruction: oxla_hlo::InstrId(i as u32),
+                        mode: KernelMode::Comparator,
+                    });
+                    steps.push(Step::Sort {
+                        ins: i,
+                        cmp,
+                        dim: *dimension as usize,
+                    });
+                }
                 Op::While => {
                     let cond = self.program(ins.called[0])?;
                     let body = self.program(ins.called[1])?;
@@ -226,7 +251,7 @@ impl<'m> Builder<'m> {
                     self.specs.push(KernelSpec {
                         computation: cid,
                         instruction: oxla_hlo::InstrId(i as u32),
-                        update_in_place: false,
+                        mode: KernelMode::Loop,
                     });
                     let in_place = match in_place_kind(c, &ba.slots, &users, i) {
                         Some(kind) => {
@@ -234,7 +259,7 @@ impl<'m> Builder<'m> {
                             self.specs.push(KernelSpec {
                                 computation: cid,
                                 instruction: oxla_hlo::InstrId(i as u32),
-                                update_in_place: true,
+                                mode: KernelMode::UpdateInPlace,
                             });
                             Some((k, kind))
                         }
@@ -347,6 +372,7 @@ impl Programs {
                 Step::Kernel { ins, .. }
                 | Step::Gemm { ins, .. }
                 | Step::While { ins, .. }
+                | Step::Sort { ins, .. }
                 | Step::Conditional { ins, .. }
                 | Step::Call { ins, .. } => *ins,
             };
@@ -654,6 +680,69 @@ impl Programs {
                 }
                 Ok(v)
             }
+            Step::Sort { cmp, dim, .. } => {
+                let f = self.kernels[*cmp].func;
+                let n = ins.operands.len();
+                let inputs = (0..n).map(operand_ptr).collect::<Result<Vec<_>>>()?;
+                let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
+                let shape = c.instr(ins.operands[0]).shape.dims().to_vec();
+                let sizes: Vec<usize> = ins
+                    .operands
+                    .iter()
+                    .map(|o| c.instr(*o).shape.element_type().byte_size())
+                    .collect();
+                let len = shape.get(*dim).copied().unwrap_or(1).max(0) as usize;
+                let inner: usize = shape[dim + 1..].iter().product::<i64>().max(0) as usize;
+                let total: usize = shape.iter().product::<i64>().max(0) as usize;
+                let lines = if len == 0 { 0 } else { total / len };
+                let ins_p = SendPtr(inputs.as_ptr());
+                let outs_p = SendPtr(outs.as_ptr());
+                let sort_line = |line: usize| {
+                    let (ip, op) = (ins_p, outs_p);
+                    let outer = line / inner.max(1);
+                    let within = line % inner.max(1);
+                    let base_e = outer * len * inner + within;
+                    let mut ptrs = vec![std::ptr::null::<u8>(); 2 * n];
+                    let mut flag = Box::new(0u8);
+                    let fp = [&mut *flag as *mut u8];
+                    let mut less = |a: usize, b: usize| -> bool {
+                        for k in 0..n {
+                            // SAFETY: element indices lie inside the operands.
+                            unsafe {
+                                let p = *ip.0.add(k);
+                                ptrs[2 * k] = p.add((base_e + a * inner) * sizes[k]);
+                                ptrs[2 * k + 1] = p.add((base_e + b * inner) * sizes[k]);
+                            }
+                        }
+                        // SAFETY: the comparator reads 2n elements and writes one byte.
+                        unsafe {
+                            f(ptrs.as_ptr(), fp.as_ptr(), 0, 1);
+                            *fp[0] != 0
+                        }
+                    };
+                    let perm = merge_sort(len, &mut less);
+                    for k in 0..n {
+                        let sz = sizes[k];
+                        for (j, &src) in perm.iter().enumerate() {
+                            // SAFETY: source and destination elements lie inside their arrays.
+                            unsafe {
+                                std::ptr::copy_nonoverlapping(
+                                    (*ip.0.add(k)).add((base_e + src * inner) * sz),
+                                    (*op.0.add(k)).add((base_e + j * inner) * sz),
+                                    sz,
+                                );
+                            }
+                        }
+                    }
+                };
+                let threads = if lines >= 2 && total >= 1 << 14 {
+                    self.threads
+                } else {
+                    1
+                };
+                parallel_for(lines, threads, &sort_line);
+                Ok(v)
+            }
             Step::While { cond, body, .. } => {
                 let mut state = vals[ins.operands[0].index()].clone();
                 let mut iterations = 0u64;
@@ -749,6 +838,41 @@ fn in_place_kind(
         (_, Slot::Arena { .. }) => Some(InPlace::Arena),
         _ => None,
     }
+}
+
+/// A stable merge sort of `0..n` by a strict weak order `less`. Written out (rather than
+/// `slice::sort_by`) so that an inconsistent user comparator can only give some order, never
+/// a panic.
+fn merge_sort(n: usize, less: &mut dyn FnMut(usize, usize) -> bool) -> Vec<usize> {
+    let mut a: Vec<usize> = (0..n).collect();
+    let mut b = vec![0usize; n];
+    let mut width = 1;
+    while width < n {
+        let mut lo = 0;
+        while lo < n {
+            let mid = (lo + width).min(n);
+            let hi = (lo + 2 * width).min(n);
+            let (mut i, mut j, mut k) = (lo, mid, lo);
+            while i < mid && j < hi {
+                // Take from the right only when it is strictly smaller: stable.
+                if less(a[j], a[i]) {
+                    b[k] = a[j];
+                    j += 1;
+                } else {
+                    b[k] = a[i];
+                    i += 1;
+                }
+                k += 1;
+            }
+            b[k..k + (mid - i)].copy_from_slice(&a[i..mid]);
+            k += mid - i;
+            b[k..k + (hi - j)].copy_from_slice(&a[j..hi]);
+            lo = hi;
+        }
+        std::mem::swap(&mut a, &mut b);
+        width *= 2;
+    }
+    a
 }
 
 /// `OXLA_PROFILE=1` prints the time of every step as it runs.
