@@ -694,7 +694,7 @@ impl Programs {
                 let len = shape.get(*dim).copied().unwrap_or(1).max(0) as usize;
                 let inner: usize = shape[dim + 1..].iter().product::<i64>().max(0) as usize;
                 let total: usize = shape.iter().product::<i64>().max(0) as usize;
-                let lines = if len == 0 { 0 } else { total / len };
+                let lines = total.checked_div(len).unwrap_or(0);
                 let ins_p = SendPtr(inputs.as_ptr());
                 let outs_p = SendPtr(outs.as_ptr());
                 let sort_line = |line: usize| {
@@ -721,8 +721,7 @@ impl Programs {
                         }
                     };
                     let perm = merge_sort(len, &mut less);
-                    for k in 0..n {
-                        let sz = sizes[k];
+                    for (k, &sz) in sizes.iter().enumerate() {
                         for (j, &src) in perm.iter().enumerate() {
                             // SAFETY: source and destination elements lie inside their arrays.
                             unsafe {
