@@ -91,11 +91,14 @@ pub(crate) fn flags() -> MemFlagsData {
 pub(crate) fn scalar_ty(t: PrimitiveType) -> R<Type> {
     use PrimitiveType as P;
     Ok(match t {
-        P::Pred | P::S8 | P::U8 => I8,
+        // Sub-byte integers are held in a byte, normalized (sign- or zero-extended).
+        P::Pred | P::S8 | P::U8 | P::S4 | P::U4 | P::S2 | P::U2 => I8,
         P::S16 | P::U16 => I16,
         P::S32 | P::U32 => I32,
         P::S64 | P::U64 => I64,
+        // f16, bf16 and the minifloats compute in f32 (rounded to their type after each op).
         P::F16 | P::BF16 | P::F32 => F32,
+        t if t.is_minifloat() => F32,
         P::F64 => F64,
         other => return Err(unsup(format!("element type {other} is not supported"))),
     })
@@ -111,6 +114,16 @@ pub(crate) fn lanes_for(types: &[PrimitiveType]) -> u32 {
     } else {
         1
     }
+}
+
+/// The width of a sub-byte integer type (held in an i8).
+fn sub_byte(t: PrimitiveType) -> Option<i64> {
+    (t.is_integer() && t.bit_width() < 8).then_some(t.bit_width() as i64)
+}
+
+/// Floats held in f32 but rounded to a narrower type after every operation.
+fn is_narrow_float(t: PrimitiveType) -> bool {
+    matches!(t, PrimitiveType::F16 | PrimitiveType::BF16) || t.is_minifloat()
 }
 
 fn is_unsigned(t: PrimitiveType) -> bool {
@@ -329,6 +342,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 // Any nonzero byte is true.
                 self.b.ins().icmp_imm_s(IntCC::NotEqual, x, 0)
             }
+            t if t.is_minifloat() => {
+                let h = self.b.ins().uload8(I32, flags(), addr, 0);
+                let code = self.iconst(crate::helpers::minifloat_code(t));
+                self.call_helper("oxla_minifloat_to_f32", &[code, h], F32)?
+            }
             _ => {
                 let ty = scalar_ty(t)?;
                 self.b.ins().load(ty, flags(), addr, 0)
@@ -365,6 +383,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 let w = self.b.ins().bitcast(I32, MemFlagsData::new(), x.v);
                 let h = self.b.ins().ushr_imm_s(w, 16);
                 self.b.ins().istore16(flags(), h, addr, 0);
+            }
+            t if t.is_minifloat() => {
+                let code = self.iconst(crate::helpers::minifloat_code(t));
+                let h = self.call_helper("oxla_f32_to_minifloat", &[code, x.v], I32)?;
+                self.b.ins().istore8(flags(), h, addr, 0);
             }
             _ => {
                 self.b.ins().store(flags(), x.v, addr, 0);
@@ -1904,6 +1927,12 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// Rounds an f32-held f16/bf16 value to its type (no-op for other types).
     pub fn round_narrow(&mut self, x: Val) -> R<Val> {
+        if x.t.is_minifloat() {
+            return self.lanewise(&[x], &mut |em, a| {
+                let w = em.b.ins().fpromote(F64, a[0].v);
+                em.round_from_f64(w, a[0].t)
+            });
+        }
         let name = match x.t {
             PrimitiveType::F16 => "oxla_round_f16",
             PrimitiveType::BF16 => "oxla_round_bf16",
@@ -1946,6 +1975,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// An f64 scalar rounded once to f16/bf16 (held as f32).
     fn round_from_f64(&mut self, r: Value, t: PrimitiveType) -> R<Val> {
+        if t.is_minifloat() {
+            let code = self.iconst(crate::helpers::minifloat_code(t));
+            let v = self.call_helper("oxla_f64_round_minifloat", &[code, r], F32)?;
+            return Ok(Val { v, t, lanes: 1 });
+        }
         let name = if t == PrimitiveType::F16 {
             "oxla_f64_round_f16"
         } else {
@@ -2085,10 +2119,21 @@ impl<'a, 'b> Emitter<'a, 'b> {
             return self.round_narrow(Val { v, t, lanes });
         }
         // Integers.
+        let sub = sub_byte(t);
         let v = match op {
             Neg => b.ins().ineg(x.v),
             Not => b.ins().bnot(x.v),
             Abs if lanes == 1 || scalar_ty(t)? == I32 => b.ins().iabs(x.v),
+            // Sub-byte values are sign-extended in their byte: count within their width.
+            PopCnt if lanes == 1 && sub.is_some() => {
+                let m = b.ins().band_imm_s(x.v, (1i64 << t.bit_width()) - 1);
+                b.ins().popcnt(m)
+            }
+            Clz if lanes == 1 && sub.is_some() => {
+                let m = b.ins().band_imm_s(x.v, (1i64 << t.bit_width()) - 1);
+                let c = b.ins().clz(m);
+                b.ins().iadd_imm_s(c, t.bit_width() as i64 - 8)
+            }
             PopCnt if lanes == 1 => b.ins().popcnt(x.v),
             Clz if lanes == 1 => b.ins().clz(x.v),
             Sign if lanes == 1 => {
@@ -2110,7 +2155,21 @@ impl<'a, 'b> Emitter<'a, 'b> {
             }
             _ => return Err(unsup(format!("{} on {t}", op.name()))),
         };
+        let v = self.wrap_sub_byte(v, t);
         Ok(Val { v, t, lanes })
+    }
+
+    /// Re-normalizes a sub-byte integer held in a byte (sign- or zero-extends its low bits);
+    /// other values pass through.
+    fn wrap_sub_byte(&mut self, v: Value, t: PrimitiveType) -> Value {
+        match sub_byte(t) {
+            Some(w) if is_unsigned(t) => self.b.ins().band_imm_s(v, (1i64 << w) - 1),
+            Some(w) => {
+                let sh = self.b.ins().ishl_imm_s(v, 8 - w);
+                self.b.ins().sshr_imm_s(sh, 8 - w)
+            }
+            None => v,
+        }
     }
 
     pub fn binary(&mut self, op: BinaryOp, a: Val, b: Val) -> R<Val> {
@@ -2169,7 +2228,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
             return self.round_narrow(Val { v, t, lanes });
         }
         let sty = scalar_ty(t)?;
-        let bits = sty.bits() as i64;
+        // The logical width (4 for s4, held in an i8).
+        let bits = t.bit_width() as i64;
         let uns = is_unsigned(t);
         let vec64 = lanes > 1 && bits == 64;
         let v = match op {
@@ -2268,13 +2328,26 @@ impl<'a, 'b> Emitter<'a, 'b> {
                         self.b.ins().select(big, zero, s)
                     }
                     ShiftRightLogical => {
-                        let s = self.b.ins().ushr(a.v, b.v);
+                        // A sub-byte value shifts as its own width's unsigned bits.
+                        let av = match sub_byte(t) {
+                            Some(w) => self.b.ins().band_imm_s(a.v, (1i64 << w) - 1),
+                            None => a.v,
+                        };
+                        let s = self.b.ins().ushr(av, b.v);
                         self.b.ins().select(big, zero, s)
                     }
                     _ => {
                         let m = self.b.ins().iconst(sty, bits - 1);
                         let amt = self.b.ins().select(big, m, b.v);
-                        self.b.ins().sshr(a.v, amt)
+                        // The value as a signed number of its own width.
+                        let av = match sub_byte(t) {
+                            Some(w) if uns => {
+                                let sh = self.b.ins().ishl_imm_s(a.v, 8 - w);
+                                self.b.ins().sshr_imm_s(sh, 8 - w)
+                            }
+                            _ => a.v,
+                        };
+                        self.b.ins().sshr(av, amt)
                     }
                 }
             }
@@ -2293,6 +2366,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             Mul | Max | Min => return Err(Error::internal("vector integer op")),
             _ => return Err(unsup(format!("{} on {t}", op.name()))),
         };
+        let v = self.wrap_sub_byte(v, t);
         Ok(Val { v, t, lanes })
     }
 
@@ -2455,7 +2529,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         } else if from.is_integer() && to.is_integer() {
             let fb = scalar_ty(from)?.bits();
             let tb = to_ty.bits();
-            if fb == tb {
+            let v = if fb == tb {
                 x.v
             } else if fb > tb {
                 b.ins().ireduce(to_ty, x.v)
@@ -2463,7 +2537,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 b.ins().uextend(to_ty, x.v)
             } else {
                 b.ins().sextend(to_ty, x.v)
-            }
+            };
+            self.wrap_sub_byte(v, to)
         } else if from.is_integer() {
             // int -> float, rounding to nearest even.
             let fb = scalar_ty(from)?.bits();
@@ -2508,9 +2583,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 (true, PrimitiveType::F32) => b.ins().fdemote(F32, x.v),
                 (false, PrimitiveType::F64) => b.ins().fpromote(F64, x.v),
                 (false, PrimitiveType::F32) => x.v,
+                (true, t) if t.is_minifloat() => return self.round_from_f64(x.v, t),
                 (true, F16) => self.call_helper("oxla_f64_round_f16", &[x.v], F32)?,
                 (true, BF16) => self.call_helper("oxla_f64_round_bf16", &[x.v], F32)?,
-                (false, F16 | BF16) => {
+                (false, t) if is_narrow_float(t) => {
                     return self.round_narrow(Val {
                         v: x.v,
                         t: to,

@@ -170,6 +170,46 @@ extern "C" fn f64_round_bf16(x: f64) -> f32 {
     bf16::from_f64(x).to_f32()
 }
 
+/// Minifloat types in the order of their codes.
+pub(crate) const MINIFLOATS: [PrimitiveType; 11] = {
+    use PrimitiveType::*;
+    [
+        F4E2M1FN,
+        F6E2M3FN,
+        F6E3M2FN,
+        F8E3M4,
+        F8E4M3,
+        F8E4M3FN,
+        F8E4M3FNUZ,
+        F8E4M3B11FNUZ,
+        F8E5M2,
+        F8E5M2FNUZ,
+        F8E8M0FNU,
+    ]
+};
+
+pub(crate) fn minifloat_code(t: PrimitiveType) -> i64 {
+    MINIFLOATS.iter().position(|&m| m == t).unwrap_or(0) as i64
+}
+
+fn minifloat(code: i64) -> PrimitiveType {
+    MINIFLOATS[(code as usize).min(MINIFLOATS.len() - 1)]
+}
+
+extern "C" fn minifloat_to_f32(code: i64, bits: i32) -> f32 {
+    oxla_hlo::minifloat::bits_to_f64(minifloat(code), bits as u8) as f32
+}
+
+extern "C" fn f32_to_minifloat(code: i64, x: f32) -> i32 {
+    oxla_hlo::minifloat::f64_to_bits(minifloat(code), x as f64) as i32
+}
+
+/// Rounds to the minifloat type (from f64, once) and back to f32, where it is exact.
+extern "C" fn f64_round_minifloat(code: i64, x: f64) -> f32 {
+    let t = minifloat(code);
+    oxla_hlo::minifloat::bits_to_f64(t, oxla_hlo::minifloat::f64_to_bits(t, x)) as f32
+}
+
 extern "C" fn reduce_precision_f64(x: f64, is_f64: i64, e: i64, m: i64) -> f64 {
     scalar_ops::reduce_precision(x, is_f64 != 0, e as u32, m as u32)
 }
@@ -221,6 +261,24 @@ pub(crate) fn symbols() -> Vec<(&'static str, *const u8, Vec<Type>, Type)> {
             "oxla_f64_round_bf16",
             f64_round_bf16 as *const u8,
             vec![F64],
+            F32,
+        ),
+        (
+            "oxla_minifloat_to_f32",
+            minifloat_to_f32 as *const u8,
+            vec![I64, I32],
+            F32,
+        ),
+        (
+            "oxla_f32_to_minifloat",
+            f32_to_minifloat as *const u8,
+            vec![I64, F32],
+            I32,
+        ),
+        (
+            "oxla_f64_round_minifloat",
+            f64_round_minifloat as *const u8,
+            vec![I64, F64],
             F32,
         ),
         (

@@ -779,3 +779,74 @@ fn sorts() {
     let m = format!("HloModule s\n{cmp}ENTRY main {{\n  k = s64[100] parameter(0)\n  ROOT s = s64[100] sort(k), dimensions={{0}}, to_apply=cmp\n}}\n");
     check(&m, &[input(PrimitiveType::S64, &[100], 9)], 0);
 }
+
+#[test]
+fn narrow_types() {
+    use PrimitiveType::*;
+    let subs = [S4, U4, S2, U2];
+    let int_ops = [
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "remainder",
+        "maximum",
+        "minimum",
+        "and",
+        "or",
+        "xor",
+        "shift-left",
+        "shift-right-logical",
+        "shift-right-arithmetic",
+    ];
+    for t in subs {
+        for (i, op) in int_ops.iter().enumerate() {
+            let m = binary_module(op, t, "3,7");
+            check(
+                &m,
+                &[
+                    input(t, &[3, 7], i as u64),
+                    input(t, &[3, 7], 40 + i as u64),
+                ],
+                0,
+            );
+        }
+        for op in ["negate", "not", "popcnt", "count-leading-zeros"] {
+            let m = unary_module(op, t, t, "13");
+            check(&m, &[input(t, &[13], 3)], 0);
+        }
+    }
+    let minis = [
+        F8E4M3FN, F8E5M2, F8E4M3FNUZ, F8E5M2FNUZ, F8E3M4, F4E2M1FN, F6E2M3FN, F8E8M0FNU,
+    ];
+    for t in minis {
+        for (i, op) in ["add", "multiply", "divide", "maximum", "power"]
+            .iter()
+            .enumerate()
+        {
+            let m = binary_module(op, t, "3,7");
+            check(
+                &m,
+                &[
+                    input(t, &[3, 7], i as u64),
+                    input(t, &[3, 7], 50 + i as u64),
+                ],
+                0,
+            );
+        }
+        for op in ["exponential", "sqrt", "negate", "floor"] {
+            let m = unary_module(op, t, t, "17");
+            check(&m, &[input(t, &[17], 5)], 0);
+        }
+    }
+    // Conversions among narrow and wide types.
+    let all = [
+        S4, U4, F8E4M3FN, F8E5M2, F4E2M1FN, F16, BF16, F32, F64, S32, U8, Pred,
+    ];
+    for (i, &from) in all.iter().enumerate() {
+        for &to in &all {
+            let m = unary_module("convert", from, to, "19");
+            check(&m, &[input(from, &[19], i as u64)], 0);
+        }
+    }
+}
