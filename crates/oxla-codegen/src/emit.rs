@@ -719,6 +719,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.call_computation(callee, args)?[0]
             }
             Op::Copy | Op::OptimizationBarrier => self.emit1(ctx, ins.operands[0], idx)?,
+            // Static shapes: the size is the (bound of the) dimension.
+            Op::GetDimensionSize { dimension } => {
+                let n = ctx.comp.instr(ins.operands[0]).shape.dims()[*dimension as usize];
+                self.constant(t, Scalar::Int(n as i128), lanes)?
+            }
             // A fusion or call inside a computation being inlined (e.g. a reducer): inline it.
             Op::Fusion { .. } | Op::Call => {
                 let args = self.same_idx(ctx, ins, idx)?;

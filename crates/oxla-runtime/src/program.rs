@@ -41,6 +41,10 @@ enum Step {
         cond: usize,
         body: usize,
     },
+    /// Triangular solve or Cholesky (f32/f64), run by `linalg.rs`.
+    Linalg {
+        ins: usize,
+    },
     /// Sort along `dim` with the JIT-compiled comparator kernel `cmp`.
     Sort {
         ins: usize,
@@ -127,6 +131,7 @@ fn kernel_op(op: &Op) -> bool {
             | Op::Gather { .. }
             | Op::Scatter { .. }
             | Op::Convolution { .. }
+            | Op::GetDimensionSize { .. }
     )
 }
 
@@ -204,6 +209,21 @@ impl<'m> Builder<'m> {
                 Op::Dot { .. } if gemm_shape(c, ins).is_some() => {
                     let g = gemm_shape(c, ins).ok_or_else(|| Error::internal("gemm"))?;
                     steps.push(Step::Gemm { ins: i, g });
+                }
+                Op::GetDimensionSize { dimension }
+                    if c.instr(ins.operands[0])
+                        .shape
+                        .as_array()
+                        .is_some_and(|a| a.dynamic.get(*dimension as usize) == Some(&true)) =>
+                {
+                    return Err(unsup(ins, "of a dynamic dimension"));
+                }
+                Op::TriangularSolve { .. } | Op::Cholesky { .. } => {
+                    let t = ins.shape.element_type();
+                    if !matches!(t, PrimitiveType::F32 | PrimitiveType::F64) {
+                        return Err(unsup(ins, &format!("element type {t}")));
+                    }
+                    steps.push(Step::Linalg { ins: i });
                 }
                 Op::Sort { dimension, .. } => {
                     for &o in &ins.operands {
@@ -373,6 +393,7 @@ impl Programs {
                 | Step::Gemm { ins, .. }
                 | Step::While { ins, .. }
                 | Step::Sort { ins, .. }
+                | Step::Linalg { ins }
                 | Step::Conditional { ins, .. }
                 | Step::Call { ins, .. } => *ins,
             };
@@ -677,6 +698,77 @@ impl Programs {
                 }
                 if let Some(e) = err.into_inner().ok().flatten() {
                     return Err(e);
+                }
+                Ok(v)
+            }
+            Step::Linalg { .. } => {
+                let t = ins.shape.element_type();
+                let read = |k: usize| -> Result<Vec<f64>> {
+                    let V::Arr { ptr, shape, .. } = &vals[ins.operands[k].index()] else {
+                        return Err(Error::internal("linalg operand"));
+                    };
+                    let n = shape.element_count().max(0) as usize;
+                    // SAFETY: an array of n elements of type t.
+                    Ok(unsafe {
+                        if t == PrimitiveType::F64 {
+                            std::slice::from_raw_parts(*ptr as *const f64, n).to_vec()
+                        } else {
+                            std::slice::from_raw_parts(*ptr as *const f32, n)
+                                .iter()
+                                .map(|&x| x as f64)
+                                .collect()
+                        }
+                    })
+                };
+                let dims = |k: usize| c.instr(ins.operands[k]).shape.dims().to_vec();
+                let result = match &ins.op {
+                    Op::TriangularSolve {
+                        left_side,
+                        lower,
+                        unit_diagonal,
+                        transpose_a,
+                    } => {
+                        let (ad, bd) = (dims(0), dims(1));
+                        let r = bd.len();
+                        let m = ad[ad.len() - 1] as usize;
+                        let (rows, cols) = (bd[r - 2] as usize, bd[r - 1] as usize);
+                        let batch = bd[..r - 2].iter().product::<i64>() as usize;
+                        crate::linalg::triangular_solve(
+                            &read(0)?,
+                            &read(1)?,
+                            batch,
+                            m,
+                            rows,
+                            cols,
+                            *left_side,
+                            *lower,
+                            *unit_diagonal,
+                            *transpose_a,
+                        )
+                    }
+                    Op::Cholesky { lower } => {
+                        let ad = dims(0);
+                        let n = ad[ad.len() - 1] as usize;
+                        let batch = ad[..ad.len() - 2].iter().product::<i64>() as usize;
+                        crate::linalg::cholesky(&read(0)?, batch, n, *lower)
+                    }
+                    _ => return Err(Error::internal("linalg step")),
+                };
+                let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
+                // SAFETY: the output holds result.len() elements of type t.
+                unsafe {
+                    if t == PrimitiveType::F64 {
+                        std::ptr::copy_nonoverlapping(
+                            result.as_ptr(),
+                            outs[0] as *mut f64,
+                            result.len(),
+                        );
+                    } else {
+                        let o = outs[0] as *mut f32;
+                        for (k, x) in result.iter().enumerate() {
+                            *o.add(k) = *x as f32;
+                        }
+                    }
                 }
                 Ok(v)
             }

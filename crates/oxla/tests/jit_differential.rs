@@ -584,14 +584,75 @@ fn bad_arguments_and_unsupported_ops_are_errors() {
     let out = exe.execute_literals(&[a.clone(), a]).unwrap();
     assert_eq!(out, Literal::vec1(&[2f32, 4.0, 6.0, 8.0]));
     // An op the JIT does not compile yet: a clear Unimplemented error naming it.
-    let m = parse_module("HloModule s\nENTRY main {\n  p = f32[4,4] parameter(0)\n  ROOT c = f32[4,4] cholesky(p), lower=true\n}\n").unwrap();
+    let m = parse_module("HloModule s\nENTRY main {\n  p = f32[8] parameter(0)\n  ROOT f = c64[5] fft(p), fft_type=RFFT, fft_length={8}\n}\n").unwrap();
     let e = Client::cpu()
         .unwrap()
         .compile(&m, &CompileOptions::default())
         .err()
-        .expect("cholesky is not compiled yet");
+        .expect("fft is not compiled yet");
     assert!(matches!(e, oxla::hlo::Error::Unimplemented(_)), "{e}");
-    assert!(e.to_string().contains("cholesky"), "{e}");
+    assert!(e.to_string().contains("fft"), "{e}");
+}
+
+#[test]
+fn linear_algebra() {
+    // A well-conditioned lower-triangular system and an SPD matrix.
+    let a: Vec<f32> = (0..16)
+        .map(|i| {
+            let (r, c) = (i / 4, i % 4);
+            if r == c {
+                4.0 + r as f32
+            } else {
+                ((r * 3 + c) % 5) as f32 * 0.25 - 0.5
+            }
+        })
+        .collect();
+    let a = Literal::from_vec(&[4, 4], a).unwrap();
+    let b = input(PrimitiveType::F32, &[4, 3], 2);
+    let b = Literal::from_vec(
+        &[4, 3],
+        b.data_as::<f32>()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                if x.is_finite() {
+                    x.clamp(-5.0, 5.0)
+                } else {
+                    1.0
+                }
+            })
+            .collect(),
+    )
+    .unwrap();
+    for (left, bs) in [(true, "f32[4,3]"), (false, "f32[3,4]")] {
+        for lower in [true, false] {
+            for t in ["NO_TRANSPOSE", "TRANSPOSE"] {
+                for unit in [false, true] {
+                    let m = format!("HloModule t\nENTRY main {{\n  a = f32[4,4] parameter(0)\n  b = {bs} parameter(1)\n  ROOT x = {bs} triangular-solve(a, b), left_side={left}, lower={lower}, unit_diagonal={unit}, transpose_a={t}\n}}\n");
+                    let bb = if left {
+                        b.clone()
+                    } else {
+                        b.reshape(&[3, 4]).unwrap()
+                    };
+                    check(&m, &[a.clone(), bb], 2);
+                }
+            }
+        }
+    }
+    let spd: Vec<f64> = (0..9)
+        .map(|i| {
+            let (r, c) = (i / 3, i % 3);
+            if r == c {
+                5.0
+            } else {
+                1.0 / (1 + r + c) as f64
+            }
+        })
+        .collect();
+    for lower in [true, false] {
+        let m = format!("HloModule c\nENTRY main {{\n  a = f64[3,3] parameter(0)\n  ROOT l = f64[3,3] cholesky(a), lower={lower}\n}}\n");
+        check(&m, &[Literal::from_vec(&[3, 3], spd.clone()).unwrap()], 2);
+    }
 }
 
 #[test]
