@@ -112,12 +112,79 @@ pub fn sgemm_with(
     accumulate: bool,
     threads: usize,
 ) -> Result<(), KernelError> {
+    sgemm_ex(
+        isa,
+        &GemmArgs {
+            m,
+            n,
+            k,
+            a,
+            lda,
+            trans_a: false,
+            b,
+            ldb,
+            trans_b: false,
+            accumulate,
+            threads,
+        },
+        c,
+        ldc,
+    )
+}
+
+/// The operands of a GEMM: C (m x n) = op(A) (m x k) * op(B) (k x n), where op(A) = A
+/// stored row-major m x k (or, with `trans_a`, A stored k x m) and likewise for B (stored
+/// k x n, or n x k with `trans_b`). Leading dimensions are of the stored matrices.
+#[derive(Clone, Copy, Debug)]
+pub struct GemmArgs<'a> {
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub a: &'a [f32],
+    pub lda: usize,
+    pub trans_a: bool,
+    pub b: &'a [f32],
+    pub ldb: usize,
+    pub trans_b: bool,
+    /// C += product instead of C = product.
+    pub accumulate: bool,
+    /// Most threads to use (the shared pool).
+    pub threads: usize,
+}
+
+/// GEMM with transposed operands read in place (no copy: the packing routines read them
+/// with swapped strides).
+pub fn sgemm_ex(isa: Isa, g: &GemmArgs, c: &mut [f32], ldc: usize) -> Result<(), KernelError> {
+    let GemmArgs {
+        m,
+        n,
+        k,
+        a,
+        lda,
+        trans_a,
+        b,
+        ldb,
+        trans_b,
+        accumulate,
+        threads,
+    } = *g;
     if !isa.available() {
         return Err(KernelError(format!("{isa:?} is not supported by this CPU")));
     }
-    check("A", a.len(), m, k, lda)?;
-    check("B", b.len(), k, n, ldb)?;
+    if trans_a {
+        check("A", a.len(), k, m, lda)?;
+    } else {
+        check("A", a.len(), m, k, lda)?;
+    }
+    if trans_b {
+        check("B", b.len(), n, k, ldb)?;
+    } else {
+        check("B", b.len(), k, n, ldb)?;
+    }
     check("C", c.len(), m, n, ldc)?;
+    // Element (i, p) of op(A) is a[i * ars + p * acs]; (p, j) of op(B) is b[p * brs + j * bcs].
+    let (ars, acs) = if trans_a { (1, lda) } else { (lda, 1) };
+    let (brs, bcs) = if trans_b { (1, ldb) } else { (ldb, 1) };
     if m == 0 || n == 0 {
         return Ok(());
     }
@@ -141,7 +208,7 @@ pub fn sgemm_with(
             let panels = nc.div_ceil(NR);
             let pb_ptr = SyncPtr(packed_b.as_mut_ptr());
             let pb_len = packed_b.len();
-            let b_block = &b[pc * ldb + jc..];
+            let b_base = pc * brs + jc * bcs;
             crate::pool::parallel_for(panels, threads, &|jp| {
                 let j0 = jp * NR;
                 let w = NR.min(nc - j0);
@@ -150,7 +217,7 @@ pub fn sgemm_with(
                     // SAFETY: panel `jp` occupies its own kc*NR elements of packed_b.
                     let panel =
                         unsafe { std::slice::from_raw_parts_mut(pb_ptr.get().add(off), kc * NR) };
-                    pack_b_panel(&b_block[j0..], ldb, kc, w, panel);
+                    pack_b_panel(b, b_base + j0 * bcs, brs, bcs, kc, w, panel);
                 }
             });
             // Split the rows of C between threads, in MR-aligned chunks.
@@ -168,7 +235,8 @@ pub fn sgemm_with(
                 let mut packed_a = vec![0f32; MC * KC];
                 for ic in (0..rows).step_by(MC) {
                     let mc = MC.min(rows - ic);
-                    pack_a(&a[(i0 + ic) * lda + pc..], lda, mc, kc, &mut packed_a);
+                    let a_base = (i0 + ic) * ars + pc * acs;
+                    pack_a(a, a_base, ars, acs, mc, kc, &mut packed_a);
                     macro_kernel(
                         isa,
                         mc,
@@ -197,25 +265,41 @@ impl SyncPtr {
     }
 }
 
-/// One NR-wide panel of a B block: rows p = 0..kc of `w` columns, zero-padded to NR.
-fn pack_b_panel(b: &[f32], ldb: usize, kc: usize, w: usize, panel: &mut [f32]) {
+/// One NR-wide panel of a B block: rows p = 0..kc of `w` columns starting at `base`
+/// (element (p, j) at base + p * rs + j * cs), zero-padded to NR.
+fn pack_b_panel(
+    b: &[f32],
+    base: usize,
+    rs: usize,
+    cs: usize,
+    kc: usize,
+    w: usize,
+    panel: &mut [f32],
+) {
     for p in 0..kc {
-        let row = &b[p * ldb..p * ldb + w];
         let dst = &mut panel[p * NR..p * NR + NR];
-        dst[..w].copy_from_slice(row);
+        if cs == 1 {
+            let row = &b[base + p * rs..base + p * rs + w];
+            dst[..w].copy_from_slice(row);
+        } else {
+            for (j, d) in dst[..w].iter_mut().enumerate() {
+                *d = b[base + p * rs + j * cs];
+            }
+        }
         dst[w..].fill(0.0);
     }
 }
 
-/// A block (mc x kc) into MR-tall panels, k-major, zero-padded.
-fn pack_a(a: &[f32], lda: usize, mc: usize, kc: usize, out: &mut [f32]) {
+/// A block (mc x kc, element (i, p) at base + i * rs + p * cs) into MR-tall panels,
+/// k-major, zero-padded.
+fn pack_a(a: &[f32], base: usize, rs: usize, cs: usize, mc: usize, kc: usize, out: &mut [f32]) {
     for (ip, i0) in (0..mc).step_by(MR).enumerate() {
         let h = MR.min(mc - i0);
         let panel = &mut out[ip * kc * MR..(ip + 1) * kc * MR];
         for p in 0..kc {
             let dst = &mut panel[p * MR..p * MR + MR];
-            for i in 0..h {
-                dst[i] = a[(i0 + i) * lda + p];
+            for (i, d) in dst[..h].iter_mut().enumerate() {
+                *d = a[base + (i0 + i) * rs + p * cs];
             }
             dst[h..].fill(0.0);
         }

@@ -9,4 +9,4 @@
 mod gemm;
 pub mod pool;
 
-pub use gemm::{sgemm, sgemm_with, Isa, KernelError};
+pub use gemm::{sgemm, sgemm_ex, sgemm_with, GemmArgs, Isa, KernelError};

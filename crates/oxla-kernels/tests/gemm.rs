@@ -108,3 +108,70 @@ fn bad_arguments_are_errors() {
     );
     sgemm(0, 0, 0, &[], 0, &[], 0, &mut [], 0, false, 2).unwrap();
 }
+
+#[test]
+fn transposed_operands_are_read_in_place() {
+    use oxla_kernels::{sgemm_ex, GemmArgs};
+    for isa in [Isa::Portable, Isa::detect()] {
+        for &(m, n, k) in &[
+            (17usize, 33usize, 65usize),
+            (6, 64, 5),
+            (1, 1, 1),
+            (40, 7, 130),
+        ] {
+            for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
+                // Stored matrices with padded leading dimensions.
+                let (ar, ac) = if ta { (k, m) } else { (m, k) };
+                let (br, bc) = if tb { (n, k) } else { (k, n) };
+                let (lda, ldb) = (ac + 3, bc + 2);
+                let a = data(ar * lda, 1);
+                let b = data(br * ldb, 2);
+                // Logical row-major copies for the reference.
+                let la: Vec<f32> = (0..m * k)
+                    .map(|x| {
+                        let (i, p) = (x / k, x % k);
+                        if ta {
+                            a[p * lda + i]
+                        } else {
+                            a[i * lda + p]
+                        }
+                    })
+                    .collect();
+                let lb: Vec<f32> = (0..k * n)
+                    .map(|x| {
+                        let (p, j) = (x / n, x % n);
+                        if tb {
+                            b[j * ldb + p]
+                        } else {
+                            b[p * ldb + j]
+                        }
+                    })
+                    .collect();
+                let want = naive(m, n, k, &la, k, &lb, n, &[], n, false);
+                for threads in [1, 2] {
+                    let mut c = vec![0f32; m * n];
+                    let g = GemmArgs {
+                        m,
+                        n,
+                        k,
+                        a: &a,
+                        lda,
+                        trans_a: ta,
+                        b: &b,
+                        ldb,
+                        trans_b: tb,
+                        accumulate: false,
+                        threads,
+                    };
+                    sgemm_ex(isa, &g, &mut c, n).unwrap();
+                    for (x, (&got, &w)) in c.iter().zip(&want).enumerate() {
+                        assert!(
+                            (got as f64 - w).abs() <= 1e-4 * (1.0 + w.abs()),
+                            "{isa:?} {m}x{n}x{k} ta={ta} tb={tb}: element {x}: {got} vs {w}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

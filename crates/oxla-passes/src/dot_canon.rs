@@ -11,15 +11,18 @@ use oxla_hlo::{
 /// Below this many multiply-adds the elemental dot kernel is as good as packing for GEMM.
 const MIN_MACS: i64 = 4096;
 
+/// `[batch.., m, k] x [batch.., k, n]`, where either operand may also have its two matrix
+/// dimensions swapped (the GEMM kernels read a transposed operand in place).
 fn is_canonical(d: &DotDimensionNumbers, lr: usize, rr: usize) -> bool {
     let nb = d.lhs_batch_dims.len();
     let seq: Vec<i64> = (0..nb as i64).collect();
+    let (b0, b1) = (nb as i64, nb as i64 + 1);
     d.lhs_batch_dims == seq
         && d.rhs_batch_dims == seq
         && lr == nb + 2
         && rr == nb + 2
-        && d.lhs_contracting_dims == [nb as i64 + 1]
-        && d.rhs_contracting_dims == [nb as i64]
+        && (d.lhs_contracting_dims == [b1] || d.lhs_contracting_dims == [b0])
+        && (d.rhs_contracting_dims == [b0] || d.rhs_contracting_dims == [b1])
 }
 
 struct Plan {

@@ -21,7 +21,8 @@ struct Gemm {
     m: usize,
     n: usize,
     k: usize,
-    f64: bool,
+    trans_a: bool,
+    trans_b: bool,
 }
 
 enum Step {
@@ -155,11 +156,30 @@ fn gemm_shape(c: &HloComputation, ins: &HloInstruction) -> Option<Gemm> {
     if lhs.rank() != nb + 2 || rhs.rank() != nb + 2 {
         return None;
     }
-    if dnums.lhs_contracting_dims != [nb as i64 + 1] || dnums.rhs_contracting_dims != [nb as i64] {
-        return None;
-    }
+    // Contracting over the first matrix dimension of lhs / last of rhs: transposed operands,
+    // which the GEMM reads in place.
+    let (b0, b1) = (nb as i64, nb as i64 + 1);
+    let trans_a = match dnums.lhs_contracting_dims.as_slice() {
+        [x] if *x == b1 => false,
+        [x] if *x == b0 => true,
+        _ => return None,
+    };
+    let trans_b = match dnums.rhs_contracting_dims.as_slice() {
+        [x] if *x == b0 => false,
+        [x] if *x == b1 => true,
+        _ => return None,
+    };
     let batch: i64 = lhs.dims[..nb].iter().product();
-    let (m, k, n) = (lhs.dims[nb], lhs.dims[nb + 1], rhs.dims[nb + 1]);
+    let (m, k) = if trans_a {
+        (lhs.dims[nb + 1], lhs.dims[nb])
+    } else {
+        (lhs.dims[nb], lhs.dims[nb + 1])
+    };
+    let n = if trans_b {
+        rhs.dims[nb]
+    } else {
+        rhs.dims[nb + 1]
+    };
     if m * n * k < 4096 {
         return None;
     }
@@ -168,7 +188,8 @@ fn gemm_shape(c: &HloComputation, ins: &HloInstruction) -> Option<Gemm> {
         m: m as usize,
         n: n as usize,
         k: k as usize,
-        f64: false,
+        trans_a,
+        trans_b,
     })
 }
 
@@ -651,7 +672,6 @@ impl Programs {
             Step::Gemm { g, .. } => {
                 let a = operand_ptr(0)? as *const f32;
                 let b = operand_ptr(1)? as *const f32;
-                let _ = g.f64;
                 let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
                 let cp = SendPtr(outs[0] as *mut f32);
                 let (a, b) = (SendPtr(a), SendPtr(b));
@@ -673,19 +693,21 @@ impl Programs {
                             std::slice::from_raw_parts_mut(cp.0.add(bi * g.m * g.n), g.m * g.n),
                         )
                     };
-                    if let Err(e) = oxla_kernels::sgemm(
-                        g.m,
-                        g.n,
-                        g.k,
-                        sa,
-                        g.k,
-                        sb,
-                        g.n,
-                        sc,
-                        g.n,
-                        false,
-                        inner_threads,
-                    ) {
+                    let args = oxla_kernels::GemmArgs {
+                        m: g.m,
+                        n: g.n,
+                        k: g.k,
+                        a: sa,
+                        lda: if g.trans_a { g.m } else { g.k },
+                        trans_a: g.trans_a,
+                        b: sb,
+                        ldb: if g.trans_b { g.k } else { g.n },
+                        trans_b: g.trans_b,
+                        accumulate: false,
+                        threads: inner_threads,
+                    };
+                    let isa = oxla_kernels::Isa::detect();
+                    if let Err(e) = oxla_kernels::sgemm_ex(isa, &args, sc, g.n) {
                         if let Ok(mut slot) = err.lock() {
                             *slot = Some(Error::runtime(format!("{name}: {e}")));
                         }
