@@ -9,4 +9,6 @@
 mod gemm;
 pub mod pool;
 
-pub use gemm::{sgemm, sgemm_ex, sgemm_with, GemmArgs, Isa, KernelError};
+pub use gemm::{
+    dgemm, dgemm_ex, gemm, sgemm, sgemm_ex, sgemm_with, GemmArgs, GemmScalar, Isa, KernelError,
+};

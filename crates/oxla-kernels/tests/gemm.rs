@@ -175,3 +175,111 @@ fn transposed_operands_are_read_in_place() {
         }
     }
 }
+
+#[test]
+fn every_isa_and_f64() {
+    use oxla_kernels::{dgemm_ex, sgemm_ex, GemmArgs};
+    for isa in [Isa::Portable, Isa::Avx2, Isa::Avx512] {
+        if !isa.available() {
+            // A CPU without the feature reports it instead of running it.
+            let mut c = vec![0f32; 1];
+            let g = GemmArgs {
+                m: 1,
+                n: 1,
+                k: 1,
+                a: &[1.0],
+                lda: 1,
+                trans_a: false,
+                b: &[1.0],
+                ldb: 1,
+                trans_b: false,
+                accumulate: false,
+                threads: 1,
+            };
+            assert!(sgemm_ex(isa, &g, &mut c, 1).is_err());
+            continue;
+        }
+        for &(m, n, k) in &[
+            (17usize, 33usize, 65usize),
+            (13, 9, 600),
+            (1, 1, 1),
+            (64, 70, 3),
+        ] {
+            for (ta, tb) in [(false, false), (true, true)] {
+                let (ar, ac) = if ta { (k, m) } else { (m, k) };
+                let (br, bc) = if tb { (n, k) } else { (k, n) };
+                let (lda, ldb) = (ac + 1, bc + 5);
+                let a32 = data(ar * lda, 3);
+                let b32 = data(br * ldb, 4);
+                let a: Vec<f64> = a32.iter().map(|&x| x as f64).collect();
+                let b: Vec<f64> = b32.iter().map(|&x| x as f64).collect();
+                let la: Vec<f32> = (0..m * k)
+                    .map(|x| {
+                        let (i, p) = (x / k, x % k);
+                        if ta {
+                            a32[p * lda + i]
+                        } else {
+                            a32[i * lda + p]
+                        }
+                    })
+                    .collect();
+                let lb: Vec<f32> = (0..k * n)
+                    .map(|x| {
+                        let (p, j) = (x / n, x % n);
+                        if tb {
+                            b32[j * ldb + p]
+                        } else {
+                            b32[p * ldb + j]
+                        }
+                    })
+                    .collect();
+                let c0 = data(m * n, 5);
+                let want = naive(m, n, k, &la, k, &lb, n, &c0, n, true);
+                for threads in [1, 2] {
+                    let mut c: Vec<f64> = c0.iter().map(|&x| x as f64).collect();
+                    let g = GemmArgs {
+                        m,
+                        n,
+                        k,
+                        a: &a,
+                        lda,
+                        trans_a: ta,
+                        b: &b,
+                        ldb,
+                        trans_b: tb,
+                        accumulate: true,
+                        threads,
+                    };
+                    dgemm_ex(isa, &g, &mut c, n).unwrap();
+                    for (x, (&got, &w)) in c.iter().zip(&want).enumerate() {
+                        assert!(
+                            (got - w).abs() <= 1e-12 * (1.0 + w.abs()),
+                            "f64 {isa:?} {m}x{n}x{k}: element {x}: {got} vs {w}"
+                        );
+                    }
+                    let mut c: Vec<f32> = c0.clone();
+                    let g = GemmArgs {
+                        m,
+                        n,
+                        k,
+                        a: &a32,
+                        lda,
+                        trans_a: ta,
+                        b: &b32,
+                        ldb,
+                        trans_b: tb,
+                        accumulate: true,
+                        threads,
+                    };
+                    sgemm_ex(isa, &g, &mut c, n).unwrap();
+                    for (x, (&got, &w)) in c.iter().zip(&want).enumerate() {
+                        assert!(
+                            (got as f64 - w).abs() <= 1e-4 * (1.0 + w.abs()),
+                            "f32 {isa:?} {m}x{n}x{k}: element {x}: {got} vs {w}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

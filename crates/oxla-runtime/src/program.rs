@@ -23,6 +23,7 @@ struct Gemm {
     k: usize,
     trans_a: bool,
     trans_b: bool,
+    f64: bool,
 }
 
 enum Step {
@@ -145,7 +146,10 @@ fn gemm_shape(c: &HloComputation, ins: &HloInstruction) -> Option<Gemm> {
     let t = ins.shape.element_type();
     let lhs = c.instr(ins.operands[0]).shape.as_array()?;
     let rhs = c.instr(ins.operands[1]).shape.as_array()?;
-    if t != PrimitiveType::F32 || lhs.element_type != t || rhs.element_type != t {
+    if !matches!(t, PrimitiveType::F32 | PrimitiveType::F64)
+        || lhs.element_type != t
+        || rhs.element_type != t
+    {
         return None;
     }
     let nb = dnums.lhs_batch_dims.len();
@@ -190,6 +194,7 @@ fn gemm_shape(c: &HloComputation, ins: &HloInstruction) -> Option<Gemm> {
         k: k as usize,
         trans_a,
         trans_b,
+        f64: t == PrimitiveType::F64,
     })
 }
 
@@ -511,6 +516,62 @@ impl Programs {
         })
     }
 
+    /// Runs a (batched) GEMM step on raw operand pointers.
+    fn gemm<T: oxla_kernels::GemmScalar>(
+        &self,
+        g: &Gemm,
+        a: SendPtr<*const u8>,
+        b: SendPtr<*const u8>,
+        c: SendPtr<*mut u8>,
+        name: &str,
+    ) -> Result<()> {
+        // Many small products: one per thread; otherwise each uses all threads.
+        let per_batch = g.m * g.n * g.k;
+        let across = g.batch >= 2 && per_batch < (1 << 24);
+        let inner_threads = if across { 1 } else { self.threads };
+        let err = std::sync::Mutex::new(None);
+        let isa = oxla_kernels::Isa::detect();
+        let one = |bi: usize| {
+            let (a, b, c) = (a, b, c);
+            // SAFETY: shapes were checked at compile time ([batch, m, k] etc. of type T);
+            // batches write disjoint parts of the output.
+            let (sa, sb, sc) = unsafe {
+                (
+                    std::slice::from_raw_parts((a.0 as *const T).add(bi * g.m * g.k), g.m * g.k),
+                    std::slice::from_raw_parts((b.0 as *const T).add(bi * g.k * g.n), g.k * g.n),
+                    std::slice::from_raw_parts_mut((c.0 as *mut T).add(bi * g.m * g.n), g.m * g.n),
+                )
+            };
+            let args = oxla_kernels::GemmArgs {
+                m: g.m,
+                n: g.n,
+                k: g.k,
+                a: sa,
+                lda: if g.trans_a { g.m } else { g.k },
+                trans_a: g.trans_a,
+                b: sb,
+                ldb: if g.trans_b { g.k } else { g.n },
+                trans_b: g.trans_b,
+                accumulate: false,
+                threads: inner_threads,
+            };
+            if let Err(e) = oxla_kernels::gemm(isa, &args, sc, g.n) {
+                if let Ok(mut slot) = err.lock() {
+                    *slot = Some(Error::runtime(format!("{name}: {e}")));
+                }
+            }
+        };
+        if across {
+            parallel_for(g.batch, self.threads, &one);
+        } else {
+            (0..g.batch).for_each(one);
+        }
+        match err.into_inner().ok().flatten() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
     /// The run-time half of the in-place check: arena memory is ours by construction; owned
     /// memory must have no holders outside this frame.
     fn may_update_in_place(&self, ins: &HloInstruction, vals: &[V], kind: InPlace) -> bool {
@@ -670,56 +731,13 @@ impl Programs {
                 Ok(v)
             }
             Step::Gemm { g, .. } => {
-                let a = operand_ptr(0)? as *const f32;
-                let b = operand_ptr(1)? as *const f32;
+                let a = SendPtr(operand_ptr(0)?);
+                let b = SendPtr(operand_ptr(1)?);
                 let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
-                let cp = SendPtr(outs[0] as *mut f32);
-                let (a, b) = (SendPtr(a), SendPtr(b));
-                let g = g.clone();
-                let name = &ins.name;
-                // Many small products: one per thread; otherwise each uses all threads.
-                let per_batch = g.m * g.n * g.k;
-                let across = g.batch >= 2 && per_batch < (1 << 24);
-                let inner_threads = if across { 1 } else { self.threads };
-                let err = std::sync::Mutex::new(None);
-                let one = |bi: usize| {
-                    let (a, b, cp) = (a, b, cp);
-                    // SAFETY: shapes were checked at compile time to be [batch, m, k] etc.;
-                    // batches write disjoint parts of the output.
-                    let (sa, sb, sc) = unsafe {
-                        (
-                            std::slice::from_raw_parts(a.0.add(bi * g.m * g.k), g.m * g.k),
-                            std::slice::from_raw_parts(b.0.add(bi * g.k * g.n), g.k * g.n),
-                            std::slice::from_raw_parts_mut(cp.0.add(bi * g.m * g.n), g.m * g.n),
-                        )
-                    };
-                    let args = oxla_kernels::GemmArgs {
-                        m: g.m,
-                        n: g.n,
-                        k: g.k,
-                        a: sa,
-                        lda: if g.trans_a { g.m } else { g.k },
-                        trans_a: g.trans_a,
-                        b: sb,
-                        ldb: if g.trans_b { g.k } else { g.n },
-                        trans_b: g.trans_b,
-                        accumulate: false,
-                        threads: inner_threads,
-                    };
-                    let isa = oxla_kernels::Isa::detect();
-                    if let Err(e) = oxla_kernels::sgemm_ex(isa, &args, sc, g.n) {
-                        if let Ok(mut slot) = err.lock() {
-                            *slot = Some(Error::runtime(format!("{name}: {e}")));
-                        }
-                    }
-                };
-                if across {
-                    parallel_for(g.batch, self.threads, &one);
+                if g.f64 {
+                    self.gemm::<f64>(g, a, b, SendPtr(outs[0]), &ins.name)?;
                 } else {
-                    (0..g.batch).for_each(one);
-                }
-                if let Some(e) = err.into_inner().ok().flatten() {
-                    return Err(e);
+                    self.gemm::<f32>(g, a, b, SendPtr(outs[0]), &ins.name)?;
                 }
                 Ok(v)
             }

@@ -911,3 +911,33 @@ fn narrow_types() {
         }
     }
 }
+
+#[test]
+fn gemm_dots_f64_and_transposed() {
+    let ints = |t: PrimitiveType, dims: &[i64], seed: i64| {
+        let n: i64 = dims.iter().product();
+        let v: Vec<f64> = (0..n)
+            .map(|i| (((i + seed) * 7919) % 13) as f64 - 6.0)
+            .collect();
+        Literal::from_f64s(t, dims, &v).unwrap()
+    };
+    for t in [PrimitiveType::F32, PrimitiveType::F64] {
+        let ty = t.name();
+        // Normal, lhs transposed, rhs transposed, both; a batched one with rhs transposed.
+        let cases = [
+            ("[40,50]", "[50,30]", "[40,30]", "lhs_contracting_dims={1}, rhs_contracting_dims={0}", vec![40, 50], vec![50, 30]),
+            ("[50,40]", "[50,30]", "[40,30]", "lhs_contracting_dims={0}, rhs_contracting_dims={0}", vec![50, 40], vec![50, 30]),
+            ("[40,50]", "[30,50]", "[40,30]", "lhs_contracting_dims={1}, rhs_contracting_dims={1}", vec![40, 50], vec![30, 50]),
+            ("[50,40]", "[30,50]", "[40,30]", "lhs_contracting_dims={0}, rhs_contracting_dims={1}", vec![50, 40], vec![30, 50]),
+            ("[3,20,30]", "[3,25,30]", "[3,20,25]", "lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={2}", vec![3, 20, 30], vec![3, 25, 30]),
+            // Free dimensions split in two (reshaped around the GEMM).
+            ("[4,5,30]", "[30,6,7]", "[4,5,6,7]", "lhs_contracting_dims={2}, rhs_contracting_dims={0}", vec![4, 5, 30], vec![30, 6, 7]),
+        ];
+        for (l, r, o, dn, ld, rd) in cases {
+            let m = format!(
+                "HloModule g\nENTRY main {{\n  a = {ty}{l} parameter(0)\n  b = {ty}{r} parameter(1)\n  ROOT d = {ty}{o} dot(a, b), {dn}\n}}\n"
+            );
+            check(&m, &[ints(t, &ld, 1), ints(t, &rd, 2)], 0);
+        }
+    }
+}
