@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F64, I16, I32, I64, I8};
-use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Type, Value};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Module};
@@ -99,6 +99,9 @@ pub(crate) fn scalar_ty(t: PrimitiveType) -> R<Type> {
         // f16, bf16 and the minifloats compute in f32 (rounded to their type after each op).
         P::F16 | P::BF16 | P::F32 => F32,
         t if t.is_minifloat() => F32,
+        // Complex values are vectors (re, im, ..); see complex.rs.
+        P::C64 => types::F32X4,
+        P::C128 => types::F64X2,
         P::F64 => F64,
         other => return Err(unsup(format!("element type {other} is not supported"))),
     })
@@ -172,6 +175,18 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// A constant of type `t` splatted to `lanes`.
     pub fn constant(&mut self, t: PrimitiveType, s: Scalar, lanes: u32) -> R<Val> {
+        if t.is_complex() {
+            let c = s.as_complex();
+            let (re, im) = if t == PrimitiveType::C64 {
+                (
+                    self.b.ins().f32const(c.re as f32),
+                    self.b.ins().f32const(c.im as f32),
+                )
+            } else {
+                (self.b.ins().f64const(c.re), self.b.ins().f64const(c.im))
+            };
+            return Ok(self.complex_make(re, im, t));
+        }
         let sty = scalar_ty(t)?;
         let v = if t == PrimitiveType::Pred {
             let on = s.is_true();
@@ -280,6 +295,17 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.gather_lanes(&outs)
     }
 
+    /// Calls a helper that returns nothing (it writes through a pointer argument).
+    pub fn call_helper_void(&mut self, name: &str, args: &[Value]) -> R<()> {
+        let id = *self
+            .helpers
+            .get(name)
+            .ok_or_else(|| Error::internal(format!("no helper {name}")))?;
+        let fref = self.jm.declare_func_in_func(id, self.b.func);
+        self.b.ins().call(fref, args);
+        Ok(())
+    }
+
     pub fn call_helper(&mut self, name: &str, args: &[Value], ret: Type) -> R<Value> {
         let id = *self
             .helpers
@@ -327,6 +353,9 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     fn load_scalar(&mut self, t: PrimitiveType, addr: Value) -> R<Val> {
         use PrimitiveType::{Pred, BF16, F16};
+        if t.is_complex() {
+            return Ok(self.complex_load(t, addr));
+        }
         let v = match t {
             F16 => {
                 let h = self.b.ins().uload16(I32, flags(), addr, 0);
@@ -374,6 +403,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     fn store_scalar(&mut self, x: Val, addr: Value) -> R<()> {
         use PrimitiveType::{BF16, F16};
+        if x.t.is_complex() {
+            self.complex_store(x, addr);
+            return Ok(());
+        }
         match x.t {
             F16 => {
                 let h = self.call_helper("oxla_f32_to_f16", &[x.v], I32)?;
@@ -654,6 +687,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
             Op::BitcastConvert => {
                 let x = self.emit1(ctx, ins.operands[0], idx)?;
                 if x.t.bit_width() != t.bit_width()
+                    || x.t.is_complex()
+                    || t.is_complex()
                     || matches!(
                         x.t,
                         PrimitiveType::F16 | PrimitiveType::BF16 | PrimitiveType::Pred
@@ -2026,7 +2061,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         use UnaryOp::*;
         let t = x.t;
         if t.is_complex() {
-            return Err(unsup(format!("{} on complex", op.name())));
+            return self.complex_unary(op, x, out_t);
         }
         let lanes = x.lanes;
         let b = &mut self.b;
@@ -2183,8 +2218,20 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let a = self.splat(a, lanes)?;
         let b = self.splat(b, lanes)?;
         let t = a.t;
-        if t.is_complex() || op == Complex {
-            return Err(unsup(format!("{} on complex", op.name())));
+        if op == Complex {
+            // (re, im) floats -> complex of the matching width.
+            let ct = if t == PrimitiveType::F32 {
+                PrimitiveType::C64
+            } else {
+                PrimitiveType::C128
+            };
+            if lanes > 1 || !matches!(t, PrimitiveType::F32 | PrimitiveType::F64) {
+                return Err(unsup(format!("complex from {t}")));
+            }
+            return Ok(self.complex_make(a.v, b.v, ct));
+        }
+        if t.is_complex() {
+            return self.complex_binary(op, a, b);
         }
         if t == PrimitiveType::Pred {
             let v = match op {
@@ -2388,7 +2435,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let b = self.splat(b, lanes)?;
         let t = a.t;
         if t.is_complex() {
-            return Err(unsup("compare on complex"));
+            return self.complex_compare(dir, a, b);
         }
         let out = |v| Val {
             v,
@@ -2463,7 +2510,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             return Ok(x);
         }
         if from.is_complex() || to.is_complex() {
-            return Err(unsup(format!("convert {from} -> {to}")));
+            return self.complex_convert(x, to);
         }
         let lanes = x.lanes;
         let to_ty = scalar_ty(to)?;

@@ -215,77 +215,145 @@ extern "C" fn reduce_precision_f64(x: f64, is_f64: i64, e: i64, m: i64) -> f64 {
 }
 
 /// (name, address, parameter types, result type) of every helper, for the JIT.
-pub(crate) fn symbols() -> Vec<(&'static str, *const u8, Vec<Type>, Type)> {
+pub(crate) fn symbols() -> Vec<(&'static str, *const u8, Vec<Type>, Option<Type>)> {
     vec![
         (
             "oxla_unary_f64",
             unary_f64 as *const u8,
             vec![I64, F64],
-            F64,
+            Some(F64),
         ),
         (
             "oxla_unary_f32",
             unary_f32 as *const u8,
             vec![I64, F32],
-            F32,
+            Some(F32),
         ),
         (
             "oxla_binary_f64",
             binary_f64 as *const u8,
             vec![I64, F64, F64],
-            F64,
+            Some(F64),
         ),
         (
             "oxla_binary_f32",
             binary_f32 as *const u8,
             vec![I64, F32, F32],
-            F32,
+            Some(F32),
         ),
         (
             "oxla_int_pow",
             int_pow as *const u8,
             vec![I64, I64, I64, I64],
-            I64,
+            Some(I64),
         ),
-        ("oxla_f16_to_f32", f16_to_f32 as *const u8, vec![I32], F32),
-        ("oxla_f32_to_f16", f32_to_f16 as *const u8, vec![F32], I32),
-        ("oxla_round_f16", round_f16 as *const u8, vec![F32], F32),
-        ("oxla_round_bf16", round_bf16 as *const u8, vec![F32], F32),
+        (
+            "oxla_f16_to_f32",
+            f16_to_f32 as *const u8,
+            vec![I32],
+            Some(F32),
+        ),
+        (
+            "oxla_f32_to_f16",
+            f32_to_f16 as *const u8,
+            vec![F32],
+            Some(I32),
+        ),
+        (
+            "oxla_round_f16",
+            round_f16 as *const u8,
+            vec![F32],
+            Some(F32),
+        ),
+        (
+            "oxla_round_bf16",
+            round_bf16 as *const u8,
+            vec![F32],
+            Some(F32),
+        ),
         (
             "oxla_f64_round_f16",
             f64_round_f16 as *const u8,
             vec![F64],
-            F32,
+            Some(F32),
         ),
         (
             "oxla_f64_round_bf16",
             f64_round_bf16 as *const u8,
             vec![F64],
-            F32,
+            Some(F32),
         ),
         (
             "oxla_minifloat_to_f32",
             minifloat_to_f32 as *const u8,
             vec![I64, I32],
-            F32,
+            Some(F32),
         ),
         (
             "oxla_f32_to_minifloat",
             f32_to_minifloat as *const u8,
             vec![I64, F32],
-            I32,
+            Some(I32),
         ),
         (
             "oxla_f64_round_minifloat",
             f64_round_minifloat as *const u8,
             vec![I64, F64],
-            F32,
+            Some(F32),
+        ),
+        (
+            "oxla_complex_unary",
+            complex_unary as *const u8,
+            vec![I64, F64, F64, I64],
+            None,
+        ),
+        (
+            "oxla_complex_binary",
+            complex_binary as *const u8,
+            vec![I64, F64, F64, F64, F64, I64],
+            None,
         ),
         (
             "oxla_reduce_precision",
             reduce_precision_f64 as *const u8,
             vec![F64, I64, I64, I64],
-            F64,
+            Some(F64),
         ),
     ]
+}
+
+fn complex_out(s: Result<Scalar, oxla_hlo::Error>, out: *mut f64) {
+    let (re, im) = match s {
+        Ok(Scalar::Complex(c)) => (c.re, c.im),
+        Ok(Scalar::Float(f)) => (f, 0.0),
+        Ok(s) => (s.as_f64(), 0.0),
+        Err(_) => (f64::NAN, f64::NAN),
+    };
+    // SAFETY: the JIT passes a 16-byte stack slot.
+    unsafe {
+        *out = re;
+        *out.add(1) = im;
+    }
+}
+
+/// A complex unary op with the interpreter's semantics; writes (re, im) to `out`.
+pub(crate) extern "C" fn complex_unary(op: i64, re: f64, im: f64, out: *mut f64) {
+    let op = UNARY[(op as usize).min(UNARY.len() - 1)];
+    let x = Scalar::Complex(num_complex::Complex64::new(re, im));
+    complex_out(scalar_ops::unary(op, PrimitiveType::C128, x), out);
+}
+
+/// A complex binary op with the interpreter's semantics; writes (re, im) to `out`.
+pub(crate) extern "C" fn complex_binary(
+    op: i64,
+    are: f64,
+    aim: f64,
+    bre: f64,
+    bim: f64,
+    out: *mut f64,
+) {
+    let op = BINARY[(op as usize).min(BINARY.len() - 1)];
+    let a = Scalar::Complex(num_complex::Complex64::new(are, aim));
+    let b = Scalar::Complex(num_complex::Complex64::new(bre, bim));
+    complex_out(scalar_ops::binary(op, PrimitiveType::C128, a, b), out);
 }

@@ -11,6 +11,7 @@
 //! runtime can split that dimension across threads. Buffers are dense row-major. See
 //! `emit.rs` for how values are computed and `math.rs` for the vector math.
 
+mod complex;
 mod emit;
 mod helpers;
 mod math;
@@ -123,7 +124,9 @@ fn new_module() -> Result<(JITModule, HashMap<&'static str, FuncId>)> {
         for p in params {
             sig.params.push(AbiParam::new(p));
         }
-        sig.returns.push(AbiParam::new(ret));
+        if let Some(ret) = ret {
+            sig.returns.push(AbiParam::new(ret));
+        }
         let id = jm
             .declare_function(name, Linkage::Import, &sig)
             .map_err(cl_err)?;

@@ -147,6 +147,28 @@ fn compare(jit: &Literal, interp: &Literal, ctx: &str, max_ulps: u64) {
                 );
             }
         }
+        PrimitiveType::C64 => {
+            let a = jit.data_as::<num_complex::Complex32>().unwrap();
+            let b = interp.data_as::<num_complex::Complex32>().unwrap();
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                let d = ulp_diff32(x.re, y.re).max(ulp_diff32(x.im, y.im));
+                assert!(
+                    d <= max_ulps,
+                    "{ctx}: element {i}: jit {x} vs interpreter {y}"
+                );
+            }
+        }
+        PrimitiveType::C128 => {
+            let a = jit.data_as::<num_complex::Complex64>().unwrap();
+            let b = interp.data_as::<num_complex::Complex64>().unwrap();
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                let d = ulp_diff64(x.re, y.re).max(ulp_diff64(x.im, y.im));
+                assert!(
+                    d <= max_ulps,
+                    "{ctx}: element {i}: jit {x} vs interpreter {y}"
+                );
+            }
+        }
         _ => {
             let (a, b) = (jit.to_f64s(), interp.to_f64s());
             for (i, (x, y)) in a.iter().zip(&b).enumerate() {
@@ -939,5 +961,99 @@ fn gemm_dots_f64_and_transposed() {
             );
             check(&m, &[ints(t, &ld, 1), ints(t, &rd, 2)], 0);
         }
+    }
+}
+
+fn complex_input(t: PrimitiveType, dims: &[i64], seed: u64) -> Literal {
+    let re = input(PrimitiveType::F64, dims, seed).to_f64s();
+    let im = input(PrimitiveType::F64, dims, seed + 1000).to_f64s();
+    let v: Vec<oxla::hlo::literal::Scalar> = re
+        .iter()
+        .zip(&im)
+        .map(|(&r, &i)| {
+            // Keep the values finite and moderate: complex transcendental edge cases are the
+            // interpreter's to define; here the engines must agree on ordinary values.
+            let f = |x: f64| {
+                if x.is_finite() {
+                    x.clamp(-20.0, 20.0)
+                } else {
+                    0.5
+                }
+            };
+            oxla::hlo::literal::Scalar::Complex(num_complex::Complex64::new(f(r), f(i)))
+        })
+        .collect();
+    Literal::from_scalars(t, dims, v).unwrap()
+}
+
+#[test]
+fn complex_numbers() {
+    for t in [PrimitiveType::C64, PrimitiveType::C128] {
+        let ty = t.name();
+        let x = complex_input(t, &[3, 5], 1);
+        let y = complex_input(t, &[3, 5], 2);
+        for op in ["add", "subtract", "multiply", "divide", "power"] {
+            let m = binary_module(op, t, "3,5");
+            check(&m, &[x.clone(), y.clone()], 0);
+        }
+        for op in [
+            "negate",
+            "exponential",
+            "log",
+            "sqrt",
+            "sine",
+            "tanh",
+            "sign",
+        ] {
+            let m = unary_module(op, t, t, "3,5");
+            check(&m, std::slice::from_ref(&x), 0);
+        }
+        let ft = if t == PrimitiveType::C64 {
+            "f32"
+        } else {
+            "f64"
+        };
+        for op in ["real", "imag", "abs"] {
+            let m = format!("HloModule u\nENTRY main {{\n  p = {ty}[3,5] parameter(0)\n  ROOT r = {ft}[3,5] {op}(p)\n}}\n");
+            check(&m, std::slice::from_ref(&x), 0);
+        }
+        for dir in ["EQ", "NE"] {
+            let m = format!("HloModule c\nENTRY main {{\n  a = {ty}[3,5] parameter(0)\n  b = {ty}[3,5] parameter(1)\n  ROOT c = pred[3,5] compare(a, b), direction={dir}\n}}\n");
+            check(&m, &[x.clone(), y.clone()], 0);
+            check(&m, &[x.clone(), x.clone()], 0);
+        }
+        // complex(re, im), conversions, transpose, reduce, dot.
+        let m = format!("HloModule c\nENTRY main {{\n  a = {ft}[3,5] parameter(0)\n  b = {ft}[3,5] parameter(1)\n  ROOT c = {ty}[3,5] complex(a, b)\n}}\n");
+        let fx = input(
+            if ft == "f32" {
+                PrimitiveType::F32
+            } else {
+                PrimitiveType::F64
+            },
+            &[3, 5],
+            3,
+        );
+        check(&m, &[fx.clone(), fx.clone()], 0);
+        for other in ["c64", "c128", "f32", "s32", "pred"] {
+            let m = format!("HloModule c\nENTRY main {{\n  a = {ty}[3,5] parameter(0)\n  ROOT c = {other}[3,5] convert(a)\n}}\n");
+            check(&m, std::slice::from_ref(&x), 0);
+        }
+        let m = format!("HloModule c\nENTRY main {{\n  a = {ty}[3,5] parameter(0)\n  ROOT c = {ty}[5,3] transpose(a), dimensions={{1,0}}\n}}\n");
+        check(&m, std::slice::from_ref(&x), 0);
+        let m = format!("HloModule c\nadd_c {{\n  a = {ty}[] parameter(0)\n  b = {ty}[] parameter(1)\n  ROOT c = {ty}[] add(a, b)\n}}\nENTRY main {{\n  a = {ty}[3,5] parameter(0)\n  z = {ty}[] constant((0, 0))\n  ROOT r = {ty}[3] reduce(a, z), dimensions={{1}}, to_apply=add_c\n}}\n");
+        // The reference sums in double precision and rounds once.
+        check(&m, std::slice::from_ref(&x), 4);
+        let m = format!("HloModule c\nENTRY main {{\n  a = {ty}[3,5] parameter(0)\n  b = {ty}[5,3] parameter(1)\n  ROOT d = {ty}[3,3] dot(a, b), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n}}\n");
+        // Small integer parts: exact in any summation order.
+        let ints = |dims: &[i64], seed: i64| {
+            let n: i64 = dims.iter().product();
+            let v = (0..n).map(|i| {
+                let re = (((i + seed) * 7919) % 9) as f64 - 4.0;
+                let im = (((i + seed) * 104729) % 7) as f64 - 3.0;
+                oxla::hlo::literal::Scalar::Complex(num_complex::Complex64::new(re, im))
+            });
+            Literal::from_scalars(t, dims, v).unwrap()
+        };
+        check(&m, &[ints(&[3, 5], 1), ints(&[5, 3], 2)], 0);
     }
 }
