@@ -12,6 +12,7 @@
 //! it into owned buffers. An `Executable` is immutable and can run on several threads at once.
 
 mod exec;
+mod fft;
 mod linalg;
 mod program;
 

@@ -43,6 +43,10 @@ enum Step {
         cond: usize,
         body: usize,
     },
+    /// FFT of any type (complex f64 arithmetic), run by `fft.rs`.
+    Fft {
+        ins: usize,
+    },
     /// Triangular solve or Cholesky (f32/f64), run by `linalg.rs`.
     Linalg {
         ins: usize,
@@ -244,6 +248,19 @@ impl<'m> Builder<'m> {
                 {
                     return Err(unsup(ins, "of a dynamic dimension"));
                 }
+                Op::Fft { .. } => {
+                    let t = c.instr(ins.operands[0]).shape.element_type();
+                    if !matches!(
+                        t,
+                        PrimitiveType::F32
+                            | PrimitiveType::F64
+                            | PrimitiveType::C64
+                            | PrimitiveType::C128
+                    ) {
+                        return Err(unsup(ins, &format!("element type {t}")));
+                    }
+                    steps.push(Step::Fft { ins: i });
+                }
                 Op::TriangularSolve { .. } | Op::Cholesky { .. } => {
                     let t = ins.shape.element_type();
                     if !matches!(t, PrimitiveType::F32 | PrimitiveType::F64) {
@@ -420,6 +437,7 @@ impl Programs {
                 | Step::While { ins, .. }
                 | Step::Sort { ins, .. }
                 | Step::Linalg { ins }
+                | Step::Fft { ins }
                 | Step::Conditional { ins, .. }
                 | Step::Call { ins, .. } => *ins,
             };
@@ -738,6 +756,86 @@ impl Programs {
                     self.gemm::<f64>(g, a, b, SendPtr(outs[0]), &ins.name)?;
                 } else {
                     self.gemm::<f32>(g, a, b, SendPtr(outs[0]), &ins.name)?;
+                }
+                Ok(v)
+            }
+            Step::Fft { .. } => {
+                let Op::Fft {
+                    fft_type,
+                    fft_length,
+                } = &ins.op
+                else {
+                    return Err(Error::internal("fft step"));
+                };
+                let V::Arr { ptr, shape, .. } = &vals[ins.operands[0].index()] else {
+                    return Err(Error::internal("fft operand"));
+                };
+                let n = shape.element_count().max(0) as usize;
+                let it = shape.element_type;
+                // SAFETY: an array of n elements of type `it`.
+                let x: Vec<num_complex::Complex64> = unsafe {
+                    match it {
+                        PrimitiveType::F32 => std::slice::from_raw_parts(*ptr as *const f32, n)
+                            .iter()
+                            .map(|&v| num_complex::Complex64::new(v as f64, 0.0))
+                            .collect(),
+                        PrimitiveType::F64 => std::slice::from_raw_parts(*ptr as *const f64, n)
+                            .iter()
+                            .map(|&v| num_complex::Complex64::new(v, 0.0))
+                            .collect(),
+                        PrimitiveType::C64 => std::slice::from_raw_parts(*ptr as *const f32, 2 * n)
+                            .chunks(2)
+                            .map(|c| num_complex::Complex64::new(c[0] as f64, c[1] as f64))
+                            .collect(),
+                        _ => std::slice::from_raw_parts(*ptr as *const f64, 2 * n)
+                            .chunks(2)
+                            .map(|c| num_complex::Complex64::new(c[0], c[1]))
+                            .collect(),
+                    }
+                };
+                let xd: Vec<usize> = shape.dims.iter().map(|&d| d.max(0) as usize).collect();
+                let od: Vec<usize> = ins
+                    .shape
+                    .dims()
+                    .iter()
+                    .map(|&d| d.max(0) as usize)
+                    .collect();
+                let len: Vec<usize> = fft_length.iter().map(|&d| d.max(0) as usize).collect();
+                let mut y = crate::fft::fft(x, &xd, *fft_type, &len, &od, self.threads);
+                // Never write past the output, whatever the shapes claim.
+                y.truncate(od.iter().product());
+                let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
+                let ot = ins.shape.element_type();
+                // SAFETY: the output holds y.len() elements of type `ot`.
+                unsafe {
+                    match ot {
+                        PrimitiveType::F32 => {
+                            let o = outs[0] as *mut f32;
+                            for (k, c) in y.iter().enumerate() {
+                                *o.add(k) = c.re as f32;
+                            }
+                        }
+                        PrimitiveType::F64 => {
+                            let o = outs[0] as *mut f64;
+                            for (k, c) in y.iter().enumerate() {
+                                *o.add(k) = c.re;
+                            }
+                        }
+                        PrimitiveType::C64 => {
+                            let o = outs[0] as *mut f32;
+                            for (k, c) in y.iter().enumerate() {
+                                *o.add(2 * k) = c.re as f32;
+                                *o.add(2 * k + 1) = c.im as f32;
+                            }
+                        }
+                        _ => {
+                            let o = outs[0] as *mut f64;
+                            for (k, c) in y.iter().enumerate() {
+                                *o.add(2 * k) = c.re;
+                                *o.add(2 * k + 1) = c.im;
+                            }
+                        }
+                    }
                 }
                 Ok(v)
             }

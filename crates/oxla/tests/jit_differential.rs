@@ -606,14 +606,14 @@ fn bad_arguments_and_unsupported_ops_are_errors() {
     let out = exe.execute_literals(&[a.clone(), a]).unwrap();
     assert_eq!(out, Literal::vec1(&[2f32, 4.0, 6.0, 8.0]));
     // An op the JIT does not compile yet: a clear Unimplemented error naming it.
-    let m = parse_module("HloModule s\nENTRY main {\n  p = f32[8] parameter(0)\n  ROOT f = c64[5] fft(p), fft_type=RFFT, fft_length={8}\n}\n").unwrap();
+    let m = parse_module("HloModule s\nENTRY main {\n  p = f32[8] parameter(0)\n  ROOT f = f32[8] custom-call(p), custom_call_target=\"my_kernel\"\n}\n").unwrap();
     let e = Client::cpu()
         .unwrap()
         .compile(&m, &CompileOptions::default())
         .err()
-        .expect("fft is not compiled yet");
+        .expect("custom calls are not compiled");
     assert!(matches!(e, oxla::hlo::Error::Unimplemented(_)), "{e}");
-    assert!(e.to_string().contains("fft"), "{e}");
+    assert!(e.to_string().contains("custom-call"), "{e}");
 }
 
 #[test]
@@ -1055,5 +1055,94 @@ fn complex_numbers() {
             Literal::from_scalars(t, dims, v).unwrap()
         };
         check(&m, &[ints(&[3, 5], 1), ints(&[5, 3], 2)], 0);
+    }
+}
+
+/// Runs both engines and compares within `tol` of the largest magnitude (for algorithms
+/// whose rounding legitimately differs, such as FFT against a direct DFT).
+fn check_close(hlo: &str, args: &[Literal], tol: f64) {
+    let m = parse_module(hlo).unwrap();
+    let want = Interpreter::new().run(&m, args).unwrap();
+    let exe = Client::cpu()
+        .unwrap()
+        .compile(&m, &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("compile: {e}\n{hlo}"));
+    let got = exe.execute_literals(args).unwrap();
+    assert_eq!(got.shape(), want.shape(), "{hlo}");
+    let parts = |l: &Literal| -> Vec<f64> {
+        match l.element_type() {
+            PrimitiveType::C64 => l
+                .data_as::<num_complex::Complex32>()
+                .unwrap()
+                .iter()
+                .flat_map(|c| [c.re as f64, c.im as f64])
+                .collect(),
+            PrimitiveType::C128 => l
+                .data_as::<num_complex::Complex64>()
+                .unwrap()
+                .iter()
+                .flat_map(|c| [c.re, c.im])
+                .collect(),
+            _ => l.to_f64s(),
+        }
+    };
+    let (g, w) = (parts(&got), parts(&want));
+    let scale = w.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+    for (i, (a, b)) in g.iter().zip(&w).enumerate() {
+        assert!(
+            (a - b).abs() <= tol * scale,
+            "{hlo}: component {i}: jit {a} vs interpreter {b}"
+        );
+    }
+}
+
+#[test]
+fn ffts() {
+    let c = |t: PrimitiveType, dims: &[i64], seed: u64| complex_input(t, dims, seed);
+    let r = |t: PrimitiveType, dims: &[i64], seed: u64| {
+        let v: Vec<f64> = input(t, dims, seed)
+            .to_f64s()
+            .iter()
+            .map(|x| {
+                if x.is_finite() {
+                    x.clamp(-10.0, 10.0)
+                } else {
+                    0.25
+                }
+            })
+            .collect();
+        Literal::from_f64s(t, dims, &v).unwrap()
+    };
+    let cases: Vec<(String, Literal)> = vec![
+        (
+            "c64[4,8] fft(p), fft_type=FFT, fft_length={8}".into(),
+            c(PrimitiveType::C64, &[4, 8], 1),
+        ),
+        (
+            "c128[6] fft(p), fft_type=IFFT, fft_length={6}".into(),
+            c(PrimitiveType::C128, &[6], 2),
+        ),
+        (
+            "c64[4,8] fft(p), fft_type=FFT, fft_length={4,8}".into(),
+            c(PrimitiveType::C64, &[4, 8], 3),
+        ),
+        (
+            "c64[3,9] fft(p), fft_type=RFFT, fft_length={16}".into(),
+            r(PrimitiveType::F32, &[3, 16], 4),
+        ),
+        (
+            "f64[3,16] fft(p), fft_type=IRFFT, fft_length={16}".into(),
+            c(PrimitiveType::C128, &[3, 9], 5),
+        ),
+        (
+            "f32[4,6] fft(p), fft_type=IRFFT, fft_length={4,6}".into(),
+            c(PrimitiveType::C64, &[4, 4], 6),
+        ),
+    ];
+    for (body, arg) in cases {
+        let ps = arg.shape().to_string();
+        let m =
+            format!("HloModule f\nENTRY main {{\n  p = {ps} parameter(0)\n  ROOT f = {body}\n}}\n");
+        check_close(&m, &[arg], 1e-5);
     }
 }
