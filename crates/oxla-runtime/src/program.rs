@@ -138,6 +138,8 @@ fn kernel_op(op: &Op) -> bool {
             | Op::Scatter { .. }
             | Op::Convolution { .. }
             | Op::GetDimensionSize { .. }
+            | Op::UniformQuantize { .. }
+            | Op::UniformDequantize { .. }
     )
 }
 
