@@ -259,12 +259,12 @@ fn float_unary_ops() {
         "exponential-minus-one",
         "erf",
     ];
-    // Vectorized polynomial approximations in f32 (exact elsewhere: scalar helpers).
+    // Vectorized approximations in f32 (exact elsewhere: scalar helpers).
     let approx = ["exponential", "tanh", "logistic"];
     for t in FLOATS {
         for (i, op) in exact.iter().chain(&approx).enumerate() {
             let ulps = match (t, approx.contains(op)) {
-                (PrimitiveType::F32, true) => 4,
+                (PrimitiveType::F32, true) => 5,
                 (PrimitiveType::F32, false) if *op == "rsqrt" => 1,
                 _ => 0,
             };
@@ -283,12 +283,12 @@ fn transcendental_dense_sweep() {
     let lit = Literal::vec1(&v);
     for op in ["exponential", "tanh", "logistic"] {
         let m = unary_module(op, PrimitiveType::F32, PrimitiveType::F32, "20001");
-        check(&m, std::slice::from_ref(&lit), 4);
+        check(&m, std::slice::from_ref(&lit), 5);
     }
     // Near zero, where tanh switches between its two forms.
     let v: Vec<f32> = (0..4001).map(|i| (i as f32 - 2000.0) * 0.0003).collect();
     let m = unary_module("tanh", PrimitiveType::F32, PrimitiveType::F32, "4001");
-    check(&m, &[Literal::vec1(&v)], 4);
+    check(&m, &[Literal::vec1(&v)], 5);
 }
 
 #[test]
@@ -1144,5 +1144,53 @@ fn ffts() {
         let m =
             format!("HloModule f\nENTRY main {{\n  p = {ps} parameter(0)\n  ROOT f = {body}\n}}\n");
         check_close(&m, &[arg], 1e-5);
+    }
+}
+
+#[test]
+fn transcendental_accuracy_on_dense_grids() {
+    // Max ULP error against correctly rounded f64 results on a million points each:
+    // exp and logistic within 4, tanh within 5 (its rational approximation loses most
+    // near |x| = 9, where it meets the clamp to ±1).
+    let cases: [(&str, fn(f64) -> f64, f32, u64); 3] = [
+        ("tanh", f64::tanh, 1.9e-5, 5),
+        ("exponential", f64::exp, 1.8e-4, 4),
+        ("logistic", |x| 1.0 / (1.0 + (-x).exp()), 1.8e-4, 4),
+    ];
+    for (op, f, step, bound) in cases {
+        let n = 1_000_001;
+        let v: Vec<f32> = (0..n).map(|i| (i as f32 - 500_000.0) * step).collect();
+        let m = parse_module(&unary_module(
+            op,
+            PrimitiveType::F32,
+            PrimitiveType::F32,
+            "1000001",
+        ))
+        .unwrap();
+        let exe = Client::cpu()
+            .unwrap()
+            .compile(&m, &CompileOptions::default())
+            .unwrap();
+        let out = exe.execute_literals(&[Literal::vec1(&v)]).unwrap();
+        let o = out.data_as::<f32>().unwrap();
+        let mut worst = (0u64, 0f32);
+        for (x, y) in v.iter().zip(o) {
+            let want = f(*x as f64) as f32;
+            // Results in the subnormal range may flush; compare those absolutely.
+            let d = if want.abs() < 1e-37 && (y - want).abs() < 1e-37 {
+                0
+            } else {
+                ulp_diff32(*y, want)
+            };
+            if d > worst.0 {
+                worst = (d, *x);
+            }
+        }
+        assert!(
+            worst.0 <= bound,
+            "{op}: {} ulps at x = {}",
+            worst.0,
+            worst.1
+        );
     }
 }
