@@ -1152,7 +1152,8 @@ fn transcendental_accuracy_on_dense_grids() {
     // Max ULP error against correctly rounded f64 results on a million points each:
     // exp and logistic within 4, tanh within 5 (its rational approximation loses most
     // near |x| = 9, where it meets the clamp to ±1).
-    let cases: [(&str, fn(f64) -> f64, f32, u64); 3] = [
+    type Case = (&'static str, fn(f64) -> f64, f32, u64);
+    let cases: [Case; 3] = [
         ("tanh", f64::tanh, 1.9e-5, 5),
         ("exponential", f64::exp, 1.8e-4, 4),
         ("logistic", |x| 1.0 / (1.0 + (-x).exp()), 1.8e-4, 4),
