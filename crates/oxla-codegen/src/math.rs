@@ -58,78 +58,50 @@ fn clamp_hi(em: &mut Emitter, x: Value, hi: Value, l: u32) -> Value {
 /// exp(x): x = n ln2 + r with |r| <= ln2/2, exp(r) by its degree-7 Taylor polynomial, and
 /// 2^n applied in two halves so results down to the subnormals are right.
 pub(crate) fn exp_f32(em: &mut Emitter, x: Val) -> R<Val> {
-    exp_f32_core(em, x, false)
-}
-
-/// exp(x): x = n ln2 + r with |r| <= ln2/2, exp(r) by its degree-7 Taylor polynomial, and
-/// 2^n applied in two halves so results down to the subnormals are right. With `in_range`
-/// the caller promises x in [-80, 80] (no clamping or overflow handling needed).
-fn exp_f32_core(em: &mut Emitter, x: Val, in_range: bool) -> R<Val> {
     let l = x.lanes;
-    let xc = if in_range {
-        x.v
-    } else {
-        let lo = k(em, -104.0, l)?;
-        let hi = k(em, 89.0, l)?;
-        let xc = clamp_lo(em, x.v, lo, l);
-        clamp_hi(em, xc, hi, l)
-    };
     let log2e = k(em, std::f64::consts::LOG2_E, l)?;
-    let t = em.b.ins().fmul(xc, log2e);
-    // Round to nearest with the 1.5 * 2^23 trick; the integer lands in the low bits.
+    let t = em.b.ins().fmul(x.v, log2e);
+    // Round to nearest with the 1.5 * 2^23 trick; the integer lands in the low bits. Inputs
+    // too large for the trick are replaced by the overflow/underflow selects below.
     let magic = k(em, 12_582_912.0, l)?;
     let tm = em.b.ins().fadd(t, magic);
     let n = em.b.ins().fsub(tm, magic);
     let ln2_hi = k(em, -0.693_145_751_953_125, l)?;
     let ln2_lo = k(em, -1.428_606_765_330_187e-6, l)?;
-    let r = mul_add(em, n, ln2_hi, xc);
+    let r = mul_add(em, n, ln2_hi, x.v);
     let r = mul_add(em, n, ln2_lo, r);
+    // 2·exp(r): the coefficients doubled (exactly), so that 2^(n-1) below stays a normal
+    // float for every n in [-125, 128].
     let p = horner(
         em,
         r,
         &[
-            1.0 / 5040.0,
-            1.0 / 720.0,
-            1.0 / 120.0,
-            1.0 / 24.0,
-            1.0 / 6.0,
-            0.5,
+            2.0 / 5040.0,
+            2.0 / 720.0,
+            2.0 / 120.0,
+            2.0 / 24.0,
+            2.0 / 6.0,
             1.0,
-            1.0,
+            2.0,
+            2.0,
         ],
         l,
     )?;
+    // 2^(n-1) built in the exponent field.
     let ity = I32.by(l).expect("lanes");
     let tmi = em.b.ins().bitcast(ity, MemFlagsData::new(), tm);
-    let magic_i = em.b.ins().iconst(I32, 0x4B40_0000);
+    let magic_i = em.b.ins().iconst(I32, 0x4B40_0000 - 126);
     let magic_i = em.b.ins().splat(ity, magic_i);
-    let ni = em.b.ins().isub(tmi, magic_i);
-    let scale = |em: &mut Emitter, n: Value| {
-        let bias = em.b.ins().iconst(I32, 127);
-        let bias = em.b.ins().splat(ity, bias);
-        let e = em.b.ins().iadd(n, bias);
-        let e = em.b.ins().ishl_imm_s(e, 23);
-        let ty = x_ty(em, l);
-        em.b.ins().bitcast(ty, MemFlagsData::new(), e)
-    };
-    if in_range {
-        let s = scale(em, ni);
-        let v = em.b.ins().fmul(p, s);
-        return Ok(Val {
-            v,
-            t: F32,
-            lanes: l,
-        });
-    }
-    let n1 = em.b.ins().sshr_imm_s(ni, 1);
-    let n2 = em.b.ins().isub(ni, n1);
-    let s1 = scale(em, n1);
-    let s2 = scale(em, n2);
-    let res = em.b.ins().fmul(p, s1);
-    let res = em.b.ins().fmul(res, s2);
-    // Overflow to +inf, underflow to 0 (NaN falls through both tests).
+    let e = em.b.ins().isub(tmi, magic_i);
+    let e = em.b.ins().ishl_imm_s(e, 23);
+    let ty = x_ty(em, l);
+    let scale = em.b.ins().bitcast(ty, MemFlagsData::new(), e);
+    let res = em.b.ins().fmul(p, scale);
+    // Overflow to +inf; results below f32's normal range flush to 0, as XLA's CPU backend
+    // computes with denormals flushed (NaN falls through both tests).
     let over = k(em, 88.722_839_355_468_75, l)?;
-    let under = k(em, -103.972_084, l)?;
+    // Below -125.5·ln2, n < -125: flushed (results under 2.4e-38).
+    let under = k(em, -86.98, l)?;
     let inf = k(em, f64::INFINITY, l)?;
     let zero = k(em, 0.0, l)?;
     let is_over = em.b.ins().fcmp(FloatCC::GreaterThan, x.v, over);
