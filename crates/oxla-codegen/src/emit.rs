@@ -1446,6 +1446,16 @@ impl<'a, 'b> Emitter<'a, 'b> {
             Idx { d, lanes }
         };
         if let Some((&dim, rest)) = loops.split_first() {
+            let simple = self.simple_reducer(reducer);
+            if let (true, None, Some(op), 1) = (rest.is_empty(), vec_inner, simple, ops.len()) {
+                if in_dims[dim] >= 8 {
+                    // Innermost reduced loop of a plain reducer: four independent partial
+                    // results (the chain of dependent adds otherwise bounds the speed).
+                    return self.reduce_unrolled(
+                        ctx, ops[0], kept, in_dims, dim, counters, vars[0], types[0], lanes, op,
+                    );
+                }
+            }
             let zero = self.iconst(0);
             let lim = self.iconst(in_dims[dim]);
             self.for_loop(zero, lim, 1, &mut |em, i| {
@@ -1572,6 +1582,96 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let r = self.splat(*r, lanes)?;
             self.b.def_var(var, r.v);
         }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_unrolled(
+        &mut self,
+        ctx: &Ctx,
+        operand: InstrId,
+        kept: &[Option<IdxDim>],
+        in_dims: &[i64],
+        dim: usize,
+        counters: &mut Vec<Value>,
+        var: Variable,
+        t: PrimitiveType,
+        lanes: u32,
+        op: BinaryOp,
+    ) -> R<()> {
+        let build = |counters: &[Value]| {
+            let mut d = Vec::new();
+            let mut c = 0;
+            for kd in kept {
+                match kd {
+                    Some(x) => d.push(*x),
+                    None => {
+                        d.push((counters[c], 0));
+                        c += 1;
+                    }
+                }
+            }
+            Idx { d, lanes }
+        };
+        let id = self.identity(op, t, lanes)?;
+        let vty = self.b.func.dfg.value_type(id.v);
+        let accs: Vec<Variable> = (0..4)
+            .map(|_| {
+                let v = self.b.declare_var(vty);
+                self.b.def_var(v, id.v);
+                v
+            })
+            .collect();
+        let n = in_dims[dim];
+        let zero = self.iconst(0);
+        let lim = self.iconst(n - 3);
+        let after = self.for_loop(zero, lim, 4, &mut |em, i| {
+            for (u, &acc) in accs.iter().enumerate() {
+                let iu = em.b.ins().iadd_imm_s(i, u as i64);
+                counters.push(iu);
+                let x = em.emit1(ctx, operand, &build(counters));
+                counters.pop();
+                let cur = Val {
+                    v: em.b.use_var(acc),
+                    t,
+                    lanes,
+                };
+                let r = em.binary(op, cur, x?)?;
+                em.b.def_var(acc, r.v);
+            }
+            Ok(())
+        })?;
+        let end = self.iconst(n);
+        self.for_loop(after, end, 1, &mut |em, i| {
+            counters.push(i);
+            let x = em.emit1(ctx, operand, &build(counters));
+            counters.pop();
+            let cur = Val {
+                v: em.b.use_var(accs[0]),
+                t,
+                lanes,
+            };
+            let r = em.binary(op, cur, x?)?;
+            em.b.def_var(accs[0], r.v);
+            Ok(())
+        })?;
+        let get = |em: &mut Self, v: Variable| Val {
+            v: em.b.use_var(v),
+            t,
+            lanes,
+        };
+        let (a0, a1, a2, a3) = (
+            get(self, accs[0]),
+            get(self, accs[1]),
+            get(self, accs[2]),
+            get(self, accs[3]),
+        );
+        let s01 = self.binary(op, a0, a1)?;
+        let s23 = self.binary(op, a2, a3)?;
+        let total = self.binary(op, s01, s23)?;
+        let init = get(self, var);
+        let r = self.binary(op, init, total)?;
+        self.b.def_var(var, r.v);
         Ok(())
     }
 

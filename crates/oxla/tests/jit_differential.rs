@@ -1195,3 +1195,23 @@ fn transcendental_accuracy_on_dense_grids() {
         );
     }
 }
+
+#[test]
+fn column_reductions() {
+    let add = "add_f {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = f32[] add(a, b)\n}\n";
+    let max = "max_i {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  ROOT c = s32[] maximum(a, b)\n}\n";
+    let v: Vec<f32> = (0..3 * 7 * 9)
+        .map(|i| ((i * 31) % 11) as f32 - 5.0)
+        .collect();
+    let x = Literal::from_vec(&[3, 7, 9], v).unwrap();
+    for (dims, out) in [
+        ("{1}", "f32[3,9]"),
+        ("{0,1}", "f32[9]"),
+        ("{0}", "f32[7,9]"),
+    ] {
+        let m = format!("HloModule r\n{add}ENTRY main {{\n  p = f32[3,7,9] parameter(0)\n  z = f32[] constant(1.5)\n  ROOT r = {out} reduce(p, z), dimensions={dims}, to_apply=add_f\n}}\n");
+        check(&m, std::slice::from_ref(&x), 0);
+    }
+    let m = format!("HloModule r\n{max}ENTRY main {{\n  p = s32[5,130] parameter(0)\n  q = s32[5,130] multiply(p, p)\n  z = s32[] constant(-7)\n  ROOT r = s32[130] reduce(q, z), dimensions={{0}}, to_apply=max_i\n}}\n");
+    check(&m, &[input(PrimitiveType::S32, &[5, 130], 3)], 0);
+}
