@@ -2316,6 +2316,9 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 Tanh if lanes > 1 && t == PrimitiveType::F32 => {
                     return crate::math::tanh_f32(self, x)
                 }
+                Log if lanes > 1 && t == PrimitiveType::F32 => {
+                    return crate::math::log_f32(self, x)
+                }
                 Logistic if lanes > 1 && t == PrimitiveType::F32 => {
                     return crate::math::logistic_f32(self, x)
                 }

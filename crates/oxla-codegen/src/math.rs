@@ -172,6 +172,78 @@ pub(crate) fn tanh_f32(em: &mut Emitter, x: Val) -> R<Val> {
     })
 }
 
+/// log(x): x = 2^e · m with m in [√½, √2), log(m) = 2·atanh(s), s = (m-1)/(m+1), by its odd
+/// series to s¹¹ (|s| <= 0.1716); e·ln2 added in two parts. Subnormal inputs are scaled
+/// first; x < 0 and NaN give NaN, 0 gives -inf, +inf gives +inf.
+pub(crate) fn log_f32(em: &mut Emitter, x: Val) -> R<Val> {
+    let l = x.lanes;
+    let ity = I32.by(l).expect("lanes");
+    let fty = x_ty(em, l);
+    // Subnormals: multiply by 2^23 and take 23 off the exponent.
+    let min_normal = k(em, f32::MIN_POSITIVE as f64, l)?;
+    let is_sub = em.b.ins().fcmp(FloatCC::LessThan, x.v, min_normal);
+    let big = k(em, 8_388_608.0, l)?;
+    let scaled = em.b.ins().fmul(x.v, big);
+    let xs = sel(em, is_sub, scaled, x.v, l);
+    let bits = em.b.ins().bitcast(ity, MemFlagsData::new(), xs);
+    let e = em.b.ins().ushr_imm_s(bits, 23);
+    let bias = em.b.ins().iconst(I32, 127);
+    let bias = em.b.ins().splat(ity, bias);
+    let e = em.b.ins().isub(e, bias);
+    let mant = em.b.ins().iconst(I32, 0x007f_ffff);
+    let mant = em.b.ins().splat(ity, mant);
+    let one_bits = em.b.ins().iconst(I32, 0x3f80_0000);
+    let one_bits = em.b.ins().splat(ity, one_bits);
+    let mb = em.b.ins().band(bits, mant);
+    let mb = em.b.ins().bor(mb, one_bits);
+    let m = em.b.ins().bitcast(fty, MemFlagsData::new(), mb);
+    let ef = em.b.ins().fcvt_from_sint(fty, e);
+    let sub_adj = k(em, -23.0, l)?;
+    let zero = k(em, 0.0, l)?;
+    let adj = sel(em, is_sub, sub_adj, zero, l);
+    let ef = em.b.ins().fadd(ef, adj);
+    // m in [1, 2) -> [√½, √2): halve m and bump e above √2.
+    let sqrt2 = k(em, std::f64::consts::SQRT_2, l)?;
+    let hi = em.b.ins().fcmp(FloatCC::GreaterThan, m, sqrt2);
+    let half = k(em, 0.5, l)?;
+    let one = k(em, 1.0, l)?;
+    let mh = em.b.ins().fmul(m, half);
+    let m = sel(em, hi, mh, m, l);
+    let ep = em.b.ins().fadd(ef, one);
+    let ef = sel(em, hi, ep, ef, l);
+    let f = em.b.ins().fsub(m, one);
+    let two = k(em, 2.0, l)?;
+    let den = em.b.ins().fadd(f, two);
+    let s = em.b.ins().fdiv(f, den);
+    let z = em.b.ins().fmul(s, s);
+    let p = horner(
+        em,
+        z,
+        &[2.0 / 11.0, 2.0 / 9.0, 2.0 / 7.0, 2.0 / 5.0, 2.0 / 3.0, 2.0],
+        l,
+    )?;
+    let lm = em.b.ins().fmul(s, p);
+    let ln2_hi = k(em, 0.693_145_751_953_125, l)?;
+    let ln2_lo = k(em, 1.428_606_765_330_187e-6, l)?;
+    let lo = mul_add(em, ef, ln2_lo, lm);
+    let res = mul_add(em, ef, ln2_hi, lo);
+    // Special values.
+    let inf = k(em, f64::INFINITY, l)?;
+    let ninf = k(em, f64::NEG_INFINITY, l)?;
+    let nan = k(em, f64::NAN, l)?;
+    let is_zero = em.b.ins().fcmp(FloatCC::Equal, x.v, zero);
+    let is_inf = em.b.ins().fcmp(FloatCC::Equal, x.v, inf);
+    let is_bad = em.b.ins().fcmp(FloatCC::UnorderedOrLessThan, x.v, zero);
+    let res = sel(em, is_zero, ninf, res, l);
+    let res = sel(em, is_inf, inf, res, l);
+    let res = sel(em, is_bad, nan, res, l);
+    Ok(Val {
+        v: res,
+        t: F32,
+        lanes: l,
+    })
+}
+
 /// logistic(x) = 1 / (1 + exp(-x)).
 pub(crate) fn logistic_f32(em: &mut Emitter, x: Val) -> R<Val> {
     let l = x.lanes;

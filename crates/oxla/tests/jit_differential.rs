@@ -260,7 +260,7 @@ fn float_unary_ops() {
         "erf",
     ];
     // Vectorized approximations in f32 (exact elsewhere: scalar helpers).
-    let approx = ["exponential", "tanh", "logistic"];
+    let approx = ["exponential", "tanh", "logistic", "log"];
     for t in FLOATS {
         for (i, op) in exact.iter().chain(&approx).enumerate() {
             let ulps = match (t, approx.contains(op)) {
@@ -285,6 +285,30 @@ fn transcendental_dense_sweep() {
         let m = unary_module(op, PrimitiveType::F32, PrimitiveType::F32, "20001");
         check(&m, std::slice::from_ref(&lit), 5);
     }
+    // log over the whole positive range, subnormals to the largest floats, and specials.
+    let mut v: Vec<f32> = (-14900..12800)
+        .map(|k| 2f32.powf(k as f32 / 100.0))
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .collect();
+    v.extend([
+        0.0,
+        -0.0,
+        -1.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1.0,
+        f32::MAX,
+    ]);
+    v.extend((1..2000).map(|i| 1.0 + i as f32 * 1e-4));
+    let n = v.len();
+    let m = unary_module(
+        "log",
+        PrimitiveType::F32,
+        PrimitiveType::F32,
+        &n.to_string(),
+    );
+    check(&m, &[Literal::vec1(&v)], 4);
     // Near zero, where tanh switches between its two forms.
     let v: Vec<f32> = (0..4001).map(|i| (i as f32 - 2000.0) * 0.0003).collect();
     let m = unary_module("tanh", PrimitiveType::F32, PrimitiveType::F32, "4001");
@@ -1153,10 +1177,12 @@ fn transcendental_accuracy_on_dense_grids() {
     // exp and logistic within 4, tanh within 5 (its rational approximation loses most
     // near |x| = 9, where it meets the clamp to ±1).
     type Case = (&'static str, fn(f64) -> f64, f32, u64);
-    let cases: [Case; 3] = [
+    let cases: [Case; 4] = [
         ("tanh", f64::tanh, 1.9e-5, 5),
         ("exponential", f64::exp, 1.8e-4, 4),
         ("logistic", |x| 1.0 / (1.0 + (-x).exp()), 1.8e-4, 4),
+        // x = (i - 500000) * step: negative half NaN, then (0, 50].
+        ("log", f64::ln, 1.0e-4, 4),
     ];
     for (op, f, step, bound) in cases {
         let n = 1_000_001;
