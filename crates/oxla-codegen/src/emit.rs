@@ -119,6 +119,38 @@ pub(crate) fn lanes_for(types: &[PrimitiveType]) -> u32 {
     }
 }
 
+/// Magic multiplier and shift for signed 32-bit division by `d` >= 2 (Hacker's Delight,
+/// section 10-1): q = (mulhi(n, M) [+ n if M < 0]) >> s, plus one when negative.
+pub(crate) fn signed_magic_32(d: i32) -> (i32, u32) {
+    let two31: u32 = 0x8000_0000;
+    let ad = d.unsigned_abs();
+    let t = two31.wrapping_add((d as u32) >> 31);
+    let anc = t - 1 - t % ad;
+    let mut p = 31u32;
+    let (mut q1, mut r1) = (two31 / anc, two31 - (two31 / anc) * anc);
+    let (mut q2, mut r2) = (two31 / ad, two31 - (two31 / ad) * ad);
+    loop {
+        p += 1;
+        q1 = q1.wrapping_mul(2);
+        r1 = r1.wrapping_mul(2);
+        if r1 >= anc {
+            q1 = q1.wrapping_add(1);
+            r1 = r1.wrapping_sub(anc);
+        }
+        q2 = q2.wrapping_mul(2);
+        r2 = r2.wrapping_mul(2);
+        if r2 >= ad {
+            q2 = q2.wrapping_add(1);
+            r2 = r2.wrapping_sub(ad);
+        }
+        let delta = ad - r2;
+        if !(q1 < delta || (q1 == delta && r1 == 0)) || p >= 63 {
+            break;
+        }
+    }
+    (q2.wrapping_add(1) as i32, p - 32)
+}
+
 /// The width of a sub-byte integer type (held in an i8).
 fn sub_byte(t: PrimitiveType) -> Option<i64> {
     (t.is_integer() && t.bit_width() < 8).then_some(t.bit_width() as i64)
@@ -242,6 +274,14 @@ impl<'a, 'b> Emitter<'a, 'b> {
     pub fn lane(&mut self, x: Val, l: u32) -> Val {
         if x.lanes == 1 {
             return x;
+        }
+        // A splatted scalar is that scalar in every lane (keeps constants visible).
+        if let Some(&src) = self.splat_src.get(&x.v) {
+            return Val {
+                v: src,
+                t: x.t,
+                lanes: 1,
+            };
         }
         let s = self.b.ins().extractlane(x.v, l as u8);
         let v = if x.t == PrimitiveType::Pred {
@@ -2528,6 +2568,28 @@ impl<'a, 'b> Emitter<'a, 'b> {
             _ if lanes > 1 => {
                 return self.lanewise(&[a, b], &mut |em, x| em.binary(op, x[0], x[1]));
             }
+            Div | Rem if !uns && bits == 32 && self.const_of(b.v).is_some_and(|d| d >= 2) => {
+                // Signed division by a constant: multiply by a magic number (Granlund and
+                // Montgomery) instead of a hardware divide.
+                let d = self.const_of(b.v).unwrap_or(2);
+                let (m, sh) = signed_magic_32(d as i32);
+                let mv = self.b.ins().iconst(I32, m as i64);
+                let hi = self.b.ins().smulhi(a.v, mv);
+                let hi = if m < 0 {
+                    self.b.ins().iadd(hi, a.v)
+                } else {
+                    hi
+                };
+                let q = self.b.ins().sshr_imm_s(hi, sh as i64);
+                let sign = self.b.ins().ushr_imm_s(q, 31);
+                let q = self.b.ins().iadd(q, sign);
+                if op == Div {
+                    q
+                } else {
+                    let qd = self.b.ins().imul_imm_s(q, d);
+                    self.b.ins().isub(a.v, qd)
+                }
+            }
             Div | Rem => {
                 let zero = self.b.ins().iconst(sty, 0);
                 let one = self.b.ins().iconst(sty, 1);
@@ -2614,6 +2676,21 @@ impl<'a, 'b> Emitter<'a, 'b> {
         };
         let v = self.wrap_sub_byte(v, t);
         Ok(Val { v, t, lanes })
+    }
+
+    /// The value of `v` when it is an integer constant.
+    fn const_of(&self, v: Value) -> Option<i64> {
+        use cranelift_codegen::ir::{InstructionData, Opcode, ValueDef};
+        match self.b.func.dfg.value_def(v) {
+            ValueDef::Result(inst, _) => match self.b.func.dfg.insts[inst] {
+                InstructionData::UnaryImm {
+                    opcode: Opcode::Iconst,
+                    imm,
+                } => Some(imm.bits()),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     pub fn compare(
@@ -2870,5 +2947,52 @@ pub(crate) fn push_shape_types(s: &Shape, out: &mut Vec<PrimitiveType>) {
         }
         Shape::Tuple(t) => t.iter().for_each(|s| push_shape_types(s, out)),
         Shape::Token => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::signed_magic_32;
+
+    /// The instruction sequence the JIT emits, in Rust.
+    fn div(n: i32, d: i32) -> i32 {
+        let (m, s) = signed_magic_32(d);
+        let mut q = ((n as i64 * m as i64) >> 32) as i32;
+        if m < 0 {
+            q = q.wrapping_add(n);
+        }
+        q >>= s;
+        q.wrapping_add(((q as u32) >> 31) as i32)
+    }
+
+    #[test]
+    fn magic_division_matches_hardware_division() {
+        let mut ds: Vec<i32> = (2..2000).collect();
+        ds.extend([
+            7919,
+            65_535,
+            65_536,
+            1 << 20,
+            1_000_003,
+            i32::MAX - 1,
+            i32::MAX,
+        ]);
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut ns: Vec<i32> = vec![0, 1, -1, i32::MIN, i32::MIN + 1, i32::MAX, i32::MAX - 1];
+        for _ in 0..2000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            ns.push(s as i32);
+            ns.push((s >> 40) as i32 - (1 << 23));
+        }
+        for &d in &ds {
+            for &n in &ns {
+                assert_eq!(div(n, d), n / d, "{n} / {d}");
+            }
+            for n in -3 * d.min(100_000)..3 * d.min(100_000) {
+                assert_eq!(div(n, d), n / d, "{n} / {d}");
+            }
+        }
     }
 }

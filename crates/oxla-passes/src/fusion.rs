@@ -132,7 +132,14 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
         if fused.contains(&ci) {
             continue;
         }
-        changed |= duplicate_cheap(&mut module.computations[ci]);
+        // Copies of a broadcast still share its scalar operand: repeat until every cheap
+        // value has one user (chains are short).
+        for _ in 0..4 {
+            if !duplicate_cheap(&mut module.computations[ci]) {
+                break;
+            }
+            changed = true;
+        }
         let c = &module.computations[ci];
         let users = c.users();
         let n = c.instructions.len();

@@ -1241,3 +1241,13 @@ fn column_reductions() {
     let m = format!("HloModule r\n{max}ENTRY main {{\n  p = s32[5,130] parameter(0)\n  q = s32[5,130] multiply(p, p)\n  z = s32[] constant(-7)\n  ROOT r = s32[130] reduce(q, z), dimensions={{0}}, to_apply=max_i\n}}\n");
     check(&m, &[input(PrimitiveType::S32, &[5, 130], 3)], 0);
 }
+
+#[test]
+fn integer_division_by_constants() {
+    for d in [2, 3, 7, 10, 17, 1000, 65536, 2147483647] {
+        for op in ["divide", "remainder"] {
+            let m = format!("HloModule d\nENTRY main {{\n  p = s32[257] parameter(0)\n  c = s32[] constant({d})\n  b = s32[257] broadcast(c), dimensions={{}}\n  ROOT r = s32[257] {op}(p, b)\n}}\n");
+            check(&m, &[input(PrimitiveType::S32, &[257], d as u64)], 0);
+        }
+    }
+}
