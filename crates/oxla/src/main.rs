@@ -15,7 +15,8 @@ const USAGE: &str = "usage:
   oxla run PROGRAM.mlir|PROGRAM.hlo [--input a.npy ...] [--inputs x.npz] [--out DIR]
                       [--check DIR] [--backend interp|jit]
                       run a program on .npy inputs (or DIR's arg*.npy with --check), write outputs,
-                      compare with DIR's expected out*.npy / meta.json
+                      compare with DIR's expected out*.npy / meta.json; compiled with the JIT
+                      (a program it cannot compile yet runs on the interpreter, with a note)
   oxla conformance DIR [--filter S] [--baseline FILE] [--write-baseline FILE]
                       [--backend interp|jit] [--verbose]
                       run the StableHLO interpreter test suite in DIR on the interpreter or the

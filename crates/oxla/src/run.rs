@@ -214,7 +214,8 @@ pub fn command(args: &[String]) -> Result<bool> {
     let program = PathBuf::from(&args[0]);
     let mut inputs = Vec::new();
     let (mut out_dir, mut check_dir, mut npz) = (None, None, None);
-    let mut jit = false;
+    // None: the JIT, falling back to the interpreter for programs it cannot compile yet.
+    let mut jit: Option<bool> = None;
     let mut i = 1;
     while i < args.len() {
         let val = args.get(i + 1).cloned();
@@ -228,8 +229,8 @@ pub fn command(args: &[String]) -> Result<bool> {
             "--out" => out_dir = Some(PathBuf::from(need()?)),
             "--check" => check_dir = Some(PathBuf::from(need()?)),
             "--backend" => match need()?.as_str() {
-                "interp" => jit = false,
-                "jit" => jit = true,
+                "interp" => jit = Some(false),
+                "jit" => jit = Some(true),
                 b => {
                     return Err(Error::invalid(format!(
                         "backend '{b}': expected 'interp' or 'jit'"
@@ -262,7 +263,17 @@ pub fn command(args: &[String]) -> Result<bool> {
         inputs.iter().map(|p| npy::read(p)).collect::<Result<_>>()?
     };
     let t1 = Instant::now();
-    let outs = execute_on(&p, &args_l, jit)?;
+    let (outs, jit) = match jit {
+        Some(j) => (execute_on(&p, &args_l, j)?, j),
+        None => match execute_on(&p, &args_l, true) {
+            Ok(o) => (o, true),
+            Err(Error::Unimplemented(m)) => {
+                eprintln!("note: {m}; running on the interpreter instead");
+                (execute_on(&p, &args_l, false)?, false)
+            }
+            Err(e) => return Err(e),
+        },
+    };
     let run_ms = t1.elapsed().as_secs_f64() * 1e3;
     println!(
         "{}: loaded in {load_ms:.1} ms, ran on the {} in {run_ms:.1} ms",

@@ -265,3 +265,27 @@ fn fused_bench_programs_reproduce_jax_outputs() {
         }
     }
 }
+
+#[test]
+fn every_bench_program_compiles_and_matches_jax_on_the_jit() {
+    let Some(root) = bench("") else { return };
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("program.mlir").exists())
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() >= 20, "bench folders: {}", dirs.len());
+    for dir in dirs {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let p = load_program(&dir.join("program.mlir")).unwrap();
+        let outs = oxla::run::execute_on(&p, &folder_args(&dir).unwrap(), true)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        for (k, err, verdict) in check_outputs(&dir, &outs).unwrap() {
+            assert!(
+                verdict.is_ok(),
+                "{name} out{k}: {verdict:?} (max err {err})"
+            );
+        }
+    }
+}
