@@ -317,7 +317,73 @@ pub fn gemm<T: GemmScalar>(
     }
     let nr = T::nr(isa);
     let threads = threads.clamp(1, m.div_ceil(MR));
-    let mut packed_b = vec![T::default(); KC * NC.min(n.div_ceil(nr) * nr)];
+    let b_len = KC.min(k) * NC.min(n.div_ceil(nr) * nr);
+    with_scratch(&SCRATCH_B, b_len, |packed_b: &mut [T]| {
+        gemm_blocks(
+            isa,
+            m,
+            n,
+            k,
+            a,
+            (ars, acs),
+            b,
+            (brs, bcs),
+            c,
+            ldc,
+            threads,
+            nr,
+            packed_b,
+        )
+    });
+    Ok(())
+}
+
+thread_local! {
+    /// Packing buffers reused across calls: fresh allocations of this size are mapped on
+    /// first touch, which costs more than a small GEMM (one A buffer per worker thread).
+    static SCRATCH_A: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
+    static SCRATCH_B: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on a thread-local buffer of at least `len` elements of T (contents unspecified:
+/// the packing routines write every element they later read).
+fn with_scratch<T: GemmScalar, R>(
+    key: &'static std::thread::LocalKey<std::cell::RefCell<Vec<f64>>>,
+    len: usize,
+    f: impl FnOnce(&mut [T]) -> R,
+) -> R {
+    key.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut v) => {
+            let words = (len * std::mem::size_of::<T>()).div_ceil(8);
+            if v.len() < words {
+                v.resize(words, 0.0);
+            }
+            // SAFETY: f32/f64 accept any bit pattern; the storage is 8-byte aligned and
+            // holds at least len elements of T.
+            let s = unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut T, len) };
+            f(s)
+        }
+        // Re-entered on this thread (a GEMM inside a GEMM task): a fresh buffer.
+        Err(_) => f(&mut vec![T::default(); len]),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn gemm_blocks<T: GemmScalar>(
+    isa: Isa,
+    m: usize,
+    n: usize,
+    k: usize,
+    a: &[T],
+    (ars, acs): (usize, usize),
+    b: &[T],
+    (brs, bcs): (usize, usize),
+    c: &mut [T],
+    ldc: usize,
+    threads: usize,
+    nr: usize,
+    packed_b: &mut [T],
+) {
     let c_len = c.len();
     let c_ptr = SyncPtr(c.as_mut_ptr());
     for jc in (0..n).step_by(NC) {
@@ -352,29 +418,33 @@ pub fn gemm<T: GemmScalar>(
                 // SAFETY: chunks cover disjoint row ranges of C.
                 let cchunk =
                     unsafe { std::slice::from_raw_parts_mut(c_ptr.get().add(lo), hi - lo) };
-                let mut packed_a = vec![T::default(); MC * KC];
                 let mut tile = vec![T::default(); MR * nr];
-                for ic in (0..rows).step_by(MC) {
-                    let mc = MC.min(rows - ic);
-                    let a_base = (i0 + ic) * ars + pc * acs;
-                    pack_a(a, a_base, ars, acs, mc, kc, &mut packed_a);
-                    macro_kernel(
-                        isa,
-                        mc,
-                        nc,
-                        kc,
-                        nr,
-                        &packed_a,
-                        pb,
-                        &mut cchunk[ic * ldc + jc..],
-                        ldc,
-                        &mut tile,
-                    );
-                }
+                with_scratch(
+                    &SCRATCH_A,
+                    MC.min(rows.div_ceil(MR) * MR) * kc,
+                    |packed_a: &mut [T]| {
+                        for ic in (0..rows).step_by(MC) {
+                            let mc = MC.min(rows - ic);
+                            let a_base = (i0 + ic) * ars + pc * acs;
+                            pack_a(a, a_base, ars, acs, mc, kc, packed_a);
+                            macro_kernel(
+                                isa,
+                                mc,
+                                nc,
+                                kc,
+                                nr,
+                                packed_a,
+                                pb,
+                                &mut cchunk[ic * ldc + jc..],
+                                ldc,
+                                &mut tile,
+                            );
+                        }
+                    },
+                );
             });
         }
     }
-    Ok(())
 }
 
 /// A pointer shared with pool tasks that write disjoint parts of its memory.
