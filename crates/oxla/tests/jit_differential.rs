@@ -881,6 +881,18 @@ fn sorts() {
         let m = format!("HloModule s\n{cmp}ENTRY main {{\n  k = f32[6,37] parameter(0)\n  v = s32[6,37] parameter(1)\n  ROOT s = (f32[6,37], s32[6,37]) sort(k, v), dimensions={{{dim}}}, is_stable=true, to_apply=cmp\n}}\n");
         check(&m, &[keys.clone(), vals.clone()], 0);
     }
+    // One long line (sorted as two halves on two threads, then merged), with ties.
+    let n = 40_000i64;
+    let keys = Literal::from_vec(
+        &[n],
+        (0..n)
+            .map(|i| ((i * 7919) % 1000) as f32)
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let vals = Literal::from_vec(&[n], (0..n as i32).collect::<Vec<i32>>()).unwrap();
+    let m = format!("HloModule s\n{cmp}ENTRY main {{\n  k = f32[{n}] parameter(0)\n  v = s32[{n}] parameter(1)\n  ROOT s = (f32[{n}], s32[{n}]) sort(k, v), dimensions={{0}}, is_stable=true, to_apply=cmp\n}}\n");
+    check(&m, &[keys, vals], 0);
     // Descending integer sort of one operand.
     let cmp = "cmp {\n  a = s64[] parameter(0)\n  b = s64[] parameter(1)\n  ROOT gt = pred[] compare(a, b), direction=GT\n}\n";
     let m = format!("HloModule s\n{cmp}ENTRY main {{\n  k = s64[100] parameter(0)\n  ROOT s = s64[100] sort(k), dimensions={{0}}, to_apply=cmp\n}}\n");
