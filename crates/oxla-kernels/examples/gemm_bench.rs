@@ -1,48 +1,62 @@
-//! `cargo run --release -p oxla-kernels --example gemm_bench -- 1024` prints GFLOPS of the
-//! f32 and f64 GEMM for 1 and 2 threads (best of several runs).
+//! `cargo run --release -p oxla-kernels --example gemm_bench -- 1024 [f32|f64|both] [ISA] [THREADS]`
+//! prints GFLOPS of the GEMM (N x N x N), best of 5 runs. ISA is `portable`, `avx2`,
+//! `avx512` or `best` (the default: the best this CPU has); THREADS is a comma-separated
+//! list (default `1,2`).
 
 use std::time::Instant;
 
+use oxla_kernels::{dgemm_with, sgemm_with, Isa};
+
 fn main() {
-    let n: usize = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1024);
-    let a: Vec<f32> = (0..n * n)
-        .map(|i| ((i * 7919) % 1000) as f32 / 1000.0)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let n: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(1024);
+    let which = args.get(1).map_or("both", String::as_str);
+    let isa = match args.get(2).map(String::as_str) {
+        Some("portable") => Isa::Portable,
+        Some("avx2") => Isa::Avx2,
+        Some("avx512") => Isa::Avx512,
+        _ => Isa::detect(),
+    };
+    let thread_counts: Vec<usize> = args
+        .get(3)
+        .map_or("1,2", String::as_str)
+        .split(',')
+        .filter_map(|t| t.parse().ok())
         .collect();
-    let b: Vec<f32> = (0..n * n)
-        .map(|i| ((i * 104729) % 1000) as f32 / 1000.0)
+    println!("isa: {isa:?}");
+    let a: Vec<f64> = (0..n * n)
+        .map(|i| ((i * 7919) % 1000) as f64 / 1000.0)
         .collect();
-    let mut c = vec![0f32; n * n];
-    println!("isa: {:?}", oxla_kernels::Isa::detect());
-    for threads in [1, 2] {
-        let mut best = f64::MAX;
-        for _ in 0..5 {
-            let t = Instant::now();
-            oxla_kernels::sgemm(n, n, n, &a, n, &b, n, &mut c, n, false, threads).expect("gemm");
-            best = best.min(t.elapsed().as_secs_f64());
-        }
-        let gflops = 2.0 * (n as f64).powi(3) / best / 1e9;
-        println!(
-            "{n}x{n}x{n} f32, {threads} thread(s): {:.2} ms, {gflops:.1} GFLOPS",
-            best * 1e3
-        );
-    }
-    let a: Vec<f64> = a.iter().map(|&x| x as f64).collect();
-    let b: Vec<f64> = b.iter().map(|&x| x as f64).collect();
+    let b: Vec<f64> = (0..n * n)
+        .map(|i| ((i * 104729) % 1000) as f64 / 1000.0)
+        .collect();
+    let (af, bf): (Vec<f32>, Vec<f32>) = (
+        a.iter().map(|&x| x as f32).collect(),
+        b.iter().map(|&x| x as f32).collect(),
+    );
     let mut c = vec![0f64; n * n];
-    for threads in [1, 2] {
-        let mut best = f64::MAX;
-        for _ in 0..5 {
-            let t = Instant::now();
-            oxla_kernels::dgemm(n, n, n, &a, n, &b, n, &mut c, n, false, threads).expect("gemm");
-            best = best.min(t.elapsed().as_secs_f64());
+    let mut cf = vec![0f32; n * n];
+    for (name, wanted) in [("f32", which != "f64"), ("f64", which != "f32")] {
+        if !wanted {
+            continue;
         }
-        let gflops = 2.0 * (n as f64).powi(3) / best / 1e9;
-        println!(
-            "{n}x{n}x{n} f64, {threads} thread(s): {:.2} ms, {gflops:.1} GFLOPS",
-            best * 1e3
-        );
+        for &threads in &thread_counts {
+            let mut best = f64::MAX;
+            for _ in 0..5 {
+                let t = Instant::now();
+                let r = if name == "f32" {
+                    sgemm_with(isa, n, n, n, &af, n, &bf, n, &mut cf, n, false, threads)
+                } else {
+                    dgemm_with(isa, n, n, n, &a, n, &b, n, &mut c, n, false, threads)
+                };
+                r.expect("gemm");
+                best = best.min(t.elapsed().as_secs_f64());
+            }
+            let gflops = 2.0 * (n as f64).powi(3) / best / 1e9;
+            println!(
+                "{n}x{n}x{n} {name}, {threads} thread(s): {:.3} ms, {gflops:.1} GFLOPS",
+                best * 1e3
+            );
+        }
     }
 }

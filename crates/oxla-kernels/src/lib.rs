@@ -1,14 +1,26 @@
 //! oxla-kernels: dense kernels that JIT code calls, chosen at run time by CPU features.
 //! Knows nothing of graphs: plain slices, dimensions and strides.
 //!
-//! `sgemm` is a BLIS-style f32 GEMM: B is packed into KC x NR panels, A into MR x KC
-//! panels, and a register-blocked MR x NR microkernel accumulates in registers. The
-//! microkernel is AVX-512 (6 x 64 tile, 24 zmm accumulators) when the CPU has it, with a
-//! portable twin that the tests compare against.
+//! GEMM, f32 ([`sgemm`]) and f64 ([`dgemm`]), row-major with leading dimensions, BLIS-style:
+//! op(B) is packed into KC x NR panels, op(A) into MR x KC panels, and a register-blocked
+//! MR x NR microkernel accumulates in registers. The microkernel is picked by
+//! [`Isa::detect`] — AVX-512 (f32 6x64, f64 6x32), then AVX2 + FMA (6x16, 6x8), then a
+//! portable one — and `*_with` forces one (an error if the CPU lacks it).
+//!
+//! - `sgemm` / `dgemm`: C = A * B (+ C), plain arguments.
+//! - `*_ex`: a [`GemmArgs`], which adds transposed operands.
+//! - `*_batched`: a strided [`Batch`] of GEMMs; small matrices are spread over threads
+//!   whole, large ones split by rows and columns.
+//!
+//! Threads come from a persistent pool ([`pool`]); `threads` is an upper bound. Bad sizes,
+//! leading dimensions or strides are reported as [`KernelError`], never a panic.
 
+mod buf;
 mod gemm;
 pub mod pool;
 
 pub use gemm::{
-    dgemm, dgemm_ex, gemm, sgemm, sgemm_ex, sgemm_with, GemmArgs, GemmScalar, Isa, KernelError,
+    dgemm, dgemm_batched, dgemm_batched_with, dgemm_ex, dgemm_ex_with, dgemm_with, sgemm,
+    sgemm_batched, sgemm_batched_with, sgemm_ex, sgemm_ex_with, sgemm_with, Batch, GemmArgs, Isa,
+    KernelError,
 };

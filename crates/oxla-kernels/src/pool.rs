@@ -1,164 +1,257 @@
-//! A persistent worker pool for intra-op parallelism, shared by the GEMM kernels and the
-//! runtime's loop kernels.
+//! A persistent pool of worker threads for data-parallel loops.
+//!
+//! [`parallel_for`] hands `tasks` indices to the calling thread and the pool's workers,
+//! which claim them one at a time from a shared counter, and returns once every task has
+//! run. The workers are started on first use and live for the rest of the process. Between
+//! jobs a worker spins for about [`SPIN`] (so back-to-back calls cost a few microseconds)
+//! and then sleeps on a condition variable.
+//!
+//! - A call made from inside a task (or from a worker) runs its tasks serially on the
+//!   calling thread: nesting never deadlocks.
+//! - One parallel region runs at a time; a call from another thread while the pool is busy
+//!   runs serially on that thread instead of waiting.
+//! - A panic inside a task is caught, the remaining tasks still run, and the first panic is
+//!   re-raised on the caller once all of them are done; the pool stays usable.
 
-/// Runs `f(0..tasks)` on up to `threads` threads (the caller included), on a persistent
-/// pool: workers spin briefly on a generation counter and then sleep on a condvar, so a call
-/// costs microseconds rather than a thread spawn. A call made while the pool is busy (another
-/// execution, or a nested call) runs serially on the caller.
-pub fn parallel_for(tasks: usize, threads: usize, f: &(dyn Fn(usize) + Sync)) {
-    if tasks <= 1 || threads <= 1 {
-        (0..tasks).for_each(f);
+use std::any::Any;
+use std::cell::Cell;
+use std::hint::spin_loop;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
+
+/// How long an idle worker (or a waiting caller) spins before it sleeps.
+pub const SPIN: Duration = Duration::from_micros(50);
+
+thread_local! {
+    /// Set on pool workers for their whole life, and on a caller while it runs tasks.
+    static IN_POOL: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Number of threads that [`parallel_for`] can use, the caller included: the machine's
+/// available parallelism (at least 1).
+pub fn num_threads() -> usize {
+    pool().workers + 1
+}
+
+/// Runs `f(0)`, ..., `f(tasks - 1)` on the pool (the calling thread takes part) and returns
+/// when all of them have finished. Tasks may run in any order and concurrently.
+///
+/// If a task panics, the other tasks still run and the panic is then resumed on the caller.
+pub fn parallel_for(tasks: usize, f: &(dyn Fn(usize) + Sync)) {
+    if tasks == 0 {
         return;
     }
-    let pool = imp::global();
-    match pool.busy.try_lock() {
-        Ok(_guard) => pool.run(tasks, f),
-        Err(_) => (0..tasks).for_each(f),
+    if tasks == 1 {
+        return f(0);
+    }
+    if IN_POOL.get() || pool().workers == 0 {
+        return serial(tasks, f);
+    }
+    let pool = pool().shared;
+    if pool.busy.swap(true, Ordering::Acquire) {
+        return serial(tasks, f);
+    }
+    let _busy = Release(&pool.busy);
+
+    // SAFETY: the job's pointer to `f` is dereferenced only by a thread that claimed a task
+    // index below `tasks`; every claimed task finishes before `done` reaches `tasks`, and this
+    // function does not return (nor unwind: `Job::work` catches panics) before that, so `f`
+    // outlives every use. Late workers that still hold the `Arc<Job>` only touch its counters.
+    let f: *const (dyn Fn(usize) + Sync + 'static) =
+        unsafe { std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), _>(f as *const _) };
+    let job = Arc::new(Job {
+        f,
+        tasks,
+        next: AtomicUsize::new(0),
+        done: AtomicUsize::new(0),
+        finished: Mutex::new(false),
+        finished_cv: Condvar::new(),
+        panic: Mutex::new(None),
+    });
+    {
+        let mut slot = lock(&pool.slot);
+        slot.job = Some(job.clone());
+        pool.epoch.fetch_add(1, Ordering::Release);
+        if slot.sleepers > 0 {
+            pool.wake.notify_all();
+        }
+    }
+
+    IN_POOL.set(true);
+    job.work();
+    IN_POOL.set(false);
+    job.wait();
+
+    lock(&pool.slot).job = None;
+    let payload = lock(&job.panic).take();
+    if let Some(payload) = payload {
+        panic::resume_unwind(payload);
     }
 }
 
-mod imp {
-    use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-    use std::sync::{Condvar, Mutex, OnceLock};
-    use std::time::Duration;
-
-    type Job = (*const (dyn Fn(usize) + Sync), usize, u64);
-
-    /// How long an idle worker spins before it sleeps.
-    const SPIN_FOR: Duration = Duration::from_millis(5);
-
-    struct JobSlot(Option<Job>);
-    // The pointer is only dereferenced while the caller of `run` waits for the job to end.
-    unsafe impl Send for JobSlot {}
-
-    pub(crate) struct Pool {
-        pub busy: Mutex<()>,
-        job: Mutex<JobSlot>,
-        generation: AtomicU64,
-        next: AtomicUsize,
-        pending: AtomicUsize,
-        active: AtomicUsize,
-        panicked: AtomicBool,
-        sleep: Mutex<()>,
-        wake: Condvar,
+/// Runs the tasks in order on this thread, with the same panic behaviour as the pool.
+fn serial(tasks: usize, f: &(dyn Fn(usize) + Sync)) {
+    let mut first = None;
+    for i in 0..tasks {
+        if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| f(i))) {
+            first.get_or_insert(payload);
+        }
     }
+    if let Some(payload) = first {
+        panic::resume_unwind(payload);
+    }
+}
 
-    pub(crate) fn global() -> &'static Pool {
-        static POOL: OnceLock<&'static Pool> = OnceLock::new();
-        POOL.get_or_init(|| {
-            let p: &'static Pool = Box::leak(Box::new(Pool {
-                busy: Mutex::new(()),
-                job: Mutex::new(JobSlot(None)),
-                generation: AtomicU64::new(0),
-                next: AtomicUsize::new(0),
-                pending: AtomicUsize::new(0),
-                active: AtomicUsize::new(0),
-                panicked: AtomicBool::new(false),
-                sleep: Mutex::new(()),
-                wake: Condvar::new(),
-            }));
-            let n = std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1);
-            for _ in 1..n {
-                std::thread::Builder::new()
-                    .name("oxla-worker".into())
-                    .spawn(move || p.worker())
-                    .ok();
+struct Pool {
+    /// Worker threads, not counting the caller.
+    workers: usize,
+    shared: &'static Shared,
+}
+
+/// What the caller and the workers share (leaked: the workers live as long as the process).
+struct Shared {
+    /// Bumped (under `slot`'s lock) each time a job is published.
+    epoch: AtomicU64,
+    slot: Mutex<Slot>,
+    wake: Condvar,
+    /// True while a parallel region is running.
+    busy: AtomicBool,
+}
+
+struct Slot {
+    job: Option<Arc<Job>>,
+    /// Workers asleep on `wake`.
+    sleepers: usize,
+}
+
+struct Job {
+    f: *const (dyn Fn(usize) + Sync + 'static),
+    tasks: usize,
+    /// Next task index to claim.
+    next: AtomicUsize,
+    /// Tasks finished.
+    done: AtomicUsize,
+    /// Set by whoever finishes the last task, for a caller that went to sleep.
+    finished: Mutex<bool>,
+    finished_cv: Condvar,
+    panic: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+// SAFETY: `f` points to a `Sync` closure and is only used as described in `parallel_for`;
+// everything else in `Job` is `Send + Sync`.
+unsafe impl Send for Job {}
+// SAFETY: as above.
+unsafe impl Sync for Job {}
+
+impl Job {
+    /// Claims and runs tasks until none are left.
+    fn work(&self) {
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            if i >= self.tasks {
+                return;
             }
-            p
-        })
-    }
-
-    impl Pool {
-        fn work(&self, f: &(dyn Fn(usize) + Sync), tasks: usize) {
-            loop {
-                let i = self.next.fetch_add(1, Ordering::AcqRel);
-                if i >= tasks {
-                    break;
-                }
-                if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(i))).is_err() {
-                    self.panicked.store(true, Ordering::Release);
-                }
-                self.pending.fetch_sub(1, Ordering::AcqRel);
+            // SAFETY: task `i` was unclaimed, so `done < tasks` until it finishes and the
+            // caller of `parallel_for` (who owns the closure) is still waiting.
+            let f = unsafe { &*self.f };
+            if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| f(i))) {
+                lock(&self.panic).get_or_insert(payload);
+            }
+            if self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.tasks {
+                *lock(&self.finished) = true;
+                self.finished_cv.notify_all();
             }
         }
+    }
 
-        pub(crate) fn run(&self, tasks: usize, f: &(dyn Fn(usize) + Sync)) {
-            // SAFETY (lifetime erasure): the job is cleared and every worker has left it
-            // before this function returns.
-            let ptr: *const (dyn Fn(usize) + Sync) = unsafe { std::mem::transmute(f) };
-            self.next.store(0, Ordering::Release);
-            self.pending.store(tasks, Ordering::Release);
-            self.panicked.store(false, Ordering::Release);
-            let gen = self.generation.load(Ordering::Acquire) + 1;
-            if let Ok(mut j) = self.job.lock() {
-                j.0 = Some((ptr, tasks, gen));
-            }
-            self.generation.store(gen, Ordering::Release);
-            {
-                let _g = self.sleep.lock();
-                self.wake.notify_all();
-            }
-            self.work(f, tasks);
-            while self.pending.load(Ordering::Acquire) > 0 {
-                std::hint::spin_loop();
-            }
-            if let Ok(mut j) = self.job.lock() {
-                j.0 = None;
-            }
-            while self.active.load(Ordering::Acquire) > 0 {
-                std::hint::spin_loop();
-            }
-            if self.panicked.load(Ordering::Acquire) {
-                panic!("a parallel task panicked");
-            }
-        }
-
-        fn worker(&self) {
-            let mut seen = 0u64;
-            loop {
-                // Spin for a few milliseconds, then sleep until the next job. Programs run
-                // kernel after kernel; waking a sleeping thread (on a virtual machine, a
-                // halted vCPU) can cost far more than a kernel, so stay hot in between.
-                let idle_since = std::time::Instant::now();
-                let mut spins = 0u32;
-                while self.generation.load(Ordering::Acquire) == seen {
-                    spins = spins.wrapping_add(1);
-                    let hot = !spins.is_multiple_of(1024) || idle_since.elapsed() < SPIN_FOR;
-                    if hot {
-                        std::hint::spin_loop();
-                    } else if let Ok(g) = self.sleep.lock() {
-                        if self.generation.load(Ordering::Acquire) == seen {
-                            let _ = self.wake.wait_timeout(g, Duration::from_millis(50));
-                        }
-                    }
+    /// Waits until every task has finished: spins for a while, then sleeps.
+    fn wait(&self) {
+        let start = Instant::now();
+        let mut spins = 0u32;
+        while self.done.load(Ordering::Acquire) < self.tasks {
+            spin_loop();
+            spins = spins.wrapping_add(1);
+            if spins & 63 == 0 && start.elapsed() > SPIN {
+                let mut finished = lock(&self.finished);
+                while !*finished {
+                    finished = self
+                        .finished_cv
+                        .wait(finished)
+                        .unwrap_or_else(|e| e.into_inner());
                 }
-                seen = self.generation.load(Ordering::Acquire);
-                let job = match self.job.lock() {
-                    Ok(j) => match j.0 {
-                        Some((ptr, tasks, gen)) if gen == seen => {
-                            self.active.fetch_add(1, Ordering::AcqRel);
-                            Some((ptr, tasks))
-                        }
-                        _ => None,
-                    },
-                    Err(_) => None,
-                };
-                if let Some((ptr, tasks)) = job {
-                    // SAFETY: the caller keeps `f` alive until `active` drops to zero.
-                    let f = unsafe { &*ptr };
-                    self.work(f, tasks);
-                    self.active.fetch_sub(1, Ordering::AcqRel);
-                }
+                return;
             }
         }
     }
 }
 
-/// Threads in the pool, the caller included.
-pub fn num_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
+struct Release<'a>(&'a AtomicBool);
+
+impl Drop for Release<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
+/// Locks, ignoring poisoning (no pool lock is held while user code runs).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn pool() -> &'static Pool {
+    static POOL: OnceLock<Pool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let want = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let shared: &'static Shared = Box::leak(Box::new(Shared {
+            epoch: AtomicU64::new(0),
+            slot: Mutex::new(Slot {
+                job: None,
+                sleepers: 0,
+            }),
+            wake: Condvar::new(),
+            busy: AtomicBool::new(false),
+        }));
+        let mut workers = 0;
+        for i in 1..want {
+            let spawned = std::thread::Builder::new()
+                .name(format!("oxla-pool-{i}"))
+                .spawn(move || worker(shared));
+            if spawned.is_err() {
+                break;
+            }
+            workers += 1;
+        }
+        Pool { workers, shared }
+    })
+}
+
+fn worker(pool: &'static Shared) {
+    IN_POOL.set(true);
+    let mut seen = 0u64;
+    loop {
+        let start = Instant::now();
+        let mut spins = 0u32;
+        while pool.epoch.load(Ordering::Acquire) == seen {
+            spin_loop();
+            spins = spins.wrapping_add(1);
+            if spins & 63 == 0 && start.elapsed() > SPIN {
+                break;
+            }
+        }
+        let job = {
+            let mut slot = lock(&pool.slot);
+            while pool.epoch.load(Ordering::Acquire) == seen {
+                slot.sleepers += 1;
+                slot = pool.wake.wait(slot).unwrap_or_else(|e| e.into_inner());
+                slot.sleepers -= 1;
+            }
+            seen = pool.epoch.load(Ordering::Acquire);
+            slot.job.clone()
+        };
+        if let Some(job) = job {
+            job.work();
+        }
+    }
 }

@@ -181,5 +181,9 @@ unsafe impl<T> Sync for SendPtr<T> {}
 /// Runs `f(0..tasks)` on up to `threads` threads (the caller included), on the persistent
 /// worker pool of `oxla-kernels` (shared with the GEMM kernels).
 pub(crate) fn parallel_for(tasks: usize, threads: usize, f: &(dyn Fn(usize) + Sync)) {
-    oxla_kernels::pool::parallel_for(tasks, threads, f)
+    if threads <= 1 || tasks <= 1 {
+        (0..tasks).for_each(f);
+    } else {
+        oxla_kernels::pool::parallel_for(tasks, f)
+    }
 }

@@ -537,7 +537,7 @@ impl Programs {
     }
 
     /// Runs a (batched) GEMM step on raw operand pointers.
-    fn gemm<T: oxla_kernels::GemmScalar>(
+    fn gemm<T: GemmElem>(
         &self,
         g: &Gemm,
         a: SendPtr<*const u8>,
@@ -545,51 +545,33 @@ impl Programs {
         c: SendPtr<*mut u8>,
         name: &str,
     ) -> Result<()> {
-        // Many small products: one per thread; otherwise each uses all threads.
-        let per_batch = g.m * g.n * g.k;
-        let across = g.batch >= 2 && per_batch < (1 << 24);
-        let inner_threads = if across { 1 } else { self.threads };
-        let err = std::sync::Mutex::new(None);
-        let isa = oxla_kernels::Isa::detect();
-        let one = |bi: usize| {
-            let (a, b, c) = (a, b, c);
-            // SAFETY: shapes were checked at compile time ([batch, m, k] etc. of type T);
-            // batches write disjoint parts of the output.
-            let (sa, sb, sc) = unsafe {
-                (
-                    std::slice::from_raw_parts((a.0 as *const T).add(bi * g.m * g.k), g.m * g.k),
-                    std::slice::from_raw_parts((b.0 as *const T).add(bi * g.k * g.n), g.k * g.n),
-                    std::slice::from_raw_parts_mut((c.0 as *mut T).add(bi * g.m * g.n), g.m * g.n),
-                )
-            };
-            let args = oxla_kernels::GemmArgs {
-                m: g.m,
-                n: g.n,
-                k: g.k,
-                a: sa,
-                lda: if g.trans_a { g.m } else { g.k },
-                trans_a: g.trans_a,
-                b: sb,
-                ldb: if g.trans_b { g.k } else { g.n },
-                trans_b: g.trans_b,
-                accumulate: false,
-                threads: inner_threads,
-            };
-            if let Err(e) = oxla_kernels::gemm(isa, &args, sc, g.n) {
-                if let Ok(mut slot) = err.lock() {
-                    *slot = Some(Error::runtime(format!("{name}: {e}")));
-                }
-            }
+        let args = oxla_kernels::GemmArgs {
+            m: g.m,
+            n: g.n,
+            k: g.k,
+            trans_a: g.trans_a,
+            lda: if g.trans_a { g.m } else { g.k },
+            trans_b: g.trans_b,
+            ldb: if g.trans_b { g.k } else { g.n },
+            ldc: g.n,
+            accumulate: false,
+            threads: self.threads,
         };
-        if across {
-            parallel_for(g.batch, self.threads, &one);
-        } else {
-            (0..g.batch).for_each(one);
-        }
-        match err.into_inner().ok().flatten() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        let batch = oxla_kernels::Batch {
+            count: g.batch,
+            stride_a: g.m * g.k,
+            stride_b: g.k * g.n,
+            stride_c: g.m * g.n,
+        };
+        // SAFETY: shapes were checked at compile time: [batch, m, k] etc. of type T.
+        let (sa, sb, sc) = unsafe {
+            (
+                std::slice::from_raw_parts(a.0 as *const T, g.batch * g.m * g.k),
+                std::slice::from_raw_parts(b.0 as *const T, g.batch * g.k * g.n),
+                std::slice::from_raw_parts_mut(c.0 as *mut T, g.batch * g.m * g.n),
+            )
+        };
+        T::batched(&args, &batch, sa, sb, sc).map_err(|e| Error::runtime(format!("{name}: {e}")))
     }
 
     /// The run-time half of the in-place check: arena memory is ours by construction; owned
@@ -1153,6 +1135,41 @@ fn merge_runs(l: &[usize], r: &[usize], less: &mut dyn FnMut(usize, usize) -> bo
     let mut out = vec![0usize; l.len() + r.len()];
     merge_into(l, r, &mut out, less);
     out
+}
+
+/// The element types the GEMM kernels take.
+trait GemmElem: Copy {
+    fn batched(
+        args: &oxla_kernels::GemmArgs,
+        batch: &oxla_kernels::Batch,
+        a: &[Self],
+        b: &[Self],
+        c: &mut [Self],
+    ) -> std::result::Result<(), oxla_kernels::KernelError>;
+}
+
+impl GemmElem for f32 {
+    fn batched(
+        args: &oxla_kernels::GemmArgs,
+        batch: &oxla_kernels::Batch,
+        a: &[f32],
+        b: &[f32],
+        c: &mut [f32],
+    ) -> std::result::Result<(), oxla_kernels::KernelError> {
+        oxla_kernels::sgemm_batched(args, batch, a, b, c)
+    }
+}
+
+impl GemmElem for f64 {
+    fn batched(
+        args: &oxla_kernels::GemmArgs,
+        batch: &oxla_kernels::Batch,
+        a: &[f64],
+        b: &[f64],
+        c: &mut [f64],
+    ) -> std::result::Result<(), oxla_kernels::KernelError> {
+        oxla_kernels::dgemm_batched(args, batch, a, b, c)
+    }
 }
 
 /// `OXLA_PROFILE=1` prints the time of every step as it runs.

@@ -1,0 +1,471 @@
+//! The blocked GEMM driver, generic over the element type and the microkernel.
+//!
+//! Loops (BLIS order): for each NC-wide column block of C and each KC-deep slice of the
+//! inner dimension, pack op(B)'s KC x NC block into NR-wide panels (split between
+//! threads), then split the C block into a grid of row x column tasks (rows over-split
+//! into units that the threads claim dynamically); each unit packs MC x KC blocks of op(A)
+//! into MR-tall panels and runs the microkernel over its MR x NR tiles. The first KC slice
+//! overwrites C unless accumulating, so C is never zeroed separately.
+
+use std::ops::{Add, Mul};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::buf::{with_buf, Plain, PACK_A, PACK_B};
+use crate::pool;
+
+use super::{kernels, Batch, GemmArgs, Isa};
+
+/// An element type the driver can multiply.
+pub(crate) trait Scalar: Plain + Add<Output = Self> + Mul<Output = Self> {
+    const ZERO: Self;
+    /// The microkernel for `isa` (which the caller has checked is available).
+    fn kernel(isa: Isa) -> Kernel<Self>;
+}
+
+impl Scalar for f32 {
+    const ZERO: f32 = 0.0;
+    fn kernel(isa: Isa) -> Kernel<f32> {
+        kernels::f32_kernel(isa)
+    }
+}
+
+impl Scalar for f64 {
+    const ZERO: f64 = 0.0;
+    fn kernel(isa: Isa) -> Kernel<f64> {
+        kernels::f64_kernel(isa)
+    }
+}
+
+/// The microkernel: the `mr x nr` tile of C at `c` (row stride `ldc`) becomes
+/// (`overwrite` ? 0 : C) + A panel * B panel, summed over `kc`.
+///
+/// # Safety
+/// `a` holds `kc * mr` elements (k-major), `b` holds `kc * nr` (k-major), and the tile at
+/// `c` is valid for reads and writes; the CPU has the kernel's features.
+pub(crate) type MicroFn<T> =
+    unsafe fn(kc: usize, a: *const T, b: *const T, c: *mut T, ldc: usize, overwrite: bool);
+
+/// Packs into panels; see [`pack`].
+pub(crate) type PackFn<T> =
+    fn(x: &[T], s_w: usize, s_k: usize, width: usize, kc: usize, out: &mut [T]);
+
+/// A microkernel with its tile, cache blocking and packers.
+pub(crate) struct Kernel<T> {
+    pub mr: usize,
+    pub nr: usize,
+    /// Depth of a packed slice.
+    pub kc: usize,
+    /// Rows of A packed at a time (multiple of `mr`; `mc x kc` should stay in L2).
+    pub mc: usize,
+    /// Columns of B packed at a time (multiple of `nr`).
+    pub nc: usize,
+    pub run: MicroFn<T>,
+    pub pack_a: PackFn<T>,
+    pub pack_b: PackFn<T>,
+}
+
+impl<T: Scalar> Kernel<T> {
+    /// An `MR x NR` microkernel `run` with its blocking; `mc` is rounded up to a multiple of
+    /// `MR` and `nc` to one of `NR`.
+    pub(crate) fn new<const MR: usize, const NR: usize>(
+        kc: usize,
+        mc: usize,
+        nc: usize,
+        run: MicroFn<T>,
+    ) -> Kernel<T> {
+        const { assert!(MR > 0 && NR > 0 && MR * NR <= MAX_TILE) };
+        Kernel {
+            mr: MR,
+            nr: NR,
+            kc,
+            mc: mc.div_ceil(MR) * MR,
+            nc: nc.div_ceil(NR) * NR,
+            run,
+            pack_a: pack::<T, MR>,
+            pack_b: pack::<T, NR>,
+        }
+    }
+}
+
+/// Largest `mr * nr` of any kernel (the edge-tile scratch).
+pub(crate) const MAX_TILE: usize = 16 * 64;
+
+/// Row units per row task of the grid (dynamic load balancing).
+const OVERSPLIT: usize = 4;
+
+/// Fewest `mr`-row blocks in a row unit when over-splitting.
+const MIN_UNIT_BLOCKS: usize = 4;
+
+/// Packing one row of A costs about as much as computing this many columns of C.
+const PACK_A_COLS: usize = 16;
+
+/// Below this many multiply-adds a GEMM runs on one thread.
+const PAR_MIN_WORK: usize = 1 << 15;
+
+/// Runs one GEMM; `args` has been checked against the slices.
+pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T], c: &mut [T]) {
+    let (m, n, k) = (args.m, args.n, args.k);
+    if m == 0 || n == 0 {
+        return;
+    }
+    if k == 0 {
+        if !args.accumulate {
+            for i in 0..m {
+                c[i * args.ldc..i * args.ldc + n].fill(T::ZERO);
+            }
+        }
+        return;
+    }
+    let threads = if work(args) < PAR_MIN_WORK {
+        1
+    } else {
+        max_threads(args)
+    };
+    // op(A)(i, p) = a[i * a_rs + p * a_cs]; op(B)(p, j) = b[p * b_rs + j * b_cs].
+    let (a_rs, a_cs) = if args.trans_a {
+        (1, args.lda)
+    } else {
+        (args.lda, 1)
+    };
+    let (b_rs, b_cs) = if args.trans_b {
+        (1, args.ldb)
+    } else {
+        (args.ldb, 1)
+    };
+    let (mr, nr, ldc) = (kern.mr, kern.nr, args.ldc);
+    let cp = SyncPtr(c.as_mut_ptr());
+    let b_len = kern.kc * kern.nc.min(n.div_ceil(nr) * nr);
+    with_buf(&PACK_B, b_len, |packed_b: &mut [T]| {
+        let pbp = SyncPtr(packed_b.as_mut_ptr());
+        for jc in (0..n).step_by(kern.nc) {
+            let nc = kern.nc.min(n - jc);
+            let panels = nc.div_ceil(nr);
+            for pc in (0..k).step_by(kern.kc) {
+                let kc = kern.kc.min(k - pc);
+                // Pack op(B)'s kc x nc block, panels split between threads.
+                let tb = threads.min(panels);
+                parallel(tb, &|t| {
+                    let (p0, p1) = span(panels, tb, t);
+                    // SAFETY: tasks write disjoint panel ranges of `packed_b`, which holds
+                    // `panels * kc * nr <= b_len` elements; nothing reads it meanwhile.
+                    let out = unsafe {
+                        std::slice::from_raw_parts_mut(
+                            pbp.get().add(p0 * kc * nr),
+                            (p1 - p0) * kc * nr,
+                        )
+                    };
+                    let j0 = jc + p0 * nr;
+                    let w = (p1 * nr).min(nc) - p0 * nr;
+                    (kern.pack_b)(&b[pc * b_rs + j0 * b_cs..], b_cs, b_rs, w, kc, out);
+                });
+                let pb = SyncPtr(pbp.get());
+                let (tm, tn) = grid(threads, m, mr, nc, nr);
+                // More row units than threads, claimed dynamically, so a thread that is
+                // slowed down (a shared machine) does less of the work.
+                let rb = m.div_ceil(mr);
+                let um = if tm * tn > 1 {
+                    (tm * OVERSPLIT).min(rb / MIN_UNIT_BLOCKS).max(tm)
+                } else {
+                    1
+                };
+                let units = um * tn;
+                let next = AtomicUsize::new(0);
+                let overwrite = pc == 0 && !args.accumulate;
+                parallel(tm * tn, &|_| loop {
+                    let u = next.fetch_add(1, Ordering::Relaxed);
+                    if u >= units {
+                        return;
+                    }
+                    let (r0, r1) = span(rb, um, u / tn);
+                    let (q0, q1) = span(panels, tn, u % tn);
+                    let (i0, i1) = (r0 * mr, (r1 * mr).min(m));
+                    let (j0, j1) = (q0 * nr, (q1 * nr).min(nc));
+                    if i0 >= i1 || j0 >= j1 {
+                        continue;
+                    }
+                    with_buf(&PACK_A, kern.mc * kc, |packed_a: &mut [T]| {
+                        for ic in (i0..i1).step_by(kern.mc) {
+                            let mc = kern.mc.min(i1 - ic);
+                            (kern.pack_a)(
+                                &a[ic * a_rs + pc * a_cs..],
+                                a_rs,
+                                a_cs,
+                                mc,
+                                kc,
+                                packed_a,
+                            );
+                            // SAFETY: the packed panels hold what `macro_kernel` reads (B's
+                            // packing tasks have finished); this task's C tiles (rows
+                            // ic..ic+mc, columns jc+j0..jc+j1) lie inside `c` (checked by
+                            // the caller) and no other task touches them.
+                            unsafe {
+                                macro_kernel(
+                                    kern,
+                                    mc,
+                                    j1 - j0,
+                                    kc,
+                                    packed_a.as_ptr(),
+                                    pb.get().add(q0 * kc * nr),
+                                    cp.get().add(ic * ldc + jc + j0),
+                                    ldc,
+                                    overwrite,
+                                )
+                            };
+                        }
+                    });
+                });
+            }
+        }
+    });
+}
+
+/// Multiply-adds of one GEMM (saturating).
+fn work(args: &GemmArgs) -> usize {
+    args.m.saturating_mul(args.n).saturating_mul(args.k)
+}
+
+/// Threads `args` may use on this machine.
+fn max_threads(args: &GemmArgs) -> usize {
+    if args.threads <= 1 {
+        1
+    } else {
+        args.threads.min(pool::num_threads())
+    }
+}
+
+/// Below this many multiply-adds per matrix, a batch is split between threads by whole
+/// matrices rather than each matrix by rows and columns.
+const BATCH_SMALL_WORK: usize = 1 << 22;
+
+/// Runs a batch of GEMMs; one matrix of A, B and C spans `spans` elements (0 for an empty
+/// matrix). The caller has checked that every matrix lies inside its slice and, when there
+/// are several, that the C matrices do not overlap.
+pub(crate) fn gemm_batched<T: Scalar>(
+    kern: &Kernel<T>,
+    args: &GemmArgs,
+    batch: &Batch,
+    spans: [usize; 3],
+    a: &[T],
+    b: &[T],
+    c: &mut [T],
+) {
+    fn part<T>(x: &[T], start: usize, len: usize) -> &[T] {
+        if len == 0 {
+            &[]
+        } else {
+            &x[start..start + len]
+        }
+    }
+    let (count, sa, sb, sc) = (batch.count, batch.stride_a, batch.stride_b, batch.stride_c);
+    let [na, nb, ncs] = spans;
+    let threads = max_threads(args);
+    let by_matrix = threads > 1
+        && count > 1
+        && (work(args) < BATCH_SMALL_WORK
+            || count / threads * threads == count
+            || count >= 8 * threads);
+    if !by_matrix {
+        for i in 0..count {
+            let ci = if ncs == 0 {
+                &mut []
+            } else {
+                &mut c[i * sc..i * sc + ncs]
+            };
+            gemm(kern, args, part(a, i * sa, na), part(b, i * sb, nb), ci);
+        }
+        return;
+    }
+    // Whole matrices per task, claimed one at a time; each runs on one thread.
+    let single = GemmArgs {
+        threads: 1,
+        ..*args
+    };
+    let next = AtomicUsize::new(0);
+    let cp = SyncPtr(c.as_mut_ptr());
+    parallel(threads.min(count), &|_| loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= count {
+            return;
+        }
+        let ci: &mut [T] = if ncs == 0 {
+            &mut []
+        } else {
+            // SAFETY: matrix i of C lies inside `c` and overlaps no other (checked by the
+            // caller); only the task that claimed `i` touches it.
+            unsafe { std::slice::from_raw_parts_mut(cp.get().add(i * sc), ncs) }
+        };
+        gemm(kern, &single, part(a, i * sa, na), part(b, i * sb, nb), ci);
+    });
+}
+
+/// Packs `width x kc` elements (element (w, p) at `x[w * s_w + p * s_k]`, one of the two
+/// strides 1) into `W`-wide panels: panel `q` holds, for p = 0..kc, elements
+/// `q*W..q*W+W` along the width, zero-padded. A's MR x KC panels are this with w = row;
+/// B's KC x NR panels with w = column.
+pub(crate) fn pack<T: Scalar, const W: usize>(
+    x: &[T],
+    s_w: usize,
+    s_k: usize,
+    width: usize,
+    kc: usize,
+    out: &mut [T],
+) {
+    let panels = width.div_ceil(W);
+    let out = &mut out[..panels * kc * W];
+    if s_w == 1 {
+        // Contiguous along the width: copy W at a time, row p of the source in one pass.
+        for p in 0..kc {
+            let src = &x[p * s_k..p * s_k + width];
+            for (q, chunk) in src.chunks(W).enumerate() {
+                let dst = &mut out[(q * kc + p) * W..(q * kc + p + 1) * W];
+                if let (Ok(dst), Ok(full)) = (
+                    <&mut [T; W]>::try_from(&mut *dst),
+                    <&[T; W]>::try_from(chunk),
+                ) {
+                    *dst = *full;
+                } else {
+                    dst[..chunk.len()].copy_from_slice(chunk);
+                    dst[chunk.len()..].fill(T::ZERO);
+                }
+            }
+        }
+        return;
+    }
+    // Contiguous along the depth: interleave W source rows.
+    for (q, panel) in out.chunks_exact_mut(kc * W).enumerate() {
+        let w0 = q * W;
+        let h = W.min(width - w0);
+        let rows: [&[T]; W] = std::array::from_fn(|w| {
+            if w < h {
+                &x[(w0 + w) * s_w..(w0 + w) * s_w + kc]
+            } else {
+                &[]
+            }
+        });
+        if h == W {
+            for (p, dst) in panel.chunks_exact_mut(W).enumerate() {
+                for (d, row) in dst.iter_mut().zip(&rows) {
+                    // SAFETY: every row has `kc` elements and p < kc (the panel has kc
+                    // chunks of W).
+                    *d = unsafe { *row.get_unchecked(p) };
+                }
+            }
+        } else {
+            for (p, dst) in panel.chunks_exact_mut(W).enumerate() {
+                for (w, d) in dst.iter_mut().enumerate() {
+                    *d = if w < h { rows[w][p] } else { T::ZERO };
+                }
+            }
+        }
+    }
+}
+
+/// C (mc x nc at `c`, row stride `ldc`) = or += packed A block * packed B block.
+///
+/// # Safety
+/// `pa` holds `ceil(mc / mr)` panels of `kc * mr`, `pb` holds `ceil(nc / nr)` panels of
+/// `kc * nr`; `c` is valid for reads and writes of the `mc x nc` block with row stride
+/// `ldc`, and no other thread accesses that block meanwhile; the CPU runs `kern`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn macro_kernel<T: Scalar>(
+    kern: &Kernel<T>,
+    mc: usize,
+    nc: usize,
+    kc: usize,
+    pa: *const T,
+    pb: *const T,
+    c: *mut T,
+    ldc: usize,
+    overwrite: bool,
+) {
+    let (mr, nr) = (kern.mr, kern.nr);
+    debug_assert!(mr * nr <= MAX_TILE);
+    let mut tile = [T::ZERO; MAX_TILE];
+    for jr in (0..nc).step_by(nr) {
+        let w = nr.min(nc - jr);
+        // SAFETY (whole block): offsets stay inside the panels and the C block.
+        let bp = unsafe { pb.add(jr / nr * kc * nr) };
+        for ir in (0..mc).step_by(mr) {
+            let h = mr.min(mc - ir);
+            let ap = unsafe { pa.add(ir / mr * kc * mr) };
+            let ct = unsafe { c.add(ir * ldc + jr) };
+            if h == mr && w == nr {
+                unsafe { (kern.run)(kc, ap, bp, ct, ldc, overwrite) };
+                continue;
+            }
+            // An edge tile: compute it whole into the scratch, then merge its h x w part.
+            unsafe { (kern.run)(kc, ap, bp, tile.as_mut_ptr(), nr, true) };
+            for i in 0..h {
+                let row = unsafe { std::slice::from_raw_parts_mut(ct.add(i * ldc), w) };
+                let t = &tile[i * nr..i * nr + w];
+                if overwrite {
+                    row.copy_from_slice(t);
+                } else {
+                    for (x, &y) in row.iter_mut().zip(t) {
+                        *x = *x + y;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A raw pointer that tasks share; each task touches a disjoint part of what it points to.
+#[derive(Clone, Copy)]
+struct SyncPtr<T>(*mut T);
+
+// SAFETY: used only to hand disjoint regions of one buffer to parallel tasks (or to share
+// read-only data once its writers have finished).
+unsafe impl<T: Send> Send for SyncPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send> Sync for SyncPtr<T> {}
+
+impl<T> SyncPtr<T> {
+    /// The pointer (a method, so closures capture the whole `Sync` wrapper).
+    fn get(self) -> *mut T {
+        self.0
+    }
+}
+
+/// Runs `f(0..tasks)`, on the pool when there is more than one task.
+pub(crate) fn parallel(tasks: usize, f: &(dyn Fn(usize) + Sync)) {
+    if tasks <= 1 {
+        f(0);
+    } else {
+        pool::parallel_for(tasks, f);
+    }
+}
+
+/// Part `t` of `units` split into `parts` near-equal ranges.
+pub(crate) fn span(units: usize, parts: usize, t: usize) -> (usize, usize) {
+    (units * t / parts, units * (t + 1) / parts)
+}
+
+/// Splits an `m x n` block between up to `threads` tasks as a `tm x tn` grid of tiles made
+/// of whole `mr x nr` blocks, maximizing the parallel speed-up estimated from the largest
+/// task (each task packs A for its rows, so column splits repeat that work); ties go to
+/// more row splits.
+fn grid(threads: usize, m: usize, mr: usize, n: usize, nr: usize) -> (usize, usize) {
+    let (rb, cb) = (m.div_ceil(mr), n.div_ceil(nr));
+    let largest = |units: usize, parts: usize, unit: usize, total: usize| {
+        (0..parts)
+            .map(|t| {
+                let (u0, u1) = span(units, parts, t);
+                (u1 * unit).min(total) - (u0 * unit).min(total)
+            })
+            .max()
+            .unwrap_or(total)
+    };
+    let mut best = ((1, 1), 1.0f64);
+    for tm in (1..=threads.min(rb)).rev() {
+        for tn in 1..=(threads / tm).min(cb) {
+            let rows = largest(rb, tm, mr, m);
+            let worst = rows * (largest(cb, tn, nr, n) + PACK_A_COLS);
+            let speedup = (m * (n + PACK_A_COLS)) as f64 / worst as f64;
+            if speedup > best.1 * (1.0 + 1e-9) {
+                best = ((tm, tn), speedup);
+            }
+        }
+    }
+    best.0
+}

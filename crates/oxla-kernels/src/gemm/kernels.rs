@@ -1,0 +1,187 @@
+//! Microkernels and their blocking, per element type and [`Isa`].
+//!
+//! Loop order in the driver: a B micro-panel (`kc x nr`) is reused across every A panel
+//! of an `mc x kc` block, so the A block should fit L2 and, ideally, the B micro-panel L1.
+
+use super::driver::{Kernel, Scalar};
+use super::Isa;
+
+/// A SIMD microkernel `MR x (NV * LANES)` with its blocking (`kc`, `mc`, `nc`); the tile
+/// width handed to the packers is derived from the kernel's own parameters.
+#[cfg(target_arch = "x86_64")]
+macro_rules! simd {
+    ($($run:ident)::+, mr: $mr:literal, nv: $nv:literal, lanes: $lanes:literal, kc: $kc:literal,
+     mc: $mc:literal, nc: $nc:literal) => {
+        Kernel::new::<$mr, { $nv * $lanes }>($kc, $mc, $nc, $($run)::+::<$mr, $nv>)
+    };
+}
+
+/// The f32 kernel for `isa` (which the caller has checked is available).
+pub(crate) fn f32_kernel(isa: Isa) -> Kernel<f32> {
+    match isa {
+        // 6 x 64: 24 zmm accumulators, 4 B loads and 6 broadcasts per k step. The B
+        // micro-panel (128 KiB) streams from L2; tried 14x32, 12x32, 8x48, 4x96 and KC
+        // 256..768 without a measurable gain.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => simd!(x86::avx512_f32, mr: 6, nv: 4, lanes: 16, kc: 512, mc: 96, nc: 2048),
+        // 6 x 16: 12 ymm accumulators, 2 B loads and 6 broadcasts per k step.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => simd!(x86::avx2_f32, mr: 6, nv: 2, lanes: 8, kc: 256, mc: 144, nc: 2048),
+        _ => Kernel::new::<4, 8>(256, 64, 2048, portable::<f32, 4, 8>),
+    }
+}
+
+/// The f64 kernel for `isa` (which the caller has checked is available).
+pub(crate) fn f64_kernel(isa: Isa) -> Kernel<f64> {
+    match isa {
+        // 6 x 32: 24 zmm accumulators.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => simd!(x86::avx512_f64, mr: 6, nv: 4, lanes: 8, kc: 512, mc: 72, nc: 2048),
+        // 6 x 8: 12 ymm accumulators.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => simd!(x86::avx2_f64, mr: 6, nv: 2, lanes: 4, kc: 256, mc: 96, nc: 2048),
+        _ => Kernel::new::<4, 4>(256, 64, 2048, portable::<f64, 4, 4>),
+    }
+}
+
+/// Plain Rust microkernel (the compiler vectorizes it for the baseline target).
+///
+/// # Safety
+/// See [`super::driver::MicroFn`].
+unsafe fn portable<T: Scalar, const MR: usize, const NR: usize>(
+    kc: usize,
+    a: *const T,
+    b: *const T,
+    c: *mut T,
+    ldc: usize,
+    overwrite: bool,
+) {
+    // SAFETY: the caller guarantees the panels' lengths.
+    let (a, b) = unsafe {
+        (
+            std::slice::from_raw_parts(a, kc * MR),
+            std::slice::from_raw_parts(b, kc * NR),
+        )
+    };
+    let mut acc = [[T::ZERO; NR]; MR];
+    for (ap, bp) in a.chunks_exact(MR).zip(b.chunks_exact(NR)) {
+        for (row, &ai) in acc.iter_mut().zip(ap) {
+            for (x, &bj) in row.iter_mut().zip(bp) {
+                *x = *x + ai * bj;
+            }
+        }
+    }
+    for (i, row) in acc.iter().enumerate() {
+        // SAFETY: the caller guarantees the tile's rows.
+        let dst = unsafe { std::slice::from_raw_parts_mut(c.add(i * ldc), NR) };
+        for (d, &x) in dst.iter_mut().zip(row) {
+            *d = if overwrite { x } else { *d + x };
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    /// An `MR x (NV * lanes)` microkernel: `MR * NV` vector accumulators, each k step loads
+    /// NV vectors of B and broadcasts MR elements of A.
+    macro_rules! simd_kernel {
+        ($name:ident, $feature:literal, $t:ty, $lanes:expr, $zero:ident, $load:ident,
+         $store:ident, $set1:ident, $fma:ident, $add:ident) => {
+            /// # Safety
+            /// See `MicroFn`; the CPU must have the target features.
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn $name<const MR: usize, const NV: usize>(
+                kc: usize,
+                a: *const $t,
+                b: *const $t,
+                c: *mut $t,
+                ldc: usize,
+                overwrite: bool,
+            ) {
+                let nr = NV * $lanes;
+                // Start fetching the C tile now; it is read and written after the k loop.
+                let row_bytes = nr * size_of::<$t>();
+                for i in 0..MR {
+                    let row = c.add(i * ldc).cast::<i8>();
+                    for off in (0..=row_bytes).step_by(64) {
+                        _mm_prefetch::<_MM_HINT_T0>(row.wrapping_add(off));
+                    }
+                }
+                let mut acc = [[$zero(); NV]; MR];
+                let (mut pa, mut pb) = (a, b);
+                for _ in 0..kc {
+                    let mut bv = [$zero(); NV];
+                    for (v, x) in bv.iter_mut().enumerate() {
+                        *x = $load(pb.add(v * $lanes));
+                    }
+                    for (i, row) in acc.iter_mut().enumerate() {
+                        let av = $set1(*pa.add(i));
+                        for v in 0..NV {
+                            row[v] = $fma(av, bv[v], row[v]);
+                        }
+                    }
+                    pa = pa.add(MR);
+                    pb = pb.add(nr);
+                }
+                for (i, row) in acc.iter().enumerate() {
+                    for (v, x) in row.iter().enumerate() {
+                        let p = c.add(i * ldc + v * $lanes);
+                        let y = if overwrite { *x } else { $add($load(p), *x) };
+                        $store(p, y);
+                    }
+                }
+            }
+        };
+    }
+
+    simd_kernel!(
+        avx512_f32,
+        "avx512f",
+        f32,
+        16,
+        _mm512_setzero_ps,
+        _mm512_loadu_ps,
+        _mm512_storeu_ps,
+        _mm512_set1_ps,
+        _mm512_fmadd_ps,
+        _mm512_add_ps
+    );
+    simd_kernel!(
+        avx512_f64,
+        "avx512f",
+        f64,
+        8,
+        _mm512_setzero_pd,
+        _mm512_loadu_pd,
+        _mm512_storeu_pd,
+        _mm512_set1_pd,
+        _mm512_fmadd_pd,
+        _mm512_add_pd
+    );
+    simd_kernel!(
+        avx2_f32,
+        "avx2,fma",
+        f32,
+        8,
+        _mm256_setzero_ps,
+        _mm256_loadu_ps,
+        _mm256_storeu_ps,
+        _mm256_set1_ps,
+        _mm256_fmadd_ps,
+        _mm256_add_ps
+    );
+    simd_kernel!(
+        avx2_f64,
+        "avx2,fma",
+        f64,
+        4,
+        _mm256_setzero_pd,
+        _mm256_loadu_pd,
+        _mm256_storeu_pd,
+        _mm256_set1_pd,
+        _mm256_fmadd_pd,
+        _mm256_add_pd
+    );
+}

@@ -1,0 +1,387 @@
+//! GEMM (f32 and f64): C (m x n) = op(A) (m x k) * op(B) (k x n) (+ C if `accumulate`),
+//! row-major with leading dimensions, where op(X) is X or (with `trans_*`) its transpose.
+//!
+//! The blocked driver (`driver`) packs B into KC x NR panels and A into MR x KC panels and
+//! runs a register-blocked MR x NR microkernel (`kernels`) chosen by [`Isa`].
+
+use std::fmt;
+
+mod driver;
+mod kernels;
+
+use driver::Scalar;
+
+/// Which microkernel to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isa {
+    /// Plain Rust; always available.
+    Portable,
+    /// AVX2 with FMA (x86-64): 16 ymm registers.
+    Avx2,
+    /// AVX-512F (x86-64): 32 zmm registers.
+    Avx512,
+}
+
+impl Isa {
+    /// Every variant, best last.
+    pub const ALL: [Isa; 3] = [Isa::Portable, Isa::Avx2, Isa::Avx512];
+
+    /// The best microkernel this CPU supports: AVX-512, then AVX2 + FMA, then portable.
+    pub fn detect() -> Isa {
+        static BEST: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
+        *BEST.get_or_init(|| {
+            Isa::ALL
+                .into_iter()
+                .rev()
+                .find(|isa| isa.is_available())
+                .unwrap_or(Isa::Portable)
+        })
+    }
+
+    /// Whether this CPU can run this microkernel.
+    pub fn is_available(self) -> bool {
+        match self {
+            Isa::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("fma")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+}
+
+/// A GEMM call that was rejected (bad sizes or leading dimensions, or an unsupported
+/// [`Isa`]). Nothing was written to C.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelError(pub String);
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "gemm: {}", self.0)
+    }
+}
+
+impl std::error::Error for KernelError {}
+
+/// Shape and layout of one GEMM: C (m x n) = op(A) * op(B) (+ C when `accumulate`).
+///
+/// All matrices are row-major. Without `trans_a`, A is stored m x k (element (i, p) at
+/// `a[i * lda + p]`); with it, A is stored k x m (element (i, p) at `a[p * lda + i]`).
+/// Likewise B is stored k x n, or n x k with `trans_b`. C is m x n with row stride `ldc`;
+/// its padding columns are never touched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemmArgs {
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub trans_a: bool,
+    pub lda: usize,
+    pub trans_b: bool,
+    pub ldb: usize,
+    pub ldc: usize,
+    /// Add the product to C instead of overwriting it.
+    pub accumulate: bool,
+    /// Most threads to use (0 and 1 both mean the calling thread only); capped by
+    /// [`crate::pool::num_threads`].
+    pub threads: usize,
+}
+
+impl GemmArgs {
+    /// `m x k` times `k x n`, no transposes, tight leading dimensions, overwrite C, one
+    /// thread.
+    pub fn new(m: usize, n: usize, k: usize) -> GemmArgs {
+        GemmArgs {
+            m,
+            n,
+            k,
+            trans_a: false,
+            lda: k,
+            trans_b: false,
+            ldb: n,
+            ldc: n,
+            accumulate: false,
+            threads: 1,
+        }
+    }
+
+    /// Sets the transposes and makes A's and B's leading dimensions tight for them.
+    pub fn with_trans(mut self, trans_a: bool, trans_b: bool) -> GemmArgs {
+        self.trans_a = trans_a;
+        self.trans_b = trans_b;
+        self.lda = if trans_a { self.m } else { self.k };
+        self.ldb = if trans_b { self.k } else { self.n };
+        self
+    }
+
+    /// Sets the most threads to use.
+    pub fn with_threads(mut self, threads: usize) -> GemmArgs {
+        self.threads = threads;
+        self
+    }
+
+    /// Sets whether the product is added to C.
+    pub fn with_accumulate(mut self, accumulate: bool) -> GemmArgs {
+        self.accumulate = accumulate;
+        self
+    }
+
+    /// Elements that A, B and C must at least hold.
+    fn check(&self, a: usize, b: usize, c: usize) -> Result<(), KernelError> {
+        let (m, n, k) = (self.m, self.n, self.k);
+        let (ar, ac) = if self.trans_a { (k, m) } else { (m, k) };
+        let (br, bc) = if self.trans_b { (n, k) } else { (k, n) };
+        check("A", a, ar, ac, self.lda)?;
+        check("B", b, br, bc, self.ldb)?;
+        check("C", c, m, n, self.ldc)
+    }
+}
+
+/// A batch of GEMMs with the same [`GemmArgs`]: matrix `i` of A starts at element
+/// `i * stride_a` of A's slice, and likewise for B and C. A stride of 0 for A or B reuses
+/// one matrix for the whole batch; C's stride must keep its matrices apart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Batch {
+    pub count: usize,
+    pub stride_a: usize,
+    pub stride_b: usize,
+    pub stride_c: usize,
+}
+
+impl Batch {
+    /// Checks the slices' lengths; returns the elements one matrix of A, B and C spans.
+    fn check(
+        &self,
+        args: &GemmArgs,
+        a: usize,
+        b: usize,
+        c: usize,
+    ) -> Result<[usize; 3], KernelError> {
+        let (m, n, k) = (args.m, args.n, args.k);
+        let (ar, ac) = if args.trans_a { (k, m) } else { (m, k) };
+        let (br, bc) = if args.trans_b { (n, k) } else { (k, n) };
+        let spans = [
+            footprint("A", ar, ac, args.lda)?,
+            footprint("B", br, bc, args.ldb)?,
+            footprint("C", m, n, args.ldc)?,
+        ];
+        if self.count == 0 {
+            return Ok(spans);
+        }
+        if self.count > 1 && self.stride_c < spans[2] {
+            return Err(KernelError(format!(
+                "C: batch stride {} is smaller than one matrix ({} elements): the outputs would overlap",
+                self.stride_c, spans[2]
+            )));
+        }
+        let strides = [self.stride_a, self.stride_b, self.stride_c];
+        for (((name, span), stride), len) in ["A", "B", "C"]
+            .into_iter()
+            .zip(spans)
+            .zip(strides)
+            .zip([a, b, c])
+        {
+            if span == 0 {
+                continue;
+            }
+            let need = (self.count - 1)
+                .checked_mul(stride)
+                .and_then(|x| x.checked_add(span))
+                .ok_or_else(|| {
+                    KernelError(format!(
+                        "{name}: batch of {} with stride {stride} overflows usize",
+                        self.count
+                    ))
+                })?;
+            if len < need {
+                return Err(KernelError(format!(
+                    "{name}: batch of {} with stride {stride} needs {need} elements, got {len}",
+                    self.count
+                )));
+            }
+        }
+        Ok(spans)
+    }
+}
+
+/// Elements a `rows x cols` matrix with leading dimension `ld` spans (0 when empty).
+fn footprint(name: &str, rows: usize, cols: usize, ld: usize) -> Result<usize, KernelError> {
+    if rows == 0 || cols == 0 {
+        return Ok(0);
+    }
+    if ld < cols {
+        return Err(KernelError(format!(
+            "{name}: leading dimension {ld} is smaller than its {cols} columns"
+        )));
+    }
+    (rows - 1)
+        .checked_mul(ld)
+        .and_then(|x| x.checked_add(cols))
+        .ok_or_else(|| {
+            KernelError(format!(
+                "{name}: {rows}x{cols} with leading dimension {ld} overflows usize"
+            ))
+        })
+}
+
+fn check(name: &str, len: usize, rows: usize, cols: usize, ld: usize) -> Result<(), KernelError> {
+    let need = footprint(name, rows, cols, ld)?;
+    if len < need {
+        return Err(KernelError(format!(
+            "{name}: {rows}x{cols} with leading dimension {ld} needs {need} elements, got {len}"
+        )));
+    }
+    Ok(())
+}
+
+fn check_isa(isa: Isa) -> Result<(), KernelError> {
+    if isa.is_available() {
+        Ok(())
+    } else {
+        Err(KernelError(format!("{isa:?} is not supported by this CPU")))
+    }
+}
+
+fn gemm_ex_with<T: Scalar>(
+    isa: Isa,
+    args: &GemmArgs,
+    a: &[T],
+    b: &[T],
+    c: &mut [T],
+) -> Result<(), KernelError> {
+    check_isa(isa)?;
+    args.check(a.len(), b.len(), c.len())?;
+    driver::gemm(&T::kernel(isa), args, a, b, c);
+    Ok(())
+}
+
+fn gemm_batched_with<T: Scalar>(
+    isa: Isa,
+    args: &GemmArgs,
+    batch: &Batch,
+    a: &[T],
+    b: &[T],
+    c: &mut [T],
+) -> Result<(), KernelError> {
+    check_isa(isa)?;
+    let spans = batch.check(args, a.len(), b.len(), c.len())?;
+    driver::gemm_batched(&T::kernel(isa), args, batch, spans, a, b, c);
+    Ok(())
+}
+
+/// Defines the plain, `_with`, `_ex` and `_ex_with` entry points for one element type.
+macro_rules! gemm_api {
+    ($t:ty, $plain:ident, $with:ident, $ex:ident, $ex_with:ident, $batched:ident,
+     $batched_with:ident) => {
+        #[doc = concat!("C = A * B (+ C when `accumulate`) in `", stringify!($t), "`, with the best")]
+        /// microkernel and up to `threads` threads. A is m x k (leading dimension `lda`),
+        /// B is k x n, C is m x n, all row-major.
+        #[allow(clippy::too_many_arguments)]
+        pub fn $plain(
+            m: usize,
+            n: usize,
+            k: usize,
+            a: &[$t],
+            lda: usize,
+            b: &[$t],
+            ldb: usize,
+            c: &mut [$t],
+            ldc: usize,
+            accumulate: bool,
+            threads: usize,
+        ) -> Result<(), KernelError> {
+            $with(Isa::detect(), m, n, k, a, lda, b, ldb, c, ldc, accumulate, threads)
+        }
+
+        #[doc = concat!("`", stringify!($plain), "` with an explicit microkernel (an error if the CPU lacks it).")]
+        #[allow(clippy::too_many_arguments)]
+        pub fn $with(
+            isa: Isa,
+            m: usize,
+            n: usize,
+            k: usize,
+            a: &[$t],
+            lda: usize,
+            b: &[$t],
+            ldb: usize,
+            c: &mut [$t],
+            ldc: usize,
+            accumulate: bool,
+            threads: usize,
+        ) -> Result<(), KernelError> {
+            let args = GemmArgs {
+                lda,
+                ldb,
+                ldc,
+                accumulate,
+                threads,
+                ..GemmArgs::new(m, n, k)
+            };
+            gemm_ex_with(isa, &args, a, b, c)
+        }
+
+        /// C = op(A) * op(B) (+ C) as described by `args`, with the best microkernel.
+        pub fn $ex(args: &GemmArgs, a: &[$t], b: &[$t], c: &mut [$t]) -> Result<(), KernelError> {
+            gemm_ex_with(Isa::detect(), args, a, b, c)
+        }
+
+        #[doc = concat!("`", stringify!($ex), "` with an explicit microkernel (an error if the CPU lacks it).")]
+        pub fn $ex_with(
+            isa: Isa,
+            args: &GemmArgs,
+            a: &[$t],
+            b: &[$t],
+            c: &mut [$t],
+        ) -> Result<(), KernelError> {
+            gemm_ex_with(isa, args, a, b, c)
+        }
+
+        /// `batch.count` GEMMs described by `args`, matrix `i` of each operand at
+        /// `i * batch.stride_*`. Small matrices are split between threads whole, large
+        /// ones each by rows and columns.
+        pub fn $batched(
+            args: &GemmArgs,
+            batch: &Batch,
+            a: &[$t],
+            b: &[$t],
+            c: &mut [$t],
+        ) -> Result<(), KernelError> {
+            gemm_batched_with(Isa::detect(), args, batch, a, b, c)
+        }
+
+        #[doc = concat!("`", stringify!($batched), "` with an explicit microkernel (an error if the CPU lacks it).")]
+        pub fn $batched_with(
+            isa: Isa,
+            args: &GemmArgs,
+            batch: &Batch,
+            a: &[$t],
+            b: &[$t],
+            c: &mut [$t],
+        ) -> Result<(), KernelError> {
+            gemm_batched_with(isa, args, batch, a, b, c)
+        }
+    };
+}
+
+gemm_api!(
+    f32,
+    sgemm,
+    sgemm_with,
+    sgemm_ex,
+    sgemm_ex_with,
+    sgemm_batched,
+    sgemm_batched_with
+);
+gemm_api!(
+    f64,
+    dgemm,
+    dgemm_with,
+    dgemm_ex,
+    dgemm_ex_with,
+    dgemm_batched,
+    dgemm_batched_with
+);
