@@ -140,6 +140,8 @@ fn kernel_op(op: &Op) -> bool {
             | Op::GetDimensionSize { .. }
             | Op::UniformQuantize { .. }
             | Op::UniformDequantize { .. }
+            | Op::ReplicaId
+            | Op::PartitionId
     )
 }
 

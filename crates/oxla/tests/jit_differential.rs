@@ -1263,3 +1263,9 @@ fn integer_division_by_constants() {
         }
     }
 }
+
+#[test]
+fn replica_and_partition_ids_on_one_device() {
+    let m = "HloModule r\nENTRY main {\n  r = u32[] replica-id()\n  p = u32[] partition-id()\n  b = u32[5] broadcast(r), dimensions={}\n  c = u32[5] broadcast(p), dimensions={}\n  ROOT s = u32[5] add(b, c)\n}\n";
+    check(m, &[], 0);
+}
