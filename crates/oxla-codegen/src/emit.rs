@@ -195,7 +195,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
             return Ok(s);
         }
         if t == PrimitiveType::Pred {
-            return Ok(if lanes == 4 { I32.by(4) } else { I64.by(2) }.expect("lanes"));
+            return Ok(if lanes == 4 {
+                types::I32X4
+            } else {
+                types::I64X2
+            });
         }
         s.by(lanes)
             .ok_or_else(|| Error::internal(format!("no {lanes}-lane vector of {t}")))

@@ -88,13 +88,13 @@ pub(crate) fn exp_f32(em: &mut Emitter, x: Val) -> R<Val> {
         l,
     )?;
     // 2^(n-1) built in the exponent field.
-    let ity = I32.by(l).expect("lanes");
+    let (fty, ity) = vec_types(em, x.v);
     let tmi = em.b.ins().bitcast(ity, MemFlagsData::new(), tm);
     let magic_i = em.b.ins().iconst(I32, 0x4B40_0000 - 126);
     let magic_i = em.b.ins().splat(ity, magic_i);
     let e = em.b.ins().isub(tmi, magic_i);
     let e = em.b.ins().ishl_imm_s(e, 23);
-    let ty = x_ty(em, l);
+    let ty = fty;
     let scale = em.b.ins().bitcast(ty, MemFlagsData::new(), e);
     let res = em.b.ins().fmul(p, scale);
     // Overflow to +inf; results below f32's normal range flush to 0, as XLA's CPU backend
@@ -115,12 +115,14 @@ pub(crate) fn exp_f32(em: &mut Emitter, x: Val) -> R<Val> {
     })
 }
 
-fn x_ty(_em: &Emitter, l: u32) -> cranelift_codegen::ir::Type {
-    cranelift_codegen::ir::types::F32.by(l).expect("lanes")
+/// The vector type of `x` (F32X4) and its integer twin (I32X4).
+fn vec_types(em: &Emitter, x: Value) -> (cranelift_codegen::ir::Type, cranelift_codegen::ir::Type) {
+    let f = em.b.func.dfg.value_type(x);
+    (f, f.as_int())
 }
 
-fn sel(em: &mut Emitter, mask: Value, a: Value, b: Value, l: u32) -> Value {
-    let ty = x_ty(em, l);
+fn sel(em: &mut Emitter, mask: Value, a: Value, b: Value, _l: u32) -> Value {
+    let ty = em.b.func.dfg.value_type(a);
     let m = em.b.ins().bitcast(ty, MemFlagsData::new(), mask);
     em.b.ins().bitselect(m, a, b)
 }
@@ -177,8 +179,7 @@ pub(crate) fn tanh_f32(em: &mut Emitter, x: Val) -> R<Val> {
 /// first; x < 0 and NaN give NaN, 0 gives -inf, +inf gives +inf.
 pub(crate) fn log_f32(em: &mut Emitter, x: Val) -> R<Val> {
     let l = x.lanes;
-    let ity = I32.by(l).expect("lanes");
-    let fty = x_ty(em, l);
+    let (fty, ity) = vec_types(em, x.v);
     // Subnormals: multiply by 2^23 and take 23 off the exponent.
     let min_normal = k(em, f32::MIN_POSITIVE as f64, l)?;
     let is_sub = em.b.ins().fcmp(FloatCC::LessThan, x.v, min_normal);

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use oxla_hlo::ArrayShape;
+use oxla_hlo::{ArrayShape, Error, Result};
 
 /// A 64-byte aligned byte buffer. `uninit` memory is only ever written by kernels before
 /// it is read, and is never read as a Rust value before that.
@@ -23,10 +23,15 @@ impl std::fmt::Debug for Bytes {
 
 impl Drop for Bytes {
     fn drop(&mut self) {
-        let cap = Self::capacity(self.len);
+        // Both succeeded when the buffer was allocated.
+        let Ok(cap) = Self::capacity(self.len) else {
+            return;
+        };
         if !cache::put(cap, self.ptr) {
-            // SAFETY: allocated in `alloc` with this layout.
-            unsafe { std::alloc::dealloc(self.ptr.as_ptr(), Self::layout(cap)) }
+            if let Ok(layout) = Self::layout(cap) {
+                // SAFETY: allocated in `uninit` with this layout.
+                unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout) }
+            }
         }
     }
 }
@@ -76,57 +81,41 @@ mod cache {
 }
 
 impl Bytes {
-    fn layout(cap: usize) -> std::alloc::Layout {
-        std::alloc::Layout::from_size_align(cap, 64).expect("buffer size")
+    fn layout(cap: usize) -> Result<std::alloc::Layout> {
+        std::alloc::Layout::from_size_align(cap, 64)
+            .map_err(|_| Error::runtime(format!("cannot allocate a buffer of {cap} bytes")))
     }
 
     /// Allocation size for `len` bytes (whole pages above a page, so sizes recycle).
-    fn capacity(len: usize) -> usize {
-        if len <= 4096 {
-            len.max(64).div_ceil(64) * 64
+    fn capacity(len: usize) -> Result<usize> {
+        let cap = if len <= 4096 {
+            Some(len.max(64).div_ceil(64) * 64)
         } else {
-            len.div_ceil(4096) * 4096
-        }
-    }
-
-    fn alloc(len: usize, zero: bool) -> Bytes {
-        let cap = Self::capacity(len);
-        if let Some(ptr) = cache::take(cap) {
-            if zero {
-                // SAFETY: `cap` bytes are allocated.
-                unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, cap) };
-            }
-            return Bytes { ptr, len };
-        }
-        let layout = Self::layout(cap);
-        // SAFETY: the layout has a nonzero size.
-        let p = unsafe {
-            if zero {
-                std::alloc::alloc_zeroed(layout)
-            } else {
-                std::alloc::alloc(layout)
-            }
+            len.div_ceil(4096).checked_mul(4096)
         };
-        match std::ptr::NonNull::new(p) {
-            Some(ptr) => Bytes { ptr, len },
-            None => std::alloc::handle_alloc_error(layout),
+        cap.ok_or_else(|| Error::runtime(format!("cannot allocate a buffer of {len} bytes")))
+    }
+
+    /// Memory that the caller fully writes before anyone reads it. A size the allocator
+    /// cannot serve is an error, not an abort.
+    pub(crate) fn uninit(len: usize) -> Result<Bytes> {
+        let cap = Self::capacity(len)?;
+        if let Some(ptr) = cache::take(cap) {
+            return Ok(Bytes { ptr, len });
         }
+        let layout = Self::layout(cap)?;
+        // SAFETY: the layout has a nonzero size.
+        let p = unsafe { std::alloc::alloc(layout) };
+        std::ptr::NonNull::new(p)
+            .map(|ptr| Bytes { ptr, len })
+            .ok_or_else(|| Error::runtime(format!("out of memory allocating {len} bytes")))
     }
 
-    pub fn zeroed(len: usize) -> Bytes {
-        Self::alloc(len, true)
-    }
-
-    /// Memory that the caller fully writes before anyone reads it.
-    pub(crate) fn uninit(len: usize) -> Bytes {
-        Self::alloc(len, false)
-    }
-
-    pub fn from_slice(s: &[u8]) -> Bytes {
-        let b = Self::alloc(s.len(), false);
+    pub fn from_slice(s: &[u8]) -> Result<Bytes> {
+        let b = Self::uninit(s.len())?;
         // SAFETY: `b` has room for `s.len()` bytes.
         unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), b.ptr.as_ptr(), s.len()) };
-        b
+        Ok(b)
     }
 
     pub fn len(&self) -> usize {

@@ -181,7 +181,7 @@ impl Buffer {
         let bytes = l.to_le_bytes();
         Ok(Buffer {
             shape,
-            data: Arc::new(Bytes::from_slice(&bytes)),
+            data: Arc::new(Bytes::from_slice(&bytes)?),
         })
     }
 

@@ -237,7 +237,7 @@ impl<'m> Builder<'m> {
                     if !oxla_codegen::supports_type(l.element_type()) {
                         return Err(unsup(ins, &format!("element type {}", l.element_type())));
                     }
-                    consts.insert(i, Arc::new(Bytes::from_slice(&l.to_le_bytes())));
+                    consts.insert(i, Arc::new(Bytes::from_slice(&l.to_le_bytes())?));
                 }
                 _ if matches!(ba.slots[i], Slot::Alias(_)) => {}
                 Op::Dot { .. } if gemm_shape(c, ins).is_some() => {
@@ -428,7 +428,7 @@ impl Programs {
     fn run(&self, p: usize, mut args: Vec<V>) -> Result<V> {
         let prog = &self.progs[p];
         let c = self.module.computation(prog.comp);
-        let arena = Bytes::uninit(prog.arena_bytes);
+        let arena = Bytes::uninit(prog.arena_bytes)?;
         let base = arena.ptr();
         let n = c.instructions.len();
         let mut vals: Vec<V> = vec![V::Unset; n];
@@ -523,7 +523,7 @@ impl Programs {
                 keep: None,
             } => {
                 let bytes = shape_bytes(&Shape::Array(shape.clone()));
-                let b = Bytes::uninit(bytes);
+                let b = Bytes::uninit(bytes)?;
                 // SAFETY: `ptr` points at `bytes` live bytes of the current arena.
                 unsafe { std::ptr::copy_nonoverlapping(ptr, b.ptr(), bytes) };
                 let b = Arc::new(b);
@@ -605,7 +605,7 @@ impl Programs {
             let mut vs = Vec::new();
             for s in &leaves {
                 let a = array_of(s)?;
-                let b = Arc::new(Bytes::uninit(shape_bytes(s)));
+                let b = Arc::new(Bytes::uninit(shape_bytes(s))?);
                 ptrs.push(b.ptr());
                 vs.push(V::Arr {
                     ptr: b.ptr(),
