@@ -29,6 +29,8 @@ use std::time::Duration;
 use oxla_hlo::{Error, HloModule, Literal, Result};
 
 pub use grid::Grid;
+/// Dense linear algebra on literals, also run by the JIT's runtime (small matrices).
+pub use linalg::{cholesky, triangular_solve};
 use process::Process;
 
 /// A host implementation of a custom-call target.

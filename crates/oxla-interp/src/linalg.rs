@@ -327,7 +327,7 @@ fn from_complex(like: &Literal, v: Vec<Complex64>) -> Result<Literal> {
     Literal::from_scalars(t, like.shape().dims(), s)
 }
 
-fn cholesky(a: &Literal, lower: bool) -> Result<Literal> {
+pub fn cholesky(a: &Literal, lower: bool) -> Result<Literal> {
     let (b, n, _, v) = matrices(a);
     let mut out = v.clone();
     for bi in 0..b {
@@ -375,7 +375,7 @@ fn cholesky(a: &Literal, lower: bool) -> Result<Literal> {
     from_complex(a, out)
 }
 
-fn triangular_solve(
+pub fn triangular_solve(
     a: &Literal,
     b: &Literal,
     left: bool,

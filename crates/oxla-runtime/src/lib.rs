@@ -13,7 +13,6 @@
 
 mod exec;
 mod fft;
-mod linalg;
 mod program;
 
 use std::path::PathBuf;

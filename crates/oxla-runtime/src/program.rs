@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use oxla_codegen::{compile_kernels, JitCode, Kernel, KernelMode, KernelSpec};
 use oxla_hlo::{
-    ArrayShape, ComputationId, Error, HloComputation, HloInstruction, HloModule, Op, PrimitiveType,
-    Result, Shape,
+    ArrayShape, ComputationId, Error, HloComputation, HloInstruction, HloModule, Literal, Op,
+    PrimitiveType, Result, Shape,
 };
 use oxla_passes::buffer_assignment::shape_bytes;
 use oxla_passes::{assign_buffers, Slot};
@@ -826,74 +826,42 @@ impl Programs {
                 Ok(v)
             }
             Step::Linalg { .. } => {
-                let t = ins.shape.element_type();
-                let read = |k: usize| -> Result<Vec<f64>> {
+                // The interpreter's implementation on literals: these are small matrices,
+                // and its results are the reference.
+                let lit = |k: usize| -> Result<Literal> {
                     let V::Arr { ptr, shape, .. } = &vals[ins.operands[k].index()] else {
                         return Err(Error::internal("linalg operand"));
                     };
-                    let n = shape.element_count().max(0) as usize;
-                    // SAFETY: an array of n elements of type t.
-                    Ok(unsafe {
-                        if t == PrimitiveType::F64 {
-                            std::slice::from_raw_parts(*ptr as *const f64, n).to_vec()
-                        } else {
-                            std::slice::from_raw_parts(*ptr as *const f32, n)
-                                .iter()
-                                .map(|&x| x as f64)
-                                .collect()
-                        }
-                    })
+                    let sh = Shape::Array(shape.clone());
+                    let n = shape_bytes(&sh);
+                    // SAFETY: an array of `n` bytes.
+                    let bytes = unsafe { std::slice::from_raw_parts(*ptr as *const u8, n) };
+                    Literal::from_le_bytes(&sh, bytes)
                 };
-                let dims = |k: usize| c.instr(ins.operands[k]).shape.dims().to_vec();
                 let result = match &ins.op {
                     Op::TriangularSolve {
                         left_side,
                         lower,
                         unit_diagonal,
                         transpose_a,
-                    } => {
-                        let (ad, bd) = (dims(0), dims(1));
-                        let r = bd.len();
-                        let m = ad[ad.len() - 1] as usize;
-                        let (rows, cols) = (bd[r - 2] as usize, bd[r - 1] as usize);
-                        let batch = bd[..r - 2].iter().product::<i64>() as usize;
-                        crate::linalg::triangular_solve(
-                            &read(0)?,
-                            &read(1)?,
-                            batch,
-                            m,
-                            rows,
-                            cols,
-                            *left_side,
-                            *lower,
-                            *unit_diagonal,
-                            *transpose_a,
-                        )
-                    }
-                    Op::Cholesky { lower } => {
-                        let ad = dims(0);
-                        let n = ad[ad.len() - 1] as usize;
-                        let batch = ad[..ad.len() - 2].iter().product::<i64>() as usize;
-                        crate::linalg::cholesky(&read(0)?, batch, n, *lower)
-                    }
+                    } => oxla_interp::triangular_solve(
+                        &lit(0)?,
+                        &lit(1)?,
+                        *left_side,
+                        *lower,
+                        *unit_diagonal,
+                        *transpose_a,
+                    )?,
+                    Op::Cholesky { lower } => oxla_interp::cholesky(&lit(0)?, *lower)?,
                     _ => return Err(Error::internal("linalg step")),
                 };
+                let bytes = result.to_le_bytes();
                 let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
-                // SAFETY: the output holds result.len() elements of type t.
-                unsafe {
-                    if t == PrimitiveType::F64 {
-                        std::ptr::copy_nonoverlapping(
-                            result.as_ptr(),
-                            outs[0] as *mut f64,
-                            result.len(),
-                        );
-                    } else {
-                        let o = outs[0] as *mut f32;
-                        for (k, x) in result.iter().enumerate() {
-                            *o.add(k) = *x as f32;
-                        }
-                    }
+                if bytes.len() != shape_bytes(&ins.shape) {
+                    return Err(Error::internal(format!("{}: result size", ins.name)));
                 }
+                // SAFETY: the output holds exactly `bytes.len()` bytes.
+                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), outs[0], bytes.len()) };
                 Ok(v)
             }
             Step::Sort { cmp, dim, .. } => {
