@@ -10,60 +10,9 @@ use oxla_hlo::literal::Scalar;
 use oxla_hlo::{BinaryOp, PrimitiveType, UnaryOp};
 use oxla_interp::scalar_ops;
 
-/// Unary ops in the order of their codes (the index passed to `oxla_unary_*`).
-pub(crate) const UNARY: [UnaryOp; 26] = {
-    use UnaryOp::*;
-    [
-        Abs,
-        Cbrt,
-        Ceil,
-        Clz,
-        Cos,
-        Erf,
-        Exp,
-        Expm1,
-        Floor,
-        Imag,
-        IsFinite,
-        Log,
-        Log1p,
-        Logistic,
-        Neg,
-        Not,
-        PopCnt,
-        Real,
-        Round,
-        RoundNearestEven,
-        Rsqrt,
-        Sign,
-        Sin,
-        Sqrt,
-        Tan,
-        Tanh,
-    ]
-};
-
-pub(crate) const BINARY: [BinaryOp; 16] = {
-    use BinaryOp::*;
-    [
-        Add,
-        Sub,
-        Mul,
-        Div,
-        Rem,
-        Pow,
-        Max,
-        Min,
-        And,
-        Or,
-        Xor,
-        ShiftLeft,
-        ShiftRightArithmetic,
-        ShiftRightLogical,
-        Atan2,
-        Complex,
-    ]
-};
+/// Unary and binary ops travel to helpers as their index in these lists.
+pub(crate) const UNARY: [UnaryOp; 26] = UnaryOp::ALL;
+pub(crate) const BINARY: [BinaryOp; 16] = BinaryOp::ALL;
 
 pub(crate) fn unary_code(op: UnaryOp) -> i64 {
     UNARY.iter().position(|&o| o == op).unwrap_or(0) as i64

@@ -72,6 +72,39 @@ pub const UNARY_OPS: [UnaryOp; 26] = {
 };
 
 impl UnaryOp {
+    /// Every unary op, in declaration order.
+    pub const ALL: [UnaryOp; 26] = {
+        use UnaryOp::*;
+        [
+            Abs,
+            Cbrt,
+            Ceil,
+            Clz,
+            Cos,
+            Erf,
+            Exp,
+            Expm1,
+            Floor,
+            Imag,
+            IsFinite,
+            Log,
+            Log1p,
+            Logistic,
+            Neg,
+            Not,
+            PopCnt,
+            Real,
+            Round,
+            RoundNearestEven,
+            Rsqrt,
+            Sign,
+            Sin,
+            Sqrt,
+            Tan,
+            Tanh,
+        ]
+    };
+
     /// HLO opcode spelling.
     pub fn name(self) -> &'static str {
         use UnaryOp::*;
@@ -151,6 +184,29 @@ pub const BINARY_OPS: [BinaryOp; 16] = {
 };
 
 impl BinaryOp {
+    /// Every binary op, in declaration order.
+    pub const ALL: [BinaryOp; 16] = {
+        use BinaryOp::*;
+        [
+            Add,
+            Sub,
+            Mul,
+            Div,
+            Rem,
+            Pow,
+            Max,
+            Min,
+            And,
+            Or,
+            Xor,
+            ShiftLeft,
+            ShiftRightArithmetic,
+            ShiftRightLogical,
+            Atan2,
+            Complex,
+        ]
+    };
+
     pub fn name(self) -> &'static str {
         use BinaryOp::*;
         match self {

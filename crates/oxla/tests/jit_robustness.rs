@@ -10,16 +10,10 @@ use oxla::runtime::{Client, CompileOptions};
 fn corpus() -> Vec<String> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/conformance/stablehlo-interpret");
-    let Ok(rd) = std::fs::read_dir(&dir) else {
+    let Ok(files) = oxla::conformance::mlir_files(&dir) else {
         eprintln!("note: corpus absent; skipped");
         return vec![];
     };
-    let mut files: Vec<_> = rd
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .collect();
-    files.sort();
     files
         .iter()
         .flat_map(|f| {
