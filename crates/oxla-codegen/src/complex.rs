@@ -1,8 +1,8 @@
 //! Complex numbers in loop kernels. A c64 value is an F32X4 holding (re, im, 0, 0) and a
 //! c128 value an F64X2 (re, im); kernels with complex values run one element per
 //! iteration. Addition, subtraction, negation, real/imag, comparisons and conversions are
-//! open-coded; everything else calls the interpreter's complex scalar code (helpers.rs),
-//! so results agree with the reference exactly.
+//! open-coded; everything else calls the `oxla_elem` function the interpreter also
+//! uses (helpers.rs), so results agree with the reference exactly.
 
 use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::types::{F32, F32X4, F64, F64X2, I64};
@@ -12,7 +12,7 @@ use cranelift_codegen::ir::{
 use oxla_hlo::{BinaryOp, ComparisonDirection, Error, PrimitiveType, UnaryOp};
 
 use crate::emit::{Emitter, Val, R};
-use crate::helpers::{binary_code, unary_code};
+use crate::helpers;
 
 fn unsup(what: impl std::fmt::Display) -> Error {
     Error::unimplemented(format!("JIT: {what}"))
@@ -138,9 +138,10 @@ impl Emitter<'_, '_> {
         }
         let (re, im) = self.complex_parts(x);
         let (re, im) = (self.widen(re, t), self.widen(im, t));
+        let name =
+            helpers::complex_unary(op).ok_or_else(|| unsup(format!("{} on {t}", op.name())))?;
         let slot = self.out_slot();
-        let code = self.iconst(unary_code(op));
-        self.call_helper_void("oxla_complex_unary", &[code, re, im, slot])?;
+        self.call_helper_void(name, &[re, im, slot])?;
         self.complex_result(slot, out_t)
     }
 
@@ -163,9 +164,10 @@ impl Emitter<'_, '_> {
         let ai = self.widen(ai, t);
         let br = self.widen(br, t);
         let bi = self.widen(bi, t);
+        let name =
+            helpers::complex_binary(op).ok_or_else(|| unsup(format!("{} on {t}", op.name())))?;
         let slot = self.out_slot();
-        let code = self.iconst(binary_code(op));
-        self.call_helper_void("oxla_complex_binary", &[code, ar, ai, br, bi, slot])?;
+        self.call_helper_void(name, &[ar, ai, br, bi, slot])?;
         self.complex_result(slot, t)
     }
 

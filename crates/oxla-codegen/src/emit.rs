@@ -22,7 +22,7 @@ use oxla_hlo::{
     HloInstruction, HloModule, InstrId, Literal, Op, PrimitiveType, Result, Shape, UnaryOp,
 };
 
-use crate::helpers::{binary_code, unary_code};
+use crate::helpers;
 
 pub(crate) type R<T> = Result<T>;
 
@@ -417,8 +417,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             }
             t if t.is_minifloat() => {
                 let h = self.b.ins().uload8(I32, flags(), addr, 0);
-                let code = self.iconst(crate::helpers::minifloat_code(t));
-                self.call_helper("oxla_minifloat_to_f32", &[code, h], F32)?
+                self.call_helper(minifloat_helper(t, 0)?, &[h], F32)?
             }
             _ => {
                 let ty = scalar_ty(t)?;
@@ -462,8 +461,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.b.ins().istore16(flags(), h, addr, 0);
             }
             t if t.is_minifloat() => {
-                let code = self.iconst(crate::helpers::minifloat_code(t));
-                let h = self.call_helper("oxla_f32_to_minifloat", &[code, x.v], I32)?;
+                let h = self.call_helper(minifloat_helper(t, 1)?, &[x.v], I32)?;
                 self.b.ins().istore8(flags(), h, addr, 0);
             }
             _ => {
@@ -2253,8 +2251,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// An f64 scalar rounded once to f16/bf16 (held as f32).
     fn round_from_f64(&mut self, r: Value, t: PrimitiveType) -> R<Val> {
         if t.is_minifloat() {
-            let code = self.iconst(crate::helpers::minifloat_code(t));
-            let v = self.call_helper("oxla_f64_round_minifloat", &[code, r], F32)?;
+            let v = self.call_helper(minifloat_helper(t, 2)?, &[r], F32)?;
             return Ok(Val { v, t, lanes: 1 });
         }
         let name = if t == PrimitiveType::F16 {
@@ -2368,22 +2365,22 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 Logistic if lanes > 1 && t == PrimitiveType::F32 => {
                     return crate::math::logistic_f32(self, x)
                 }
-                _ => {
-                    let code = unary_code(op);
+                Not | PopCnt | Clz => return Err(unsup(format!("{} on {t}", op.name()))),
+                Round | Cbrt | Erf | Logistic | Exp | Expm1 | Log | Log1p | Sin | Cos | Tan
+                | Tanh => {
+                    let unsupported = || unsup(format!("{} on {t}", op.name()));
+                    let name = helpers::float_unary(op, t).ok_or_else(unsupported)?;
+                    let name64 =
+                        helpers::float_unary(op, PrimitiveType::F64).ok_or_else(unsupported)?;
                     return self.lanewise(&[x], &mut |em, a| {
                         let a = a[0];
-                        let c = em.iconst(code);
                         let v = match a.t {
-                            PrimitiveType::F64 => {
-                                em.call_helper("oxla_unary_f64", &[c, a.v], F64)?
-                            }
-                            PrimitiveType::F32 => {
-                                em.call_helper("oxla_unary_f32", &[c, a.v], F32)?
-                            }
+                            PrimitiveType::F64 => em.call_helper(name, &[a.v], F64)?,
+                            PrimitiveType::F32 => em.call_helper(name, &[a.v], F32)?,
                             _ => {
                                 // f16/bf16: compute in f64 and round once, as the reference does.
                                 let w = em.b.ins().fpromote(F64, a.v);
-                                let r = em.call_helper("oxla_unary_f64", &[c, w], F64)?;
+                                let r = em.call_helper(name64, &[w], F64)?;
                                 return em.round_from_f64(r, a.t);
                             }
                         };
@@ -2491,20 +2488,18 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 Max => self.b.ins().fmax(a.v, b.v),
                 Min => self.b.ins().fmin(a.v, b.v),
                 Rem | Pow | Atan2 => {
-                    let code = binary_code(op);
+                    let unsupported = || unsup(format!("{} on {t}", op.name()));
+                    let name = helpers::float_binary(op, t).ok_or_else(unsupported)?;
+                    let name64 =
+                        helpers::float_binary(op, PrimitiveType::F64).ok_or_else(unsupported)?;
                     return self.lanewise(&[a, b], &mut |em, x| {
-                        let c = em.iconst(code);
                         let v = match x[0].t {
-                            PrimitiveType::F64 => {
-                                em.call_helper("oxla_binary_f64", &[c, x[0].v, x[1].v], F64)?
-                            }
-                            PrimitiveType::F32 => {
-                                em.call_helper("oxla_binary_f32", &[c, x[0].v, x[1].v], F32)?
-                            }
+                            PrimitiveType::F64 => em.call_helper(name, &[x[0].v, x[1].v], F64)?,
+                            PrimitiveType::F32 => em.call_helper(name, &[x[0].v, x[1].v], F32)?,
                             t => {
                                 let a = em.b.ins().fpromote(F64, x[0].v);
                                 let b = em.b.ins().fpromote(F64, x[1].v);
-                                let r = em.call_helper("oxla_binary_f64", &[c, a, b], F64)?;
+                                let r = em.call_helper(name64, &[a, b], F64)?;
                                 return em.round_from_f64(r, t);
                             }
                         };
@@ -2668,9 +2663,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
             Pow => {
                 let x = self.widen_i64(a);
                 let y = self.widen_i64(b);
-                let s = self.iconst((!uns) as i64);
-                let w = self.iconst(bits);
-                let r = self.call_helper("oxla_int_pow", &[x, y, s, w], I64)?;
+                let name = if uns { "oxla_pow_u64" } else { "oxla_pow_s64" };
+                let r = self.call_helper(name, &[x, y], I64)?;
                 if bits == 64 {
                     r
                 } else {
@@ -2954,6 +2948,13 @@ pub(crate) fn push_shape_types(s: &Shape, out: &mut Vec<PrimitiveType>) {
         Shape::Tuple(t) => t.iter().for_each(|s| push_shape_types(s, out)),
         Shape::Token => {}
     }
+}
+
+/// A minifloat type's helper: 0 to f32, 1 from f32, 2 f64 rounded once.
+fn minifloat_helper(t: PrimitiveType, which: usize) -> R<&'static str> {
+    helpers::minifloat(t)
+        .map(|h| h[which])
+        .ok_or_else(|| Error::internal(format!("{t} is not a minifloat type")))
 }
 
 #[cfg(test)]

@@ -1,126 +1,229 @@
 //! Scalar functions that JIT code calls for what is not worth open-coding: transcendental
-//! functions in scalar loops, float remainder/pow/atan2, f16 conversions, reduce-precision.
-//! They evaluate through the interpreter's scalar semantics (widened to f64, rounded once),
-//! so a scalar kernel agrees with the reference bit for bit on these ops.
+//! functions in scalar loops, float remainder/pow/atan2, integer pow, complex arithmetic,
+//! f16/bf16/minifloat conversions, reduce-precision.
+//!
+//! Each is a thin `extern "C"` wrapper over one `oxla_elem` function (one per op and type),
+//! the same function the interpreter evaluates, so kernels agree with the reference bit for
+//! bit on these ops. Which helper an op calls is decided by the exhaustive matches below.
 
 use cranelift_codegen::ir::types::{F32, F64, I32, I64};
 use cranelift_codegen::ir::Type;
-use half::{bf16, f16};
-use oxla_hlo::literal::Scalar;
+use num_complex::Complex64;
 use oxla_hlo::{BinaryOp, PrimitiveType, UnaryOp};
-use oxla_interp::scalar_ops;
 
-/// Unary and binary ops travel to helpers as their index in these lists.
-pub(crate) const UNARY: [UnaryOp; 26] = UnaryOp::ALL;
-pub(crate) const BINARY: [BinaryOp; 16] = BinaryOp::ALL;
+/// A helper as the JIT declares it: symbol, address, parameter types, result type.
+pub(crate) type Helper = (&'static str, *const u8, Vec<Type>, Option<Type>);
 
-pub(crate) fn unary_code(op: UnaryOp) -> i64 {
-    UNARY.iter().position(|&o| o == op).unwrap_or(0) as i64
-}
-
-pub(crate) fn binary_code(op: BinaryOp) -> i64 {
-    BINARY.iter().position(|&o| o == op).unwrap_or(0) as i64
-}
-
-fn float_of(s: Result<Scalar, oxla_hlo::Error>) -> f64 {
-    match s {
-        Ok(Scalar::Float(f)) => f,
-        Ok(s) => s.as_f64(),
-        Err(_) => f64::NAN,
-    }
-}
-
-extern "C" fn unary_f64(op: i64, x: f64) -> f64 {
-    let op = UNARY[(op as usize).min(UNARY.len() - 1)];
-    float_of(scalar_ops::unary(op, PrimitiveType::F64, Scalar::Float(x)))
-}
-
-extern "C" fn unary_f32(op: i64, x: f32) -> f32 {
-    let op = UNARY[(op as usize).min(UNARY.len() - 1)];
-    float_of(scalar_ops::unary(
-        op,
-        PrimitiveType::F32,
-        Scalar::Float(x as f64),
-    )) as f32
-}
-
-extern "C" fn binary_f64(op: i64, a: f64, b: f64) -> f64 {
-    let op = BINARY[(op as usize).min(BINARY.len() - 1)];
-    float_of(scalar_ops::binary(
-        op,
-        PrimitiveType::F64,
-        Scalar::Float(a),
-        Scalar::Float(b),
-    ))
-}
-
-extern "C" fn binary_f32(op: i64, a: f32, b: f32) -> f32 {
-    let op = BINARY[(op as usize).min(BINARY.len() - 1)];
-    float_of(scalar_ops::binary(
-        op,
-        PrimitiveType::F32,
-        Scalar::Float(a as f64),
-        Scalar::Float(b as f64),
-    )) as f32
-}
-
-/// Integer pow with the interpreter's rules (negative exponents, wrapping). `signed` says
-/// how the 64-bit operands were extended; the result is truncated by the caller.
-extern "C" fn int_pow(a: i64, b: i64, signed: i64, bits: i64) -> i64 {
-    let t = match (signed != 0, bits) {
-        (true, 8) => PrimitiveType::S8,
-        (true, 16) => PrimitiveType::S16,
-        (true, 32) => PrimitiveType::S32,
-        (true, _) => PrimitiveType::S64,
-        (false, 8) => PrimitiveType::U8,
-        (false, 16) => PrimitiveType::U16,
-        (false, 32) => PrimitiveType::U32,
-        (false, _) => PrimitiveType::U64,
+macro_rules! clif {
+    (f32) => {
+        F32
     };
-    let widen = |v: i64| {
-        if signed != 0 {
-            v as i128
-        } else {
-            v as u64 as i128
+    (f64) => {
+        F64
+    };
+    (i32) => {
+        I32
+    };
+    (i64) => {
+        I64
+    };
+}
+
+/// Defines `extern "C"` wrappers and the list of (symbol, wrapper, signature) entries.
+macro_rules! scalar_helpers {
+    ($list:ident; $($sym:literal => fn $c:ident($($a:ident: $t:ident),*) -> $r:ident $body:block)*) => {
+        $(extern "C" fn $c($($a: $t),*) -> $r $body)*
+        fn $list() -> Vec<Helper> {
+            vec![$(($sym, $c as *const u8, vec![$(clif!($t)),*], Some(clif!($r)))),*]
         }
     };
-    match scalar_ops::binary(
-        BinaryOp::Pow,
-        t,
-        Scalar::Int(widen(a)),
-        Scalar::Int(widen(b)),
-    ) {
-        Ok(s) => s.as_i128() as i64,
-        Err(_) => 0,
+}
+
+scalar_helpers! { float_helpers;
+    "oxla_round_f32" => fn round_f32(x: f32) -> f32 { oxla_elem::round_f32(x) }
+    "oxla_round_f64" => fn round_f64(x: f64) -> f64 { oxla_elem::round_f64(x) }
+    "oxla_cbrt_f32" => fn cbrt_f32(x: f32) -> f32 { oxla_elem::cbrt_f32(x) }
+    "oxla_cbrt_f64" => fn cbrt_f64(x: f64) -> f64 { oxla_elem::cbrt_f64(x) }
+    "oxla_erf_f32" => fn erf_f32(x: f32) -> f32 { oxla_elem::erf_f32(x) }
+    "oxla_erf_f64" => fn erf_f64(x: f64) -> f64 { oxla_elem::erf_f64(x) }
+    "oxla_logistic_f32" => fn logistic_f32(x: f32) -> f32 { oxla_elem::logistic_f32(x) }
+    "oxla_logistic_f64" => fn logistic_f64(x: f64) -> f64 { oxla_elem::logistic_f64(x) }
+    "oxla_exp_f32" => fn exp_f32(x: f32) -> f32 { oxla_elem::exp_f32(x) }
+    "oxla_exp_f64" => fn exp_f64(x: f64) -> f64 { oxla_elem::exp_f64(x) }
+    "oxla_expm1_f32" => fn expm1_f32(x: f32) -> f32 { oxla_elem::expm1_f32(x) }
+    "oxla_expm1_f64" => fn expm1_f64(x: f64) -> f64 { oxla_elem::expm1_f64(x) }
+    "oxla_log_f32" => fn log_f32(x: f32) -> f32 { oxla_elem::log_f32(x) }
+    "oxla_log_f64" => fn log_f64(x: f64) -> f64 { oxla_elem::log_f64(x) }
+    "oxla_log1p_f32" => fn log1p_f32(x: f32) -> f32 { oxla_elem::log1p_f32(x) }
+    "oxla_log1p_f64" => fn log1p_f64(x: f64) -> f64 { oxla_elem::log1p_f64(x) }
+    "oxla_sin_f32" => fn sin_f32(x: f32) -> f32 { oxla_elem::sin_f32(x) }
+    "oxla_sin_f64" => fn sin_f64(x: f64) -> f64 { oxla_elem::sin_f64(x) }
+    "oxla_cos_f32" => fn cos_f32(x: f32) -> f32 { oxla_elem::cos_f32(x) }
+    "oxla_cos_f64" => fn cos_f64(x: f64) -> f64 { oxla_elem::cos_f64(x) }
+    "oxla_tan_f32" => fn tan_f32(x: f32) -> f32 { oxla_elem::tan_f32(x) }
+    "oxla_tan_f64" => fn tan_f64(x: f64) -> f64 { oxla_elem::tan_f64(x) }
+    "oxla_tanh_f32" => fn tanh_f32(x: f32) -> f32 { oxla_elem::tanh_f32(x) }
+    "oxla_tanh_f64" => fn tanh_f64(x: f64) -> f64 { oxla_elem::tanh_f64(x) }
+    "oxla_rem_f32" => fn rem_f32(a: f32, b: f32) -> f32 { oxla_elem::rem_f32(a, b) }
+    "oxla_rem_f64" => fn rem_f64(a: f64, b: f64) -> f64 { oxla_elem::rem_f64(a, b) }
+    "oxla_pow_f32" => fn pow_f32(a: f32, b: f32) -> f32 { oxla_elem::pow_f32(a, b) }
+    "oxla_pow_f64" => fn pow_f64(a: f64, b: f64) -> f64 { oxla_elem::pow_f64(a, b) }
+    "oxla_atan2_f32" => fn atan2_f32(a: f32, b: f32) -> f32 { oxla_elem::atan2_f32(a, b) }
+    "oxla_atan2_f64" => fn atan2_f64(a: f64, b: f64) -> f64 { oxla_elem::atan2_f64(a, b) }
+    // Narrower integers pass sign- or zero-extended values and truncate the result.
+    "oxla_pow_s64" => fn pow_s64(a: i64, b: i64) -> i64 { oxla_elem::pow_s64(a, b) }
+    "oxla_pow_u64" => fn pow_u64(a: i64, b: i64) -> i64 { oxla_elem::pow_u64(a as u64, b as u64) as i64 }
+    "oxla_f16_to_f32" => fn f16_to_f32(bits: i32) -> f32 { oxla_elem::f16_bits_to_f32(bits as u16) }
+    "oxla_f32_to_f16" => fn f32_to_f16(x: f32) -> i32 { oxla_elem::f32_to_f16_bits(x) as i32 }
+    "oxla_round_f16" => fn round_f16(x: f32) -> f32 { oxla_elem::round_to_f16(x) }
+    "oxla_round_bf16" => fn round_bf16(x: f32) -> f32 { oxla_elem::round_to_bf16(x) }
+    "oxla_f64_round_f16" => fn f64_round_f16(x: f64) -> f32 { oxla_elem::round_f64_to_f16(x) }
+    "oxla_f64_round_bf16" => fn f64_round_bf16(x: f64) -> f32 { oxla_elem::round_f64_to_bf16(x) }
+    "oxla_reduce_precision" => fn reduce_precision(x: f64, is_f64: i64, e: i64, m: i64) -> f64 {
+        oxla_elem::reduce_precision(x, is_f64 != 0, e as u32, m as u32)
     }
 }
 
-extern "C" fn f16_to_f32(bits: i32) -> f32 {
-    f16::from_bits(bits as u16).to_f32()
+/// The helper computing a float unary op that is not open-coded, on f32 or f64 (f16/bf16
+/// and minifloats call the f64 one and round once). `None`: the op has no float meaning.
+pub(crate) fn float_unary(op: UnaryOp, t: PrimitiveType) -> Option<&'static str> {
+    use UnaryOp::*;
+    let (f32, f64) = match op {
+        Round => ("oxla_round_f32", "oxla_round_f64"),
+        Cbrt => ("oxla_cbrt_f32", "oxla_cbrt_f64"),
+        Erf => ("oxla_erf_f32", "oxla_erf_f64"),
+        Logistic => ("oxla_logistic_f32", "oxla_logistic_f64"),
+        Exp => ("oxla_exp_f32", "oxla_exp_f64"),
+        Expm1 => ("oxla_expm1_f32", "oxla_expm1_f64"),
+        Log => ("oxla_log_f32", "oxla_log_f64"),
+        Log1p => ("oxla_log1p_f32", "oxla_log1p_f64"),
+        Sin => ("oxla_sin_f32", "oxla_sin_f64"),
+        Cos => ("oxla_cos_f32", "oxla_cos_f64"),
+        Tan => ("oxla_tan_f32", "oxla_tan_f64"),
+        Tanh => ("oxla_tanh_f32", "oxla_tanh_f64"),
+        // Open-coded in CLIF, or not defined on floats.
+        Abs | Neg | Sign | Floor | Ceil | RoundNearestEven | Sqrt | Rsqrt | IsFinite | Real
+        | Imag | Not | PopCnt | Clz => return None,
+    };
+    Some(if t == PrimitiveType::F32 { f32 } else { f64 })
 }
 
-extern "C" fn f32_to_f16(x: f32) -> i32 {
-    f16::from_f32(x).to_bits() as i32
+/// The helper computing a float binary op that is not open-coded (see `float_unary`).
+pub(crate) fn float_binary(op: BinaryOp, t: PrimitiveType) -> Option<&'static str> {
+    use BinaryOp::*;
+    let (f32, f64) = match op {
+        Rem => ("oxla_rem_f32", "oxla_rem_f64"),
+        Pow => ("oxla_pow_f32", "oxla_pow_f64"),
+        Atan2 => ("oxla_atan2_f32", "oxla_atan2_f64"),
+        Add | Sub | Mul | Div | Max | Min | Complex | And | Or | Xor | ShiftLeft
+        | ShiftRightLogical | ShiftRightArithmetic => return None,
+    };
+    Some(if t == PrimitiveType::F32 { f32 } else { f64 })
 }
 
-extern "C" fn round_f16(x: f32) -> f32 {
-    f16::from_f32(x).to_f32()
+// ---------------------------------------------------------------- complex numbers
+
+/// Writes a c128 result to the 16-byte slot the JIT passes.
+fn complex_out(c: Complex64, out: *mut f64) {
+    // SAFETY: the JIT passes a 16-byte, 8-aligned stack slot.
+    unsafe {
+        *out = c.re;
+        *out.add(1) = c.im;
+    }
 }
 
-extern "C" fn round_bf16(x: f32) -> f32 {
-    bf16::from_f32(x).to_f32()
+/// Complex helpers: `fn(re, im, out)` for unary ops, `fn(are, aim, bre, bim, out)` for
+/// binary ones; c64 operands arrive widened to f64 and the caller rounds the parts.
+macro_rules! complex_helpers {
+    (unary: $($usym:literal => $uc:ident = $uf:path;)* binary: $($bsym:literal => $bc:ident = $bf:path;)*) => {
+        $(extern "C" fn $uc(re: f64, im: f64, out: *mut f64) {
+            complex_out($uf(Complex64::new(re, im)), out)
+        })*
+        $(extern "C" fn $bc(are: f64, aim: f64, bre: f64, bim: f64, out: *mut f64) {
+            complex_out($bf(Complex64::new(are, aim), Complex64::new(bre, bim)), out)
+        })*
+        fn complex_helpers() -> Vec<Helper> {
+            let mut v: Vec<Helper> = vec![$(($usym, $uc as *const u8, vec![F64, F64, I64], None)),*];
+            v.extend([$(($bsym, $bc as *const u8, vec![F64, F64, F64, F64, I64], None)),*]);
+            v
+        }
+    };
 }
 
-extern "C" fn f64_round_f16(x: f64) -> f32 {
-    f16::from_f64(x).to_f32()
+/// |c| as a complex with a zero imaginary part (the caller takes the real part).
+fn abs_as_complex(c: Complex64) -> Complex64 {
+    Complex64::new(oxla_elem::abs_c128(c), 0.0)
 }
 
-extern "C" fn f64_round_bf16(x: f64) -> f32 {
-    bf16::from_f64(x).to_f32()
+complex_helpers! {
+    unary:
+    "oxla_abs_c128" => c_abs = abs_as_complex;
+    "oxla_sign_c128" => c_sign = oxla_elem::sign_c128;
+    "oxla_logistic_c128" => c_logistic = oxla_elem::logistic_c128;
+    "oxla_cbrt_c128" => c_cbrt = oxla_elem::cbrt_c128;
+    "oxla_exp_c128" => c_exp = oxla_elem::exp_c128;
+    "oxla_expm1_c128" => c_expm1 = oxla_elem::expm1_c128;
+    "oxla_log_c128" => c_log = oxla_elem::log_c128;
+    "oxla_log1p_c128" => c_log1p = oxla_elem::log1p_c128;
+    "oxla_sqrt_c128" => c_sqrt = oxla_elem::sqrt_c128;
+    "oxla_rsqrt_c128" => c_rsqrt = oxla_elem::rsqrt_c128;
+    "oxla_sin_c128" => c_sin = oxla_elem::sin_c128;
+    "oxla_cos_c128" => c_cos = oxla_elem::cos_c128;
+    "oxla_tan_c128" => c_tan = oxla_elem::tan_c128;
+    "oxla_tanh_c128" => c_tanh = oxla_elem::tanh_c128;
+    binary:
+    "oxla_mul_c128" => c_mul = oxla_elem::mul_c128;
+    "oxla_div_c128" => c_div = oxla_elem::div_c128;
+    "oxla_pow_c128" => c_pow = oxla_elem::pow_c128;
+    "oxla_max_c128" => c_max = oxla_elem::max_c128;
+    "oxla_min_c128" => c_min = oxla_elem::min_c128;
+    "oxla_atan2_c128" => c_atan2 = oxla_elem::atan2_c128;
 }
 
-/// Minifloat types in the order of their codes.
-pub(crate) const MINIFLOATS: [PrimitiveType; 11] = {
+/// The helper of a complex unary op that is not open-coded (`None`: not defined on complex).
+pub(crate) fn complex_unary(op: UnaryOp) -> Option<&'static str> {
+    use UnaryOp::*;
+    Some(match op {
+        Abs => "oxla_abs_c128",
+        Sign => "oxla_sign_c128",
+        Logistic => "oxla_logistic_c128",
+        Cbrt => "oxla_cbrt_c128",
+        Exp => "oxla_exp_c128",
+        Expm1 => "oxla_expm1_c128",
+        Log => "oxla_log_c128",
+        Log1p => "oxla_log1p_c128",
+        Sqrt => "oxla_sqrt_c128",
+        Rsqrt => "oxla_rsqrt_c128",
+        Sin => "oxla_sin_c128",
+        Cos => "oxla_cos_c128",
+        Tan => "oxla_tan_c128",
+        Tanh => "oxla_tanh_c128",
+        // Open-coded (neg, real, imag) or not defined on complex numbers.
+        Neg | Real | Imag | Not | PopCnt | Clz | IsFinite | Floor | Ceil | Round
+        | RoundNearestEven | Erf => return None,
+    })
+}
+
+/// The helper of a complex binary op that is not open-coded (`None`: not defined).
+pub(crate) fn complex_binary(op: BinaryOp) -> Option<&'static str> {
+    use BinaryOp::*;
+    Some(match op {
+        Mul => "oxla_mul_c128",
+        Div => "oxla_div_c128",
+        Pow => "oxla_pow_c128",
+        Max => "oxla_max_c128",
+        Min => "oxla_min_c128",
+        Atan2 => "oxla_atan2_c128",
+        Add | Sub | Rem | Complex | And | Or | Xor | ShiftLeft | ShiftRightLogical
+        | ShiftRightArithmetic => return None,
+    })
+}
+
+// ---------------------------------------------------------------- minifloats
+
+/// Minifloat types; a helper's const parameter indexes this list, so each type gets its own
+/// monomorphized function.
+const MINIFLOATS: [PrimitiveType; 11] = {
     use PrimitiveType::*;
     [
         F4E2M1FN,
@@ -137,172 +240,87 @@ pub(crate) const MINIFLOATS: [PrimitiveType; 11] = {
     ]
 };
 
-pub(crate) fn minifloat_code(t: PrimitiveType) -> i64 {
-    MINIFLOATS.iter().position(|&m| m == t).unwrap_or(0) as i64
+extern "C" fn minifloat_to_f32<const T: usize>(bits: i32) -> f32 {
+    oxla_elem::minifloat_bits_to_f32(MINIFLOATS[T], bits as u8)
 }
 
-fn minifloat(code: i64) -> PrimitiveType {
-    MINIFLOATS[(code as usize).min(MINIFLOATS.len() - 1)]
+extern "C" fn f32_to_minifloat<const T: usize>(x: f32) -> i32 {
+    oxla_elem::f32_to_minifloat_bits(MINIFLOATS[T], x) as i32
 }
 
-extern "C" fn minifloat_to_f32(code: i64, bits: i32) -> f32 {
-    oxla_hlo::minifloat::bits_to_f64(minifloat(code), bits as u8) as f32
+extern "C" fn f64_round_minifloat<const T: usize>(x: f64) -> f32 {
+    oxla_elem::round_f64_to_minifloat(MINIFLOATS[T], x)
 }
 
-extern "C" fn f32_to_minifloat(code: i64, x: f32) -> i32 {
-    oxla_hlo::minifloat::f64_to_bits(minifloat(code), x as f64) as i32
-}
+/// Symbols of the minifloat helpers: `oxla_{to_f32,from_f32,f64_round}_<type>`.
+macro_rules! minifloat_helpers {
+    ($($i:literal $name:literal),*) => {
+        fn minifloat_helpers() -> Vec<Helper> {
+            vec![$(
+                (concat!("oxla_to_f32_", $name), minifloat_to_f32::<$i> as *const u8, vec![I32], Some(F32)),
+                (concat!("oxla_from_f32_", $name), f32_to_minifloat::<$i> as *const u8, vec![F32], Some(I32)),
+                (concat!("oxla_f64_round_", $name), f64_round_minifloat::<$i> as *const u8, vec![F64], Some(F32)),
+            )*]
+        }
 
-/// Rounds to the minifloat type (from f64, once) and back to f32, where it is exact.
-extern "C" fn f64_round_minifloat(code: i64, x: f64) -> f32 {
-    let t = minifloat(code);
-    oxla_hlo::minifloat::bits_to_f64(t, oxla_hlo::minifloat::f64_to_bits(t, x)) as f32
-}
-
-extern "C" fn reduce_precision_f64(x: f64, is_f64: i64, e: i64, m: i64) -> f64 {
-    scalar_ops::reduce_precision(x, is_f64 != 0, e as u32, m as u32)
-}
-
-/// (name, address, parameter types, result type) of every helper, for the JIT.
-pub(crate) fn symbols() -> Vec<(&'static str, *const u8, Vec<Type>, Option<Type>)> {
-    vec![
-        (
-            "oxla_unary_f64",
-            unary_f64 as *const u8,
-            vec![I64, F64],
-            Some(F64),
-        ),
-        (
-            "oxla_unary_f32",
-            unary_f32 as *const u8,
-            vec![I64, F32],
-            Some(F32),
-        ),
-        (
-            "oxla_binary_f64",
-            binary_f64 as *const u8,
-            vec![I64, F64, F64],
-            Some(F64),
-        ),
-        (
-            "oxla_binary_f32",
-            binary_f32 as *const u8,
-            vec![I64, F32, F32],
-            Some(F32),
-        ),
-        (
-            "oxla_int_pow",
-            int_pow as *const u8,
-            vec![I64, I64, I64, I64],
-            Some(I64),
-        ),
-        (
-            "oxla_f16_to_f32",
-            f16_to_f32 as *const u8,
-            vec![I32],
-            Some(F32),
-        ),
-        (
-            "oxla_f32_to_f16",
-            f32_to_f16 as *const u8,
-            vec![F32],
-            Some(I32),
-        ),
-        (
-            "oxla_round_f16",
-            round_f16 as *const u8,
-            vec![F32],
-            Some(F32),
-        ),
-        (
-            "oxla_round_bf16",
-            round_bf16 as *const u8,
-            vec![F32],
-            Some(F32),
-        ),
-        (
-            "oxla_f64_round_f16",
-            f64_round_f16 as *const u8,
-            vec![F64],
-            Some(F32),
-        ),
-        (
-            "oxla_f64_round_bf16",
-            f64_round_bf16 as *const u8,
-            vec![F64],
-            Some(F32),
-        ),
-        (
-            "oxla_minifloat_to_f32",
-            minifloat_to_f32 as *const u8,
-            vec![I64, I32],
-            Some(F32),
-        ),
-        (
-            "oxla_f32_to_minifloat",
-            f32_to_minifloat as *const u8,
-            vec![I64, F32],
-            Some(I32),
-        ),
-        (
-            "oxla_f64_round_minifloat",
-            f64_round_minifloat as *const u8,
-            vec![I64, F64],
-            Some(F32),
-        ),
-        (
-            "oxla_complex_unary",
-            complex_unary as *const u8,
-            vec![I64, F64, F64, I64],
-            None,
-        ),
-        (
-            "oxla_complex_binary",
-            complex_binary as *const u8,
-            vec![I64, F64, F64, F64, F64, I64],
-            None,
-        ),
-        (
-            "oxla_reduce_precision",
-            reduce_precision_f64 as *const u8,
-            vec![F64, I64, I64, I64],
-            Some(F64),
-        ),
-    ]
-}
-
-fn complex_out(s: Result<Scalar, oxla_hlo::Error>, out: *mut f64) {
-    let (re, im) = match s {
-        Ok(Scalar::Complex(c)) => (c.re, c.im),
-        Ok(Scalar::Float(f)) => (f, 0.0),
-        Ok(s) => (s.as_f64(), 0.0),
-        Err(_) => (f64::NAN, f64::NAN),
+        /// The helpers (to f32, from f32, f64 rounded once) of a minifloat type.
+        pub(crate) fn minifloat(t: PrimitiveType) -> Option<[&'static str; 3]> {
+            match MINIFLOATS.iter().position(|&m| m == t)? {
+                $($i => Some([
+                    concat!("oxla_to_f32_", $name),
+                    concat!("oxla_from_f32_", $name),
+                    concat!("oxla_f64_round_", $name),
+                ]),)*
+                _ => None,
+            }
+        }
     };
-    // SAFETY: the JIT passes a 16-byte stack slot.
-    unsafe {
-        *out = re;
-        *out.add(1) = im;
+}
+
+minifloat_helpers!(
+    0 "f4e2m1fn", 1 "f6e2m3fn", 2 "f6e3m2fn", 3 "f8e3m4", 4 "f8e4m3", 5 "f8e4m3fn",
+    6 "f8e4m3fnuz", 7 "f8e4m3b11fnuz", 8 "f8e5m2", 9 "f8e5m2fnuz", 10 "f8e8m0fnu"
+);
+
+/// Every helper, for the JIT to declare.
+pub(crate) fn symbols() -> Vec<Helper> {
+    let mut v = float_helpers();
+    v.extend(complex_helpers());
+    v.extend(minifloat_helpers());
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_are_unique_and_every_mapped_helper_exists() {
+        let syms = symbols();
+        let names: std::collections::HashSet<_> = syms.iter().map(|s| s.0).collect();
+        assert_eq!(names.len(), syms.len());
+        for op in UnaryOp::ALL {
+            for t in [PrimitiveType::F32, PrimitiveType::F64] {
+                if let Some(n) = float_unary(op, t) {
+                    assert!(names.contains(n), "{n}");
+                }
+            }
+            if let Some(n) = complex_unary(op) {
+                assert!(names.contains(n), "{n}");
+            }
+        }
+        for op in BinaryOp::ALL {
+            if let Some(n) = float_binary(op, PrimitiveType::F32) {
+                assert!(names.contains(n), "{n}");
+            }
+            if let Some(n) = complex_binary(op) {
+                assert!(names.contains(n), "{n}");
+            }
+        }
+        for t in MINIFLOATS {
+            for n in minifloat(t).unwrap() {
+                assert!(names.contains(n), "{n}");
+            }
+        }
     }
-}
-
-/// A complex unary op with the interpreter's semantics; writes (re, im) to `out`.
-pub(crate) extern "C" fn complex_unary(op: i64, re: f64, im: f64, out: *mut f64) {
-    let op = UNARY[(op as usize).min(UNARY.len() - 1)];
-    let x = Scalar::Complex(num_complex::Complex64::new(re, im));
-    complex_out(scalar_ops::unary(op, PrimitiveType::C128, x), out);
-}
-
-/// A complex binary op with the interpreter's semantics; writes (re, im) to `out`.
-pub(crate) extern "C" fn complex_binary(
-    op: i64,
-    are: f64,
-    aim: f64,
-    bre: f64,
-    bim: f64,
-    out: *mut f64,
-) {
-    let op = BINARY[(op as usize).min(BINARY.len() - 1)];
-    let a = Scalar::Complex(num_complex::Complex64::new(are, aim));
-    let b = Scalar::Complex(num_complex::Complex64::new(bre, bim));
-    complex_out(scalar_ops::binary(op, PrimitiveType::C128, a, b), out);
 }

@@ -386,6 +386,15 @@ pub fn triangular_solve(
     let (batches, m, _, av) = matrices(a);
     let (_, br, bc, bv) = matrices(b);
     let mut out = bv.clone();
+    // Real types divide as reals (complex division by a real number rounds differently).
+    let real = !b.element_type().is_complex();
+    let div = |s: Complex64, d: Complex64| {
+        if real {
+            Complex64::new(s.re / d.re, 0.0)
+        } else {
+            s / d
+        }
+    };
     for bi in 0..batches {
         let ab = bi * m * m;
         let bb = bi * br * bc;
@@ -427,7 +436,7 @@ pub fn triangular_solve(
                             s -= opa(i, j) * xj;
                         }
                     }
-                    x[i] = s / opa(i, i);
+                    x[i] = div(s, opa(i, i));
                 }
                 for i in 0..m {
                     out[bb + i * bc + col] = x[i];
@@ -449,7 +458,7 @@ pub fn triangular_solve(
                             s -= xi * opa(i, j);
                         }
                     }
-                    x[j] = s / opa(j, j);
+                    x[j] = div(s, opa(j, j));
                 }
                 for j in 0..m {
                     out[bb + row * bc + j] = x[j];

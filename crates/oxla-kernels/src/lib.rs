@@ -12,11 +12,14 @@
 //! - `*_batched`: a strided [`Batch`] of GEMMs; small matrices are spread over threads
 //!   whole, large ones split by rows and columns.
 //!
+//! [`linalg`]: Cholesky and triangular solve on real (f64) or complex (c128) matrices.
+//!
 //! Threads come from a persistent pool ([`pool`]); `threads` is an upper bound. Bad sizes,
 //! leading dimensions or strides are reported as [`KernelError`], never a panic.
 
 mod buf;
 mod gemm;
+pub mod linalg;
 pub mod pool;
 
 pub use gemm::{

@@ -14,6 +14,7 @@
 mod exec;
 mod fft;
 mod program;
+mod steps;
 
 use std::path::PathBuf;
 use std::sync::Arc;

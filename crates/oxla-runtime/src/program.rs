@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use oxla_codegen::{compile_kernels, JitCode, Kernel, KernelMode, KernelSpec};
 use oxla_hlo::{
-    ArrayShape, ComputationId, Error, HloComputation, HloInstruction, HloModule, Literal, Op,
-    PrimitiveType, Result, Shape,
+    ArrayShape, ComputationId, Error, HloComputation, HloInstruction, HloModule, Op, PrimitiveType,
+    Result, Shape,
 };
 use oxla_passes::buffer_assignment::shape_bytes;
 use oxla_passes::{assign_buffers, Slot};
@@ -47,7 +47,7 @@ enum Step {
     Fft {
         ins: usize,
     },
-    /// Triangular solve or Cholesky (f32/f64), run by `linalg.rs`.
+    /// Triangular solve or Cholesky (every float and complex type), run by `steps/linalg.rs`.
     Linalg {
         ins: usize,
     },
@@ -267,7 +267,7 @@ impl<'m> Builder<'m> {
                 }
                 Op::TriangularSolve { .. } | Op::Cholesky { .. } => {
                     let t = ins.shape.element_type();
-                    if !matches!(t, PrimitiveType::F32 | PrimitiveType::F64) {
+                    if !crate::steps::linalg::supports(t) {
                         return Err(unsup(ins, &format!("element type {t}")));
                     }
                     steps.push(Step::Linalg { ins: i });
@@ -826,42 +826,19 @@ impl Programs {
                 Ok(v)
             }
             Step::Linalg { .. } => {
-                // The interpreter's implementation on literals: these are small matrices,
-                // and its results are the reference.
-                let lit = |k: usize| -> Result<Literal> {
-                    let V::Arr { ptr, shape, .. } = &vals[ins.operands[k].index()] else {
-                        return Err(Error::internal("linalg operand"));
-                    };
-                    let sh = Shape::Array(shape.clone());
-                    let n = shape_bytes(&sh);
-                    // SAFETY: an array of `n` bytes.
-                    let bytes = unsafe { std::slice::from_raw_parts(*ptr as *const u8, n) };
-                    Literal::from_le_bytes(&sh, bytes)
-                };
-                let result = match &ins.op {
-                    Op::TriangularSolve {
-                        left_side,
-                        lower,
-                        unit_diagonal,
-                        transpose_a,
-                    } => oxla_interp::triangular_solve(
-                        &lit(0)?,
-                        &lit(1)?,
-                        *left_side,
-                        *lower,
-                        *unit_diagonal,
-                        *transpose_a,
-                    )?,
-                    Op::Cholesky { lower } => oxla_interp::cholesky(&lit(0)?, *lower)?,
-                    _ => return Err(Error::internal("linalg step")),
-                };
-                let bytes = result.to_le_bytes();
+                let operands = ins
+                    .operands
+                    .iter()
+                    .map(|o| match &vals[o.index()] {
+                        V::Arr { ptr, shape, .. } => Ok(crate::steps::linalg::Operand {
+                            ptr: *ptr as *const u8,
+                            dims: &shape.dims,
+                        }),
+                        _ => Err(Error::internal("linalg operand")),
+                    })
+                    .collect::<Result<Vec<_>>>()?;
                 let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
-                if bytes.len() != shape_bytes(&ins.shape) {
-                    return Err(Error::internal(format!("{}: result size", ins.name)));
-                }
-                // SAFETY: the output holds exactly `bytes.len()` bytes.
-                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), outs[0], bytes.len()) };
+                crate::steps::linalg::run(ins, &operands, outs[0])?;
                 Ok(v)
             }
             Step::Sort { cmp, dim, .. } => {

@@ -1,0 +1,192 @@
+//! Real floating-point element functions. Each op has an `_f64` function that defines it and
+//! an `_f32` twin that widens to f64, computes, and rounds once (the reference rule).
+
+/// Defines `$f32` as `$f64` evaluated in f64 and rounded once to f32.
+macro_rules! f32_twin_unary {
+    ($($f32:ident => $f64:ident),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($f64), "` on an f32, rounded once.")]
+        #[inline]
+        pub fn $f32(x: f32) -> f32 {
+            $f64(x as f64) as f32
+        }
+    )*};
+}
+
+macro_rules! f32_twin_binary {
+    ($($f32:ident => $f64:ident),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($f64), "` on f32s, rounded once.")]
+        #[inline]
+        pub fn $f32(a: f32, b: f32) -> f32 {
+            $f64(a as f64, b as f64) as f32
+        }
+    )*};
+}
+
+pub fn abs_f64(x: f64) -> f64 {
+    x.abs()
+}
+pub fn neg_f64(x: f64) -> f64 {
+    -x
+}
+/// sign(x): ±1, and x itself for ±0 and NaN.
+pub fn sign_f64(x: f64) -> f64 {
+    if x.is_nan() || x == 0.0 {
+        x
+    } else {
+        x.signum()
+    }
+}
+pub fn floor_f64(x: f64) -> f64 {
+    x.floor()
+}
+pub fn ceil_f64(x: f64) -> f64 {
+    x.ceil()
+}
+/// Rounds half away from zero (HLO `round-nearest-afz`).
+pub fn round_f64(x: f64) -> f64 {
+    x.round()
+}
+pub fn round_nearest_even_f64(x: f64) -> f64 {
+    x.round_ties_even()
+}
+pub fn sqrt_f64(x: f64) -> f64 {
+    x.sqrt()
+}
+pub fn rsqrt_f64(x: f64) -> f64 {
+    1.0 / x.sqrt()
+}
+pub fn cbrt_f64(x: f64) -> f64 {
+    x.cbrt()
+}
+pub fn erf_f64(x: f64) -> f64 {
+    libm::erf(x)
+}
+/// 1 / (1 + e^-x), stable for both signs.
+pub fn logistic_f64(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (1.0 + e)
+    }
+}
+pub fn exp_f64(x: f64) -> f64 {
+    x.exp()
+}
+pub fn expm1_f64(x: f64) -> f64 {
+    x.exp_m1()
+}
+pub fn log_f64(x: f64) -> f64 {
+    x.ln()
+}
+pub fn log1p_f64(x: f64) -> f64 {
+    x.ln_1p()
+}
+pub fn sin_f64(x: f64) -> f64 {
+    x.sin()
+}
+pub fn cos_f64(x: f64) -> f64 {
+    x.cos()
+}
+pub fn tan_f64(x: f64) -> f64 {
+    x.tan()
+}
+pub fn tanh_f64(x: f64) -> f64 {
+    x.tanh()
+}
+
+/// Float remainder with the sign of the dividend (C `fmod`).
+pub fn rem_f64(a: f64, b: f64) -> f64 {
+    a % b
+}
+pub fn pow_f64(a: f64, b: f64) -> f64 {
+    a.powf(b)
+}
+/// atan2(y, x), HLO operand order.
+pub fn atan2_f64(y: f64, x: f64) -> f64 {
+    y.atan2(x)
+}
+/// IEEE maximum: NaN propagates; +0 > -0.
+pub fn max_f64(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else if a == b {
+        if a.is_sign_negative() {
+            b
+        } else {
+            a
+        }
+    } else {
+        a.max(b)
+    }
+}
+/// IEEE minimum: NaN propagates; -0 < +0.
+pub fn min_f64(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else if a == b {
+        if a.is_sign_negative() {
+            a
+        } else {
+            b
+        }
+    } else {
+        a.min(b)
+    }
+}
+
+f32_twin_unary! {
+    round_f32 => round_f64,
+    cbrt_f32 => cbrt_f64,
+    erf_f32 => erf_f64,
+    logistic_f32 => logistic_f64,
+    exp_f32 => exp_f64,
+    expm1_f32 => expm1_f64,
+    log_f32 => log_f64,
+    log1p_f32 => log1p_f64,
+    sin_f32 => sin_f64,
+    cos_f32 => cos_f64,
+    tan_f32 => tan_f64,
+    tanh_f32 => tanh_f64,
+}
+
+f32_twin_binary! {
+    rem_f32 => rem_f64,
+    pow_f32 => pow_f64,
+    atan2_f32 => atan2_f64,
+}
+
+/// Key that orders floats as −NaN < −inf < … < −0 < +0 < … < +inf < +NaN (total order).
+pub fn total_order_key_f64(f: f64) -> i64 {
+    let b = f.to_bits() as i64;
+    b ^ (((b >> 63) as u64) >> 1) as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn twins_round_once() {
+        // sin(1) in f64 rounded to f32 is the correctly rounded f32 result.
+        assert_eq!(sin_f32(1.0), 1f64.sin() as f32);
+        assert_eq!(pow_f32(2.0, 10.0), 1024.0);
+        assert_eq!(rem_f32(-7.5, 2.0), -1.5);
+        assert_eq!(atan2_f64(1.0, 0.0), std::f64::consts::FRAC_PI_2);
+    }
+
+    #[test]
+    fn edge_values() {
+        assert_eq!(sign_f64(-0.0).to_bits(), (-0.0f64).to_bits());
+        assert!(sign_f64(f64::NAN).is_nan());
+        assert_eq!(round_f64(-2.5), -3.0);
+        assert_eq!(round_nearest_even_f64(2.5), 2.0);
+        assert_eq!(logistic_f64(-1000.0), 0.0);
+        assert_eq!(logistic_f64(1000.0), 1.0);
+        assert!(max_f64(f64::NAN, 1.0).is_nan());
+        assert_eq!(max_f64(-0.0, 0.0).to_bits(), 0f64.to_bits());
+        assert_eq!(min_f64(0.0, -0.0).to_bits(), (-0.0f64).to_bits());
+        assert!(total_order_key_f64(-0.0) < total_order_key_f64(0.0));
+        assert!(total_order_key_f64(f64::INFINITY) < total_order_key_f64(f64::NAN));
+    }
+}
