@@ -231,6 +231,7 @@ impl XlaBuilder {
             operands: ids,
             called,
             shape,
+            plan: None,
         });
         Ok(XlaOp {
             id,

@@ -19,7 +19,7 @@ use cranelift_module::{FuncId, Module};
 use oxla_hlo::literal::Scalar;
 use oxla_hlo::{
     BinaryOp, ComparisonDirection, ComparisonType, ComputationId, Error, HloComputation,
-    HloInstruction, HloModule, InstrId, Literal, Op, PrimitiveType, Result, Shape, UnaryOp,
+    HloInstruction, HloModule, InstrId, Literal, Op, PrimitiveType, Result, UnaryOp,
 };
 
 use crate::helpers;
@@ -105,18 +105,6 @@ pub(crate) fn scalar_ty(t: PrimitiveType) -> R<Type> {
         P::F64 => F64,
         other => return Err(unsup(format!("element type {other} is not supported"))),
     })
-}
-
-/// Kernel vector width for a set of element types.
-pub(crate) fn lanes_for(types: &[PrimitiveType]) -> u32 {
-    use PrimitiveType::*;
-    if types.iter().all(|t| matches!(t, F32 | S32 | U32 | Pred)) {
-        4
-    } else if types.iter().all(|t| matches!(t, F64 | S64 | U64 | Pred)) {
-        2
-    } else {
-        1
-    }
 }
 
 /// Magic multiplier and shift for signed 32-bit division by `d` >= 2 (Hacker's Delight,
@@ -1243,7 +1231,39 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     idx,
                 );
             }
-            other => {
+            // Scatter is a schedule of its own (lib.rs); the rest are runtime steps or not
+            // on the compiled path: none is a value at an index of a loop nest.
+            other @ (Op::Scatter { .. }
+            | Op::SetDimensionSize { .. }
+            | Op::AfterAll { .. }
+            | Op::SelectAndScatter { .. }
+            | Op::Fft { .. }
+            | Op::TriangularSolve { .. }
+            | Op::Cholesky { .. }
+            | Op::BatchNormTraining { .. }
+            | Op::BatchNormInference { .. }
+            | Op::BatchNormGrad { .. }
+            | Op::TopK { .. }
+            | Op::Sort { .. }
+            | Op::While { .. }
+            | Op::Conditional { .. }
+            | Op::CompositeCall { .. }
+            | Op::CustomCall { .. }
+            | Op::Rng { .. }
+            | Op::RngBitGenerator { .. }
+            | Op::Infeed { .. }
+            | Op::Outfeed { .. }
+            | Op::Send { .. }
+            | Op::SendDone { .. }
+            | Op::Recv { .. }
+            | Op::RecvDone { .. }
+            | Op::AllGather { .. }
+            | Op::AllReduce { .. }
+            | Op::ReduceScatter { .. }
+            | Op::AllToAll { .. }
+            | Op::CollectivePermute { .. }
+            | Op::CollectiveBroadcast { .. }
+            | Op::CollectiveReduce { .. }) => {
                 return Err(unsup(format!(
                     "op {} is not supported in a loop kernel",
                     op_name(other)
@@ -2926,28 +2946,6 @@ impl<'a, 'b> Emitter<'a, 'b> {
 pub(crate) fn op_name(op: &Op) -> String {
     let s = format!("{op:?}");
     s.split([' ', '(', '{']).next().unwrap_or("?").to_string()
-}
-
-/// Element types of every array value a kernel touches (for choosing its vector width).
-pub(crate) fn collect_types(m: &HloModule, c: &HloComputation, out: &mut Vec<PrimitiveType>) {
-    for ins in &c.instructions {
-        push_shape_types(&ins.shape, out);
-        for &cc in &ins.called {
-            collect_types(m, m.computation(cc), out);
-        }
-    }
-}
-
-pub(crate) fn push_shape_types(s: &Shape, out: &mut Vec<PrimitiveType>) {
-    match s {
-        Shape::Array(a) => {
-            if !out.contains(&a.element_type) {
-                out.push(a.element_type)
-            }
-        }
-        Shape::Tuple(t) => t.iter().for_each(|s| push_shape_types(s, out)),
-        Shape::Token => {}
-    }
 }
 
 /// A minifloat type's helper: 0 to f32, 1 from f32, 2 f64 rounded once.

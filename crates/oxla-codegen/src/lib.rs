@@ -30,6 +30,8 @@ use oxla_hlo::{
 };
 
 use emit::{Ctx, Emitter, Idx, Leaves};
+use oxla_hlo::LoopSchedule;
+use oxla_passes::plan;
 
 /// The native entry point of a kernel.
 pub type KernelFn = unsafe extern "C" fn(*const *const u8, *const *mut u8, i64, i64);
@@ -46,8 +48,8 @@ pub struct KernelSpec {
 /// What function a kernel spec asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KernelMode {
-    /// The instruction's whole output, as a loop nest.
-    Loop,
+    /// The instruction's whole output, with the loop schedule the execution plan chose.
+    Loop(LoopSchedule),
     /// For a dynamic-update-slice: write only the update into the output buffer, which
     /// already holds the operand (the runtime updates a dead operand in place).
     UpdateInPlace,
@@ -290,27 +292,6 @@ pub fn compile_kernels(m: &HloModule, specs: &[KernelSpec]) -> Result<Compiled> 
 
 unsafe extern "C" fn unset(_: *const *const u8, _: *const *mut u8, _: i64, _: i64) {}
 
-/// Whether the kernel's root reduces along its operand's last dimension (then the output
-/// loop stays scalar and the reduction itself is vectorized).
-fn row_reduction_root(c: &oxla_hlo::HloComputation, mut id: InstrId) -> bool {
-    loop {
-        let ins = c.instr(id);
-        match &ins.op {
-            Op::GetTupleElement { .. } => id = ins.operands[0],
-            Op::Tuple => match ins.operands.first() {
-                Some(&o) => id = o,
-                None => return false,
-            },
-            Op::Reduce { dimensions } => {
-                let r = c.instr(ins.operands[0]).shape.rank() as i64;
-                return dimensions.contains(&(r - 1));
-            }
-            Op::ReduceWindow(_) => return true,
-            _ => return false,
-        }
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 fn build_kernel(
     m: &HloModule,
@@ -352,30 +333,20 @@ fn build_kernel(
             (comp, spec.instruction, leaves, ins.operands.len())
         };
     let outs = output_arrays(&body.instr(root).shape)?;
-    let mut types = Vec::new();
-    emit::collect_types(m, body, &mut types);
-    for &o in &ins.operands {
-        emit::push_shape_types(&comp.instr(o).shape, &mut types);
-    }
-    // Only the instruction itself (not the whole enclosing computation) for plain ops.
-    if !matches!(ins.op, Op::Fusion { .. }) {
-        types.clear();
-        emit::push_shape_types(&ins.shape, &mut types);
-        for &o in &ins.operands {
-            emit::push_shape_types(&comp.instr(o).shape, &mut types);
-        }
-        for &c in &ins.called {
-            emit::collect_types(m, m.computation(c), &mut types);
-        }
-    }
+    let types = plan::kernel_types(m, comp, ins);
     for t in &types {
         emit::scalar_ty(*t).map_err(|e| e.context("kernel"))?;
     }
-    let lanes = emit::lanes_for(&types);
+    let lanes = plan::vector_lanes(&types);
+    // The execution plan chose the loop nest; an in-place update writes only the update.
+    let schedule = match spec.mode {
+        KernelMode::Loop(s) => s,
+        KernelMode::UpdateInPlace | KernelMode::Comparator => LoopSchedule::Elementwise,
+    };
     let dims = outs[0].dims.clone();
     let rank = dims.len();
     let out_lanes =
-        if rank >= 1 && dims[rank - 1] >= lanes as i64 && !row_reduction_root(body, root) {
+        if rank >= 1 && dims[rank - 1] >= lanes as i64 && schedule != LoopSchedule::RowReduce {
             lanes
         } else {
             1
@@ -418,14 +389,18 @@ fn build_kernel(
         }
         Ok(())
     };
-    let scan = scan_dim(m, body, root);
-    let column = column_reduce(m, body, root, lanes);
-    let is_scatter = matches!(body.instr(root).op, Op::Scatter { .. });
+    let missing = |what: &str| Error::internal(format!("{} plan without {what}", ins.name));
+    let scan = match schedule {
+        LoopSchedule::Scan => Some(plan::scan_dim(m, body, root).ok_or_else(|| missing("a scan"))?),
+        _ => None,
+    };
+    let is_scatter = schedule == LoopSchedule::Scatter;
     let in_place = spec.mode == KernelMode::UpdateInPlace
         && matches!(body.instr(root).op, Op::DynamicUpdateSlice);
     if in_place {
         gen_update_in_place(&mut em, &ctx, body.instr(root), out_ptrs[0], lanes)?;
-    } else if let Some(op) = column {
+    } else if schedule == LoopSchedule::ColumnReduce {
+        let op = plan::column_reducer(m, body, root).ok_or_else(|| missing("a reducer"))?;
         gen_column_reduce(
             &mut em,
             &ctx,
@@ -585,52 +560,6 @@ fn gen_loops(
         r
     })?;
     Ok(())
-}
-
-/// A reduce-window that is a prefix scan (cumulative sum, product, max …) along dimension
-/// `d`: the window spans the whole dimension, padded only below, stride and dilations 1,
-/// and every other dimension has a unit window. Such a kernel runs in O(n) instead of O(n²).
-fn scan_dim(m: &HloModule, c: &oxla_hlo::HloComputation, root: InstrId) -> Option<usize> {
-    let ins = c.instr(root);
-    let Op::ReduceWindow(w) = &ins.op else {
-        return None;
-    };
-    if ins.operands.len() != 2 {
-        return None;
-    }
-    let in_dims = c.instr(ins.operands[0]).shape.dims();
-    let comp = m.computation(*ins.called.first()?);
-    // The reducer must be a plain binary op of its parameters (associative enough: XLA's
-    // own scan rewrite makes the same assumption).
-    let root_op = &comp.root_instr().op;
-    if !matches!(root_op, Op::Binary(_)) || comp.parameters.len() != 2 {
-        return None;
-    }
-    let mut found = None;
-    for (k, wd) in w.dimensions.iter().enumerate() {
-        let unit = wd.size == 1
-            && wd.stride == 1
-            && wd.padding_low == 0
-            && wd.padding_high == 0
-            && wd.base_dilation == 1
-            && wd.window_dilation == 1
-            && !wd.window_reversal;
-        if unit {
-            continue;
-        }
-        let scan = wd.size == in_dims[k]
-            && wd.stride == 1
-            && wd.padding_low == wd.size - 1
-            && wd.padding_high == 0
-            && wd.base_dilation == 1
-            && wd.window_dilation == 1
-            && !wd.window_reversal;
-        if !scan || found.is_some() {
-            return None;
-        }
-        found = Some(k);
-    }
-    found
 }
 
 /// out[.., j, ..] = init ⊕ x[.., 0, ..] ⊕ … ⊕ x[.., j, ..] along `d`, one running
@@ -990,44 +919,6 @@ fn build_comparator(
         num_outputs: 1,
         lanes: 1,
     })
-}
-
-/// A reduce that keeps its operand's last dimension (a "column" reduction) with a plain
-/// binary reducer: its kernel sweeps the operand row by row, accumulating into the output
-/// (contiguous reads; reading down columns of a row-major array thrashes the cache).
-fn column_reduce(
-    m: &HloModule,
-    c: &oxla_hlo::HloComputation,
-    root: InstrId,
-    lanes: u32,
-) -> Option<oxla_hlo::BinaryOp> {
-    let ins = c.instr(root);
-    let Op::Reduce { dimensions } = &ins.op else {
-        return None;
-    };
-    let rank = c.instr(ins.operands[0]).shape.rank() as i64;
-    if ins.operands.len() != 2 || rank < 2 || lanes < 2 || dimensions.contains(&(rank - 1)) {
-        return None;
-    }
-    if !ins.shape.is_array() || dimensions.is_empty() {
-        return None;
-    }
-    let comp = m.computation(*ins.called.first()?);
-    let r = comp.root_instr();
-    let is_param =
-        |o: InstrId, n: usize| matches!(comp.instr(o).op, Op::Parameter { number } if number == n);
-    match r.op {
-        Op::Binary(op)
-            if comp.parameters.len() == 2
-                && r.operands.len() == 2
-                && ((is_param(r.operands[0], 0) && is_param(r.operands[1], 1))
-                    || (is_param(r.operands[0], 1) && is_param(r.operands[1], 0))) =>
-        {
-            use oxla_hlo::BinaryOp::*;
-            matches!(op, Add | Mul | Max | Min | And | Or | Xor).then_some(op)
-        }
-        _ => None,
-    }
 }
 
 /// The column-reduction kernel: for each outer kept index, out[.., j] = init for j in the

@@ -36,6 +36,8 @@ pub struct HloInstruction {
     /// Sub-computations, in the order documented on the `Op` variant.
     pub called: Vec<ComputationId>,
     pub shape: Shape,
+    /// How the compiled path runs it (set by the `plan` pass; printed as `plan=NAME`).
+    pub plan: Option<crate::ExecPlan>,
 }
 
 impl HloInstruction {
@@ -46,6 +48,7 @@ impl HloInstruction {
             operands,
             called: Vec::new(),
             shape,
+            plan: None,
         }
     }
 }

@@ -82,7 +82,12 @@ pub fn shape_bytes(s: &Shape) -> usize {
     }
 }
 
-fn aliases(op: &Op, c: &HloComputation, operands: &[InstrId], shape: &Shape) -> Option<InstrId> {
+pub(crate) fn aliases(
+    op: &Op,
+    c: &HloComputation,
+    operands: &[InstrId],
+    shape: &Shape,
+) -> Option<InstrId> {
     let first = *operands.first()?;
     let same_bytes = shape_bytes(&c.instr(first).shape) == shape_bytes(shape);
     match op {

@@ -8,9 +8,6 @@ use oxla_hlo::{
     Result, Shape,
 };
 
-/// Below this many multiply-adds the elemental dot kernel is as good as packing for GEMM.
-const MIN_MACS: i64 = 4096;
-
 /// `[batch.., m, k] x [batch.., k, n]`, where either operand may also have its two matrix
 /// dimensions swapped (the GEMM kernels read a transposed operand in place).
 fn is_canonical(d: &DotDimensionNumbers, lr: usize, rr: usize) -> bool {
@@ -68,7 +65,7 @@ fn plan(c: &HloComputation, ins: &HloInstruction) -> Option<Plan> {
         .iter()
         .map(|&x| l.dims[x as usize])
         .collect();
-    if m * n * k * batch.iter().product::<i64>() < MIN_MACS {
+    if m * n * k * batch.iter().product::<i64>() < crate::plan::GEMM_MIN_MACS {
         return None;
     }
     let lhs_perm = [&d.lhs_batch_dims[..], &lf, &d.lhs_contracting_dims].concat();

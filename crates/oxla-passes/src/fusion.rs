@@ -243,6 +243,7 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
                 operands: externals,
                 called: vec![comp_id],
                 shape: root_ins.shape.clone(),
+                plan: None,
             };
             module.computations.push(HloComputation {
                 name: format!("{tag}_computation"),

@@ -12,6 +12,7 @@ mod dot_canon;
 mod fusion;
 mod inline;
 mod layout;
+pub mod plan;
 mod rewrite;
 mod simplify;
 
@@ -26,6 +27,7 @@ pub use dot_canon::canonicalize_dots;
 pub use fusion::fuse;
 pub use inline::inline_calls;
 pub use layout::assign_layouts;
+pub use plan::plan_execution;
 pub use simplify::simplify;
 
 /// Receives `(pass name, module text)`.
@@ -66,6 +68,7 @@ impl Pipeline {
         p.passes.push(("convolution-to-gemm", convolution_to_gemm));
         p.passes.push(("dot-canonicalization", canonicalize_dots));
         p.passes.push(("fusion", fuse));
+        p.passes.push(("execution-plan", plan_execution));
         p
     }
 

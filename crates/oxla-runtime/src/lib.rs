@@ -93,7 +93,10 @@ impl Client {
         }
         let mut pipeline = if options.opt_level == 0 {
             let mut p = oxla_passes::Pipeline::standard();
-            p.passes = vec![("layout-assignment", oxla_passes::assign_layouts)];
+            p.passes = vec![
+                ("layout-assignment", oxla_passes::assign_layouts),
+                ("execution-plan", oxla_passes::plan_execution),
+            ];
             p
         } else {
             let mut p = oxla_passes::Pipeline::with_fusion();

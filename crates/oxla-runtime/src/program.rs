@@ -5,26 +5,15 @@ use std::sync::Arc;
 
 use oxla_codegen::{compile_kernels, JitCode, Kernel, KernelMode, KernelSpec};
 use oxla_hlo::{
-    ArrayShape, ComputationId, Error, HloComputation, HloInstruction, HloModule, Op, PrimitiveType,
-    Result, Shape,
+    ArrayShape, ComputationId, Error, ExecPlan, HloComputation, HloInstruction, HloModule, Op,
+    PrimitiveType, Result, Shape,
 };
 use oxla_passes::buffer_assignment::shape_bytes;
+use oxla_passes::plan::{gemm_dims, GemmDims};
 use oxla_passes::{assign_buffers, Slot};
 
 use crate::exec::{parallel_for, Bytes, SendPtr, V};
 use crate::Buffer;
-
-/// How a GEMM step reads its operands: C[b] (m x n) = A[b] (m x k) * B[b] (k x n).
-#[derive(Clone, Debug)]
-struct Gemm {
-    batch: usize,
-    m: usize,
-    n: usize,
-    k: usize,
-    trans_a: bool,
-    trans_b: bool,
-    f64: bool,
-}
 
 enum Step {
     /// JIT kernel `kernel` computing instruction `ins`; for a dynamic-update-slice whose
@@ -36,7 +25,7 @@ enum Step {
     },
     Gemm {
         ins: usize,
-        g: Gemm,
+        g: GemmDims,
     },
     While {
         ins: usize,
@@ -106,106 +95,6 @@ fn unsup(ins: &HloInstruction, why: &str) -> Error {
     ))
 }
 
-/// Ops a loop kernel computes.
-fn kernel_op(op: &Op) -> bool {
-    matches!(
-        op,
-        Op::Fusion { .. }
-            | Op::Iota { .. }
-            | Op::Unary(_)
-            | Op::Binary(_)
-            | Op::Compare { .. }
-            | Op::Select
-            | Op::Clamp
-            | Op::Convert
-            | Op::BitcastConvert
-            | Op::ReducePrecision { .. }
-            | Op::Map { .. }
-            | Op::Broadcast { .. }
-            | Op::Reshape
-            | Op::Transpose { .. }
-            | Op::Reverse { .. }
-            | Op::Slice { .. }
-            | Op::DynamicSlice { .. }
-            | Op::DynamicUpdateSlice
-            | Op::Concatenate { .. }
-            | Op::Pad(_)
-            | Op::Copy
-            | Op::Reduce { .. }
-            | Op::ReduceWindow(_)
-            | Op::Dot { .. }
-            | Op::Gather { .. }
-            | Op::Scatter { .. }
-            | Op::Convolution { .. }
-            | Op::GetDimensionSize { .. }
-            | Op::UniformQuantize { .. }
-            | Op::UniformDequantize { .. }
-            | Op::ReplicaId
-            | Op::PartitionId
-    )
-}
-
-/// A dot that maps onto the GEMM kernels: operands [batch.., m, k] x [batch.., k, n] in f32
-/// (or f64 once the f64 kernel exists), large enough to be worth packing.
-fn gemm_shape(c: &HloComputation, ins: &HloInstruction) -> Option<Gemm> {
-    let Op::Dot { dnums, .. } = &ins.op else {
-        return None;
-    };
-    let t = ins.shape.element_type();
-    let lhs = c.instr(ins.operands[0]).shape.as_array()?;
-    let rhs = c.instr(ins.operands[1]).shape.as_array()?;
-    if !matches!(t, PrimitiveType::F32 | PrimitiveType::F64)
-        || lhs.element_type != t
-        || rhs.element_type != t
-    {
-        return None;
-    }
-    let nb = dnums.lhs_batch_dims.len();
-    let seq: Vec<i64> = (0..nb as i64).collect();
-    if dnums.lhs_batch_dims != seq || dnums.rhs_batch_dims != seq {
-        return None;
-    }
-    if lhs.rank() != nb + 2 || rhs.rank() != nb + 2 {
-        return None;
-    }
-    // Contracting over the first matrix dimension of lhs / last of rhs: transposed operands,
-    // which the GEMM reads in place.
-    let (b0, b1) = (nb as i64, nb as i64 + 1);
-    let trans_a = match dnums.lhs_contracting_dims.as_slice() {
-        [x] if *x == b1 => false,
-        [x] if *x == b0 => true,
-        _ => return None,
-    };
-    let trans_b = match dnums.rhs_contracting_dims.as_slice() {
-        [x] if *x == b0 => false,
-        [x] if *x == b1 => true,
-        _ => return None,
-    };
-    let batch: i64 = lhs.dims[..nb].iter().product();
-    let (m, k) = if trans_a {
-        (lhs.dims[nb + 1], lhs.dims[nb])
-    } else {
-        (lhs.dims[nb], lhs.dims[nb + 1])
-    };
-    let n = if trans_b {
-        rhs.dims[nb]
-    } else {
-        rhs.dims[nb + 1]
-    };
-    if m * n * k < 4096 {
-        return None;
-    }
-    Some(Gemm {
-        batch: batch as usize,
-        m: m as usize,
-        n: n as usize,
-        k: k as usize,
-        trans_a,
-        trans_b,
-        f64: t == PrimitiveType::F64,
-    })
-}
-
 struct Builder<'m> {
     m: &'m HloModule,
     progs: Vec<Option<Program>>,
@@ -227,32 +116,27 @@ impl<'m> Builder<'m> {
         let mut steps = Vec::new();
         let mut consts = HashMap::new();
         for (i, ins) in c.instructions.iter().enumerate() {
-            match &ins.op {
-                Op::Parameter { .. } | Op::Tuple | Op::GetTupleElement { .. } => {}
-                Op::AfterAll | Op::OptimizationBarrier => {}
-                Op::Constant(l) => {
-                    if !l.shape().is_array() {
-                        return Err(unsup(ins, "tuple constant"));
+            // The plan pass decided how each instruction runs; this maps it to a step.
+            let Some(plan) = ins.plan else {
+                return Err(unsup(ins, "is not supported by the JIT yet"));
+            };
+            match plan {
+                ExecPlan::View => {
+                    if let Op::Constant(l) = &ins.op {
+                        if !l.shape().is_array() {
+                            return Err(unsup(ins, "tuple constant"));
+                        }
+                        if !oxla_codegen::supports_type(l.element_type()) {
+                            return Err(unsup(ins, &format!("element type {}", l.element_type())));
+                        }
+                        consts.insert(i, Arc::new(Bytes::from_slice(&l.to_le_bytes())?));
                     }
-                    if !oxla_codegen::supports_type(l.element_type()) {
-                        return Err(unsup(ins, &format!("element type {}", l.element_type())));
-                    }
-                    consts.insert(i, Arc::new(Bytes::from_slice(&l.to_le_bytes())?));
                 }
-                _ if matches!(ba.slots[i], Slot::Alias(_)) => {}
-                Op::Dot { .. } if gemm_shape(c, ins).is_some() => {
-                    let g = gemm_shape(c, ins).ok_or_else(|| Error::internal("gemm"))?;
+                ExecPlan::Gemm => {
+                    let g = gemm_dims(c, ins).ok_or_else(|| Error::internal("gemm plan"))?;
                     steps.push(Step::Gemm { ins: i, g });
                 }
-                Op::GetDimensionSize { dimension }
-                    if c.instr(ins.operands[0])
-                        .shape
-                        .as_array()
-                        .is_some_and(|a| a.dynamic.get(*dimension as usize) == Some(&true)) =>
-                {
-                    return Err(unsup(ins, "of a dynamic dimension"));
-                }
-                Op::Fft { .. } => {
+                ExecPlan::Fft => {
                     let t = c.instr(ins.operands[0]).shape.element_type();
                     if !matches!(
                         t,
@@ -265,14 +149,17 @@ impl<'m> Builder<'m> {
                     }
                     steps.push(Step::Fft { ins: i });
                 }
-                Op::TriangularSolve { .. } | Op::Cholesky { .. } => {
+                ExecPlan::Linalg => {
                     let t = ins.shape.element_type();
                     if !crate::steps::linalg::supports(t) {
                         return Err(unsup(ins, &format!("element type {t}")));
                     }
                     steps.push(Step::Linalg { ins: i });
                 }
-                Op::Sort { dimension, .. } => {
+                ExecPlan::Sort => {
+                    let Op::Sort { dimension, .. } = &ins.op else {
+                        return Err(Error::internal("sort plan"));
+                    };
                     for &o in &ins.operands {
                         let t = c.instr(o).shape.element_type();
                         if !oxla_codegen::supports_type(t) {
@@ -291,12 +178,12 @@ impl<'m> Builder<'m> {
                         dim: *dimension as usize,
                     });
                 }
-                Op::While => {
+                ExecPlan::While => {
                     let cond = self.program(ins.called[0])?;
                     let body = self.program(ins.called[1])?;
                     steps.push(Step::While { ins: i, cond, body });
                 }
-                Op::Conditional => {
+                ExecPlan::Conditional => {
                     let branches = ins
                         .called
                         .iter()
@@ -304,11 +191,11 @@ impl<'m> Builder<'m> {
                         .collect::<Result<Vec<_>>>()?;
                     steps.push(Step::Conditional { ins: i, branches });
                 }
-                Op::Call | Op::CompositeCall { .. } => {
+                ExecPlan::Call => {
                     let callee = self.program(ins.called[0])?;
                     steps.push(Step::Call { ins: i, callee });
                 }
-                op if kernel_op(op) => {
+                ExecPlan::Loop(schedule) => {
                     for &o in &ins.operands {
                         if !c.instr(o).shape.is_array() {
                             return Err(unsup(ins, "has a tuple operand"));
@@ -318,7 +205,7 @@ impl<'m> Builder<'m> {
                     self.specs.push(KernelSpec {
                         computation: cid,
                         instruction: oxla_hlo::InstrId(i as u32),
-                        mode: KernelMode::Loop,
+                        mode: KernelMode::Loop(schedule),
                     });
                     let in_place = match in_place_kind(c, &ba.slots, &users, i) {
                         Some(kind) => {
@@ -338,7 +225,6 @@ impl<'m> Builder<'m> {
                         in_place,
                     });
                 }
-                _ => return Err(unsup(ins, "is not supported by the JIT yet")),
             }
         }
         let mut to_owned = vec![false; c.instructions.len()];
@@ -541,7 +427,7 @@ impl Programs {
     /// Runs a (batched) GEMM step on raw operand pointers.
     fn gemm<T: GemmElem>(
         &self,
-        g: &Gemm,
+        g: &GemmDims,
         a: SendPtr<*const u8>,
         b: SendPtr<*const u8>,
         c: SendPtr<*mut u8>,

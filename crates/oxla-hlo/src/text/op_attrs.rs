@@ -54,6 +54,19 @@ impl<'a> Attrs<'a> {
         self.list.iter().find(|a| a.key == key)
     }
 
+    /// Oxla's own `plan=NAME` (see `ExecPlan`).
+    pub(crate) fn plan(&self) -> Result<Option<crate::ExecPlan>> {
+        self.get("plan", |c| {
+            c.skip_ws();
+            let pos = c.pos;
+            let w = c.word().unwrap_or("");
+            crate::ExecPlan::from_name(w).ok_or_else(|| {
+                c.pos = pos;
+                c.expected("an execution plan (loop, row_reduce, column_reduce, scan, scatter, gemm, sort, fft, linalg, while, conditional, call, view)")
+            })
+        })
+    }
+
     fn has(&self, key: &str) -> bool {
         self.find(key).is_some()
     }

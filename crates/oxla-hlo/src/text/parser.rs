@@ -425,12 +425,14 @@ impl<'a> Parser<'a> {
         if !calls.is_empty() {
             self.pending.push((cidx, instructions.len(), calls));
         }
+        let plan = attrs.plan()?;
         instructions.push(HloInstruction {
             name,
             op,
             operands,
             called: Vec::new(),
             shape,
+            plan,
         });
         Ok(())
     }

@@ -157,6 +157,9 @@ fn print_instruction(
     for (k, v) in attributes(module, comp, ins) {
         let _ = write!(out, ", {k}={v}");
     }
+    if let Some(p) = ins.plan {
+        let _ = write!(out, ", plan={}", p.name());
+    }
 }
 
 /// The instruction's attributes, in XLA's order: op-specific ones, then called

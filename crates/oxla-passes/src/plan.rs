@@ -1,0 +1,419 @@
+//! The execution plan: decides once, for every instruction of every computation the runtime
+//! runs as a program, how it runs on the compiled path (`oxla_hlo::ExecPlan`): a view of
+//! other memory, a JIT loop kernel and its schedule, a GEMM call, a library step (sort, FFT,
+//! linear algebra) or control flow. The runtime maps the plan to a step and the code
+//! generator picks its loop nest from it; the predicates and thresholds behind the decision
+//! live here and nowhere else.
+//!
+//! An instruction the compiled path cannot run gets no plan; the runtime then reports it as
+//! `Unimplemented`, naming the op. The match over `Op` is exhaustive: a new op fails to
+//! compile here until it is given a plan (or explicitly none).
+
+use std::collections::HashSet;
+
+use oxla_hlo::{
+    BinaryOp, ComputationId, ExecPlan, HloComputation, HloInstruction, HloModule, InstrId,
+    LoopSchedule, Op, PrimitiveType, Result, Shape,
+};
+
+use crate::buffer_assignment::aliases;
+
+/// Below this many multiply-adds a dot runs as an elemental loop kernel: packing operands
+/// for the GEMM kernels costs more than it saves. (dot canonicalization uses it too.)
+pub const GEMM_MIN_MACS: i64 = 4096;
+
+/// How a GEMM step reads its operands: C[b] (m x n) = op(A[b]) (m x k) * op(B[b]) (k x n).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemmDims {
+    pub batch: usize,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    /// A is stored `k x m` (contracting over its first matrix dimension).
+    pub trans_a: bool,
+    /// B is stored `n x k`.
+    pub trans_b: bool,
+    /// f64 (else f32).
+    pub f64: bool,
+}
+
+/// The GEMM geometry of a dot: f32/f64 operands `[batch.., m, k] x [batch.., k, n]` (either
+/// operand's matrix dimensions possibly swapped; the GEMM reads them in place), with at
+/// least `GEMM_MIN_MACS` multiply-adds. `None`: not a GEMM.
+pub fn gemm_dims(c: &HloComputation, ins: &HloInstruction) -> Option<GemmDims> {
+    let Op::Dot { dnums, .. } = &ins.op else {
+        return None;
+    };
+    let t = ins.shape.element_type();
+    let lhs = c.instr(ins.operands[0]).shape.as_array()?;
+    let rhs = c.instr(ins.operands[1]).shape.as_array()?;
+    if !matches!(t, PrimitiveType::F32 | PrimitiveType::F64)
+        || lhs.element_type != t
+        || rhs.element_type != t
+    {
+        return None;
+    }
+    let nb = dnums.lhs_batch_dims.len();
+    let seq: Vec<i64> = (0..nb as i64).collect();
+    if dnums.lhs_batch_dims != seq || dnums.rhs_batch_dims != seq {
+        return None;
+    }
+    if lhs.rank() != nb + 2 || rhs.rank() != nb + 2 {
+        return None;
+    }
+    let (b0, b1) = (nb as i64, nb as i64 + 1);
+    let trans_a = match dnums.lhs_contracting_dims.as_slice() {
+        [x] if *x == b1 => false,
+        [x] if *x == b0 => true,
+        _ => return None,
+    };
+    let trans_b = match dnums.rhs_contracting_dims.as_slice() {
+        [x] if *x == b0 => false,
+        [x] if *x == b1 => true,
+        _ => return None,
+    };
+    let batch: i64 = lhs.dims[..nb].iter().product();
+    let (m, k) = if trans_a {
+        (lhs.dims[nb + 1], lhs.dims[nb])
+    } else {
+        (lhs.dims[nb], lhs.dims[nb + 1])
+    };
+    let n = if trans_b {
+        rhs.dims[nb]
+    } else {
+        rhs.dims[nb + 1]
+    };
+    if m * n * k < GEMM_MIN_MACS {
+        return None;
+    }
+    Some(GemmDims {
+        batch: batch as usize,
+        m: m as usize,
+        n: n as usize,
+        k: k as usize,
+        trans_a,
+        trans_b,
+        f64: t == PrimitiveType::F64,
+    })
+}
+
+/// Vector lanes of a loop kernel whose values have these element types: 4 when all are
+/// 32-bit (or pred), 2 when all are 64-bit, else 1 (Cranelift's x64 vectors are 128-bit).
+pub fn vector_lanes(types: &[PrimitiveType]) -> u32 {
+    use PrimitiveType::*;
+    if types.iter().all(|t| matches!(t, F32 | S32 | U32 | Pred)) {
+        4
+    } else if types.iter().all(|t| matches!(t, F64 | S64 | U64 | Pred)) {
+        2
+    } else {
+        1
+    }
+}
+
+/// Element types of every value in `c` and the computations it calls.
+pub fn collect_types(m: &HloModule, c: &HloComputation, out: &mut Vec<PrimitiveType>) {
+    for ins in &c.instructions {
+        push_shape_types(&ins.shape, out);
+        for &cc in &ins.called {
+            collect_types(m, m.computation(cc), out);
+        }
+    }
+}
+
+/// The element types of a shape's arrays, each once.
+pub fn push_shape_types(s: &Shape, out: &mut Vec<PrimitiveType>) {
+    match s {
+        Shape::Array(a) => {
+            if !out.contains(&a.element_type) {
+                out.push(a.element_type)
+            }
+        }
+        Shape::Tuple(t) => t.iter().for_each(|s| push_shape_types(s, out)),
+        Shape::Token => {}
+    }
+}
+
+/// The element types a loop kernel for `ins` (a fusion or a plain op of `c`) computes with.
+pub fn kernel_types(m: &HloModule, c: &HloComputation, ins: &HloInstruction) -> Vec<PrimitiveType> {
+    let mut types = Vec::new();
+    if let (Op::Fusion { .. }, Some(&body)) = (&ins.op, ins.called.first()) {
+        collect_types(m, m.computation(body), &mut types);
+    } else {
+        push_shape_types(&ins.shape, &mut types);
+        for &cc in &ins.called {
+            collect_types(m, m.computation(cc), &mut types);
+        }
+    }
+    for &o in &ins.operands {
+        push_shape_types(&c.instr(o).shape, &mut types);
+    }
+    types
+}
+
+/// The computation and root instruction a kernel for `ins` evaluates: a fusion's body and
+/// its root, or `ins` itself in `c`.
+pub fn kernel_body<'m>(
+    m: &'m HloModule,
+    c: &'m HloComputation,
+    id: InstrId,
+) -> (&'m HloComputation, InstrId) {
+    let ins = c.instr(id);
+    match (&ins.op, ins.called.first()) {
+        (Op::Fusion { .. }, Some(&body)) => {
+            let b = m.computation(body);
+            (b, b.root)
+        }
+        _ => (c, id),
+    }
+}
+
+/// The dimension along which a reduce-window root is a prefix scan: a plain binary reducer
+/// of its parameters, one window dimension spanning the whole input with `size - 1` low
+/// padding and unit strides, every other dimension a unit window. `None`: not a scan.
+pub fn scan_dim(m: &HloModule, c: &HloComputation, root: InstrId) -> Option<usize> {
+    let ins = c.instr(root);
+    let Op::ReduceWindow(w) = &ins.op else {
+        return None;
+    };
+    if ins.operands.len() != 2 {
+        return None;
+    }
+    let in_dims = c.instr(ins.operands[0]).shape.dims();
+    let comp = m.computation(*ins.called.first()?);
+    // The reducer must be a plain binary op of its parameters (associative enough: XLA's
+    // own scan rewrite makes the same assumption).
+    let root_op = &comp.root_instr().op;
+    if !matches!(root_op, Op::Binary(_)) || comp.parameters.len() != 2 {
+        return None;
+    }
+    let mut found = None;
+    for (k, wd) in w.dimensions.iter().enumerate() {
+        let plain = wd.stride == 1
+            && wd.padding_high == 0
+            && wd.base_dilation == 1
+            && wd.window_dilation == 1
+            && !wd.window_reversal;
+        if plain && wd.size == 1 && wd.padding_low == 0 {
+            continue;
+        }
+        let scan = plain && wd.size == in_dims[k] && wd.padding_low == wd.size - 1;
+        if !scan || found.is_some() {
+            return None;
+        }
+        found = Some(k);
+    }
+    found
+}
+
+/// The reducer of a single-operand reduce root that keeps its operand's last dimension and
+/// whose reducer is a commutative binary op of its two parameters. `None`: not a column
+/// reduction.
+pub fn column_reducer(m: &HloModule, c: &HloComputation, root: InstrId) -> Option<BinaryOp> {
+    let ins = c.instr(root);
+    let Op::Reduce { dimensions } = &ins.op else {
+        return None;
+    };
+    let rank = c.instr(ins.operands[0]).shape.rank() as i64;
+    if ins.operands.len() != 2 || rank < 2 || dimensions.contains(&(rank - 1)) {
+        return None;
+    }
+    if !ins.shape.is_array() || dimensions.is_empty() {
+        return None;
+    }
+    let comp = m.computation(*ins.called.first()?);
+    let r = comp.root_instr();
+    let is_param =
+        |o: InstrId, n: usize| matches!(comp.instr(o).op, Op::Parameter { number } if number == n);
+    match r.op {
+        Op::Binary(op)
+            if comp.parameters.len() == 2
+                && r.operands.len() == 2
+                && ((is_param(r.operands[0], 0) && is_param(r.operands[1], 1))
+                    || (is_param(r.operands[0], 1) && is_param(r.operands[1], 0))) =>
+        {
+            use BinaryOp::*;
+            matches!(op, Add | Mul | Max | Min | And | Or | Xor).then_some(op)
+        }
+        _ => None,
+    }
+}
+
+/// Whether the root reduces along its operand's last dimension (or is a reduce-window),
+/// looking through tuples of reductions: the reduction itself is then vectorized.
+fn row_reduction_root(c: &HloComputation, mut id: InstrId) -> bool {
+    loop {
+        let ins = c.instr(id);
+        match &ins.op {
+            Op::GetTupleElement { .. } => id = ins.operands[0],
+            Op::Tuple => match ins.operands.first() {
+                Some(&o) => id = o,
+                None => return false,
+            },
+            Op::Reduce { dimensions } => {
+                let r = c.instr(ins.operands[0]).shape.rank() as i64;
+                return dimensions.contains(&(r - 1));
+            }
+            Op::ReduceWindow(_) => return true,
+            _ => return false,
+        }
+    }
+}
+
+/// The loop schedule of a kernel for instruction `id` of `c`.
+pub fn loop_schedule(m: &HloModule, c: &HloComputation, id: InstrId) -> LoopSchedule {
+    let (body, root) = kernel_body(m, c, id);
+    let lanes = vector_lanes(&kernel_types(m, c, c.instr(id)));
+    if lanes >= 2 && column_reducer(m, body, root).is_some() {
+        LoopSchedule::ColumnReduce
+    } else if matches!(body.instr(root).op, Op::Scatter { .. }) {
+        LoopSchedule::Scatter
+    } else if scan_dim(m, body, root).is_some() {
+        LoopSchedule::Scan
+    } else if row_reduction_root(body, root) {
+        LoopSchedule::RowReduce
+    } else {
+        LoopSchedule::Elementwise
+    }
+}
+
+/// How instruction `id` of program computation `c` runs (`None`: the compiled path cannot).
+pub fn decide(m: &HloModule, c: &HloComputation, id: InstrId) -> Option<ExecPlan> {
+    let ins = c.instr(id);
+    let kernel = || Some(ExecPlan::Loop(loop_schedule(m, c, id)));
+    match &ins.op {
+        Op::Parameter { .. }
+        | Op::Constant(_)
+        | Op::Tuple
+        | Op::GetTupleElement { .. }
+        | Op::AfterAll
+        | Op::OptimizationBarrier => Some(ExecPlan::View),
+        Op::Reshape | Op::BitcastConvert
+            if aliases(&ins.op, c, &ins.operands, &ins.shape).is_some() =>
+        {
+            Some(ExecPlan::View)
+        }
+        Op::Dot { .. } if gemm_dims(c, ins).is_some() => Some(ExecPlan::Gemm),
+        Op::Fusion { .. }
+        | Op::Iota { .. }
+        | Op::Unary(_)
+        | Op::Binary(_)
+        | Op::Compare { .. }
+        | Op::Select
+        | Op::Clamp
+        | Op::Convert
+        | Op::BitcastConvert
+        | Op::ReducePrecision { .. }
+        | Op::Map { .. }
+        | Op::Broadcast { .. }
+        | Op::Reshape
+        | Op::Transpose { .. }
+        | Op::Reverse { .. }
+        | Op::Slice { .. }
+        | Op::DynamicSlice { .. }
+        | Op::DynamicUpdateSlice
+        | Op::Concatenate { .. }
+        | Op::Pad(_)
+        | Op::Copy
+        | Op::Reduce { .. }
+        | Op::ReduceWindow(_)
+        | Op::Dot { .. }
+        | Op::Gather { .. }
+        | Op::Scatter { .. }
+        | Op::Convolution { .. }
+        | Op::UniformQuantize { .. }
+        | Op::UniformDequantize { .. }
+        | Op::ReplicaId
+        | Op::PartitionId => kernel(),
+        // Static dimensions only: a dynamic one has no value on the compiled path yet.
+        Op::GetDimensionSize { dimension } => {
+            let dynamic = c
+                .instr(ins.operands[0])
+                .shape
+                .as_array()
+                .is_some_and(|a| a.dynamic.get(*dimension as usize) == Some(&true));
+            if dynamic {
+                None
+            } else {
+                kernel()
+            }
+        }
+        Op::Sort { .. } => Some(ExecPlan::Sort),
+        Op::Fft { .. } => Some(ExecPlan::Fft),
+        Op::TriangularSolve { .. } | Op::Cholesky { .. } => Some(ExecPlan::Linalg),
+        Op::While => Some(ExecPlan::While),
+        Op::Conditional => Some(ExecPlan::Conditional),
+        Op::Call | Op::CompositeCall { .. } => Some(ExecPlan::Call),
+        // Not on the compiled path yet (the runtime issue brings them).
+        Op::SetDimensionSize { .. }
+        | Op::SelectAndScatter { .. }
+        | Op::BatchNormTraining { .. }
+        | Op::BatchNormInference { .. }
+        | Op::BatchNormGrad { .. }
+        | Op::TopK { .. }
+        | Op::CustomCall { .. }
+        | Op::Rng { .. }
+        | Op::RngBitGenerator { .. }
+        | Op::Infeed { .. }
+        | Op::Outfeed { .. }
+        | Op::Send { .. }
+        | Op::SendDone { .. }
+        | Op::Recv { .. }
+        | Op::RecvDone { .. }
+        | Op::AllGather { .. }
+        | Op::AllReduce { .. }
+        | Op::ReduceScatter { .. }
+        | Op::AllToAll { .. }
+        | Op::CollectivePermute { .. }
+        | Op::CollectiveBroadcast { .. }
+        | Op::CollectiveReduce { .. } => None,
+    }
+}
+
+/// The computations the runtime runs as programs: the entry and, transitively, the bodies
+/// of while / conditional / call (not fusion bodies, reducers or comparators, which the
+/// code generator inlines).
+pub fn program_computations(m: &HloModule) -> Vec<ComputationId> {
+    let mut seen = HashSet::new();
+    let mut order = Vec::new();
+    let mut stack = vec![m.entry];
+    while let Some(cid) = stack.pop() {
+        if !seen.insert(cid) {
+            continue;
+        }
+        order.push(cid);
+        for ins in &m.computation(cid).instructions {
+            if matches!(
+                ins.op,
+                Op::While | Op::Conditional | Op::Call | Op::CompositeCall { .. }
+            ) {
+                stack.extend(ins.called.iter().rev().copied());
+            }
+        }
+    }
+    order
+}
+
+/// The pass: records `decide`'s plan on every instruction of every program computation
+/// and clears plans elsewhere. Runs last, after fusion.
+pub fn plan_execution(m: &mut HloModule) -> Result<bool> {
+    let programs: HashSet<ComputationId> = program_computations(m).into_iter().collect();
+    let mut changed = false;
+    for ci in 0..m.computations.len() {
+        let cid = ComputationId(ci as u32);
+        let plans: Vec<Option<ExecPlan>> = if programs.contains(&cid) {
+            let c = m.computation(cid);
+            (0..c.instructions.len())
+                .map(|i| decide(m, c, InstrId(i as u32)))
+                .collect()
+        } else {
+            vec![None; m.computation(cid).instructions.len()]
+        };
+        for (ins, p) in m.computations[ci].instructions.iter_mut().zip(plans) {
+            if ins.plan != p {
+                ins.plan = p;
+                changed = true;
+            }
+        }
+    }
+    Ok(changed)
+}
