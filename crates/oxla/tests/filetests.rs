@@ -860,7 +860,10 @@ fn run_pass_test(path: &Path, t: &TestFile, blessing: bool) -> Result<bool, Stri
         }
     }
     run_checks(&t.checks, &printed)?;
-    let actual: Vec<String> = printed.lines().map(|l| l.trim_end().to_string()).collect();
+    let mut actual: Vec<String> = printed.lines().map(|l| l.trim_end().to_string()).collect();
+    while actual.last().is_some_and(|l| l.is_empty()) {
+        actual.pop();
+    }
     match &t.expected {
         _ if blessing && (t.expected.is_some() || t.checks.is_empty()) => {
             bless(path, t, EXPECTED_MARKER, &actual)
