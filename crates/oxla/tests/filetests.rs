@@ -713,12 +713,12 @@ fn diff(expected: &[String], actual: &[String]) -> String {
             let _ = writeln!(out, "      {}", expected[i]);
             i += 1;
             j += 1;
-        } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            let _ = writeln!(out, "    + {}", actual[j]);
-            j += 1;
-        } else {
+        } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
             let _ = writeln!(out, "    - {}", expected[i]);
             i += 1;
+        } else {
+            let _ = writeln!(out, "    + {}", actual[j]);
+            j += 1;
         }
     }
     out
