@@ -126,7 +126,14 @@ fn parse_file(text: &str) -> Result<TestFile, String> {
         let value = value.trim();
         // Only the directives below are read; other comments are free text.
         const KEYS: [&str; 8] = [
-            "test", "options", "tolerance", "args", "changed", "rerun", "CHECK", "CHECK-NOT",
+            "test",
+            "options",
+            "tolerance",
+            "args",
+            "changed",
+            "rerun",
+            "CHECK",
+            "CHECK-NOT",
         ];
         if !KEYS.contains(&key) {
             continue;
@@ -325,7 +332,11 @@ fn parse_literal(shape: &str, value: &str) -> Result<Literal, String> {
 }
 
 fn call_args<'a>(s: &'a str, name: &str) -> Option<Vec<&'a str>> {
-    let inner = s.strip_prefix(name)?.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let inner = s
+        .strip_prefix(name)?
+        .trim()
+        .strip_prefix('(')?
+        .strip_suffix(')')?;
     Some(
         inner
             .split(',')
@@ -341,7 +352,12 @@ fn num(s: &str) -> Result<f64, String> {
 }
 
 /// One argument from its spec (see the README), for a parameter of `shape`.
-fn make_arg(spec: &str, shape: &Shape, index: usize, earlier: &[Literal]) -> Result<Literal, String> {
+fn make_arg(
+    spec: &str,
+    shape: &Shape,
+    index: usize,
+    earlier: &[Literal],
+) -> Result<Literal, String> {
     let mut parts = spec.split('|').map(str::trim);
     let generator = parts.next().unwrap_or("");
     let (t, dims) = (shape.element_type(), shape.dims().to_vec());
@@ -390,11 +406,7 @@ fn make_arg(spec: &str, shape: &Shape, index: usize, earlier: &[Literal]) -> Res
             return Err("pow2(start, step)".into());
         };
         let (start, step) = (num(start)?, num(step)?);
-        from_f64s(
-            (0..n)
-                .map(|i| (start + i as f64 * step).exp2())
-                .collect(),
-        )?
+        from_f64s((0..n).map(|i| (start + i as f64 * step).exp2()).collect())?
     } else if generator == "iota" {
         from_f64s((0..n).map(|i| i as f64).collect())?
     } else {
@@ -402,7 +414,9 @@ fn make_arg(spec: &str, shape: &Shape, index: usize, earlier: &[Literal]) -> Res
     };
     for m in parts {
         if !t.is_float() {
-            return Err(format!("modifier `{m}` applies to real float arguments only"));
+            return Err(format!(
+                "modifier `{m}` applies to real float arguments only"
+            ));
         }
         let v = lit.to_f64s();
         let f: Box<dyn Fn(f64) -> f64> = if let Some(a) = call_args(m, "clamp") {
@@ -425,7 +439,10 @@ fn make_arg(spec: &str, shape: &Shape, index: usize, earlier: &[Literal]) -> Res
         lit = from_f64s(v.into_iter().map(f).collect())?;
     }
     if lit.shape().without_layout() != shape.without_layout() {
-        return Err(format!("argument {index}: `{spec}` gives {}, the parameter is {shape}", lit.shape()));
+        return Err(format!(
+            "argument {index}: `{spec}` gives {}, the parameter is {shape}",
+            lit.shape()
+        ));
     }
     Ok(lit)
 }
@@ -526,7 +543,11 @@ fn compare_leaf(got: &Literal, want: &Literal, tol: Tolerance) -> Result<(), Str
             .iter()
             .filter(|x| x.is_finite())
             .fold(0f64, |m, x| m.max(x.abs()));
-        let per = if got.element_type().is_complex() { 2 } else { 1 };
+        let per = if got.element_type().is_complex() {
+            2
+        } else {
+            1
+        };
         for (i, (&x, &y)) in a.iter().zip(&b).enumerate() {
             let ok = if x.is_nan() || y.is_nan() {
                 x.is_nan() && y.is_nan()
@@ -795,7 +816,9 @@ fn run_passes(t: &TestFile, m: &mut HloModule) -> Result<Vec<bool>, String> {
                 Pipeline::standard()
             };
             pipeline.verify = true;
-            Ok(vec![pipeline.run(m).map_err(|e| format!("pipeline {p}: {e}"))?])
+            Ok(vec![pipeline
+                .run(m)
+                .map_err(|e| format!("pipeline {p}: {e}"))?])
         }
         Kind::JitVsInterp => Ok(Vec::new()),
     }
@@ -877,9 +900,9 @@ fn run_pass_test(path: &Path, t: &TestFile, blessing: bool) -> Result<bool, Stri
             }
             Ok(false)
         }
-        None if t.checks.is_empty() => Err(
-            "no expected module yet: run with OXLA_BLESS=1 to record it".into(),
-        ),
+        None if t.checks.is_empty() => {
+            Err("no expected module yet: run with OXLA_BLESS=1 to record it".into())
+        }
         None => Ok(false),
     }
 }
@@ -969,7 +992,9 @@ fn run_jit_test(
             }
             for (k, (g, w)) in got_leaves.iter().zip(&want_leaves).enumerate() {
                 if let Err(d) = compare_leaf(g, w, t.tolerance) {
-                    errors.push(format!("{run}output {k}: JIT (opt {opt}) vs interpreter: {d}"));
+                    errors.push(format!(
+                        "{run}output {k}: JIT (opt {opt}) vs interpreter: {d}"
+                    ));
                 }
                 if let Some(e) = exp.as_ref().and_then(|e| e.get(k)) {
                     if let Err(d) = check_expected(g, e, t.tolerance) {
@@ -1021,7 +1046,11 @@ fn filetests() {
     let client = Client::cpu().expect("CPU client");
     let (mut failures, mut ran, mut blessed) = (Vec::new(), 0, 0);
     for path in &files {
-        let name = path.strip_prefix(&root).unwrap_or(path).display().to_string();
+        let name = path
+            .strip_prefix(&root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
         if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
             continue;
         }

@@ -92,7 +92,10 @@ fn ulp_diff32(a: f32, b: f32) -> u64 {
 /// Bitwise equality of two f32 literals (NaN equal to NaN).
 fn assert_same_f32(got: &Literal, want: &Literal, ctx: &str) {
     assert_eq!(got.shape(), want.shape(), "{ctx}: shapes");
-    let (a, b) = (got.data_as::<f32>().unwrap(), want.data_as::<f32>().unwrap());
+    let (a, b) = (
+        got.data_as::<f32>().unwrap(),
+        want.data_as::<f32>().unwrap(),
+    );
     for (i, (x, y)) in a.iter().zip(b).enumerate() {
         let same = x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
         assert!(same, "{ctx}: element {i}: {x:e} vs {y:e}");
@@ -219,7 +222,11 @@ fn buffers_are_reused_without_copies() {
         .iter()
         .map(|&v| (((v + v) + v) + v) + v)
         .collect();
-    assert_same_f32(&x.to_literal().unwrap(), &Literal::vec1(&want), "chained adds");
+    assert_same_f32(
+        &x.to_literal().unwrap(),
+        &Literal::vec1(&want),
+        "chained adds",
+    );
     // Concurrent executions of one executable.
     std::thread::scope(|s| {
         for _ in 0..4 {
