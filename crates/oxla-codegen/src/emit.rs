@@ -1235,7 +1235,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             // on the compiled path: none is a value at an index of a loop nest.
             other @ (Op::Scatter { .. }
             | Op::SetDimensionSize { .. }
-            | Op::AfterAll { .. }
+            | Op::AfterAll
             | Op::SelectAndScatter { .. }
             | Op::Fft { .. }
             | Op::TriangularSolve { .. }
@@ -1245,8 +1245,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
             | Op::BatchNormGrad { .. }
             | Op::TopK { .. }
             | Op::Sort { .. }
-            | Op::While { .. }
-            | Op::Conditional { .. }
+            | Op::While
+            | Op::Conditional
             | Op::CompositeCall { .. }
             | Op::CustomCall { .. }
             | Op::Rng { .. }

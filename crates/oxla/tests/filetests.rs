@@ -78,6 +78,7 @@ fn pass_by_name(name: &str) -> Option<PassFn> {
         "dot-canon" | "dot-canonicalization" => canonicalize_dots,
         "fusion" => fuse,
         "layout" | "layout-assignment" => assign_layouts,
+        "plan" | "execution-plan" => plan_execution,
         _ => return None,
     })
 }
