@@ -46,7 +46,6 @@ impl Importer<'_> {
         let op = cx.op;
         let args = &cx.args;
         let name = op.name.as_str();
-
         let results = match name {
             "check.expect_eq_const"
             | "check.expect_almost_eq_const"

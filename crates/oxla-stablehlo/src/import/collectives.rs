@@ -52,7 +52,6 @@ impl Importer<'_> {
         let op = cx.op;
         let args = &cx.args;
         let name = op.name.as_str();
-
         let results = match name {
             "stablehlo.infeed" => {
                 let n = op.result_types.len().saturating_sub(1);
@@ -71,11 +70,7 @@ impl Importer<'_> {
                 let r = b.infeed_with_token(args[0], &dshape, &cfg);
                 let d = b.get_tuple_element(r, 0);
                 let tok = b.get_tuple_element(r, 1);
-                let mut out = if n == 1 {
-                    vec![d]
-                } else {
-                    Self::split(b, d, n)
-                };
+                let mut out = Self::results(b, d, n);
                 out.push(tok);
                 Ok(out)
             }
@@ -106,11 +101,7 @@ impl Importer<'_> {
                 let r = b.recv(args[0], &dshape, channel_id(op).unwrap_or(0));
                 let d = b.get_tuple_element(r, 0);
                 let tok = b.get_tuple_element(r, 1);
-                let mut out = if n == 1 {
-                    vec![d]
-                } else {
-                    Self::split(b, d, n)
-                };
+                let mut out = Self::results(b, d, n);
                 out.push(tok);
                 Ok(out)
             }
@@ -209,6 +200,7 @@ impl Importer<'_> {
         };
         results.map(Some)
     }
+
     fn collective(
         &self,
         b: &mut XlaBuilder,

@@ -52,7 +52,6 @@ impl Importer<'_> {
         let op = cx.op;
         let args = &cx.args;
         let name = op.name.as_str();
-
         let results = match name {
             "stablehlo.tuple" => one(b.tuple(args)),
             "stablehlo.get_tuple_element" => {
@@ -93,11 +92,7 @@ impl Importer<'_> {
                     b.composite_call(&c, args, &cname, "", version)
                 };
                 let n = op.results.len();
-                Ok(if n == 1 {
-                    vec![r]
-                } else {
-                    Self::split(b, r, n)
-                })
+                Ok(Self::results(b, r, n))
             }
             "stablehlo.custom_call" => {
                 let target = op
@@ -125,16 +120,13 @@ impl Importer<'_> {
                     attr_bool(op, "has_side_effect"),
                     &cfg,
                 );
-                Ok(if n == 1 {
-                    vec![r]
-                } else {
-                    Self::split(b, r, n)
-                })
+                Ok(Self::results(b, r, n))
             }
             _ => return Ok(None),
         };
         results.map(Some)
     }
+
     /// A region with captured values threaded through one tuple parameter: the tuple holds
     /// `lead` (the op's own values) then `captures`. Returns the computation.
     #[allow(clippy::too_many_arguments)]
@@ -204,6 +196,7 @@ impl Importer<'_> {
         }
         Ok(out)
     }
+
     fn while_op(
         &mut self,
         b: &mut XlaBuilder,
@@ -293,10 +286,6 @@ impl Importer<'_> {
             b.conditional_indexed(args[0], &refs, &ops)
         };
         let n = op.results.len();
-        Ok(if n == 1 {
-            vec![r]
-        } else {
-            Self::split(b, r, n)
-        })
+        Ok(Self::results(b, r, n))
     }
 }

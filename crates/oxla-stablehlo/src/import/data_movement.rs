@@ -18,7 +18,6 @@ impl Importer<'_> {
         let op = cx.op;
         let args = &cx.args;
         let name = op.name.as_str();
-
         let results = match name {
             "stablehlo.broadcast_in_dim" => {
                 let s = result_shape(op, 0)?;
@@ -44,16 +43,7 @@ impl Importer<'_> {
                 let lo = attr_ints(op, "edge_padding_low")?;
                 let hi = attr_ints(op, "edge_padding_high")?;
                 let int = attr_ints(op, "interior_padding")?;
-                let cfg = PaddingConfig {
-                    dimensions: (0..lo.len())
-                        .map(|i| PaddingDimension {
-                            edge_padding_low: lo[i],
-                            edge_padding_high: hi.get(i).copied().unwrap_or(0),
-                            interior_padding: int.get(i).copied().unwrap_or(0),
-                        })
-                        .collect(),
-                };
-                one(b.pad(args[0], args[1], &cfg))
+                one(b.pad(args[0], args[1], &padding_config(&lo, &hi, &int)))
             }
             "stablehlo.get_dimension_size" => {
                 one(b.get_dimension_size(args[0], attr_int(op, "dimension")?))
@@ -66,19 +56,24 @@ impl Importer<'_> {
             "stablehlo.dynamic_pad" => {
                 let ints = |i: usize| -> Result<Vec<i64>> { self.const_ints(op, i) };
                 let (lo, hi, int) = (ints(2)?, ints(3)?, ints(4)?);
-                let cfg = PaddingConfig {
-                    dimensions: (0..lo.len())
-                        .map(|i| PaddingDimension {
-                            edge_padding_low: lo[i],
-                            edge_padding_high: hi.get(i).copied().unwrap_or(0),
-                            interior_padding: int.get(i).copied().unwrap_or(0),
-                        })
-                        .collect(),
-                };
-                one(b.pad(args[0], args[1], &cfg))
+                one(b.pad(args[0], args[1], &padding_config(&lo, &hi, &int)))
             }
             _ => return Ok(None),
         };
         results.map(Some)
+    }
+}
+
+/// Padding with `lo` (edge low), `hi` (edge high) and `int` (interior) per dimension, one
+/// dimension per `lo` entry; missing `hi` / `int` entries are 0.
+fn padding_config(lo: &[i64], hi: &[i64], int: &[i64]) -> PaddingConfig {
+    PaddingConfig {
+        dimensions: (0..lo.len())
+            .map(|i| PaddingDimension {
+                edge_padding_low: lo[i],
+                edge_padding_high: hi.get(i).copied().unwrap_or(0),
+                interior_padding: int.get(i).copied().unwrap_or(0),
+            })
+            .collect(),
     }
 }

@@ -47,11 +47,10 @@ impl Importer<'_> {
         let op = cx.op;
         let args = &cx.args;
         let name = op.name.as_str();
-        if name.starts_with("stablehlo.") || name.starts_with("mhlo.") {
-            let short = name
-                .strip_prefix("stablehlo.")
-                .or_else(|| name.strip_prefix("mhlo."))
-                .unwrap_or(name);
+        if let Some(short) = name
+            .strip_prefix("stablehlo.")
+            .or_else(|| name.strip_prefix("mhlo."))
+        {
             if let Some(u) = unary_of(short) {
                 return Ok(Some(vec![b.unary(u, args[0])]));
             }
@@ -194,4 +193,32 @@ fn unpack_bits(b: &mut XlaBuilder, x: XlaOp, out: &Shape) -> Result<XlaOp> {
     let bit = b.and_with_broadcast(s, one, &[]);
     let zero = b.constant_literal(&Literal::from_i64s(u, &[], &[0])?);
     Ok(b.ne(bit, zero))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unary_and_binary_names_follow_hlo_names() {
+        assert_eq!(unary_of("count_leading_zeros"), Some(UnaryOp::Clz));
+        assert_eq!(unary_of("round_nearest_afz"), Some(UnaryOp::Round));
+        assert_eq!(unary_of("exponential_minus_one"), Some(UnaryOp::Expm1));
+        assert_eq!(unary_of("count-leading-zeros"), None);
+        assert_eq!(unary_of("erf"), None);
+        assert_eq!(
+            binary_of("shift_right_logical"),
+            Some(BinaryOp::ShiftRightLogical)
+        );
+        assert_eq!(binary_of("complex"), Some(BinaryOp::Complex));
+        assert_eq!(binary_of("compare"), None);
+        // Every op but erf has a StableHLO name.
+        let unary = UnaryOp::ALL
+            .iter()
+            .filter(|&&u| unary_of(&u.name().replace('-', "_")) == Some(u));
+        assert_eq!(unary.count(), UnaryOp::ALL.len() - 1);
+        for o in BinaryOp::ALL {
+            assert_eq!(binary_of(&o.name().replace('-', "_")), Some(o));
+        }
+    }
 }

@@ -17,7 +17,6 @@ impl Importer<'_> {
         let op = cx.op;
         let args = &cx.args;
         let name = op.name.as_str();
-
         let results = match name {
             "stablehlo.gather" => {
                 let dn = op
@@ -68,11 +67,7 @@ impl Importer<'_> {
                     attr_bool(op, "indices_are_sorted"),
                     attr_bool(op, "unique_indices"),
                 );
-                Ok(if n == 1 {
-                    vec![r]
-                } else {
-                    Self::split(b, r, n)
-                })
+                Ok(Self::results(b, r, n))
             }
             "stablehlo.dynamic_gather" => {
                 let mut g = op.clone();

@@ -27,7 +27,6 @@ impl Importer<'_> {
         let op = cx.op;
         let args = &cx.args;
         let name = op.name.as_str();
-
         let results = match name {
             "interpreter.print" | "interpreter.probe" => Ok(args.clone()),
             "interpreter.run_parallel" => self.run_parallel(b, op, args),
@@ -35,6 +34,7 @@ impl Importer<'_> {
         };
         results.map(Some)
     }
+
     fn run_parallel(
         &mut self,
         b: &mut XlaBuilder,

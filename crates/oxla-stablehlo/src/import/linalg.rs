@@ -22,7 +22,6 @@ impl Importer<'_> {
         let op = cx.op;
         let args = &cx.args;
         let name = op.name.as_str();
-
         let results = match name {
             "stablehlo.dot_general" => {
                 let dn = op
@@ -109,6 +108,7 @@ impl Importer<'_> {
         };
         results.map(Some)
     }
+
     fn convolution(
         &mut self,
         b: &mut XlaBuilder,

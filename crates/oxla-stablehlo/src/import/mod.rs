@@ -70,10 +70,12 @@ struct OpCx<'a> {
 type Family<'m> =
     fn(&mut Importer<'m>, &mut XlaBuilder, &mut OpCx<'_>) -> Result<Option<Vec<XlaOp>>>;
 
+/// An op's only result.
 fn one(v: XlaOp) -> Result<Vec<XlaOp>> {
     Ok(vec![v])
 }
 
+/// The value environment: SSA names in scope and their values.
 struct Scope {
     vals: HashMap<String, XlaOp>,
 }
@@ -269,6 +271,15 @@ impl<'m> Importer<'m> {
     /// op does not produce an extra tuple level).
     fn split(b: &mut XlaBuilder, v: XlaOp, n: usize) -> Vec<XlaOp> {
         (0..n).map(|i| b.get_tuple_element(v, i)).collect()
+    }
+
+    /// The `n` results of `v`: itself when `n == 1`, else its tuple elements.
+    fn results(b: &mut XlaBuilder, v: XlaOp, n: usize) -> Vec<XlaOp> {
+        if n == 1 {
+            vec![v]
+        } else {
+            Self::split(b, v, n)
+        }
     }
 
     /// Builds a region as a computation whose parameters are the block arguments.

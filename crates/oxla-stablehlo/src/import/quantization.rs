@@ -18,7 +18,6 @@ impl Importer<'_> {
         let op = cx.op;
         let args = &cx.args;
         let name = op.name.as_str();
-
         let results = match name {
             "stablehlo.uniform_quantize" => {
                 let to = match op.result_types.first().and_then(elem_of) {
@@ -38,6 +37,7 @@ impl Importer<'_> {
         };
         results.map(Some)
     }
+
     /// StableHLO's `dequantize_op_quantize`: the op runs on the expressed values.
     pub(super) fn dequantize_op_quantize(
         &mut self,

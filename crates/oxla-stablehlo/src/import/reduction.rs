@@ -20,18 +20,13 @@ impl Importer<'_> {
         let op = cx.op;
         let args = &cx.args;
         let name = op.name.as_str();
-
         let results = match name {
             "stablehlo.reduce" => {
                 let n = args.len() / 2;
                 let comp = self.reducer(b, op, n)?;
                 let r =
                     b.reduce_variadic(&args[..n], &args[n..], &comp, &attr_ints(op, "dimensions")?);
-                Ok(if n == 1 {
-                    vec![r]
-                } else {
-                    Self::split(b, r, n)
-                })
+                Ok(Self::results(b, r, n))
             }
             "stablehlo.reduce_window" => {
                 let n = args.len() / 2;
@@ -52,11 +47,7 @@ impl Importer<'_> {
                     &wdl,
                     &pad,
                 );
-                Ok(if n == 1 {
-                    vec![r]
-                } else {
-                    Self::split(b, r, n)
-                })
+                Ok(Self::results(b, r, n))
             }
             "stablehlo.select_and_scatter" => {
                 let rank = b.get_shape(args[0])?.rank();
@@ -73,16 +64,13 @@ impl Importer<'_> {
                 let comp = self.region_comp(b, first_region(op)?, "comparator", None)?;
                 let dim = op.attr("dimension").and_then(Attr::as_int).unwrap_or(-1) as i64;
                 let r = b.sort(args, &comp, dim, attr_bool(op, "is_stable"));
-                Ok(if args.len() == 1 {
-                    vec![r]
-                } else {
-                    Self::split(b, r, args.len())
-                })
+                Ok(Self::results(b, r, args.len()))
             }
             _ => return Ok(None),
         };
         results.map(Some)
     }
+
     /// A reducer region, or the `applies stablehlo.op` pretty shorthand.
     pub(super) fn reducer(
         &mut self,
