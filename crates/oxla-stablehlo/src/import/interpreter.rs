@@ -12,7 +12,7 @@ use crate::convert::shape_of;
 #[derive(Clone, Debug)]
 pub struct ParallelRun {
     pub key: String,
-    /// programs[replica][partition] function names.
+    /// `programs[replica][partition]`: function names.
     pub programs: Vec<Vec<String>>,
     pub infeed: Vec<String>,
 }
