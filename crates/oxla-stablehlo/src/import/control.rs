@@ -1,0 +1,291 @@
+//! Tuples, tokens and control flow: tuple, get-tuple-element, after-all, opt-barrier, while,
+//! if/case, func.call, composite, custom call. Values a while/if/case region captures from
+//! the enclosing scope are threaded through the op's state or operands.
+
+use std::collections::{HashMap, HashSet};
+
+use oxla_builder::{XlaBuilder, XlaComputation, XlaOp};
+use oxla_hlo::{Error, Result, Shape};
+
+use super::attrs::*;
+use super::checks::custom_call_check;
+use super::{one, Importer, OpCx, Scope};
+use crate::ast::*;
+
+/// Names used inside `regions` but defined outside them.
+fn free_values(regions: &[Region]) -> Vec<String> {
+    fn walk(r: &Region, defined: &mut HashSet<String>, free: &mut Vec<String>) {
+        for b in &r.blocks {
+            for (n, _) in &b.args {
+                defined.insert(n.clone());
+            }
+            for op in &b.ops {
+                for o in &op.operands {
+                    if !defined.contains(o) && !free.contains(o) {
+                        free.push(o.clone());
+                    }
+                }
+                for sub in &op.regions {
+                    walk(sub, defined, free);
+                }
+                for res in &op.results {
+                    defined.insert(res.clone());
+                }
+            }
+        }
+    }
+    let mut defined = HashSet::new();
+    let mut free = Vec::new();
+    for r in regions {
+        walk(r, &mut defined, &mut free);
+    }
+    free
+}
+
+impl Importer<'_> {
+    /// Tuples, tokens and control flow; `None` when `cx.op` is not one of them.
+    pub(super) fn control(
+        &mut self,
+        b: &mut XlaBuilder,
+        cx: &mut OpCx,
+    ) -> Result<Option<Vec<XlaOp>>> {
+        let op = cx.op;
+        let args = &cx.args;
+        let name = op.name.as_str();
+        let results = match name {
+            "stablehlo.tuple" => one(b.tuple(args)),
+            "stablehlo.get_tuple_element" => {
+                one(b.get_tuple_element(args[0], attr_int(op, "index")? as usize))
+            }
+            "stablehlo.after_all" => one(b.after_all(args)),
+            "stablehlo.optimization_barrier" => {
+                if args.len() == 1 && op.results.len() == 1 {
+                    one(b.optimization_barrier(args[0]))
+                } else {
+                    let t = b.tuple(args);
+                    let r = b.optimization_barrier(t);
+                    Ok(Self::split(b, r, args.len()))
+                }
+            }
+            "stablehlo.while" => self.while_op(b, cx.scope, op, args),
+            "stablehlo.if" | "stablehlo.case" => self.conditional(b, cx.scope, op, args),
+            "func.call" | "stablehlo.composite" => {
+                let target = op
+                    .attr(if name == "func.call" {
+                        "callee"
+                    } else {
+                        "decomposition"
+                    })
+                    .and_then(Attr::as_str)
+                    .ok_or_else(|| Error::invalid("call without a callee"))?
+                    .to_string();
+                let c = self.callee(&target)?;
+                let r = if name == "func.call" {
+                    b.call(&c, args)
+                } else {
+                    let cname = op
+                        .attr("name")
+                        .and_then(Attr::as_str)
+                        .unwrap_or("")
+                        .to_string();
+                    let version = op.attr("version").and_then(Attr::as_int).unwrap_or(0) as i64;
+                    b.composite_call(&c, args, &cname, "", version)
+                };
+                let n = op.results.len();
+                Ok(Self::results(b, r, n))
+            }
+            "stablehlo.custom_call" => {
+                let target = op
+                    .attr("call_target_name")
+                    .and_then(Attr::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                if let Some(kind) = custom_call_check(&target) {
+                    return self.check_call(op, args, kind, cx.is_entry).map(Some);
+                }
+                let n = op.result_types.len();
+                let shape = if n == 1 {
+                    result_shape(op, 0)?
+                } else {
+                    Shape::Tuple((0..n).map(|i| result_shape(op, i)).collect::<Result<_>>()?)
+                };
+                let cfg = match op.attr("backend_config") {
+                    Some(Attr::Str(s)) => s.clone(),
+                    _ => String::new(),
+                };
+                let r = b.custom_call(
+                    &target,
+                    args,
+                    &shape,
+                    attr_bool(op, "has_side_effect"),
+                    &cfg,
+                );
+                Ok(Self::results(b, r, n))
+            }
+            _ => return Ok(None),
+        };
+        results.map(Some)
+    }
+
+    /// A region with captured values threaded through one tuple parameter: the tuple holds
+    /// `lead` (the op's own values) then `captures`. Returns the computation.
+    #[allow(clippy::too_many_arguments)]
+    fn threaded_region(
+        &mut self,
+        parent: &mut XlaBuilder,
+        region: &Region,
+        name: &str,
+        lead_types: &[Shape],
+        lead_names: &[String],
+        captures: &[(String, Shape)],
+        append_captures_to_result: bool,
+    ) -> Result<XlaComputation> {
+        let mut b = parent.create_sub_builder(name);
+        let mut scope = Scope {
+            vals: HashMap::new(),
+        };
+        let mut elems: Vec<Shape> = lead_types.to_vec();
+        elems.extend(captures.iter().map(|(_, s)| s.clone()));
+        let p = b.parameter(0, &Shape::Tuple(elems), "state");
+        let mut lead = Vec::new();
+        for (i, n) in lead_names.iter().enumerate() {
+            let v = b.get_tuple_element(p, i);
+            scope.vals.insert(n.clone(), v);
+            lead.push(v);
+        }
+        let mut caps = Vec::new();
+        for (j, (n, _)) in captures.iter().enumerate() {
+            let v = b.get_tuple_element(p, lead_names.len() + j);
+            scope.vals.insert(n.clone(), v);
+            caps.push(v);
+        }
+        let block = region
+            .blocks
+            .first()
+            .ok_or_else(|| Error::invalid("empty region"))?;
+        let mut ret = self.build_ops(&mut b, &mut scope, &block.ops, false)?;
+        let root = if append_captures_to_result {
+            ret.extend(caps);
+            b.tuple(&ret)
+        } else if ret.len() == 1 {
+            ret[0]
+        } else {
+            b.tuple(&ret)
+        };
+        b.build_with_root(root)
+    }
+
+    /// Non-constant captures of `regions` with their shapes in the current builder.
+    fn captures(
+        &self,
+        b: &mut XlaBuilder,
+        scope: &mut Scope,
+        regions: &[Region],
+    ) -> Result<Vec<(String, Shape, XlaOp)>> {
+        let mut out = Vec::new();
+        for n in free_values(regions) {
+            if self.consts.contains_key(&n) && !scope.vals.contains_key(&n) {
+                continue;
+            }
+            if let Some(&v) = scope.vals.get(&n) {
+                if self.consts.contains_key(&n) {
+                    continue;
+                }
+                out.push((n, b.get_shape(v)?, v));
+            }
+        }
+        Ok(out)
+    }
+
+    fn while_op(
+        &mut self,
+        b: &mut XlaBuilder,
+        scope: &mut Scope,
+        op: &Operation,
+        args: &[XlaOp],
+    ) -> Result<Vec<XlaOp>> {
+        let n = args.len();
+        let caps = self.captures(b, scope, &op.regions)?;
+        let lead_types: Vec<Shape> = args
+            .iter()
+            .map(|&a| b.get_shape(a))
+            .collect::<Result<_>>()?;
+        let names_of = |r: &Region| -> Vec<String> {
+            r.blocks
+                .first()
+                .map(|bl| bl.args.iter().map(|(n, _)| n.clone()).collect())
+                .unwrap_or_default()
+        };
+        let cap_shapes: Vec<(String, Shape)> = caps
+            .iter()
+            .map(|(n, s, _)| (n.clone(), s.clone()))
+            .collect();
+        let cond_r = first_region(op)?;
+        let body_r = region_at(op, 1)?;
+        let cond = self.threaded_region(
+            b,
+            cond_r,
+            "cond",
+            &lead_types,
+            &names_of(cond_r),
+            &cap_shapes,
+            false,
+        )?;
+        let body = self.threaded_region(
+            b,
+            body_r,
+            "body",
+            &lead_types,
+            &names_of(body_r),
+            &cap_shapes,
+            true,
+        )?;
+        let mut init = args.to_vec();
+        init.extend(caps.iter().map(|(_, _, v)| *v));
+        let t = b.tuple(&init);
+        let w = b.while_loop(&cond, &body, t);
+        Ok(Self::split(b, w, n))
+    }
+
+    fn conditional(
+        &mut self,
+        b: &mut XlaBuilder,
+        scope: &mut Scope,
+        op: &Operation,
+        args: &[XlaOp],
+    ) -> Result<Vec<XlaOp>> {
+        let caps = self.captures(b, scope, &op.regions)?;
+        let cap_shapes: Vec<(String, Shape)> = caps
+            .iter()
+            .map(|(n, s, _)| (n.clone(), s.clone()))
+            .collect();
+        let mut comps = Vec::new();
+        for (i, r) in op.regions.iter().enumerate() {
+            comps.push(self.threaded_region(
+                b,
+                r,
+                &format!("branch{i}"),
+                &[],
+                &[],
+                &cap_shapes,
+                false,
+            )?);
+        }
+        let operand = {
+            let v: Vec<XlaOp> = caps.iter().map(|(_, _, v)| *v).collect();
+            b.tuple(&v)
+        };
+        let r = if op.name == "stablehlo.if" {
+            if comps.len() != 2 {
+                return Err(Error::invalid("stablehlo.if needs two regions"));
+            }
+            b.conditional(args[0], operand, &comps[0], operand, &comps[1])
+        } else {
+            let refs: Vec<&XlaComputation> = comps.iter().collect();
+            let ops = vec![operand; comps.len()];
+            b.conditional_indexed(args[0], &refs, &ops)
+        };
+        let n = op.results.len();
+        Ok(Self::results(b, r, n))
+    }
+}
