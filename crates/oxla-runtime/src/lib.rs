@@ -12,8 +12,8 @@
 //! it into owned buffers. An `Executable` is immutable and can run on several threads at once.
 
 mod exec;
-mod fft;
-mod program;
+mod plan;
+mod run;
 mod steps;
 
 use std::path::PathBuf;
@@ -23,7 +23,7 @@ use std::time::Instant;
 use oxla_hlo::{ArrayShape, Error, HloModule, Literal, Result, Shape};
 
 pub use exec::Bytes;
-use program::Programs;
+use plan::Programs;
 
 /// Options for [`Client::compile`].
 #[derive(Clone, Debug)]

@@ -7,6 +7,9 @@ use num_complex::Complex64;
 use oxla_hlo::{Error, HloInstruction, Op, PrimitiveType, Result, TriangularTranspose};
 use oxla_kernels::linalg::{self, Field, Transpose};
 
+use crate::exec::V;
+use crate::run::StepCtx;
+
 /// Whether the runtime runs triangular-solve / Cholesky on this element type.
 pub(crate) fn supports(t: PrimitiveType) -> bool {
     t.is_complex() || t.is_float()
@@ -196,5 +199,30 @@ fn run_typed<T: Widen>(
             "{}: not a linear-algebra op",
             ins.name
         ))),
+    }
+}
+
+impl crate::plan::Programs {
+    /// Runs a triangular-solve or Cholesky step.
+    pub(crate) fn run_linalg(&self, s: &StepCtx) -> Result<V> {
+        let prog = s.prog;
+        let i = s.i;
+        let ins = s.ins;
+        let base = s.base;
+        let vals = s.vals;
+        let operands = ins
+            .operands
+            .iter()
+            .map(|o| match &vals[o.index()] {
+                V::Arr { ptr, shape, .. } => Ok(crate::steps::linalg::Operand {
+                    ptr: *ptr as *const u8,
+                    dims: &shape.dims,
+                }),
+                _ => Err(Error::internal("linalg operand")),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
+        crate::steps::linalg::run(ins, &operands, outs[0])?;
+        Ok(v)
     }
 }

@@ -1,3 +1,9 @@
-//! Runtime steps other than JIT kernels, one file per kind of step.
+//! Runtime steps, one file per kind: JIT loop kernels (and in-place updates), GEMM calls,
+//! sort, FFT, linear algebra and control flow. Each adds a `run_*` method to `Programs`.
 
+pub(crate) mod control;
+pub(crate) mod fft;
+pub(crate) mod gemm;
+pub(crate) mod kernel;
 pub(crate) mod linalg;
+pub(crate) mod sort;

@@ -3,9 +3,10 @@
 //! direct DFT otherwise, lines in parallel.
 
 use num_complex::Complex64;
-use oxla_hlo::FftType;
+use oxla_hlo::{Error, FftType, Op, PrimitiveType, Result};
 
-use crate::exec::{parallel_for, SendPtr};
+use crate::exec::{parallel_for, SendPtr, V};
+use crate::run::StepCtx;
 
 fn strides(dims: &[usize]) -> Vec<usize> {
     let mut s = vec![1; dims.len()];
@@ -171,5 +172,94 @@ pub(crate) fn fft(
             }
             v
         }
+    }
+}
+
+impl crate::plan::Programs {
+    /// Runs an FFT step on its operand.
+    pub(crate) fn run_fft(&self, s: &StepCtx) -> Result<V> {
+        let prog = s.prog;
+        let i = s.i;
+        let ins = s.ins;
+        let base = s.base;
+        let vals = s.vals;
+        let Op::Fft {
+            fft_type,
+            fft_length,
+        } = &ins.op
+        else {
+            return Err(Error::internal("fft step"));
+        };
+        let V::Arr { ptr, shape, .. } = &vals[ins.operands[0].index()] else {
+            return Err(Error::internal("fft operand"));
+        };
+        let n = shape.element_count().max(0) as usize;
+        let it = shape.element_type;
+        // SAFETY: an array of n elements of type `it`.
+        let x: Vec<num_complex::Complex64> = unsafe {
+            match it {
+                PrimitiveType::F32 => std::slice::from_raw_parts(*ptr as *const f32, n)
+                    .iter()
+                    .map(|&v| num_complex::Complex64::new(v as f64, 0.0))
+                    .collect(),
+                PrimitiveType::F64 => std::slice::from_raw_parts(*ptr as *const f64, n)
+                    .iter()
+                    .map(|&v| num_complex::Complex64::new(v, 0.0))
+                    .collect(),
+                PrimitiveType::C64 => std::slice::from_raw_parts(*ptr as *const f32, 2 * n)
+                    .chunks(2)
+                    .map(|c| num_complex::Complex64::new(c[0] as f64, c[1] as f64))
+                    .collect(),
+                _ => std::slice::from_raw_parts(*ptr as *const f64, 2 * n)
+                    .chunks(2)
+                    .map(|c| num_complex::Complex64::new(c[0], c[1]))
+                    .collect(),
+            }
+        };
+        let xd: Vec<usize> = shape.dims.iter().map(|&d| d.max(0) as usize).collect();
+        let od: Vec<usize> = ins
+            .shape
+            .dims()
+            .iter()
+            .map(|&d| d.max(0) as usize)
+            .collect();
+        let len: Vec<usize> = fft_length.iter().map(|&d| d.max(0) as usize).collect();
+        let mut y = fft(x, &xd, *fft_type, &len, &od, self.threads);
+        // Never write past the output, whatever the shapes claim.
+        y.truncate(od.iter().product());
+        let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
+        let ot = ins.shape.element_type();
+        // SAFETY: the output holds y.len() elements of type `ot`.
+        unsafe {
+            match ot {
+                PrimitiveType::F32 => {
+                    let o = outs[0] as *mut f32;
+                    for (k, c) in y.iter().enumerate() {
+                        *o.add(k) = c.re as f32;
+                    }
+                }
+                PrimitiveType::F64 => {
+                    let o = outs[0] as *mut f64;
+                    for (k, c) in y.iter().enumerate() {
+                        *o.add(k) = c.re;
+                    }
+                }
+                PrimitiveType::C64 => {
+                    let o = outs[0] as *mut f32;
+                    for (k, c) in y.iter().enumerate() {
+                        *o.add(2 * k) = c.re as f32;
+                        *o.add(2 * k + 1) = c.im as f32;
+                    }
+                }
+                _ => {
+                    let o = outs[0] as *mut f64;
+                    for (k, c) in y.iter().enumerate() {
+                        *o.add(2 * k) = c.re;
+                        *o.add(2 * k + 1) = c.im;
+                    }
+                }
+            }
+        }
+        Ok(v)
     }
 }

@@ -1,0 +1,289 @@
+//! Programs: every computation the runtime runs (the entry, while bodies and conditions,
+//! conditional branches, call targets) lowered to a list of steps over one arena. Each
+//! instruction's step follows from its execution plan (`oxla_passes::plan`): this file maps
+//! plans to steps and compiles the kernels they need; `run.rs` executes them and `steps/`
+//! holds each kind of step.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use oxla_codegen::{compile_kernels, JitCode, Kernel, KernelMode, KernelSpec};
+use oxla_hlo::{
+    ComputationId, Error, ExecPlan, HloInstruction, HloModule, Op, PrimitiveType, Result,
+};
+use oxla_passes::plan::{gemm_dims, GemmDims};
+use oxla_passes::{assign_buffers, Slot};
+
+use crate::exec::Bytes;
+
+pub(crate) enum Step {
+    /// JIT kernel `kernel` computing instruction `ins`; for a dynamic-update-slice whose
+    /// operand may be updated in place, the update-only kernel and how to check ownership.
+    Kernel {
+        ins: usize,
+        kernel: usize,
+        in_place: Option<(usize, InPlace)>,
+    },
+    Gemm {
+        ins: usize,
+        g: GemmDims,
+    },
+    While {
+        ins: usize,
+        cond: usize,
+        body: usize,
+    },
+    /// FFT of any type (complex f64 arithmetic), run by `fft.rs`.
+    Fft {
+        ins: usize,
+    },
+    /// Triangular solve or Cholesky (every float and complex type), run by `steps/linalg.rs`.
+    Linalg {
+        ins: usize,
+    },
+    /// Sort along `dim` with the JIT-compiled comparator kernel `cmp`.
+    Sort {
+        ins: usize,
+        cmp: usize,
+        dim: usize,
+    },
+    Conditional {
+        ins: usize,
+        branches: Vec<usize>,
+    },
+    Call {
+        ins: usize,
+        callee: usize,
+    },
+}
+
+/// When a dynamic-update-slice may write into its operand's memory (decided at compile time:
+/// the operand has no other user; checked again at run time where ownership is dynamic).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum InPlace {
+    /// The operand lives in this program's arena.
+    Arena,
+    /// The operand is owned memory reached from a parameter; in place when this frame holds
+    /// the only `holders` references to it.
+    Owned { holders: usize },
+}
+
+pub(crate) struct Program {
+    pub(crate) comp: ComputationId,
+    pub(crate) steps: Vec<Step>,
+    /// Per instruction: where its value lives.
+    pub(crate) slots: Vec<Slot>,
+    pub(crate) consts: HashMap<usize, Arc<Bytes>>,
+    pub(crate) arena_bytes: usize,
+    /// Instructions whose value is (part of) the result: computed into owned memory.
+    pub(crate) to_owned: Vec<bool>,
+}
+
+pub(crate) struct Programs {
+    pub(crate) module: HloModule,
+    pub(crate) progs: Vec<Program>,
+    pub(crate) entry: usize,
+    pub(crate) kernels: Vec<Kernel>,
+    pub(crate) _code: Arc<JitCode>,
+    pub(crate) threads: usize,
+}
+
+fn unsup(ins: &HloInstruction, why: &str) -> Error {
+    Error::unimplemented(format!(
+        "JIT: {} ({}) {why}",
+        ins.name,
+        ins.op.opcode_name()
+    ))
+}
+
+struct Builder<'m> {
+    m: &'m HloModule,
+    progs: Vec<Option<Program>>,
+    by_comp: HashMap<ComputationId, usize>,
+    specs: Vec<KernelSpec>,
+}
+
+impl<'m> Builder<'m> {
+    fn program(&mut self, cid: ComputationId) -> Result<usize> {
+        if let Some(&p) = self.by_comp.get(&cid) {
+            return Ok(p);
+        }
+        let idx = self.progs.len();
+        self.progs.push(None);
+        self.by_comp.insert(cid, idx);
+        let c = self.m.computation(cid);
+        let ba = assign_buffers(c);
+        let users = c.users();
+        let mut steps = Vec::new();
+        let mut consts = HashMap::new();
+        for (i, ins) in c.instructions.iter().enumerate() {
+            // The plan pass decided how each instruction runs; this maps it to a step.
+            let Some(plan) = ins.plan else {
+                return Err(unsup(ins, "is not supported by the JIT yet"));
+            };
+            match plan {
+                ExecPlan::View => {
+                    if let Op::Constant(l) = &ins.op {
+                        if !l.shape().is_array() {
+                            return Err(unsup(ins, "tuple constant"));
+                        }
+                        if !oxla_codegen::supports_type(l.element_type()) {
+                            return Err(unsup(ins, &format!("element type {}", l.element_type())));
+                        }
+                        consts.insert(i, Arc::new(Bytes::from_slice(&l.to_le_bytes())?));
+                    }
+                }
+                ExecPlan::Gemm => {
+                    let g = gemm_dims(c, ins).ok_or_else(|| Error::internal("gemm plan"))?;
+                    steps.push(Step::Gemm { ins: i, g });
+                }
+                ExecPlan::Fft => {
+                    let t = c.instr(ins.operands[0]).shape.element_type();
+                    if !matches!(
+                        t,
+                        PrimitiveType::F32
+                            | PrimitiveType::F64
+                            | PrimitiveType::C64
+                            | PrimitiveType::C128
+                    ) {
+                        return Err(unsup(ins, &format!("element type {t}")));
+                    }
+                    steps.push(Step::Fft { ins: i });
+                }
+                ExecPlan::Linalg => {
+                    let t = ins.shape.element_type();
+                    if !crate::steps::linalg::supports(t) {
+                        return Err(unsup(ins, &format!("element type {t}")));
+                    }
+                    steps.push(Step::Linalg { ins: i });
+                }
+                ExecPlan::Sort => {
+                    let Op::Sort { dimension, .. } = &ins.op else {
+                        return Err(Error::internal("sort plan"));
+                    };
+                    for &o in &ins.operands {
+                        let t = c.instr(o).shape.element_type();
+                        if !oxla_codegen::supports_type(t) {
+                            return Err(unsup(ins, &format!("element type {t}")));
+                        }
+                    }
+                    let cmp = self.specs.len();
+                    self.specs.push(KernelSpec {
+                        computation: cid,
+                        instruction: oxla_hlo::InstrId(i as u32),
+                        mode: KernelMode::Comparator,
+                    });
+                    steps.push(Step::Sort {
+                        ins: i,
+                        cmp,
+                        dim: *dimension as usize,
+                    });
+                }
+                ExecPlan::While => {
+                    let cond = self.program(ins.called[0])?;
+                    let body = self.program(ins.called[1])?;
+                    steps.push(Step::While { ins: i, cond, body });
+                }
+                ExecPlan::Conditional => {
+                    let branches = ins
+                        .called
+                        .iter()
+                        .map(|&b| self.program(b))
+                        .collect::<Result<Vec<_>>>()?;
+                    steps.push(Step::Conditional { ins: i, branches });
+                }
+                ExecPlan::Call => {
+                    let callee = self.program(ins.called[0])?;
+                    steps.push(Step::Call { ins: i, callee });
+                }
+                ExecPlan::Loop(schedule) => {
+                    for &o in &ins.operands {
+                        if !c.instr(o).shape.is_array() {
+                            return Err(unsup(ins, "has a tuple operand"));
+                        }
+                    }
+                    let kernel = self.specs.len();
+                    self.specs.push(KernelSpec {
+                        computation: cid,
+                        instruction: oxla_hlo::InstrId(i as u32),
+                        mode: KernelMode::Loop(schedule),
+                    });
+                    let in_place =
+                        match crate::steps::kernel::in_place_kind(c, &ba.slots, &users, i) {
+                            Some(kind) => {
+                                let k = self.specs.len();
+                                self.specs.push(KernelSpec {
+                                    computation: cid,
+                                    instruction: oxla_hlo::InstrId(i as u32),
+                                    mode: KernelMode::UpdateInPlace,
+                                });
+                                Some((k, kind))
+                            }
+                            None => None,
+                        };
+                    steps.push(Step::Kernel {
+                        ins: i,
+                        kernel,
+                        in_place,
+                    });
+                }
+            }
+        }
+        let mut to_owned = vec![false; c.instructions.len()];
+        let mut stack = vec![c.root];
+        while let Some(id) = stack.pop() {
+            let ins = c.instr(id);
+            match ins.op {
+                Op::Tuple => stack.extend(ins.operands.iter().copied()),
+                _ => {
+                    if matches!(ba.slots[id.index()], Slot::Arena { .. }) {
+                        to_owned[id.index()] = true;
+                    }
+                }
+            }
+        }
+        self.progs[idx] = Some(Program {
+            comp: cid,
+            steps,
+            slots: ba.slots,
+            consts,
+            arena_bytes: ba.arena_bytes,
+            to_owned,
+        });
+        Ok(idx)
+    }
+}
+
+impl Programs {
+    pub(crate) fn build(m: &HloModule, threads: usize) -> Result<Programs> {
+        let mut b = Builder {
+            m,
+            progs: Vec::new(),
+            by_comp: HashMap::new(),
+            specs: Vec::new(),
+        };
+        let entry = b.program(m.entry)?;
+        let compiled = compile_kernels(m, &b.specs)?;
+        let progs = b
+            .progs
+            .into_iter()
+            .map(|p| p.ok_or_else(|| Error::internal("unfinished program")))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Programs {
+            module: m.clone(),
+            progs,
+            entry,
+            kernels: compiled.kernels,
+            _code: compiled.code,
+            threads: threads.max(1),
+        })
+    }
+
+    pub(crate) fn entry_arena_bytes(&self) -> usize {
+        self.progs[self.entry].arena_bytes
+    }
+
+    pub(crate) fn kernel_count(&self) -> usize {
+        self.progs.iter().map(|p| p.steps.len()).sum()
+    }
+}

@@ -1,0 +1,302 @@
+//! Execution of programs: arguments in, steps run in instruction order over a fresh arena,
+//! values that need no step (views) resolved in between, results copied out into owned
+//! memory. Each step kind runs in its own file under `steps/`.
+
+use std::sync::Arc;
+
+use oxla_hlo::{ArrayShape, Error, HloComputation, HloInstruction, Op, Result, Shape};
+use oxla_passes::buffer_assignment::shape_bytes;
+use oxla_passes::Slot;
+
+use crate::exec::{Bytes, V};
+use crate::plan::{Program, Programs, Step};
+use crate::Buffer;
+
+/// What a step sees of its instruction and the frame it runs in.
+#[derive(Clone, Copy)]
+pub(crate) struct StepCtx<'a> {
+    pub prog: &'a Program,
+    pub c: &'a HloComputation,
+    /// The instruction's index in `c`.
+    pub i: usize,
+    pub ins: &'a HloInstruction,
+    /// The frame's arena.
+    pub base: *mut u8,
+    /// Values computed so far, by instruction index.
+    pub vals: &'a [V],
+}
+
+impl StepCtx<'_> {
+    /// The memory of array operand `k`.
+    pub(crate) fn operand_ptr(&self, k: usize) -> Result<*const u8> {
+        match &self.vals[self.ins.operands[k].index()] {
+            V::Arr { ptr, .. } => Ok(*ptr as *const u8),
+            _ => Err(Error::internal(format!(
+                "{}: operand {k} is not an array",
+                self.ins.name
+            ))),
+        }
+    }
+}
+
+impl Programs {
+    pub(crate) fn run_entry(&self, args: &[&Buffer]) -> Result<Vec<Buffer>> {
+        let vals: Vec<V> = args
+            .iter()
+            .map(|b| V::Arr {
+                ptr: b.data.ptr(),
+                shape: b.shape.clone(),
+                keep: Some(b.data.clone()),
+            })
+            .collect();
+        let out = self.run(self.entry, vals)?;
+        let mut leaves = Vec::new();
+        out.leaves(&mut leaves);
+        leaves
+            .into_iter()
+            .map(|v| match v {
+                V::Arr {
+                    shape,
+                    keep: Some(k),
+                    ..
+                } => Ok(Buffer { shape, data: k }),
+                _ => Err(Error::unimplemented("JIT: token or unowned result")),
+            })
+            .collect()
+    }
+
+    /// Runs program `p` on `args`; the result owns its memory.
+    pub(crate) fn run(&self, p: usize, mut args: Vec<V>) -> Result<V> {
+        let prog = &self.progs[p];
+        let c = self.module.computation(prog.comp);
+        let arena = Bytes::uninit(prog.arena_bytes)?;
+        let base = arena.ptr();
+        let n = c.instructions.len();
+        let mut vals: Vec<V> = vec![V::Unset; n];
+        // Values that need no step, in instruction order, interleaved with steps.
+        let mut step_at: Vec<Option<&Step>> = vec![None; n];
+        for s in &prog.steps {
+            let i = match s {
+                Step::Kernel { ins, .. }
+                | Step::Gemm { ins, .. }
+                | Step::While { ins, .. }
+                | Step::Sort { ins, .. }
+                | Step::Linalg { ins }
+                | Step::Fft { ins }
+                | Step::Conditional { ins, .. }
+                | Step::Call { ins, .. } => *ins,
+            };
+            step_at[i] = Some(s);
+        }
+        for i in 0..n {
+            let ins = &c.instructions[i];
+            let v = match (&ins.op, step_at[i]) {
+                (_, Some(step)) if profiling() => {
+                    let t = std::time::Instant::now();
+                    let v = self.run_step(prog, c, i, step, base, &vals)?;
+                    eprintln!(
+                        "profile: {:>10.1} us  {} ({})",
+                        t.elapsed().as_secs_f64() * 1e6,
+                        ins.name,
+                        ins.op.opcode_name()
+                    );
+                    v
+                }
+                (_, Some(step)) => self.run_step(prog, c, i, step, base, &vals)?,
+                // Moved out of the arguments: the frame is then the only holder of memory its
+                // caller handed over (which in-place updates check).
+                (Op::Parameter { number }, _) => args
+                    .get_mut(*number)
+                    .map(|a| std::mem::replace(a, V::Unset))
+                    .ok_or_else(|| Error::runtime("missing argument"))?,
+                (Op::Constant(_), _) => {
+                    let b = prog
+                        .consts
+                        .get(&i)
+                        .ok_or_else(|| Error::internal("constant"))?;
+                    V::Arr {
+                        ptr: b.ptr(),
+                        shape: array_of(&ins.shape)?,
+                        keep: Some(b.clone()),
+                    }
+                }
+                (Op::Tuple, _) => V::Tuple(
+                    ins.operands
+                        .iter()
+                        .map(|o| vals[o.index()].clone())
+                        .collect(),
+                ),
+                (Op::GetTupleElement { index }, _) => match &vals[ins.operands[0].index()] {
+                    V::Tuple(t) => t
+                        .get(*index)
+                        .cloned()
+                        .ok_or_else(|| Error::internal("tuple index"))?,
+                    _ => return Err(Error::internal("get-tuple-element of a non-tuple")),
+                },
+                (Op::AfterAll, _) => V::Token,
+                (Op::OptimizationBarrier, _) => vals[ins.operands[0].index()].clone(),
+                _ => match &prog.slots[i] {
+                    Slot::Alias(o) => match &vals[o.index()] {
+                        V::Arr { ptr, keep, .. } => V::Arr {
+                            ptr: *ptr,
+                            shape: array_of(&ins.shape)?,
+                            keep: keep.clone(),
+                        },
+                        _ => return Err(Error::internal("alias of a non-array")),
+                    },
+                    _ => return Err(Error::internal(format!("no step for {}", ins.name))),
+                },
+            };
+            vals[i] = v;
+        }
+        let root = vals[c.root.index()].clone();
+        let out = self.own(root);
+        drop(arena);
+        out
+    }
+
+    /// Copies arena-resident arrays of `v` into owned memory.
+    pub(crate) fn own(&self, v: V) -> Result<V> {
+        Ok(match v {
+            V::Arr {
+                ptr,
+                shape,
+                keep: None,
+            } => {
+                let bytes = shape_bytes(&Shape::Array(shape.clone()));
+                let b = Bytes::uninit(bytes)?;
+                // SAFETY: `ptr` points at `bytes` live bytes of the current arena.
+                unsafe { std::ptr::copy_nonoverlapping(ptr, b.ptr(), bytes) };
+                let b = Arc::new(b);
+                V::Arr {
+                    ptr: b.ptr(),
+                    shape,
+                    keep: Some(b),
+                }
+            }
+            V::Tuple(t) => V::Tuple(t.into_iter().map(|x| self.own(x)).collect::<Result<_>>()?),
+            v => v,
+        })
+    }
+
+    pub(crate) fn out_ptrs(
+        &self,
+        prog: &Program,
+        i: usize,
+        shape: &Shape,
+        base: *mut u8,
+    ) -> Result<(Vec<*mut u8>, V)> {
+        if prog.to_owned[i] {
+            // A result of the program: written straight into memory it returns.
+            let leaves: Vec<Shape> = match shape {
+                Shape::Tuple(t) => t.clone(),
+                s => vec![s.clone()],
+            };
+            let mut ptrs = Vec::new();
+            let mut vs = Vec::new();
+            for s in &leaves {
+                let a = array_of(s)?;
+                let b = Arc::new(Bytes::uninit(shape_bytes(s))?);
+                ptrs.push(b.ptr());
+                vs.push(V::Arr {
+                    ptr: b.ptr(),
+                    shape: a,
+                    keep: Some(b),
+                });
+            }
+            return Ok(match shape {
+                Shape::Tuple(_) => (ptrs, V::Tuple(vs)),
+                _ => (ptrs, vs.remove(0)),
+            });
+        }
+        let off = match prog.slots[i] {
+            Slot::Arena { offset, .. } => offset,
+            Slot::None => 0,
+            _ => return Err(Error::internal("kernel output not in the arena")),
+        };
+        // SAFETY: the offset lies inside the arena (checked by buffer assignment).
+        let p = unsafe { base.add(off) };
+        match shape {
+            Shape::Array(a) => Ok((
+                vec![p],
+                V::Arr {
+                    ptr: p,
+                    shape: a.clone(),
+                    keep: None,
+                },
+            )),
+            Shape::Tuple(t) => {
+                let mut ptrs = Vec::new();
+                let mut vs = Vec::new();
+                let mut o = 0usize;
+                for s in t {
+                    let a = array_of(s)?;
+                    let q = unsafe { p.add(o) };
+                    ptrs.push(q);
+                    vs.push(V::Arr {
+                        ptr: q,
+                        shape: a,
+                        keep: None,
+                    });
+                    o += shape_bytes(s);
+                }
+                Ok((ptrs, V::Tuple(vs)))
+            }
+            Shape::Token => Ok((vec![], V::Token)),
+        }
+    }
+
+    fn run_step(
+        &self,
+        prog: &Program,
+        c: &HloComputation,
+        i: usize,
+        step: &Step,
+        base: *mut u8,
+        vals: &[V],
+    ) -> Result<V> {
+        let ins = &c.instructions[i];
+        let s = StepCtx {
+            prog,
+            c,
+            i,
+            ins,
+            base,
+            vals,
+        };
+        match step {
+            Step::Kernel {
+                in_place: Some((uk, kind)),
+                ..
+            } if self.may_update_in_place(ins, vals, *kind) => self.run_kernel_in_place(&s, uk),
+            Step::Kernel { kernel, .. } => self.run_kernel(&s, kernel),
+            Step::Gemm { g, .. } => self.run_gemm(&s, g),
+            Step::Fft { .. } => self.run_fft(&s),
+            Step::Linalg { .. } => self.run_linalg(&s),
+            Step::Sort { cmp, dim, .. } => self.run_sort(&s, cmp, dim),
+            Step::While { cond, body, .. } => self.run_while(&s, cond, body),
+            Step::Conditional { branches, .. } => self.run_conditional(&s, branches),
+            Step::Call { callee, .. } => self.run_call(&s, callee),
+        }
+    }
+}
+
+/// `OXLA_PROFILE=1` prints the time of every step as it runs.
+fn profiling() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("OXLA_PROFILE").is_some())
+}
+
+pub(crate) fn read_pred(v: &V) -> Result<bool> {
+    match v {
+        // SAFETY: a pred scalar of one byte.
+        V::Arr { ptr, .. } => Ok(unsafe { **ptr } != 0),
+        _ => Err(Error::internal("while condition is not a pred scalar")),
+    }
+}
+
+pub(crate) fn array_of(s: &Shape) -> Result<ArrayShape> {
+    s.as_array()
+        .cloned()
+        .ok_or_else(|| Error::internal("array expected"))
+}

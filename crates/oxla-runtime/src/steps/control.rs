@@ -1,0 +1,68 @@
+//! Control-flow steps: while, conditional and call run sub-programs; a while's state moves
+//! into its body (which may then update it in place).
+
+use oxla_hlo::{Error, PrimitiveType, Result};
+
+use crate::exec::V;
+use crate::plan::Programs;
+use crate::run::{read_pred, StepCtx};
+
+impl Programs {
+    /// Runs a while loop: condition program `cond`, body program `body`.
+    pub(crate) fn run_while(&self, s: &StepCtx, cond: &usize, body: &usize) -> Result<V> {
+        let (ins, vals) = (s.ins, s.vals);
+        let mut state = vals[ins.operands[0].index()].clone();
+        loop {
+            let c = self.run(*cond, vec![state.clone()])?;
+            if !read_pred(&c)? {
+                break;
+            }
+            // The state moves into the body, which may then update it in place.
+            state = self.run(*body, vec![state])?;
+        }
+        self.own(state)
+    }
+
+    /// Runs the branch the selector picks (out of range: the last).
+    pub(crate) fn run_conditional(&self, s: &StepCtx, branches: &[usize]) -> Result<V> {
+        let ins = s.ins;
+        let vals = s.vals;
+        let sel = match &vals[ins.operands[0].index()] {
+            V::Arr { ptr, shape, .. } => {
+                // SAFETY: a scalar pred or s32 operand.
+                unsafe {
+                    if shape.element_type == PrimitiveType::Pred {
+                        // true selects branch 0.
+                        if **ptr != 0 {
+                            0
+                        } else {
+                            1
+                        }
+                    } else {
+                        let k = std::ptr::read_unaligned(*ptr as *const i32);
+                        if k < 0 || k as usize >= branches.len() {
+                            branches.len() - 1
+                        } else {
+                            k as usize
+                        }
+                    }
+                }
+            }
+            _ => return Err(Error::internal("conditional selector")),
+        };
+        let arg = vals[ins.operands[1 + sel].index()].clone();
+        self.run(branches[sel], vec![arg])
+    }
+
+    /// Runs program `callee` on the operands.
+    pub(crate) fn run_call(&self, s: &StepCtx, callee: &usize) -> Result<V> {
+        let ins = s.ins;
+        let vals = s.vals;
+        let args: Vec<V> = ins
+            .operands
+            .iter()
+            .map(|o| vals[o.index()].clone())
+            .collect();
+        self.run(*callee, args)
+    }
+}
