@@ -5,7 +5,7 @@ use common::*;
 use oxla_builder::XlaBuilder;
 use oxla_hlo::{
     BinaryOp, ComparisonDirection, ComparisonType, Literal, QuantParams, RngAlgorithm, Shape,
-    UnaryOp, BINARY_OPS, UNARY_OPS,
+    UnaryOp,
 };
 
 #[test]
@@ -42,7 +42,7 @@ fn iota_and_ids() {
 
 #[test]
 fn every_unary_op_on_a_valid_type() {
-    for u in UNARY_OPS {
+    for u in UnaryOp::ALL {
         use UnaryOp::*;
         let t = match u {
             Not | PopCnt | Clz => S32,
@@ -78,7 +78,7 @@ fn every_unary_op_on_a_valid_type() {
 
 #[test]
 fn every_unary_op_rejects_a_wrong_type() {
-    for u in UNARY_OPS {
+    for u in UnaryOp::ALL {
         use UnaryOp::*;
         let t = match u {
             Not => F32,
@@ -97,7 +97,7 @@ fn every_unary_op_rejects_a_wrong_type() {
 
 #[test]
 fn every_binary_op() {
-    for op in BINARY_OPS {
+    for op in BinaryOp::ALL {
         use BinaryOp::*;
         let (t, out) = match op {
             And | Or | Xor | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical => {

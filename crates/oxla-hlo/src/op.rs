@@ -39,38 +39,6 @@ pub enum UnaryOp {
     Tanh,
 }
 
-pub const UNARY_OPS: [UnaryOp; 26] = {
-    use UnaryOp::*;
-    [
-        Abs,
-        Cbrt,
-        Ceil,
-        Clz,
-        Cos,
-        Erf,
-        Exp,
-        Expm1,
-        Floor,
-        Imag,
-        IsFinite,
-        Log,
-        Log1p,
-        Logistic,
-        Neg,
-        Not,
-        PopCnt,
-        Real,
-        Round,
-        RoundNearestEven,
-        Rsqrt,
-        Sign,
-        Sin,
-        Sqrt,
-        Tan,
-        Tanh,
-    ]
-};
-
 impl UnaryOp {
     /// Every unary op, in declaration order.
     pub const ALL: [UnaryOp; 26] = {
@@ -160,28 +128,6 @@ pub enum BinaryOp {
     /// (real, imag) → complex.
     Complex,
 }
-
-pub const BINARY_OPS: [BinaryOp; 16] = {
-    use BinaryOp::*;
-    [
-        Add,
-        Sub,
-        Mul,
-        Div,
-        Rem,
-        Pow,
-        Max,
-        Min,
-        And,
-        Or,
-        Xor,
-        ShiftLeft,
-        ShiftRightArithmetic,
-        ShiftRightLogical,
-        Atan2,
-        Complex,
-    ]
-};
 
 impl BinaryOp {
     /// Every binary op, in declaration order.

@@ -253,13 +253,13 @@ fn cases() -> Vec<(&'static str, HloModule)> {
     ));
 
     // ---- element-wise
-    for u in UNARY_OPS {
+    for u in UnaryOp::ALL {
         v.push((
             "unary",
             single(Op::Unary(u), &["f32[4]{0}"], "f32[4]{0}", vec![]),
         ));
     }
-    for b in BINARY_OPS {
+    for b in BinaryOp::ALL {
         v.push((
             "binary",
             single(Op::Binary(b), &["f32[4]", "f32[4]"], "f32[4]", vec![]),

@@ -219,7 +219,7 @@ fn transcendentals_and_complex() {
     });
     let v = r.to_f64s();
     assert!(v[0] == 1.0 && v[1] > 0.0 && v[1] < 1e-40, "{v:?}");
-    for u in oxla_hlo::UNARY_OPS {
+    for u in oxla_hlo::UnaryOp::ALL {
         // Every unary op evaluates on a valid type without error.
         let t = match u {
             UnaryOp::Not | UnaryOp::PopCnt | UnaryOp::Clz => S32,

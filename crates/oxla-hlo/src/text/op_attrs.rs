@@ -191,10 +191,10 @@ pub(crate) fn build_op(a: &Attrs, num_replicas: i64) -> Result<Op> {
             )));
         }
     }
-    if let Some(u) = UNARY_OPS.iter().find(|u| u.name() == opcode) {
+    if let Some(u) = UnaryOp::ALL.iter().find(|u| u.name() == opcode) {
         return Ok(Op::Unary(*u));
     }
-    if let Some(b) = BINARY_OPS.iter().find(|b| b.name() == opcode) {
+    if let Some(b) = BinaryOp::ALL.iter().find(|b| b.name() == opcode) {
         return Ok(Op::Binary(*b));
     }
     Ok(match opcode {
