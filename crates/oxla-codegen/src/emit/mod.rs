@@ -23,6 +23,8 @@ use oxla_hlo::{
 };
 
 mod contract;
+mod index_map;
+mod quant;
 mod reduce;
 mod scalar;
 
@@ -613,24 +615,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     self.load(t, ptr, off, ls, lanes)?
                 }
             }
-            Op::Iota { dimension } => {
-                let (base, s) = idx.d[*dimension as usize];
-                let mut xs = Vec::new();
-                for l in 0..lanes as i64 {
-                    let i = if l == 0 || s == 0 {
-                        base
-                    } else {
-                        self.b.ins().iadd_imm_s(base, l * s)
-                    };
-                    let iv = Val {
-                        v: i,
-                        t: PrimitiveType::S64,
-                        lanes: 1,
-                    };
-                    xs.push(self.convert(iv, t)?);
-                }
-                self.gather_lanes(&xs)?
-            }
+            Op::Iota { dimension } => self.emit_iota(t, *dimension, idx)?,
             Op::Unary(op) => {
                 let x = self.emit1(ctx, ins.operands[0], idx)?;
                 self.unary(*op, x, t)?
@@ -758,273 +743,19 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     .ok_or_else(|| Error::internal("fusion without computation"))?;
                 return self.call_computation(callee, args);
             }
-            Op::Broadcast { dimensions } => {
-                // A size-1 operand dimension is stretched: it always reads index 0.
-                let od = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
-                let zero = self.iconst(0);
-                let d = dimensions
-                    .iter()
-                    .zip(&od)
-                    .map(|(&k, &n)| if n == 1 { (zero, 0) } else { idx.d[k as usize] })
-                    .collect();
-                self.emit1(ctx, ins.operands[0], &Idx { d, lanes })?
-            }
-            Op::Transpose { permutation } => {
-                let mut d = vec![
-                    (
-                        idx.d.first().map(|x| x.0).unwrap_or_else(|| self.iconst(0)),
-                        0
-                    );
-                    permutation.len()
-                ];
-                for (i, &p) in permutation.iter().enumerate() {
-                    d[p as usize] = idx.d[i];
-                }
-                self.emit1(ctx, ins.operands[0], &Idx { d, lanes })?
-            }
-            Op::Reshape => {
-                let od = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
-                let rd = ins.shape.dims().to_vec();
-                if od == rd {
-                    self.emit1(ctx, ins.operands[0], idx)?
-                } else {
-                    let (lin, ls) = self.linear(idx, &rd);
-                    let last_ok = idx
-                        .d
-                        .iter()
-                        .take(idx.d.len().saturating_sub(1))
-                        .all(|x| x.1 == 0)
-                        && rd.last().is_some_and(|&r| r > 0)
-                        && od.last().is_some_and(|&o| o % rd[rd.len() - 1] == 0);
-                    if lanes > 1 && ls != 0 && !last_ok {
-                        return self.per_lane(ctx, id, idx);
-                    }
-                    // Delinearize the base; lanes move along the operand's last dimension.
-                    let mut d = vec![(lin, 0i64); od.len()];
-                    let mut rem = lin;
-                    for k in (0..od.len()).rev() {
-                        let q = if k == 0 {
-                            rem
-                        } else {
-                            self.b.ins().urem_imm_s(rem, od[k].max(1))
-                        };
-                        d[k] = (q, 0);
-                        if k > 0 {
-                            rem = self.b.ins().udiv_imm_s(rem, od[k].max(1));
-                        }
-                    }
-                    if let Some(last) = d.last_mut() {
-                        last.1 = ls;
-                    }
-                    self.emit1(ctx, ins.operands[0], &Idx { d, lanes })?
-                }
-            }
-            Op::Reverse { dimensions } => {
-                let od = ins.shape.dims().to_vec();
-                let mut d = idx.d.clone();
-                for &k in dimensions {
-                    let k = k as usize;
-                    let (b, s) = d[k];
-                    let m = self.iconst(od[k] - 1);
-                    d[k] = (self.b.ins().isub(m, b), -s);
-                }
-                self.emit1(ctx, ins.operands[0], &Idx { d, lanes })?
-            }
-            Op::Slice { start, strides, .. } => {
-                let mut d = idx.d.clone();
-                for k in 0..d.len() {
-                    let (b, s) = d[k];
-                    let scaled = if strides[k] == 1 {
-                        b
-                    } else {
-                        self.b.ins().imul_imm_s(b, strides[k])
-                    };
-                    d[k] = (self.b.ins().iadd_imm_s(scaled, start[k]), s * strides[k]);
-                }
-                self.emit1(ctx, ins.operands[0], &Idx { d, lanes })?
-            }
+            Op::Broadcast { dimensions } => self.emit_broadcast(ctx, ins, dimensions, idx)?,
+            Op::Transpose { permutation } => self.emit_transpose(ctx, ins, permutation, idx)?,
+            Op::Reshape => return self.emit_reshape(ctx, id, idx),
+            Op::Reverse { dimensions } => self.emit_reverse(ctx, ins, dimensions, idx)?,
+            Op::Slice { start, strides, .. } => self.emit_slice(ctx, ins, start, strides, idx)?,
             Op::DynamicSlice { slice_sizes } => {
-                let od = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
-                let mut d = idx.d.clone();
-                for k in 0..d.len() {
-                    let s = self.scalar_operand(ctx, ins.operands[1 + k])?;
-                    let s = self.clamp_i64(s, 0, od[k] - slice_sizes[k]);
-                    d[k].0 = self.b.ins().iadd(d[k].0, s);
-                }
-                self.emit1(ctx, ins.operands[0], &Idx { d, lanes })?
+                self.emit_dynamic_slice(ctx, ins, slice_sizes, idx)?
             }
-            Op::DynamicUpdateSlice => {
-                let od = ins.shape.dims().to_vec();
-                let ud = ctx.comp.instr(ins.operands[1]).shape.dims().to_vec();
-                // Lanes along a dimension the update spans completely are all inside or all
-                // outside it together.
-                let partial_lanes = idx
-                    .d
-                    .iter()
-                    .enumerate()
-                    .any(|(k, &(_, s))| s != 0 && ud[k] != od[k]);
-                if lanes > 1 && partial_lanes {
-                    return self.per_lane(ctx, id, idx);
-                }
-                let mut inside: Option<Value> = None;
-                let mut ui = Vec::new();
-                for k in 0..od.len() {
-                    let s = self.scalar_operand(ctx, ins.operands[2 + k])?;
-                    let s = self.clamp_i64(s, 0, od[k] - ud[k]);
-                    let rel = self.b.ins().isub(idx.d[k].0, s);
-                    let lo_ok = self
-                        .b
-                        .ins()
-                        .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, rel, 0);
-                    let hi_ok = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, rel, ud[k]);
-                    let ok = self.b.ins().band(lo_ok, hi_ok);
-                    inside = Some(match inside {
-                        None => ok,
-                        Some(p) => self.b.ins().band(p, ok),
-                    });
-                    ui.push((self.clamp_i64(rel, 0, ud[k] - 1), idx.d[k].1));
-                }
-                let base = self.emit1(ctx, ins.operands[0], idx)?;
-                if ud.contains(&0) {
-                    base
-                } else {
-                    let upd = self.emit1(ctx, ins.operands[1], &Idx { d: ui, lanes })?;
-                    let c = inside.unwrap_or_else(|| self.b.ins().iconst(I8, 1));
-                    Val {
-                        v: self.b.ins().select(c, upd.v, base.v),
-                        t,
-                        lanes,
-                    }
-                }
-            }
+            Op::DynamicUpdateSlice => return self.emit_dynamic_update_slice(ctx, id, idx),
             Op::Concatenate { dimension } => {
-                let k = *dimension as usize;
-                // Lanes along the concatenated dimension stay in one operand when every
-                // operand size is a multiple of the lane count and the lanes start aligned
-                // (inner loops start at 0 and step by the lane count).
-                let aligned = idx.d[k].1 == 1
-                    && k > 0
-                    && ins
-                        .operands
-                        .iter()
-                        .all(|&o| ctx.comp.instr(o).shape.dims()[k] % lanes as i64 == 0);
-                if lanes > 1 && idx.d[k].1 != 0 && !aligned {
-                    return self.per_lane(ctx, id, idx);
-                }
-                // Branch to the one operand that holds this element: evaluating every
-                // operand and selecting would cost as many times the work as there are
-                // operands.
-                let parts: Vec<(InstrId, i64, i64)> = {
-                    let mut off = 0i64;
-                    let mut v = Vec::new();
-                    for &o in &ins.operands {
-                        let size = ctx.comp.instr(o).shape.dims()[k];
-                        if size > 0 {
-                            v.push((o, off, size));
-                        }
-                        off += size;
-                    }
-                    v
-                };
-                if parts.is_empty() {
-                    return Err(Error::internal("empty concatenate"));
-                }
-                let vty = self.ty(t, lanes)?;
-                let merge = self.b.create_block();
-                let result = self.b.append_block_param(merge, vty);
-                let base = idx.d[k].0;
-                for (n, &(o, off, size)) in parts.iter().enumerate() {
-                    let last = n + 1 == parts.len();
-                    let here = self.b.create_block();
-                    let next = if last {
-                        None
-                    } else {
-                        Some(self.b.create_block())
-                    };
-                    match next {
-                        Some(nb) => {
-                            let c =
-                                self.b
-                                    .ins()
-                                    .icmp_imm_s(IntCC::SignedLessThan, base, off + size);
-                            self.b.ins().brif(c, here, &[], nb, &[]);
-                        }
-                        None => {
-                            self.b.ins().jump(here, &[]);
-                        }
-                    }
-                    self.b.switch_to_block(here);
-                    self.b.seal_block(here);
-                    let mut d = idx.d.clone();
-                    let rel = self.b.ins().iadd_imm_s(base, -off);
-                    d[k].0 = self.clamp_i64(rel, 0, size - 1);
-                    self.cache.push(HashMap::new());
-                    let v = self.emit1(ctx, o, &Idx { d, lanes });
-                    self.cache.pop();
-                    let v = self.splat(v?, lanes)?;
-                    self.b
-                        .ins()
-                        .jump(merge, &[cranelift_codegen::ir::BlockArg::Value(v.v)]);
-                    if let Some(nb) = next {
-                        self.b.switch_to_block(nb);
-                        self.b.seal_block(nb);
-                    }
-                }
-                self.b.switch_to_block(merge);
-                self.b.seal_block(merge);
-                Val {
-                    v: result,
-                    t,
-                    lanes,
-                }
+                return self.emit_concatenate(ctx, id, *dimension, idx)
             }
-            Op::Pad(cfg) => {
-                // Lanes may run along dimensions that are not padded.
-                let padded_lanes = cfg.dimensions.iter().zip(&idx.d).any(|(p, &(_, s))| {
-                    s != 0
-                        && (p.edge_padding_low != 0
-                            || p.edge_padding_high != 0
-                            || p.interior_padding != 0)
-                });
-                if lanes > 1 && padded_lanes {
-                    return self.per_lane(ctx, id, idx);
-                }
-                let od = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
-                let mut valid: Option<Value> = None;
-                let mut d = Vec::new();
-                for (k, p) in cfg.dimensions.iter().enumerate() {
-                    let step = p.interior_padding + 1;
-                    let rel = self.b.ins().iadd_imm_s(idx.d[k].0, -p.edge_padding_low);
-                    let relc = self.clamp_i64(rel, 0, i64::MAX / 2);
-                    let q = self.b.ins().udiv_imm_s(relc, step);
-                    let r = self.b.ins().urem_imm_s(relc, step);
-                    let c1 = self
-                        .b
-                        .ins()
-                        .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, rel, 0);
-                    let c2 = self.b.ins().icmp_imm_s(IntCC::Equal, r, 0);
-                    let c3 = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, q, od[k]);
-                    let c = self.b.ins().band(c1, c2);
-                    let c = self.b.ins().band(c, c3);
-                    valid = Some(match valid {
-                        None => c,
-                        Some(v) => self.b.ins().band(v, c),
-                    });
-                    d.push((self.clamp_i64(q, 0, od[k] - 1), idx.d[k].1));
-                }
-                let pv = self.emit1(ctx, ins.operands[1], &Idx { d: vec![], lanes })?;
-                if od.contains(&0) {
-                    pv
-                } else {
-                    let x = self.emit1(ctx, ins.operands[0], &Idx { d, lanes })?;
-                    let c = valid.unwrap_or_else(|| self.b.ins().iconst(I8, 1));
-                    Val {
-                        v: self.b.ins().select(c, x.v, pv.v),
-                        t,
-                        lanes,
-                    }
-                }
-            }
+            Op::Pad(cfg) => return self.emit_pad(ctx, id, cfg, idx),
             Op::GetTupleElement { index } => {
                 let vals = self.emit(ctx, ins.operands[0], idx)?;
                 return vals
@@ -1042,118 +773,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
             }
             Op::Gather {
                 dnums, slice_sizes, ..
-            } => {
-                let out_rank = ins.shape.rank();
-                let batch_out: Vec<usize> = (0..out_rank)
-                    .filter(|d| !dnums.offset_dims.contains(&(*d as i64)))
-                    .collect();
-                // Lanes may only run along offset dimensions (the start indices are then
-                // the same for every lane).
-                if lanes > 1 && batch_out.iter().any(|&d| idx.d[d].1 != 0) {
-                    return self.per_lane(ctx, id, idx);
-                }
-                let xd = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
-                let id_dims = ctx.comp.instr(ins.operands[1]).shape.dims().to_vec();
-                let ivd = dnums.index_vector_dim as usize;
-                let idx_batch_dims: Vec<usize> = (0..id_dims.len()).filter(|&d| d != ivd).collect();
-                let zero = self.iconst(0);
-                let mut start = vec![zero; xd.len()];
-                // The index vector of this output position.
-                let mut ipos: Vec<IdxDim> = Vec::new();
-                let mut b = batch_out.iter();
-                for k in 0..id_dims.len() {
-                    if k == ivd {
-                        ipos.push((zero, 0));
-                    } else {
-                        let d = b.next().map(|&d| idx.d[d].0).unwrap_or(zero);
-                        ipos.push((d, 0));
-                    }
-                }
-                for (k, &od) in dnums.start_index_map.iter().enumerate() {
-                    let mut p = ipos.clone();
-                    if ivd < id_dims.len() {
-                        p[ivd] = (self.iconst(k as i64), 0);
-                    }
-                    let v = self.emit1(ctx, ins.operands[1], &Idx { d: p, lanes: 1 })?;
-                    start[od as usize] = self.widen_i64(v);
-                }
-                for (k, &ob) in dnums.operand_batching_dims.iter().enumerate() {
-                    let ib = dnums.start_indices_batching_dims[k] as usize;
-                    let pos = idx_batch_dims.iter().position(|&d| d == ib).unwrap_or(0);
-                    if let Some(&bd) = batch_out.get(pos) {
-                        start[ob as usize] = idx.d[bd].0;
-                    }
-                }
-                let offset_operand: Vec<usize> = (0..xd.len())
-                    .filter(|d| {
-                        !dnums.collapsed_slice_dims.contains(&(*d as i64))
-                            && !dnums.operand_batching_dims.contains(&(*d as i64))
-                    })
-                    .collect();
-                let mut src: Vec<IdxDim> = Vec::with_capacity(xd.len());
-                for d in 0..xd.len() {
-                    let s = self.clamp_i64(start[d], 0, (xd[d] - slice_sizes[d]).max(0));
-                    src.push((s, 0));
-                }
-                for (k, &od) in dnums.offset_dims.iter().enumerate() {
-                    let (ob, os) = idx.d[od as usize];
-                    let d = offset_operand[k];
-                    src[d] = (self.b.ins().iadd(src[d].0, ob), os);
-                }
-                self.emit1(ctx, ins.operands[0], &Idx { d: src, lanes })?
-            }
+            } => return self.emit_gather(ctx, id, dnums, slice_sizes, idx),
             Op::UniformQuantize { params, from } => {
-                if lanes > 1 {
-                    return self.per_lane(ctx, id, idx);
-                }
-                let x = self.emit1(ctx, ins.operands[0], idx)?;
-                let xf = self.convert(x, PrimitiveType::F64)?.v;
-                let real = match from {
-                    None => xf,
-                    Some(f) => {
-                        let (sc, zp) = self.quant_params(f, idx)?;
-                        let d = self.b.ins().fsub(xf, zp);
-                        self.b.ins().fmul(d, sc)
-                    }
-                };
-                let et = params.expressed_type;
-                let real = self.round_to_type(real, et)?;
-                let (sc, zp) = self.quant_params(params, idx)?;
-                let q = self.b.ins().fdiv(real, sc);
-                let q = self.round_to_type(q, et)?;
-                let q = self.b.ins().nearest(q);
-                let q = self.b.ins().fadd(q, zp);
-                let lo = self.b.ins().f64const(params.storage_min as f64);
-                let hi = self.b.ins().f64const(params.storage_max as f64);
-                let q = self.b.ins().fmax(q, lo);
-                let q = self.b.ins().fmin(q, hi);
-                self.convert(
-                    Val {
-                        v: q,
-                        t: PrimitiveType::F64,
-                        lanes: 1,
-                    },
-                    params.storage_type,
-                )?
+                return self.emit_quantize(ctx, id, params, from.as_ref(), idx)
             }
-            Op::UniformDequantize { params } => {
-                if lanes > 1 {
-                    return self.per_lane(ctx, id, idx);
-                }
-                let x = self.emit1(ctx, ins.operands[0], idx)?;
-                let xf = self.convert(x, PrimitiveType::F64)?.v;
-                let (sc, zp) = self.quant_params(params, idx)?;
-                let d = self.b.ins().fsub(xf, zp);
-                let v = self.b.ins().fmul(d, sc);
-                self.convert(
-                    Val {
-                        v,
-                        t: PrimitiveType::F64,
-                        lanes: 1,
-                    },
-                    params.expressed_type,
-                )?
-            }
+            Op::UniformDequantize { params } => return self.emit_dequantize(ctx, id, params, idx),
             Op::Reduce { dimensions } => return self.emit_reduce(ctx, ins, dimensions, idx),
             Op::ReduceWindow(w) => {
                 if lanes > 1 {
@@ -1229,45 +853,6 @@ impl<'a, 'b> Emitter<'a, 'b> {
             }
         };
         Ok(vec![v])
-    }
-
-    /// (scale, zero point) as f64 for the element at `idx` (per-axis parameters are looked
-    /// up by the index along the quantized dimension).
-    fn quant_params(&mut self, p: &oxla_hlo::QuantParams, idx: &Idx) -> R<(Value, Value)> {
-        let per_axis = p.quantized_dimension.filter(|_| p.scales.len() > 1);
-        match per_axis {
-            Some(d) => {
-                let k = idx
-                    .d
-                    .get(d as usize)
-                    .map(|x| x.0)
-                    .ok_or_else(|| Error::internal("quantized dimension"))?;
-                let k = self.clamp_i64(k, 0, p.scales.len() as i64 - 1);
-                let scales = self.const_buffer(&Literal::vec1(&p.scales))?;
-                let zps: Vec<f64> = p.zero_points.iter().map(|&z| z as f64).collect();
-                let zps = self.const_buffer(&Literal::vec1(&zps))?;
-                let sc = self.load(PrimitiveType::F64, scales, k, 0, 1)?.v;
-                let zp = self.load(PrimitiveType::F64, zps, k, 0, 1)?.v;
-                Ok((sc, zp))
-            }
-            None => {
-                let sc = p.scales.first().copied().unwrap_or(1.0);
-                let zp = p.zero_points.first().copied().unwrap_or(0) as f64;
-                Ok((self.b.ins().f64const(sc), self.b.ins().f64const(zp)))
-            }
-        }
-    }
-
-    /// An f64 value rounded to float type `t` and widened back (the precision at which
-    /// quantization divides).
-    fn round_to_type(&mut self, v: Value, t: PrimitiveType) -> R<Value> {
-        let x = Val {
-            v,
-            t: PrimitiveType::F64,
-            lanes: 1,
-        };
-        let r = self.convert(x, t)?;
-        Ok(self.convert(r, PrimitiveType::F64)?.v)
     }
 
     fn const_buffer(&mut self, lit: &Literal) -> R<Value> {
