@@ -813,7 +813,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     idx,
                 );
             }
-            // Scatter is a schedule of its own (lib.rs); the rest are runtime steps or not
+            // Scatter is a schedule of its own (schedule/scatter.rs); the rest are runtime steps or not
             // on the compiled path: none is a value at an index of a loop nest.
             other @ (Op::Scatter { .. }
             | Op::SetDimensionSize { .. }
