@@ -659,64 +659,14 @@ impl<'a, 'b> Emitter<'a, 'b> {
             }
             Op::BitcastConvert => {
                 let x = self.emit1(ctx, ins.operands[0], idx)?;
-                if x.t.bit_width() != t.bit_width()
-                    || x.t.is_complex()
-                    || t.is_complex()
-                    || matches!(
-                        x.t,
-                        PrimitiveType::F16 | PrimitiveType::BF16 | PrimitiveType::Pred
-                    )
-                    || matches!(
-                        t,
-                        PrimitiveType::F16 | PrimitiveType::BF16 | PrimitiveType::Pred
-                    )
-                {
-                    return Err(unsup(format!(
-                        "bitcast-convert {} -> {} (different widths or 16-bit floats)",
-                        x.t, t
-                    )));
-                }
-                let ty = self.ty(t, x.lanes)?;
-                let v = if self.b.func.dfg.value_type(x.v) == ty {
-                    x.v
-                } else {
-                    self.b.ins().bitcast(ty, MemFlagsData::new(), x.v)
-                };
-                Val {
-                    v,
-                    t,
-                    lanes: x.lanes,
-                }
+                self.bitcast_convert(x, t)?
             }
             Op::ReducePrecision {
                 exponent_bits,
                 mantissa_bits,
             } => {
                 let x = self.emit1(ctx, ins.operands[0], idx)?;
-                let (e, m) = (*exponent_bits as i64, *mantissa_bits as i64);
-                self.lanewise(&[x], &mut |em, a| {
-                    let a = a[0];
-                    let wide = if a.t == PrimitiveType::F64 {
-                        a.v
-                    } else {
-                        em.b.ins().fpromote(F64, a.v)
-                    };
-                    let is64 = em.iconst((a.t == PrimitiveType::F64) as i64);
-                    let ev = em.iconst(e);
-                    let mv = em.iconst(m);
-                    let r = em.call_helper("oxla_reduce_precision", &[wide, is64, ev, mv], F64)?;
-                    let v = if a.t == PrimitiveType::F64 {
-                        r
-                    } else {
-                        em.b.ins().fdemote(F32, r)
-                    };
-                    let v = Val {
-                        v,
-                        t: a.t,
-                        lanes: 1,
-                    };
-                    em.round_narrow(v)
-                })?
+                self.reduce_precision(x, *exponent_bits, *mantissa_bits)?
             }
             Op::Map { .. } => {
                 let args = self.same_idx(ctx, ins, idx)?;
