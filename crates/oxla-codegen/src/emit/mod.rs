@@ -7,6 +7,12 @@
 //! lanes, pad, integer division …) is evaluated lane by lane. Indices stay in bounds by
 //! construction: dynamic offsets are clamped and every select-guarded read uses a clamped
 //! index, so no kernel reads outside its buffers.
+//!
+//! This file holds the value core (`Val`, `Idx`, `Ctx`, the `Emitter`'s types and constants,
+//! splat and lanes, helper calls, loads, stores and loops), emission with its cache and the
+//! dispatch over ops. By concern: `index_map.rs` the index maps of data-movement ops and
+//! gather, `scalar.rs` element-wise arithmetic and conversion, `reduce.rs` reductions and
+//! reduce-window, `contract.rs` elemental dot and convolution, `quant.rs` quantization.
 
 use std::collections::HashMap;
 
