@@ -1,0 +1,599 @@
+//! Reductions and reduce-window: inlined or vectorizable reducers, the loops over reduced
+//! dimensions (four partial results along the last one) and window loops.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::I8;
+use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_frontend::Variable;
+use oxla_hlo::literal::Scalar;
+use oxla_hlo::{BinaryOp, ComputationId, Error, HloInstruction, InstrId, Op, PrimitiveType};
+
+use super::{Ctx, Emitter, Idx, IdxDim, Val, R};
+
+impl<'a, 'b> Emitter<'a, 'b> {
+    /// A reducer that is one commutative binary op of its two parameters (vectorizable).
+    pub fn simple_reducer(&self, c: ComputationId) -> Option<BinaryOp> {
+        let comp = self.m.computation(c);
+        if comp.parameters.len() != 2 {
+            return None;
+        }
+        let root = comp.root_instr();
+        match root.op {
+            Op::Binary(
+                op @ (BinaryOp::Add
+                | BinaryOp::Mul
+                | BinaryOp::Max
+                | BinaryOp::Min
+                | BinaryOp::And
+                | BinaryOp::Or
+                | BinaryOp::Xor),
+            ) => {
+                let ps: Vec<_> = root.operands.iter().map(|&o| &comp.instr(o).op).collect();
+                let is_p = |o: &Op, n| matches!(o, Op::Parameter { number } if *number == n);
+                ((is_p(ps[0], 0) && is_p(ps[1], 1)) || (is_p(ps[0], 1) && is_p(ps[1], 0)))
+                    .then_some(op)
+            }
+            _ => None,
+        }
+    }
+
+    fn identity(&mut self, op: BinaryOp, t: PrimitiveType, lanes: u32) -> R<Val> {
+        use BinaryOp::*;
+        let s = match (op, t.is_float()) {
+            (Add | Or | Xor, _) => Scalar::Int(0),
+            (Mul, _) => Scalar::Int(1),
+            (And, _) => Scalar::Int(-1),
+            (Max, true) => Scalar::Float(f64::NEG_INFINITY),
+            (Min, true) => Scalar::Float(f64::INFINITY),
+            (Max, false) => Scalar::Int(oxla_hlo::literal::int_range(t).0),
+            (Min, false) => Scalar::Int(oxla_hlo::literal::int_range(t).1),
+            _ => return Err(Error::internal("identity")),
+        };
+        let s = match (s, t.is_float()) {
+            (Scalar::Int(i), true) => Scalar::Float(i as f64),
+            (s, _) => s,
+        };
+        let s = if t == PrimitiveType::Pred {
+            Scalar::Pred(s.as_i128() != 0)
+        } else {
+            s
+        };
+        self.constant(t, s, lanes)
+    }
+
+    pub(super) fn emit_reduce(
+        &mut self,
+        ctx: &Ctx,
+        ins: &HloInstruction,
+        dims: &[i64],
+        idx: &Idx,
+    ) -> R<Vec<Val>> {
+        let n = ins.operands.len() / 2;
+        let lanes = idx.lanes;
+        let in_dims = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
+        let reducer = *ins
+            .called
+            .first()
+            .ok_or_else(|| Error::internal("reduce without computation"))?;
+        let mut inits = Vec::new();
+        for k in 0..n {
+            let v = self.emit1(
+                ctx,
+                ins.operands[n + k],
+                &Idx {
+                    d: vec![],
+                    lanes: 1,
+                },
+            )?;
+            inits.push(self.splat(v, lanes)?);
+        }
+        // Operand index: kept dims from idx, reduced dims from loop counters.
+        let mut kept = Vec::new();
+        let mut ki = 0;
+        for k in 0..in_dims.len() {
+            if dims.contains(&(k as i64)) {
+                kept.push(None);
+            } else {
+                kept.push(Some(idx.d[ki]));
+                ki += 1;
+            }
+        }
+        let mut red: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
+        red.sort_unstable();
+        if red.iter().any(|&d| in_dims[d] == 0) {
+            return Ok(inits);
+        }
+        let vars: Vec<Variable> = inits
+            .iter()
+            .map(|v| {
+                let ty = self.b.func.dfg.value_type(v.v);
+                let var = self.b.declare_var(ty);
+                self.b.def_var(var, v.v);
+                var
+            })
+            .collect();
+        let types: Vec<PrimitiveType> = inits.iter().map(|v| v.t).collect();
+        let last = in_dims.len().wrapping_sub(1);
+        let simple = self.simple_reducer(reducer);
+        let vec_inner = lanes == 1
+            && self.lanes > 1
+            && n == 1
+            && simple.is_some()
+            && red.last() == Some(&last)
+            && in_dims[last] >= self.lanes as i64;
+        let ops: Vec<InstrId> = ins.operands[..n].to_vec();
+        let outer = if vec_inner {
+            &red[..red.len() - 1]
+        } else {
+            &red[..]
+        };
+        let mut counters: Vec<Value> = Vec::new();
+        self.reduce_loops(
+            ctx,
+            &ops,
+            &kept,
+            &in_dims,
+            outer,
+            &mut counters,
+            &vars,
+            &types,
+            reducer,
+            lanes,
+            if vec_inner { simple } else { None },
+        )?;
+        Ok(vars
+            .iter()
+            .zip(&types)
+            .map(|(&var, &t)| Val {
+                v: self.b.use_var(var),
+                t,
+                lanes,
+            })
+            .collect())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_loops(
+        &mut self,
+        ctx: &Ctx,
+        ops: &[InstrId],
+        kept: &[Option<IdxDim>],
+        in_dims: &[i64],
+        loops: &[usize],
+        counters: &mut Vec<Value>,
+        vars: &[Variable],
+        types: &[PrimitiveType],
+        reducer: ComputationId,
+        lanes: u32,
+        vec_inner: Option<BinaryOp>,
+    ) -> R<()> {
+        let build_idx = |counters: &[Value], inner: Option<IdxDim>, lanes| {
+            let mut d = Vec::new();
+            let mut c = 0;
+            for (k, kd) in kept.iter().enumerate() {
+                match kd {
+                    Some(x) => d.push(*x),
+                    None => {
+                        if c < counters.len() {
+                            d.push((counters[c], 0));
+                            c += 1;
+                        } else if let Some(x) = inner {
+                            let _ = k;
+                            d.push(x);
+                        }
+                    }
+                }
+            }
+            Idx { d, lanes }
+        };
+        if let Some((&dim, rest)) = loops.split_first() {
+            let simple = self.simple_reducer(reducer);
+            if let (true, None, Some(op), 1) = (rest.is_empty(), vec_inner, simple, ops.len()) {
+                if in_dims[dim] >= 8 {
+                    // Innermost reduced loop of a plain reducer: four independent partial
+                    // results (the chain of dependent adds otherwise bounds the speed).
+                    return self.reduce_unrolled(
+                        ctx, ops[0], kept, in_dims, dim, counters, vars[0], types[0], lanes, op,
+                    );
+                }
+            }
+            let zero = self.iconst(0);
+            let lim = self.iconst(in_dims[dim]);
+            self.for_loop(zero, lim, 1, &mut |em, i| {
+                counters.push(i);
+                let r = em.reduce_loops(
+                    ctx, ops, kept, in_dims, rest, counters, vars, types, reducer, lanes, vec_inner,
+                );
+                counters.pop();
+                r
+            })?;
+            return Ok(());
+        }
+        if let Some(op) = vec_inner {
+            // Row reduction: vector accumulators along the last dimension, then a
+            // horizontal combine and a scalar tail.
+            let l = self.lanes;
+            let t = types[0];
+            let d = in_dims[in_dims.len() - 1];
+            let acc_n = if d >= 4 * l as i64 { 4 } else { 1 };
+            let id = self.identity(op, t, l)?;
+            let vty = self.b.func.dfg.value_type(id.v);
+            let accs: Vec<Variable> = (0..acc_n)
+                .map(|_| {
+                    let v = self.b.declare_var(vty);
+                    self.b.def_var(v, id.v);
+                    v
+                })
+                .collect();
+            let zero = self.iconst(0);
+            let lim = self.iconst(d - (acc_n as i64 * l as i64) + 1);
+            let cs = counters.clone();
+            let after = self.for_loop(zero, lim, acc_n as i64 * l as i64, &mut |em, j| {
+                for (a, &acc) in accs.iter().enumerate() {
+                    let jj = em.b.ins().iadd_imm_s(j, (a as i64) * l as i64);
+                    let idx = build_idx(&cs, Some((jj, 1)), l);
+                    let x = em.emit1(ctx, ops[0], &idx)?;
+                    let cur = Val {
+                        v: em.b.use_var(acc),
+                        t,
+                        lanes: l,
+                    };
+                    let r = em.binary(op, cur, x)?;
+                    em.b.def_var(acc, r.v);
+                }
+                Ok(())
+            })?;
+            let mut total = Val {
+                v: self.b.use_var(accs[0]),
+                t,
+                lanes: l,
+            };
+            for &acc in &accs[1..] {
+                let x = Val {
+                    v: self.b.use_var(acc),
+                    t,
+                    lanes: l,
+                };
+                total = self.binary(op, total, x)?;
+            }
+            // Leftover full vectors when 4 accumulators were used.
+            let accv = self.b.declare_var(vty);
+            self.b.def_var(accv, total.v);
+            let lim2 = self.iconst(d - l as i64 + 1);
+            let after2 = self.for_loop(after, lim2, l as i64, &mut |em, j| {
+                let idx = build_idx(&cs, Some((j, 1)), l);
+                let x = em.emit1(ctx, ops[0], &idx)?;
+                let cur = Val {
+                    v: em.b.use_var(accv),
+                    t,
+                    lanes: l,
+                };
+                let r = em.binary(op, cur, x)?;
+                em.b.def_var(accv, r.v);
+                Ok(())
+            })?;
+            let total = Val {
+                v: self.b.use_var(accv),
+                t,
+                lanes: l,
+            };
+            let mut h = self.lane(total, 0);
+            for k in 1..l {
+                let x = self.lane(total, k);
+                h = self.binary(op, h, x)?;
+            }
+            let cur = Val {
+                v: self.b.use_var(vars[0]),
+                t,
+                lanes: 1,
+            };
+            let r = self.binary(op, cur, h)?;
+            self.b.def_var(vars[0], r.v);
+            let lim3 = self.iconst(d);
+            self.for_loop(after2, lim3, 1, &mut |em, j| {
+                let idx = build_idx(&cs, Some((j, 0)), 1);
+                let x = em.emit1(ctx, ops[0], &idx)?;
+                let cur = Val {
+                    v: em.b.use_var(vars[0]),
+                    t,
+                    lanes: 1,
+                };
+                let r = em.binary(op, cur, x)?;
+                em.b.def_var(vars[0], r.v);
+                Ok(())
+            })?;
+            return Ok(());
+        }
+        let idx = build_idx(counters, None, lanes);
+        let mut args: Vec<Val> = vars
+            .iter()
+            .zip(types)
+            .map(|(&v, &t)| Val {
+                v: self.b.use_var(v),
+                t,
+                lanes,
+            })
+            .collect();
+        for &o in ops {
+            args.push(self.emit1(ctx, o, &idx)?);
+        }
+        let res = self.call_computation(reducer, args)?;
+        for (k, &var) in vars.iter().enumerate() {
+            let r = res.get(k).ok_or_else(|| Error::internal("reducer arity"))?;
+            let r = self.splat(*r, lanes)?;
+            self.b.def_var(var, r.v);
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_unrolled(
+        &mut self,
+        ctx: &Ctx,
+        operand: InstrId,
+        kept: &[Option<IdxDim>],
+        in_dims: &[i64],
+        dim: usize,
+        counters: &mut Vec<Value>,
+        var: Variable,
+        t: PrimitiveType,
+        lanes: u32,
+        op: BinaryOp,
+    ) -> R<()> {
+        let build = |counters: &[Value]| {
+            let mut d = Vec::new();
+            let mut c = 0;
+            for kd in kept {
+                match kd {
+                    Some(x) => d.push(*x),
+                    None => {
+                        d.push((counters[c], 0));
+                        c += 1;
+                    }
+                }
+            }
+            Idx { d, lanes }
+        };
+        let id = self.identity(op, t, lanes)?;
+        let vty = self.b.func.dfg.value_type(id.v);
+        let accs: Vec<Variable> = (0..4)
+            .map(|_| {
+                let v = self.b.declare_var(vty);
+                self.b.def_var(v, id.v);
+                v
+            })
+            .collect();
+        let n = in_dims[dim];
+        let zero = self.iconst(0);
+        let lim = self.iconst(n - 3);
+        let after = self.for_loop(zero, lim, 4, &mut |em, i| {
+            for (u, &acc) in accs.iter().enumerate() {
+                let iu = em.b.ins().iadd_imm_s(i, u as i64);
+                counters.push(iu);
+                let x = em.emit1(ctx, operand, &build(counters));
+                counters.pop();
+                let cur = Val {
+                    v: em.b.use_var(acc),
+                    t,
+                    lanes,
+                };
+                let r = em.binary(op, cur, x?)?;
+                em.b.def_var(acc, r.v);
+            }
+            Ok(())
+        })?;
+        let end = self.iconst(n);
+        self.for_loop(after, end, 1, &mut |em, i| {
+            counters.push(i);
+            let x = em.emit1(ctx, operand, &build(counters));
+            counters.pop();
+            let cur = Val {
+                v: em.b.use_var(accs[0]),
+                t,
+                lanes,
+            };
+            let r = em.binary(op, cur, x?)?;
+            em.b.def_var(accs[0], r.v);
+            Ok(())
+        })?;
+        let get = |em: &mut Self, v: Variable| Val {
+            v: em.b.use_var(v),
+            t,
+            lanes,
+        };
+        let (a0, a1, a2, a3) = (
+            get(self, accs[0]),
+            get(self, accs[1]),
+            get(self, accs[2]),
+            get(self, accs[3]),
+        );
+        let s01 = self.binary(op, a0, a1)?;
+        let s23 = self.binary(op, a2, a3)?;
+        let total = self.binary(op, s01, s23)?;
+        let init = get(self, var);
+        let r = self.binary(op, init, total)?;
+        self.b.def_var(var, r.v);
+        Ok(())
+    }
+
+    pub(super) fn emit_reduce_window(
+        &mut self,
+        ctx: &Ctx,
+        ins: &HloInstruction,
+        w: &oxla_hlo::Window,
+        idx: &Idx,
+    ) -> R<Vec<Val>> {
+        let n = ins.operands.len() / 2;
+        let in_dims = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
+        let reducer = *ins
+            .called
+            .first()
+            .ok_or_else(|| Error::internal("reduce-window without computation"))?;
+        let mut inits = Vec::new();
+        for k in 0..n {
+            inits.push(self.emit1(
+                ctx,
+                ins.operands[n + k],
+                &Idx {
+                    d: vec![],
+                    lanes: 1,
+                },
+            )?);
+        }
+        let vars: Vec<Variable> = inits
+            .iter()
+            .map(|v| {
+                let ty = self.b.func.dfg.value_type(v.v);
+                let var = self.b.declare_var(ty);
+                self.b.def_var(var, v.v);
+                var
+            })
+            .collect();
+        let types: Vec<PrimitiveType> = inits.iter().map(|v| v.t).collect();
+        if in_dims.contains(&0) {
+            return Ok(inits);
+        }
+        let mut counters = Vec::new();
+        self.window_loops(
+            ctx,
+            ins,
+            w,
+            idx,
+            &in_dims,
+            0,
+            &mut counters,
+            &vars,
+            &types,
+            &inits,
+            reducer,
+        )?;
+        Ok(vars
+            .iter()
+            .zip(&types)
+            .map(|(&v, &t)| Val {
+                v: self.b.use_var(v),
+                t,
+                lanes: 1,
+            })
+            .collect())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn window_loops(
+        &mut self,
+        ctx: &Ctx,
+        ins: &HloInstruction,
+        w: &oxla_hlo::Window,
+        idx: &Idx,
+        in_dims: &[i64],
+        k: usize,
+        counters: &mut Vec<Value>,
+        vars: &[Variable],
+        types: &[PrimitiveType],
+        inits: &[Val],
+        reducer: ComputationId,
+    ) -> R<()> {
+        let n = ins.operands.len() / 2;
+        if k < in_dims.len() {
+            let size = w.dimensions[k].size;
+            if size == 1 {
+                let z = self.iconst(0);
+                counters.push(z);
+                let r = self.window_loops(
+                    ctx,
+                    ins,
+                    w,
+                    idx,
+                    in_dims,
+                    k + 1,
+                    counters,
+                    vars,
+                    types,
+                    inits,
+                    reducer,
+                );
+                counters.pop();
+                return r;
+            }
+            let zero = self.iconst(0);
+            let lim = self.iconst(size);
+            self.for_loop(zero, lim, 1, &mut |em, i| {
+                counters.push(i);
+                let r = em.window_loops(
+                    ctx,
+                    ins,
+                    w,
+                    idx,
+                    in_dims,
+                    k + 1,
+                    counters,
+                    vars,
+                    types,
+                    inits,
+                    reducer,
+                );
+                counters.pop();
+                r
+            })?;
+            return Ok(());
+        }
+        let mut valid: Option<Value> = None;
+        let mut d = Vec::new();
+        for (k, wd) in w.dimensions.iter().enumerate() {
+            let wi = if wd.window_reversal {
+                let m = self.iconst(wd.size - 1);
+                self.b.ins().isub(m, counters[k])
+            } else {
+                counters[k]
+            };
+            let a = self.b.ins().imul_imm_s(idx.d[k].0, wd.stride);
+            let bb = self.b.ins().imul_imm_s(wi, wd.window_dilation);
+            let p = self.b.ins().iadd(a, bb);
+            let p = self.b.ins().iadd_imm_s(p, -wd.padding_low);
+            let pc = self.clamp_i64(p, 0, i64::MAX / 2);
+            let q = self.b.ins().udiv_imm_s(pc, wd.base_dilation.max(1));
+            let r = self.b.ins().urem_imm_s(pc, wd.base_dilation.max(1));
+            let c1 = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, p, 0);
+            let c2 = self.b.ins().icmp_imm_s(IntCC::Equal, r, 0);
+            let c3 = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::SignedLessThan, q, in_dims[k]);
+            let c = self.b.ins().band(c1, c2);
+            let c = self.b.ins().band(c, c3);
+            valid = Some(match valid {
+                None => c,
+                Some(v) => self.b.ins().band(v, c),
+            });
+            d.push((self.clamp_i64(q, 0, in_dims[k] - 1), 0));
+        }
+        let oidx = Idx { d, lanes: 1 };
+        let mut args: Vec<Val> = vars
+            .iter()
+            .zip(types)
+            .map(|(&v, &t)| Val {
+                v: self.b.use_var(v),
+                t,
+                lanes: 1,
+            })
+            .collect();
+        let c = valid.unwrap_or_else(|| self.b.ins().iconst(I8, 1));
+        for (j, init) in inits.iter().enumerate().take(n) {
+            let x = self.emit1(ctx, ins.operands[j], &oidx)?;
+            // Padding reads as the init value.
+            args.push(Val {
+                v: self.b.ins().select(c, x.v, init.v),
+                t: x.t,
+                lanes: 1,
+            });
+        }
+        let res = self.call_computation(reducer, args)?;
+        for (j, &var) in vars.iter().enumerate() {
+            self.b.def_var(var, res[j].v);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,901 @@
+//! Element-wise arithmetic: unary and binary ops, comparison, select, conversion,
+//! copysign, rounding of f16/bf16/minifloats, sub-byte wrapping and signed division by
+//! a constant through a magic multiplier.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F32, F64, I32, I64, I8};
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+use oxla_hlo::literal::Scalar;
+use oxla_hlo::{BinaryOp, ComparisonDirection, ComparisonType, Error, PrimitiveType, UnaryOp};
+
+use super::{scalar_ty, unsup, Emitter, Val, R};
+use crate::helpers;
+
+/// Magic multiplier and shift for signed 32-bit division by `d` >= 2 (Hacker's Delight,
+/// section 10-1): q = (mulhi(n, M) [+ n if M < 0]) >> s, plus one when negative.
+pub(crate) fn signed_magic_32(d: i32) -> (i32, u32) {
+    let two31: u32 = 0x8000_0000;
+    let ad = d.unsigned_abs();
+    let t = two31.wrapping_add((d as u32) >> 31);
+    let anc = t - 1 - t % ad;
+    let mut p = 31u32;
+    let (mut q1, mut r1) = (two31 / anc, two31 - (two31 / anc) * anc);
+    let (mut q2, mut r2) = (two31 / ad, two31 - (two31 / ad) * ad);
+    loop {
+        p += 1;
+        q1 = q1.wrapping_mul(2);
+        r1 = r1.wrapping_mul(2);
+        if r1 >= anc {
+            q1 = q1.wrapping_add(1);
+            r1 = r1.wrapping_sub(anc);
+        }
+        q2 = q2.wrapping_mul(2);
+        r2 = r2.wrapping_mul(2);
+        if r2 >= ad {
+            q2 = q2.wrapping_add(1);
+            r2 = r2.wrapping_sub(ad);
+        }
+        let delta = ad - r2;
+        if !(q1 < delta || (q1 == delta && r1 == 0)) || p >= 63 {
+            break;
+        }
+    }
+    (q2.wrapping_add(1) as i32, p - 32)
+}
+
+/// The width of a sub-byte integer type (held in an i8).
+fn sub_byte(t: PrimitiveType) -> Option<i64> {
+    (t.is_integer() && t.bit_width() < 8).then_some(t.bit_width() as i64)
+}
+
+/// Floats held in f32 but rounded to a narrower type after every operation.
+fn is_narrow_float(t: PrimitiveType) -> bool {
+    matches!(t, PrimitiveType::F16 | PrimitiveType::BF16) || t.is_minifloat()
+}
+
+pub(super) fn is_unsigned(t: PrimitiveType) -> bool {
+    t.is_unsigned_int() || t == PrimitiveType::Pred
+}
+
+impl<'a, 'b> Emitter<'a, 'b> {
+    /// Rounds an f32-held f16/bf16 value to its type (no-op for other types).
+    pub fn round_narrow(&mut self, x: Val) -> R<Val> {
+        if x.t.is_minifloat() {
+            return self.lanewise(&[x], &mut |em, a| {
+                let w = em.b.ins().fpromote(F64, a[0].v);
+                em.round_from_f64(w, a[0].t)
+            });
+        }
+        let name = match x.t {
+            PrimitiveType::F16 => "oxla_round_f16",
+            PrimitiveType::BF16 => "oxla_round_bf16",
+            _ => return Ok(x),
+        };
+        self.lanewise(&[x], &mut |em, a| {
+            let v = em.call_helper(name, &[a[0].v], F32)?;
+            Ok(Val {
+                v,
+                t: a[0].t,
+                lanes: 1,
+            })
+        })
+    }
+
+    /// |a| with the sign of b (bit operations: x64 has no vector fcopysign in Cranelift).
+    pub fn copysign(&mut self, a: Value, b: Value, lanes: u32) -> Value {
+        if lanes == 1 {
+            return self.b.ins().fcopysign(a, b);
+        }
+        let ft = self.b.func.dfg.value_type(a);
+        let it = ft.as_int();
+        let bits = it.lane_bits() as i64;
+        let ai = self.b.ins().bitcast(it, MemFlagsData::new(), a);
+        let bi = self.b.ins().bitcast(it, MemFlagsData::new(), b);
+        let sign = self.b.ins().iconst(
+            it.lane_type(),
+            if bits == 64 {
+                i64::MIN
+            } else {
+                1 << (bits - 1)
+            },
+        );
+        let sign = self.b.ins().splat(it, sign);
+        let mag = self.b.ins().band_not(ai, sign);
+        let sb = self.b.ins().band(bi, sign);
+        let r = self.b.ins().bor(mag, sb);
+        self.b.ins().bitcast(ft, MemFlagsData::new(), r)
+    }
+
+    /// An f64 scalar rounded once to f16/bf16 (held as f32).
+    fn round_from_f64(&mut self, r: Value, t: PrimitiveType) -> R<Val> {
+        if t.is_minifloat() {
+            let v = self.call_helper(minifloat_helper(t, 2)?, &[r], F32)?;
+            return Ok(Val { v, t, lanes: 1 });
+        }
+        let name = if t == PrimitiveType::F16 {
+            "oxla_f64_round_f16"
+        } else {
+            "oxla_f64_round_bf16"
+        };
+        let v = self.call_helper(name, &[r], F32)?;
+        Ok(Val { v, t, lanes: 1 })
+    }
+
+    pub fn select(&mut self, c: Val, a: Val, b: Val) -> R<Val> {
+        let lanes = c.lanes.max(a.lanes).max(b.lanes);
+        let a = self.splat(a, lanes)?;
+        let b = self.splat(b, lanes)?;
+        if c.lanes == 1 {
+            return Ok(Val {
+                v: self.b.ins().select(c.v, a.v, b.v),
+                t: a.t,
+                lanes,
+            });
+        }
+        let vt = self.b.func.dfg.value_type(a.v);
+        let ct = self.b.func.dfg.value_type(c.v);
+        if vt.lane_bits() != ct.lane_bits() {
+            return self.lanewise(&[c, a, b], &mut |em, x| em.select(x[0], x[1], x[2]));
+        }
+        let m = if vt == ct {
+            c.v
+        } else {
+            self.b.ins().bitcast(vt, MemFlagsData::new(), c.v)
+        };
+        Ok(Val {
+            v: self.b.ins().bitselect(m, a.v, b.v),
+            t: a.t,
+            lanes,
+        })
+    }
+
+    pub fn unary(&mut self, op: UnaryOp, x: Val, out_t: PrimitiveType) -> R<Val> {
+        use UnaryOp::*;
+        let t = x.t;
+        if t.is_complex() {
+            return self.complex_unary(op, x, out_t);
+        }
+        let lanes = x.lanes;
+        let b = &mut self.b;
+        if t == PrimitiveType::Pred {
+            return match op {
+                Not => {
+                    let v = if lanes == 1 {
+                        b.ins().bxor_imm_s(x.v, 1)
+                    } else {
+                        b.ins().bnot(x.v)
+                    };
+                    Ok(Val { v, ..x })
+                }
+                _ => Err(unsup(format!("{} on pred", op.name()))),
+            };
+        }
+        if t.is_float() {
+            let v = match op {
+                Abs => b.ins().fabs(x.v),
+                Neg => b.ins().fneg(x.v),
+                Sqrt => b.ins().sqrt(x.v),
+                Ceil => b.ins().ceil(x.v),
+                Floor => b.ins().floor(x.v),
+                RoundNearestEven => b.ins().nearest(x.v),
+                Real => x.v,
+                Rsqrt => {
+                    let one = self.constant(t, Scalar::Float(1.0), lanes)?;
+                    let s = self.b.ins().sqrt(x.v);
+                    self.b.ins().fdiv(one.v, s)
+                }
+                Sign => {
+                    let one = self.constant(t, Scalar::Float(1.0), lanes)?;
+                    let zero = self.constant(t, Scalar::Float(0.0), lanes)?;
+                    // copysign(1, x), but x itself for ±0 and NaN.
+                    let s = self.copysign(one.v, x.v, lanes);
+                    let is_zero = self.b.ins().fcmp(FloatCC::Equal, x.v, zero.v);
+                    let is_nan = self.b.ins().fcmp(FloatCC::Unordered, x.v, x.v);
+                    let keep = self.b.ins().bor(is_zero, is_nan);
+                    let keep = Val {
+                        v: keep,
+                        t: PrimitiveType::Pred,
+                        lanes,
+                    };
+                    let sv = Val { v: s, t, lanes };
+                    return self.select(keep, x, sv);
+                }
+                Imag => self.constant(t, Scalar::Float(0.0), lanes)?.v,
+                IsFinite => {
+                    let inf = self.constant(t, Scalar::Float(f64::INFINITY), lanes)?;
+                    let a = self.b.ins().fabs(x.v);
+                    let c = self.b.ins().fcmp(FloatCC::LessThan, a, inf.v);
+                    return Ok(Val {
+                        v: c,
+                        t: PrimitiveType::Pred,
+                        lanes,
+                    });
+                }
+                Exp if lanes > 1 && t == PrimitiveType::F32 => {
+                    return crate::math::exp_f32(self, x)
+                }
+                Tanh if lanes > 1 && t == PrimitiveType::F32 => {
+                    return crate::math::tanh_f32(self, x)
+                }
+                Log if lanes > 1 && t == PrimitiveType::F32 => {
+                    return crate::math::log_f32(self, x)
+                }
+                Logistic if lanes > 1 && t == PrimitiveType::F32 => {
+                    return crate::math::logistic_f32(self, x)
+                }
+                Not | PopCnt | Clz => return Err(unsup(format!("{} on {t}", op.name()))),
+                Round | Cbrt | Erf | Logistic | Exp | Expm1 | Log | Log1p | Sin | Cos | Tan
+                | Tanh => {
+                    let unsupported = || unsup(format!("{} on {t}", op.name()));
+                    let name = helpers::float_unary(op, t).ok_or_else(unsupported)?;
+                    let name64 =
+                        helpers::float_unary(op, PrimitiveType::F64).ok_or_else(unsupported)?;
+                    return self.lanewise(&[x], &mut |em, a| {
+                        let a = a[0];
+                        let v = match a.t {
+                            PrimitiveType::F64 => em.call_helper(name, &[a.v], F64)?,
+                            PrimitiveType::F32 => em.call_helper(name, &[a.v], F32)?,
+                            _ => {
+                                // f16/bf16: compute in f64 and round once, as the reference does.
+                                let w = em.b.ins().fpromote(F64, a.v);
+                                let r = em.call_helper(name64, &[w], F64)?;
+                                return em.round_from_f64(r, a.t);
+                            }
+                        };
+                        Ok(Val {
+                            v,
+                            t: a.t,
+                            lanes: 1,
+                        })
+                    });
+                }
+            };
+            let _ = out_t;
+            return self.round_narrow(Val { v, t, lanes });
+        }
+        // Integers.
+        let sub = sub_byte(t);
+        let v = match op {
+            Neg => b.ins().ineg(x.v),
+            Not => b.ins().bnot(x.v),
+            Abs if lanes == 1 || scalar_ty(t)? == I32 => b.ins().iabs(x.v),
+            // Sub-byte values are sign-extended in their byte: count within their width.
+            PopCnt if lanes == 1 && sub.is_some() => {
+                let m = b.ins().band_imm_s(x.v, (1i64 << t.bit_width()) - 1);
+                b.ins().popcnt(m)
+            }
+            Clz if lanes == 1 && sub.is_some() => {
+                let m = b.ins().band_imm_s(x.v, (1i64 << t.bit_width()) - 1);
+                let c = b.ins().clz(m);
+                b.ins().iadd_imm_s(c, t.bit_width() as i64 - 8)
+            }
+            PopCnt if lanes == 1 => b.ins().popcnt(x.v),
+            Clz if lanes == 1 => b.ins().clz(x.v),
+            Sign if lanes == 1 => {
+                let zero = b.ins().iconst(scalar_ty(t)?, 0);
+                let one = b.ins().iconst(scalar_ty(t)?, 1);
+                if is_unsigned(t) {
+                    let nz = b.ins().icmp(IntCC::NotEqual, x.v, zero);
+                    b.ins().select(nz, one, zero)
+                } else {
+                    let m1 = b.ins().iconst(scalar_ty(t)?, -1);
+                    let pos = b.ins().icmp(IntCC::SignedGreaterThan, x.v, zero);
+                    let neg = b.ins().icmp(IntCC::SignedLessThan, x.v, zero);
+                    let s = b.ins().select(neg, m1, zero);
+                    b.ins().select(pos, one, s)
+                }
+            }
+            Abs | PopCnt | Clz | Sign => {
+                return self.lanewise(&[x], &mut |em, a| em.unary(op, a[0], out_t));
+            }
+            _ => return Err(unsup(format!("{} on {t}", op.name()))),
+        };
+        let v = self.wrap_sub_byte(v, t);
+        Ok(Val { v, t, lanes })
+    }
+
+    /// Re-normalizes a sub-byte integer held in a byte (sign- or zero-extends its low bits);
+    /// other values pass through.
+    fn wrap_sub_byte(&mut self, v: Value, t: PrimitiveType) -> Value {
+        match sub_byte(t) {
+            Some(w) if is_unsigned(t) => self.b.ins().band_imm_s(v, (1i64 << w) - 1),
+            Some(w) => {
+                let sh = self.b.ins().ishl_imm_s(v, 8 - w);
+                self.b.ins().sshr_imm_s(sh, 8 - w)
+            }
+            None => v,
+        }
+    }
+
+    pub fn binary(&mut self, op: BinaryOp, a: Val, b: Val) -> R<Val> {
+        use BinaryOp::*;
+        let lanes = a.lanes.max(b.lanes);
+        let a = self.splat(a, lanes)?;
+        let b = self.splat(b, lanes)?;
+        let t = a.t;
+        if op == Complex {
+            // (re, im) floats -> complex of the matching width.
+            let ct = if t == PrimitiveType::F32 {
+                PrimitiveType::C64
+            } else {
+                PrimitiveType::C128
+            };
+            if lanes > 1 || !matches!(t, PrimitiveType::F32 | PrimitiveType::F64) {
+                return Err(unsup(format!("complex from {t}")));
+            }
+            return Ok(self.complex_make(a.v, b.v, ct));
+        }
+        if t.is_complex() {
+            return self.complex_binary(op, a, b);
+        }
+        if t == PrimitiveType::Pred {
+            let v = match op {
+                And | Mul | Min => self.b.ins().band(a.v, b.v),
+                Or | Add | Max => self.b.ins().bor(a.v, b.v),
+                Xor | Sub => self.b.ins().bxor(a.v, b.v),
+                _ => return Err(unsup(format!("{} on pred", op.name()))),
+            };
+            return Ok(Val { v, t, lanes });
+        }
+        if t.is_float() {
+            let v = match op {
+                Add => self.b.ins().fadd(a.v, b.v),
+                Sub => self.b.ins().fsub(a.v, b.v),
+                Mul => self.b.ins().fmul(a.v, b.v),
+                Div => self.b.ins().fdiv(a.v, b.v),
+                Max => self.b.ins().fmax(a.v, b.v),
+                Min => self.b.ins().fmin(a.v, b.v),
+                Rem | Pow | Atan2 => {
+                    let unsupported = || unsup(format!("{} on {t}", op.name()));
+                    let name = helpers::float_binary(op, t).ok_or_else(unsupported)?;
+                    let name64 =
+                        helpers::float_binary(op, PrimitiveType::F64).ok_or_else(unsupported)?;
+                    return self.lanewise(&[a, b], &mut |em, x| {
+                        let v = match x[0].t {
+                            PrimitiveType::F64 => em.call_helper(name, &[x[0].v, x[1].v], F64)?,
+                            PrimitiveType::F32 => em.call_helper(name, &[x[0].v, x[1].v], F32)?,
+                            t => {
+                                let a = em.b.ins().fpromote(F64, x[0].v);
+                                let b = em.b.ins().fpromote(F64, x[1].v);
+                                let r = em.call_helper(name64, &[a, b], F64)?;
+                                return em.round_from_f64(r, t);
+                            }
+                        };
+                        Ok(Val {
+                            v,
+                            t: x[0].t,
+                            lanes: 1,
+                        })
+                    });
+                }
+                _ => return Err(unsup(format!("{} on {t}", op.name()))),
+            };
+            return self.round_narrow(Val { v, t, lanes });
+        }
+        let sty = scalar_ty(t)?;
+        // The logical width (4 for s4, held in an i8).
+        let bits = t.bit_width() as i64;
+        let uns = is_unsigned(t);
+        let vec64 = lanes > 1 && bits == 64;
+        let v = match op {
+            Add => self.b.ins().iadd(a.v, b.v),
+            Sub => self.b.ins().isub(a.v, b.v),
+            Mul if !vec64 => self.b.ins().imul(a.v, b.v),
+            And => self.b.ins().band(a.v, b.v),
+            Or => self.b.ins().bor(a.v, b.v),
+            Xor => self.b.ins().bxor(a.v, b.v),
+            Max if !vec64 => {
+                if uns {
+                    self.b.ins().umax(a.v, b.v)
+                } else {
+                    self.b.ins().smax(a.v, b.v)
+                }
+            }
+            Min if !vec64 => {
+                if uns {
+                    self.b.ins().umin(a.v, b.v)
+                } else {
+                    self.b.ins().smin(a.v, b.v)
+                }
+            }
+            ShiftLeft | ShiftRightLogical | ShiftRightArithmetic
+                if lanes > 1 && self.splat_src.contains_key(&b.v) =>
+            {
+                // A uniform amount: one vector shift, with XLA's rule for amounts >= width.
+                let amt = self.splat_src[&b.v];
+                let w = self.b.ins().iconst(sty, bits);
+                let big = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, amt, w);
+                let vt = self.b.func.dfg.value_type(a.v);
+                let zero_s = self.b.ins().iconst(sty, 0);
+                let zero = self.b.ins().splat(vt, zero_s);
+                match op {
+                    ShiftLeft => {
+                        let r = self.b.ins().ishl(a.v, amt);
+                        self.b.ins().select(big, zero, r)
+                    }
+                    ShiftRightLogical => {
+                        let r = self.b.ins().ushr(a.v, amt);
+                        self.b.ins().select(big, zero, r)
+                    }
+                    _ => {
+                        let m = self.b.ins().iconst(sty, bits - 1);
+                        let amt = self.b.ins().select(big, m, amt);
+                        self.b.ins().sshr(a.v, amt)
+                    }
+                }
+            }
+            _ if lanes > 1 => {
+                return self.lanewise(&[a, b], &mut |em, x| em.binary(op, x[0], x[1]));
+            }
+            Div | Rem if !uns && bits == 32 && self.const_of(b.v).is_some_and(|d| d >= 2) => {
+                // Signed division by a constant: multiply by a magic number (Granlund and
+                // Montgomery) instead of a hardware divide.
+                let d = self.const_of(b.v).unwrap_or(2);
+                let (m, sh) = signed_magic_32(d as i32);
+                let mv = self.b.ins().iconst(I32, m as i64);
+                let hi = self.b.ins().smulhi(a.v, mv);
+                let hi = if m < 0 {
+                    self.b.ins().iadd(hi, a.v)
+                } else {
+                    hi
+                };
+                let q = self.b.ins().sshr_imm_s(hi, sh as i64);
+                let sign = self.b.ins().ushr_imm_s(q, 31);
+                let q = self.b.ins().iadd(q, sign);
+                if op == Div {
+                    q
+                } else {
+                    let qd = self.b.ins().imul_imm_s(q, d);
+                    self.b.ins().isub(a.v, qd)
+                }
+            }
+            Div | Rem => {
+                let zero = self.b.ins().iconst(sty, 0);
+                let one = self.b.ins().iconst(sty, 1);
+                let is_zero = self.b.ins().icmp(IntCC::Equal, b.v, zero);
+                let overflow = if uns {
+                    self.b.ins().iconst(I8, 0)
+                } else {
+                    let min = self.b.ins().iconst(sty, i64::MIN >> (64 - bits));
+                    let m1 = self.b.ins().iconst(sty, -1);
+                    let c1 = self.b.ins().icmp(IntCC::Equal, a.v, min);
+                    let c2 = self.b.ins().icmp(IntCC::Equal, b.v, m1);
+                    self.b.ins().band(c1, c2)
+                };
+                let bad = self.b.ins().bor(is_zero, overflow);
+                let safe = self.b.ins().select(bad, one, b.v);
+                if op == Div {
+                    let q = if uns {
+                        self.b.ins().udiv(a.v, safe)
+                    } else {
+                        self.b.ins().sdiv(a.v, safe)
+                    };
+                    // x / 0 = -1 (all ones); INT_MIN / -1 = INT_MIN (= a).
+                    let m1 = self.b.ins().iconst(sty, -1);
+                    let q = self.b.ins().select(overflow, a.v, q);
+                    self.b.ins().select(is_zero, m1, q)
+                } else {
+                    let r = if uns {
+                        self.b.ins().urem(a.v, safe)
+                    } else {
+                        self.b.ins().srem(a.v, safe)
+                    };
+                    // x % 0 = x; INT_MIN % -1 = 0.
+                    let r = self.b.ins().select(overflow, zero, r);
+                    self.b.ins().select(is_zero, a.v, r)
+                }
+            }
+            ShiftLeft | ShiftRightLogical | ShiftRightArithmetic => {
+                let w = self.b.ins().iconst(sty, bits);
+                let big = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, b.v, w);
+                let zero = self.b.ins().iconst(sty, 0);
+                match op {
+                    ShiftLeft => {
+                        let s = self.b.ins().ishl(a.v, b.v);
+                        self.b.ins().select(big, zero, s)
+                    }
+                    ShiftRightLogical => {
+                        // A sub-byte value shifts as its own width's unsigned bits.
+                        let av = match sub_byte(t) {
+                            Some(w) => self.b.ins().band_imm_s(a.v, (1i64 << w) - 1),
+                            None => a.v,
+                        };
+                        let s = self.b.ins().ushr(av, b.v);
+                        self.b.ins().select(big, zero, s)
+                    }
+                    _ => {
+                        let m = self.b.ins().iconst(sty, bits - 1);
+                        let amt = self.b.ins().select(big, m, b.v);
+                        // The value as a signed number of its own width.
+                        let av = match sub_byte(t) {
+                            Some(w) if uns => {
+                                let sh = self.b.ins().ishl_imm_s(a.v, 8 - w);
+                                self.b.ins().sshr_imm_s(sh, 8 - w)
+                            }
+                            _ => a.v,
+                        };
+                        self.b.ins().sshr(av, amt)
+                    }
+                }
+            }
+            Pow => {
+                let x = self.widen_i64(a);
+                let y = self.widen_i64(b);
+                let name = if uns { "oxla_pow_u64" } else { "oxla_pow_s64" };
+                let r = self.call_helper(name, &[x, y], I64)?;
+                if bits == 64 {
+                    r
+                } else {
+                    self.b.ins().ireduce(sty, r)
+                }
+            }
+            Mul | Max | Min => return Err(Error::internal("vector integer op")),
+            _ => return Err(unsup(format!("{} on {t}", op.name()))),
+        };
+        let v = self.wrap_sub_byte(v, t);
+        Ok(Val { v, t, lanes })
+    }
+
+    /// The value of `v` when it is an integer constant.
+    fn const_of(&self, v: Value) -> Option<i64> {
+        use cranelift_codegen::ir::{InstructionData, Opcode, ValueDef};
+        match self.b.func.dfg.value_def(v) {
+            ValueDef::Result(inst, _) => match self.b.func.dfg.insts[inst] {
+                InstructionData::UnaryImm {
+                    opcode: Opcode::Iconst,
+                    imm,
+                } => Some(imm.bits()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    pub fn compare(
+        &mut self,
+        dir: ComparisonDirection,
+        ct: Option<ComparisonType>,
+        a: Val,
+        b: Val,
+    ) -> R<Val> {
+        use ComparisonDirection::*;
+        let lanes = a.lanes.max(b.lanes);
+        let a = self.splat(a, lanes)?;
+        let b = self.splat(b, lanes)?;
+        let t = a.t;
+        if t.is_complex() {
+            return self.complex_compare(dir, a, b);
+        }
+        let out = |v| Val {
+            v,
+            t: PrimitiveType::Pred,
+            lanes,
+        };
+        if t.is_float() && ct != Some(ComparisonType::TotalOrder) {
+            let cc = match dir {
+                Eq => FloatCC::Equal,
+                Ne => FloatCC::NotEqual,
+                Lt => FloatCC::LessThan,
+                Le => FloatCC::LessThanOrEqual,
+                Gt => FloatCC::GreaterThan,
+                Ge => FloatCC::GreaterThanOrEqual,
+            };
+            if lanes > 1 && t != PrimitiveType::F32 && t != PrimitiveType::F64 {
+                return self.lanewise(&[a, b], &mut |em, x| em.compare(dir, ct, x[0], x[1]));
+            }
+            return Ok(out(self.b.ins().fcmp(cc, a.v, b.v)));
+        }
+        if t.is_float() {
+            // Total order: compare the bit patterns mapped to signed integers.
+            if lanes > 1 {
+                return self.lanewise(&[a, b], &mut |em, x| em.compare(dir, ct, x[0], x[1]));
+            }
+            let it = if t == PrimitiveType::F64 { I64 } else { I32 };
+            let key = |em: &mut Self, v: Value| {
+                let i = em.b.ins().bitcast(it, MemFlagsData::new(), v);
+                let s = em.b.ins().sshr_imm_s(i, it.bits() as i64 - 1);
+                let m = em.b.ins().ushr_imm_s(s, 1);
+                em.b.ins().bxor(i, m)
+            };
+            let ka = key(self, a.v);
+            let kb = key(self, b.v);
+            let cc = match dir {
+                Eq => IntCC::Equal,
+                Ne => IntCC::NotEqual,
+                Lt => IntCC::SignedLessThan,
+                Le => IntCC::SignedLessThanOrEqual,
+                Gt => IntCC::SignedGreaterThan,
+                Ge => IntCC::SignedGreaterThanOrEqual,
+            };
+            return Ok(out(self.b.ins().icmp(cc, ka, kb)));
+        }
+        let uns = is_unsigned(t) || ct == Some(ComparisonType::Unsigned);
+        let uns = uns && ct != Some(ComparisonType::Signed);
+        let cc = match (dir, uns) {
+            (Eq, _) => IntCC::Equal,
+            (Ne, _) => IntCC::NotEqual,
+            (Lt, false) => IntCC::SignedLessThan,
+            (Le, false) => IntCC::SignedLessThanOrEqual,
+            (Gt, false) => IntCC::SignedGreaterThan,
+            (Ge, false) => IntCC::SignedGreaterThanOrEqual,
+            (Lt, true) => IntCC::UnsignedLessThan,
+            (Le, true) => IntCC::UnsignedLessThanOrEqual,
+            (Gt, true) => IntCC::UnsignedGreaterThan,
+            (Ge, true) => IntCC::UnsignedGreaterThanOrEqual,
+        };
+        if lanes > 1
+            && (t == PrimitiveType::Pred || scalar_ty(t)?.bits() == 64 && !matches!(dir, Eq | Ne))
+        {
+            return self.lanewise(&[a, b], &mut |em, x| em.compare(dir, ct, x[0], x[1]));
+        }
+        Ok(out(self.b.ins().icmp(cc, a.v, b.v)))
+    }
+
+    /// Element type conversion with XLA's rules (saturating float->int, NaN -> 0).
+    pub fn convert(&mut self, x: Val, to: PrimitiveType) -> R<Val> {
+        use PrimitiveType::{Pred, BF16, F16, S32, S64, U32, U64};
+        let from = x.t;
+        if from == to {
+            return Ok(x);
+        }
+        if from.is_complex() || to.is_complex() {
+            return self.complex_convert(x, to);
+        }
+        let lanes = x.lanes;
+        let to_ty = scalar_ty(to)?;
+        if lanes > 1 {
+            // Vector fast paths; everything else lane by lane.
+            let fast = match (from, to) {
+                (S32, PrimitiveType::F32) => {
+                    let ty = self.ty(PrimitiveType::F32, lanes)?;
+                    Some(self.b.ins().fcvt_from_sint(ty, x.v))
+                }
+                (PrimitiveType::F32, S32) => {
+                    let ty = self.ty(S32, lanes)?;
+                    Some(self.b.ins().fcvt_to_sint_sat(ty, x.v))
+                }
+                (S32, U32) | (U32, S32) | (S64, U64) | (U64, S64) => Some(x.v),
+                (Pred, PrimitiveType::F32) | (Pred, PrimitiveType::F64) => {
+                    let one = self.constant(to, Scalar::Float(1.0), lanes)?;
+                    let zero = self.constant(to, Scalar::Float(0.0), lanes)?;
+                    return self.select(x, one, zero);
+                }
+                (Pred, S32) | (Pred, U32) | (Pred, S64) | (Pred, U64) => {
+                    let vt = self.ty(to, lanes)?;
+                    let one = self.constant(to, Scalar::Int(1), lanes)?;
+                    let m = if self.b.func.dfg.value_type(x.v) == vt {
+                        x.v
+                    } else {
+                        self.b.ins().bitcast(vt, MemFlagsData::new(), x.v)
+                    };
+                    Some(self.b.ins().band(m, one.v))
+                }
+                (PrimitiveType::F32, Pred) | (PrimitiveType::F64, Pred) => {
+                    let zero = self.constant(from, Scalar::Float(0.0), lanes)?;
+                    return self.compare(ComparisonDirection::Ne, None, x, zero);
+                }
+                (S32 | U32 | S64 | U64, Pred) => {
+                    let zero = self.constant(from, Scalar::Int(0), lanes)?;
+                    return self.compare(ComparisonDirection::Ne, None, x, zero);
+                }
+                _ => None,
+            };
+            if let Some(v) = fast {
+                return Ok(Val { v, t: to, lanes });
+            }
+            return self.lanewise(&[x], &mut |em, a| em.convert(a[0], to));
+        }
+        let b = &mut self.b;
+        let v = if to == Pred {
+            if from.is_float() {
+                let z = if scalar_ty(from)? == F64 {
+                    b.ins().f64const(0.0)
+                } else {
+                    b.ins().f32const(0.0)
+                };
+                b.ins().fcmp(FloatCC::NotEqual, x.v, z)
+            } else {
+                b.ins().icmp_imm_s(IntCC::NotEqual, x.v, 0)
+            }
+        } else if from == Pred {
+            if to.is_float() {
+                let w = b.ins().uextend(I32, x.v);
+                let f = b.ins().fcvt_from_uint(to_ty, w);
+                f
+            } else if to_ty == I8 {
+                x.v
+            } else {
+                b.ins().uextend(to_ty, x.v)
+            }
+        } else if from.is_integer() && to.is_integer() {
+            let fb = scalar_ty(from)?.bits();
+            let tb = to_ty.bits();
+            let v = if fb == tb {
+                x.v
+            } else if fb > tb {
+                b.ins().ireduce(to_ty, x.v)
+            } else if is_unsigned(from) {
+                b.ins().uextend(to_ty, x.v)
+            } else {
+                b.ins().sextend(to_ty, x.v)
+            };
+            self.wrap_sub_byte(v, to)
+        } else if from.is_integer() {
+            // int -> float, rounding to nearest even.
+            let fb = scalar_ty(from)?.bits();
+            let src = if fb < 32 {
+                if is_unsigned(from) {
+                    b.ins().uextend(I32, x.v)
+                } else {
+                    b.ins().sextend(I32, x.v)
+                }
+            } else {
+                x.v
+            };
+            let f = if is_unsigned(from) {
+                b.ins().fcvt_from_uint(to_ty, src)
+            } else {
+                b.ins().fcvt_from_sint(to_ty, src)
+            };
+            return self.round_narrow(Val { v: f, t: to, lanes });
+        } else if to.is_integer() {
+            // float -> int: truncate, saturate, NaN -> 0.
+            let tb = to_ty.bits();
+            let uns = is_unsigned(to);
+            if tb >= 32 {
+                if uns {
+                    b.ins().fcvt_to_uint_sat(to_ty, x.v)
+                } else {
+                    b.ins().fcvt_to_sint_sat(to_ty, x.v)
+                }
+            } else {
+                let wide = b.ins().fcvt_to_sint_sat(I32, x.v);
+                let (lo, hi) = oxla_hlo::literal::int_range(to);
+                let lo = b.ins().iconst(I32, lo as i64);
+                let hi = b.ins().iconst(I32, hi as i64);
+                let c = b.ins().smax(wide, lo);
+                let c = b.ins().smin(c, hi);
+                b.ins().ireduce(to_ty, c)
+            }
+        } else {
+            // float -> float.
+            let fty = scalar_ty(from)?;
+            match (fty == F64, to) {
+                (true, PrimitiveType::F32) => b.ins().fdemote(F32, x.v),
+                (false, PrimitiveType::F64) => b.ins().fpromote(F64, x.v),
+                (false, PrimitiveType::F32) => x.v,
+                (true, t) if t.is_minifloat() => return self.round_from_f64(x.v, t),
+                (true, F16) => self.call_helper("oxla_f64_round_f16", &[x.v], F32)?,
+                (true, BF16) => self.call_helper("oxla_f64_round_bf16", &[x.v], F32)?,
+                (false, t) if is_narrow_float(t) => {
+                    return self.round_narrow(Val {
+                        v: x.v,
+                        t: to,
+                        lanes,
+                    })
+                }
+                _ => return Err(unsup(format!("convert {from} -> {to}"))),
+            }
+        };
+        Ok(Val { v, t: to, lanes })
+    }
+
+    /// bitcast-convert: the bits of `x` as element type `t` (of the same width).
+    pub(super) fn bitcast_convert(&mut self, x: Val, t: PrimitiveType) -> R<Val> {
+        if x.t.bit_width() != t.bit_width()
+            || x.t.is_complex()
+            || t.is_complex()
+            || matches!(
+                x.t,
+                PrimitiveType::F16 | PrimitiveType::BF16 | PrimitiveType::Pred
+            )
+            || matches!(
+                t,
+                PrimitiveType::F16 | PrimitiveType::BF16 | PrimitiveType::Pred
+            )
+        {
+            return Err(unsup(format!(
+                "bitcast-convert {} -> {} (different widths or 16-bit floats)",
+                x.t, t
+            )));
+        }
+        let ty = self.ty(t, x.lanes)?;
+        let v = if self.b.func.dfg.value_type(x.v) == ty {
+            x.v
+        } else {
+            self.b.ins().bitcast(ty, MemFlagsData::new(), x.v)
+        };
+        Ok(Val {
+            v,
+            t,
+            lanes: x.lanes,
+        })
+    }
+
+    /// reduce-precision: `x` rounded to a float with the given exponent and mantissa bits.
+    pub(super) fn reduce_precision(
+        &mut self,
+        x: Val,
+        exponent_bits: u32,
+        mantissa_bits: u32,
+    ) -> R<Val> {
+        let (e, m) = (exponent_bits as i64, mantissa_bits as i64);
+        self.lanewise(&[x], &mut |em, a| {
+            let a = a[0];
+            let wide = if a.t == PrimitiveType::F64 {
+                a.v
+            } else {
+                em.b.ins().fpromote(F64, a.v)
+            };
+            let is64 = em.iconst((a.t == PrimitiveType::F64) as i64);
+            let ev = em.iconst(e);
+            let mv = em.iconst(m);
+            let r = em.call_helper("oxla_reduce_precision", &[wide, is64, ev, mv], F64)?;
+            let v = if a.t == PrimitiveType::F64 {
+                r
+            } else {
+                em.b.ins().fdemote(F32, r)
+            };
+            let v = Val {
+                v,
+                t: a.t,
+                lanes: 1,
+            };
+            em.round_narrow(v)
+        })
+    }
+}
+
+/// A minifloat type's helper: 0 to f32, 1 from f32, 2 f64 rounded once.
+pub(super) fn minifloat_helper(t: PrimitiveType, which: usize) -> R<&'static str> {
+    helpers::minifloat(t)
+        .map(|h| h[which])
+        .ok_or_else(|| Error::internal(format!("{t} is not a minifloat type")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::signed_magic_32;
+
+    /// The instruction sequence the JIT emits, in Rust.
+    fn div(n: i32, d: i32) -> i32 {
+        let (m, s) = signed_magic_32(d);
+        let mut q = ((n as i64 * m as i64) >> 32) as i32;
+        if m < 0 {
+            q = q.wrapping_add(n);
+        }
+        q >>= s;
+        q.wrapping_add(((q as u32) >> 31) as i32)
+    }
+
+    #[test]
+    fn magic_division_matches_hardware_division() {
+        let mut ds: Vec<i32> = (2..2000).collect();
+        ds.extend([
+            7919,
+            65_535,
+            65_536,
+            1 << 20,
+            1_000_003,
+            i32::MAX - 1,
+            i32::MAX,
+        ]);
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut ns: Vec<i32> = vec![0, 1, -1, i32::MIN, i32::MIN + 1, i32::MAX, i32::MAX - 1];
+        for _ in 0..2000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            ns.push(s as i32);
+            ns.push((s >> 40) as i32 - (1 << 23));
+        }
+        for &d in &ds {
+            for &n in &ns {
+                assert_eq!(div(n, d), n / d, "{n} / {d}");
+            }
+            for n in -3 * d.min(100_000)..3 * d.min(100_000) {
+                assert_eq!(div(n, d), n / d, "{n} / {d}");
+            }
+        }
+    }
+}

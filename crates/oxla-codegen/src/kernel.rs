@@ -1,0 +1,299 @@
+//! Kernel shaping: the serial emission of every kernel's function, and for each one its
+//! inputs and outputs, vector width and the loop schedule the execution plan chose
+//! (dispatched to `schedule/`), with the range `[start, end)` a call covers.
+
+use std::collections::HashMap;
+
+use cranelift_codegen::ir::types::I64;
+use cranelift_codegen::ir::{AbiParam, InstBuilder, Signature};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::JITModule;
+use cranelift_module::{FuncId, Linkage, Module};
+use oxla_hlo::{ArrayShape, Error, HloModule, InstrId, LoopSchedule, Op, Result, Shape};
+use oxla_passes::plan;
+
+use crate::emit::{self, Ctx, Emitter, Idx, Leaves};
+use crate::jit::cl_err;
+use crate::schedule::{
+    build_comparator, gen_column_reduce, gen_loops, gen_scan, gen_scatter, gen_update_in_place,
+};
+use crate::{Kernel, KernelMode, KernelSpec};
+
+/// The array outputs of an instruction's value (a tuple's leaves, all of one shape).
+fn output_arrays(shape: &Shape) -> Result<Vec<ArrayShape>> {
+    match shape {
+        Shape::Array(a) => Ok(vec![a.clone()]),
+        Shape::Tuple(t) => {
+            let mut v = Vec::new();
+            for s in t {
+                match s {
+                    Shape::Array(a) => v.push(a.clone()),
+                    _ => return Err(Error::unimplemented("JIT: nested tuple kernel output")),
+                }
+            }
+            if v.windows(2).any(|w| w[0].dims != w[1].dims) {
+                return Err(Error::unimplemented(
+                    "JIT: multi-output kernel whose outputs differ in shape",
+                ));
+            }
+            Ok(v)
+        }
+        Shape::Token => Err(Error::unimplemented("JIT: token-valued kernel")),
+    }
+}
+
+/// The kernels' functions, emitted and not yet compiled (in spec order).
+pub(crate) struct Functions {
+    pub ids: Vec<FuncId>,
+    pub metas: Vec<Kernel>,
+    pub ctxs: Vec<cranelift_codegen::Context>,
+    pub names: Vec<String>,
+}
+
+/// Emits the function of every spec into `jm` (the first half of
+/// [`crate::compile_kernels`]).
+pub(crate) fn emit_kernels(
+    m: &HloModule,
+    specs: &[KernelSpec],
+    jm: &mut JITModule,
+    helpers: &HashMap<&'static str, FuncId>,
+    consts: &mut Vec<Box<[u8]>>,
+) -> Result<Functions> {
+    let mut ids = Vec::new();
+    let mut metas = Vec::new();
+    let mut fctx = FunctionBuilderContext::new();
+    let mut ctxs = Vec::new();
+    let mut names = Vec::new();
+    // Emission (needs the module to import helpers) runs serially ...
+    for (n, spec) in specs.iter().enumerate() {
+        let comp = m.computation(spec.computation);
+        let ins = comp
+            .get(spec.instruction)
+            .ok_or_else(|| Error::internal("kernel instruction out of range"))?;
+        let mut sig: Signature = jm.make_signature();
+        for _ in 0..4 {
+            sig.params.push(AbiParam::new(I64));
+        }
+        let mut cctx = jm.make_context();
+        cctx.func.signature = sig.clone();
+        let id = jm
+            .declare_function(&format!("k{n}"), Linkage::Local, &sig)
+            .map_err(cl_err)?;
+        let meta = build_kernel(m, spec, jm, helpers, consts, &mut cctx.func, &mut fctx)
+            .map_err(|e| e.context(&ins.name))?;
+        if std::env::var_os("OXLA_DUMP_CLIF").is_some() {
+            eprintln!("; kernel {n} for {}\n{}", ins.name, cctx.func.display());
+        }
+        ids.push(id);
+        metas.push(meta);
+        ctxs.push(cctx);
+        names.push(ins.name.clone());
+    }
+    Ok(Functions {
+        ids,
+        metas,
+        ctxs,
+        names,
+    })
+}
+
+pub(crate) unsafe extern "C" fn unset(_: *const *const u8, _: *const *mut u8, _: i64, _: i64) {}
+
+#[allow(clippy::too_many_arguments)]
+fn build_kernel(
+    m: &HloModule,
+    spec: &KernelSpec,
+    jm: &mut JITModule,
+    helpers: &HashMap<&'static str, FuncId>,
+    consts: &mut Vec<Box<[u8]>>,
+    func: &mut cranelift_codegen::ir::Function,
+    fctx: &mut FunctionBuilderContext,
+) -> Result<Kernel> {
+    let comp = m.computation(spec.computation);
+    let ins = comp.instr(spec.instruction);
+    if spec.mode == KernelMode::Comparator {
+        return build_comparator(m, ins, jm, helpers, consts, func, fctx);
+    }
+    let (body, root, leaf_ids, num_inputs): (_, InstrId, Vec<(InstrId, usize)>, usize) =
+        if let Op::Fusion { .. } = ins.op {
+            let c = *ins
+                .called
+                .first()
+                .ok_or_else(|| Error::internal("fusion without computation"))?;
+            let fc = m.computation(c);
+            let leaves = fc
+                .parameters
+                .iter()
+                .map(|&p| match fc.instr(p).op {
+                    Op::Parameter { number } => (p, number),
+                    _ => (p, 0),
+                })
+                .collect();
+            (fc, fc.root, leaves, ins.operands.len())
+        } else {
+            let mut leaves: Vec<(InstrId, usize)> = Vec::new();
+            for (k, &o) in ins.operands.iter().enumerate() {
+                if !leaves.iter().any(|&(id, _)| id == o) {
+                    leaves.push((o, k));
+                }
+            }
+            (comp, spec.instruction, leaves, ins.operands.len())
+        };
+    let outs = output_arrays(&body.instr(root).shape)?;
+    let types = plan::kernel_types(m, comp, ins);
+    for t in &types {
+        emit::scalar_ty(*t).map_err(|e| e.context("kernel"))?;
+    }
+    let lanes = plan::vector_lanes(&types);
+    // The execution plan chose the loop nest; an in-place update writes only the update.
+    let schedule = match spec.mode {
+        KernelMode::Loop(s) => s,
+        KernelMode::UpdateInPlace | KernelMode::Comparator => LoopSchedule::Elementwise,
+    };
+    let dims = outs[0].dims.clone();
+    let rank = dims.len();
+    let out_lanes =
+        if rank >= 1 && dims[rank - 1] >= lanes as i64 && schedule != LoopSchedule::RowReduce {
+            lanes
+        } else {
+            1
+        };
+
+    let mut b = FunctionBuilder::new(func, fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let (in_arr, out_arr, start, end) = (params[0], params[1], params[2], params[3]);
+    let mut leaf_ptrs = vec![None; body.instructions.len()];
+    for &(id, k) in &leaf_ids {
+        if k >= num_inputs {
+            return Err(Error::internal("kernel input index"));
+        }
+        let p = b.ins().load(I64, emit::flags(), in_arr, (8 * k) as i32);
+        leaf_ptrs[id.index()] = Some(p);
+    }
+    let mut out_ptrs = Vec::new();
+    for k in 0..outs.len() {
+        out_ptrs.push(b.ins().load(I64, emit::flags(), out_arr, (8 * k) as i32));
+    }
+    let mut em = Emitter::new(b, jm, helpers, m, lanes, consts);
+    let ctx = Ctx {
+        comp: body,
+        leaves: Leaves::Buffers(leaf_ptrs),
+        cache_id: Some(0),
+    };
+    let store_all = |em: &mut Emitter, idx: &Idx| -> Result<()> {
+        let vals = em.emit(&ctx, root, idx)?;
+        if vals.len() != outs.len() {
+            return Err(Error::internal("kernel output count"));
+        }
+        let (off, _) = em.linear(idx, &dims);
+        for (k, v) in vals.iter().enumerate() {
+            let v = em.splat(*v, idx.lanes)?;
+            em.store(v, out_ptrs[k], off)?;
+        }
+        Ok(())
+    };
+    let missing = |what: &str| Error::internal(format!("{} plan without {what}", ins.name));
+    let scan = match schedule {
+        LoopSchedule::Scan => Some(plan::scan_dim(m, body, root).ok_or_else(|| missing("a scan"))?),
+        _ => None,
+    };
+    let is_scatter = schedule == LoopSchedule::Scatter;
+    let in_place = spec.mode == KernelMode::UpdateInPlace
+        && matches!(body.instr(root).op, Op::DynamicUpdateSlice);
+    if in_place {
+        gen_update_in_place(&mut em, &ctx, body.instr(root), out_ptrs[0], lanes)?;
+    } else if schedule == LoopSchedule::ColumnReduce {
+        let op = plan::column_reducer(m, body, root).ok_or_else(|| missing("a reducer"))?;
+        gen_column_reduce(
+            &mut em,
+            &ctx,
+            body.instr(root),
+            op,
+            &dims,
+            out_ptrs[0],
+            start,
+            end,
+            lanes,
+        )?;
+    } else if is_scatter {
+        gen_scatter(&mut em, &ctx, body.instr(root), &out_ptrs, lanes)?;
+    } else if dims.contains(&0) {
+        // Nothing to compute.
+    } else if let Some(d) = scan {
+        let range = if d == 0 {
+            (em.iconst(0), em.iconst(1))
+        } else {
+            (start, end)
+        };
+        let out = out_ptrs[0];
+        gen_scan(
+            &mut em,
+            &ctx,
+            body.instr(root),
+            &dims,
+            d,
+            range,
+            out,
+            0,
+            &mut Vec::new(),
+        )?;
+    } else if rank == 0 {
+        store_all(
+            &mut em,
+            &Idx {
+                d: vec![],
+                lanes: 1,
+            },
+        )?;
+    } else {
+        gen_loops(
+            &mut em,
+            &dims,
+            0,
+            &mut Vec::new(),
+            start,
+            end,
+            out_lanes,
+            &store_all,
+        )?;
+    }
+    em.b.ins().return_(&[]);
+    em.b.seal_all_blocks();
+    let cfg = em.jm.isa().frontend_config();
+    em.b.finalize(cfg);
+    let extent = if rank == 0 || scan == Some(0) || is_scatter || in_place {
+        1
+    } else if scan.is_some() {
+        dims[0]
+    } else {
+        dims[split_dim(&dims)]
+    };
+    let total_in: i64 = ins
+        .operands
+        .iter()
+        .map(|&o| comp.instr(o).shape.element_count().max(0))
+        .sum();
+    let total_out: i64 = outs.iter().map(|a| a.element_count()).sum();
+    Ok(Kernel {
+        func: unset,
+        extent,
+        work_per_unit: (total_in + total_out) / extent.max(1),
+        num_inputs,
+        num_outputs: outs.len(),
+        lanes: out_lanes,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+/// The dimension whose range `[start, end)` a kernel call covers: the outermost one with
+/// more than one element (leading unit dimensions would leave nothing to split).
+pub(crate) fn split_dim(dims: &[i64]) -> usize {
+    dims.iter()
+        .position(|&d| d > 1)
+        .unwrap_or(0)
+        .min(dims.len().saturating_sub(1))
+}

@@ -1,0 +1,17 @@
+//! Loop schedules: the body of a kernel's function for each `LoopSchedule` the execution
+//! plan chooses, one file per schedule (plain loop nests, prefix scans, scatter, in-place
+//! dynamic-update-slice, column reductions), and the sort comparator's function.
+
+mod column_reduce;
+mod comparator;
+mod loops;
+mod scan;
+mod scatter;
+mod update_in_place;
+
+pub(crate) use column_reduce::gen_column_reduce;
+pub(crate) use comparator::build_comparator;
+pub(crate) use loops::gen_loops;
+pub(crate) use scan::gen_scan;
+pub(crate) use scatter::gen_scatter;
+pub(crate) use update_in_place::gen_update_in_place;

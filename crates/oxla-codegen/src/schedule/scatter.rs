@@ -1,0 +1,164 @@
+//! Scatter: a copy of the operands, then every update combined into its target in order.
+
+use cranelift_codegen::ir::InstBuilder;
+use oxla_hlo::{Error, Op, PrimitiveType, Result};
+
+use super::gen_loops;
+use crate::emit::{self, Ctx, Emitter, Idx};
+use crate::kernel::split_dim;
+
+/// scatter: the outputs start as copies of the operands; then, in order, every update element
+/// whose target lies inside the operand is combined into it with the (inlined) update
+/// computation. Runs on one thread: updates may hit the same element.
+pub(crate) fn gen_scatter(
+    em: &mut Emitter,
+    ctx: &Ctx,
+    ins: &oxla_hlo::HloInstruction,
+    out_ptrs: &[cranelift_codegen::ir::Value],
+    lanes: u32,
+) -> Result<()> {
+    let Op::Scatter { dnums, .. } = &ins.op else {
+        return Err(Error::internal("scatter expected"));
+    };
+    let n = (ins.operands.len() - 1) / 2;
+    let xd = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
+    let ud = ctx.comp.instr(ins.operands[n + 1]).shape.dims().to_vec();
+    let id_dims = ctx.comp.instr(ins.operands[n]).shape.dims().to_vec();
+    let comp = *ins
+        .called
+        .first()
+        .ok_or_else(|| Error::internal("scatter without computation"))?;
+    // 1. Copy the operands.
+    if !xd.contains(&0) {
+        let zero = em.iconst(0);
+        let end = em.iconst(if xd.is_empty() { 1 } else { xd[split_dim(&xd)] });
+        let copy = |em: &mut Emitter, idx: &Idx| -> Result<()> {
+            let (off, _) = em.linear(idx, &xd);
+            for (j, &out) in out_ptrs.iter().enumerate().take(n) {
+                let v = em.emit1(ctx, ins.operands[j], idx)?;
+                em.store(v, out, off)?;
+            }
+            Ok(())
+        };
+        if xd.is_empty() {
+            copy(
+                em,
+                &Idx {
+                    d: vec![],
+                    lanes: 1,
+                },
+            )?;
+        } else {
+            let l = if *xd.last().unwrap_or(&0) >= lanes as i64 {
+                lanes
+            } else {
+                1
+            };
+            gen_loops(em, &xd, 0, &mut Vec::new(), zero, end, l, &copy)?;
+        }
+    }
+    if ud.contains(&0) {
+        return Ok(());
+    }
+    // 2. Apply the updates in order.
+    let scatter_dims: Vec<usize> = (0..ud.len())
+        .filter(|d| !dnums.update_window_dims.contains(&(*d as i64)))
+        .collect();
+    let window_operand: Vec<usize> = (0..xd.len())
+        .filter(|d| {
+            !dnums.inserted_window_dims.contains(&(*d as i64))
+                && !dnums.input_batching_dims.contains(&(*d as i64))
+        })
+        .collect();
+    let ivd = dnums.index_vector_dim as usize;
+    let idx_batch_dims: Vec<usize> = (0..id_dims.len()).filter(|&d| d != ivd).collect();
+    let types: Vec<PrimitiveType> = (0..n)
+        .map(|j| ctx.comp.instr(ins.operands[j]).shape.element_type())
+        .collect();
+    let body = |em: &mut Emitter, idx: &Idx| -> Result<()> {
+        let u: Vec<cranelift_codegen::ir::Value> = idx.d.iter().map(|x| x.0).collect();
+        let zero = em.iconst(0);
+        let mut ipos: Vec<emit::IdxDim> = Vec::new();
+        let mut b = scatter_dims.iter();
+        for k in 0..id_dims.len() {
+            if k == ivd {
+                ipos.push((zero, 0));
+            } else {
+                ipos.push((b.next().map(|&d| u[d]).unwrap_or(zero), 0));
+            }
+        }
+        let mut target = vec![zero; xd.len()];
+        for (k, &od) in dnums.scatter_dims_to_operand_dims.iter().enumerate() {
+            let mut p = ipos.clone();
+            if ivd < id_dims.len() {
+                p[ivd] = (em.iconst(k as i64), 0);
+            }
+            let v = em.emit1(ctx, ins.operands[n], &Idx { d: p, lanes: 1 })?;
+            target[od as usize] = em.widen_i64(v);
+        }
+        for (k, &ob) in dnums.input_batching_dims.iter().enumerate() {
+            let ib = dnums.scatter_indices_batching_dims[k] as usize;
+            let pos = idx_batch_dims.iter().position(|&d| d == ib).unwrap_or(0);
+            if let Some(&sd) = scatter_dims.get(pos) {
+                target[ob as usize] = u[sd];
+            }
+        }
+        for (k, &wd) in dnums.update_window_dims.iter().enumerate() {
+            let d = window_operand[k];
+            target[d] = em.b.ins().iadd(target[d], u[wd as usize]);
+        }
+        // In bounds? (unsigned compare also rejects negatives)
+        let mut ok: Option<cranelift_codegen::ir::Value> = None;
+        for (d, &t) in target.iter().enumerate() {
+            let c = em.b.ins().icmp_imm_s(
+                cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThan,
+                t,
+                xd[d],
+            );
+            ok = Some(match ok {
+                None => c,
+                Some(o) => em.b.ins().band(o, c),
+            });
+        }
+        let ok = ok.unwrap_or_else(|| em.b.ins().iconst(cranelift_codegen::ir::types::I8, 1));
+        let apply = em.b.create_block();
+        let next = em.b.create_block();
+        em.b.ins().brif(ok, apply, &[], next, &[]);
+        em.b.switch_to_block(apply);
+        em.b.seal_block(apply);
+        let tidx = Idx {
+            d: target.iter().map(|&t| (t, 0)).collect(),
+            lanes: 1,
+        };
+        let (off, _) = em.linear(&tidx, &xd);
+        let mut args = Vec::new();
+        for j in 0..n {
+            args.push(em.load(types[j], out_ptrs[j], off, 0, 1)?);
+        }
+        for j in 0..n {
+            args.push(em.emit1(ctx, ins.operands[n + 1 + j], idx)?);
+        }
+        let r = em.call_computation(comp, args)?;
+        for j in 0..n {
+            let v = em.convert(r[j], types[j])?;
+            em.store(v, out_ptrs[j], off)?;
+        }
+        em.b.ins().jump(next, &[]);
+        em.b.switch_to_block(next);
+        em.b.seal_block(next);
+        Ok(())
+    };
+    let zero = em.iconst(0);
+    let end = em.iconst(if ud.is_empty() { 1 } else { ud[split_dim(&ud)] });
+    if ud.is_empty() {
+        body(
+            em,
+            &Idx {
+                d: vec![],
+                lanes: 1,
+            },
+        )
+    } else {
+        gen_loops(em, &ud, 0, &mut Vec::new(), zero, end, 1, &body)
+    }
+}
