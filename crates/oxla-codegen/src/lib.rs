@@ -53,6 +53,10 @@ pub enum KernelMode {
     /// the elements (lhs and rhs of each operand, interleaved as the comparator's
     /// parameters are); the pred result is written to `outputs[0]` as one byte.
     Comparator,
+    /// For a collective with a reducer (all-reduce, reduce-scatter, …): the reducer applied
+    /// element by element, `outputs[k][i] = reducer(inputs[0..n][i], inputs[n..2n][i])_k`
+    /// for `i` in `[start, end)` of flat arrays (an output may be its accumulator input).
+    Combiner,
 }
 
 /// A compiled kernel.

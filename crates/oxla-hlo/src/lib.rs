@@ -1,6 +1,7 @@
 //! oxla-hlo: element types, shapes and layouts, literals, the HLO IR, shape inference, the
 //! verifier, and the HLO text printer and parser.
 
+pub mod collective;
 pub mod error;
 pub mod inference;
 pub mod ir;
@@ -13,6 +14,7 @@ pub mod text;
 pub mod types;
 pub mod verifier;
 
+pub use collective::{collective_group, GridSize};
 pub use error::{Error, Result};
 pub use inference::infer_shape;
 pub use ir::{ComputationId, HloComputation, HloInstruction, HloModule, InstrId, ModuleConfig};

@@ -22,6 +22,15 @@ pub enum ExecPlan {
     While,
     Conditional,
     Call,
+    /// A collective (all-reduce, all-gather, …) or replica-id / partition-id: data exchanged
+    /// with the other devices of the run through the client's communicator.
+    Collective,
+    /// Infeed / outfeed: the device's host queues.
+    Queue,
+    /// Send / recv and their dones: channels between the processes of a run.
+    Channel,
+    /// A custom call: the host function registered for its target.
+    CustomCall,
 }
 
 /// The loop nest a JIT kernel uses.
@@ -42,7 +51,7 @@ pub enum LoopSchedule {
 
 impl ExecPlan {
     /// Every plan, for tests and for the text parser.
-    pub const ALL: [ExecPlan; 13] = [
+    pub const ALL: [ExecPlan; 17] = [
         ExecPlan::View,
         ExecPlan::Loop(LoopSchedule::Elementwise),
         ExecPlan::Loop(LoopSchedule::RowReduce),
@@ -56,6 +65,10 @@ impl ExecPlan {
         ExecPlan::While,
         ExecPlan::Conditional,
         ExecPlan::Call,
+        ExecPlan::Collective,
+        ExecPlan::Queue,
+        ExecPlan::Channel,
+        ExecPlan::CustomCall,
     ];
 
     /// The name HLO text uses (`plan=NAME`).
@@ -76,6 +89,10 @@ impl ExecPlan {
             ExecPlan::While => "while",
             ExecPlan::Conditional => "conditional",
             ExecPlan::Call => "call",
+            ExecPlan::Collective => "collective",
+            ExecPlan::Queue => "queue",
+            ExecPlan::Channel => "channel",
+            ExecPlan::CustomCall => "custom_call",
         }
     }
 

@@ -153,7 +153,8 @@ impl Grid {
         Ok(values)
     }
 
-    /// Process groups for a collective, per the StableHLO grouping strategies.
+    /// Process groups for a collective, per the StableHLO grouping strategies (shared with
+    /// the runtime: `oxla_hlo::collective`).
     fn group_of(
         &self,
         p: &Process,
@@ -162,55 +163,15 @@ impl Grid {
         ugdi: bool,
         cross_partition_when_channel: bool,
     ) -> Result<Option<Vec<usize>>> {
-        let (nr, np) = (self.num_replicas, self.num_partitions);
-        let all = |n: i64| vec![(0..n).collect::<Vec<i64>>()];
-        let has_channel = channel.is_some_and(|c| c > 0);
-        if cross_partition_when_channel {
-            // all_to_all / collective_permute / collective_broadcast.
-            if has_channel {
-                let gs = if groups.is_empty() {
-                    all(np)
-                } else {
-                    groups.clone()
-                };
-                return Ok(gs
-                    .iter()
-                    .find(|g| g.contains(&p.partition))
-                    .map(|g| g.iter().map(|&q| self.process_id(p.replica, q)).collect()));
-            }
-            let gs = if groups.is_empty() {
-                all(nr)
-            } else {
-                groups.clone()
-            };
-            return Ok(gs
-                .iter()
-                .find(|g| g.contains(&p.replica))
-                .map(|g| g.iter().map(|&r| self.process_id(r, p.partition)).collect()));
-        }
-        if ugdi {
-            let me = self.process_id(p.replica, p.partition) as i64;
-            return Ok(groups
-                .iter()
-                .find(|g| g.contains(&me))
-                .map(|g| g.iter().map(|&i| i as usize).collect()));
-        }
-        let gs = if groups.is_empty() {
-            all(nr)
-        } else {
-            groups.clone()
-        };
-        let Some(g) = gs.iter().find(|g| g.contains(&p.replica)) else {
-            return Ok(None);
-        };
-        Ok(Some(if has_channel {
-            (0..np)
-                .flat_map(|q| g.iter().map(move |&r| (r, q)))
-                .map(|(r, q)| self.process_id(r, q))
-                .collect()
-        } else {
-            g.iter().map(|&r| self.process_id(r, p.partition)).collect()
-        }))
+        oxla_hlo::collective::group_of(
+            groups,
+            channel,
+            ugdi,
+            cross_partition_when_channel,
+            oxla_hlo::GridSize::new(self.num_replicas, self.num_partitions),
+            p.replica,
+            p.partition,
+        )
     }
 
     pub fn side_effect(

@@ -321,9 +321,7 @@ pub fn decide(m: &HloModule, c: &HloComputation, id: InstrId) -> Option<ExecPlan
         | Op::Scatter { .. }
         | Op::Convolution { .. }
         | Op::UniformQuantize { .. }
-        | Op::UniformDequantize { .. }
-        | Op::ReplicaId
-        | Op::PartitionId => kernel(),
+        | Op::UniformDequantize { .. } => kernel(),
         // Static dimensions only: a dynamic one has no value on the compiled path yet.
         Op::GetDimensionSize { dimension } => {
             let dynamic = c
@@ -350,22 +348,22 @@ pub fn decide(m: &HloModule, c: &HloComputation, id: InstrId) -> Option<ExecPlan
         | Op::BatchNormInference { .. }
         | Op::BatchNormGrad { .. }
         | Op::TopK { .. }
-        | Op::CustomCall { .. }
         | Op::Rng { .. }
-        | Op::RngBitGenerator { .. }
-        | Op::Infeed { .. }
-        | Op::Outfeed { .. }
-        | Op::Send { .. }
-        | Op::SendDone { .. }
-        | Op::Recv { .. }
-        | Op::RecvDone { .. }
+        | Op::RngBitGenerator { .. } => None,
+        Op::ReplicaId
+        | Op::PartitionId
         | Op::AllGather { .. }
         | Op::AllReduce { .. }
         | Op::ReduceScatter { .. }
         | Op::AllToAll { .. }
         | Op::CollectivePermute { .. }
         | Op::CollectiveBroadcast { .. }
-        | Op::CollectiveReduce { .. } => None,
+        | Op::CollectiveReduce { .. } => Some(ExecPlan::Collective),
+        Op::Infeed { .. } | Op::Outfeed { .. } => Some(ExecPlan::Queue),
+        Op::CustomCall { .. } => Some(ExecPlan::CustomCall),
+        Op::Send { .. } | Op::SendDone { .. } | Op::Recv { .. } | Op::RecvDone { .. } => {
+            Some(ExecPlan::Channel)
+        }
     }
 }
 

@@ -55,6 +55,25 @@ pub(crate) enum Step {
         ins: usize,
         callee: usize,
     },
+    /// A collective or replica-id / partition-id (`steps/collective.rs`); a reducer's
+    /// combiner kernel where the op reduces.
+    Collective {
+        ins: usize,
+        combiner: Option<usize>,
+    },
+    /// Infeed or outfeed (`steps/queue.rs`).
+    Queue {
+        ins: usize,
+    },
+    /// Send, recv and their dones (`steps/queue.rs`).
+    Channel {
+        ins: usize,
+    },
+    /// A host custom call: the target's registered function (`steps/custom_call.rs`).
+    CustomCall {
+        ins: usize,
+        f: Arc<crate::custom_call::HostFn>,
+    },
 }
 
 /// When a dynamic-update-slice may write into its operand's memory (decided at compile time:
@@ -98,6 +117,7 @@ fn unsup(ins: &HloInstruction, why: &str) -> Error {
 
 struct Builder<'m> {
     m: &'m HloModule,
+    registry: &'m crate::custom_call::Registry,
     progs: Vec<Option<Program>>,
     by_comp: HashMap<ComputationId, usize>,
     specs: Vec<KernelSpec>,
@@ -196,6 +216,37 @@ impl<'m> Builder<'m> {
                     let callee = self.program(ins.called[0])?;
                     steps.push(Step::Call { ins: i, callee });
                 }
+                ExecPlan::Collective => {
+                    crate::steps::collective::check(c, ins)?;
+                    let combiner = if ins.called.is_empty() {
+                        None
+                    } else {
+                        self.specs.push(KernelSpec {
+                            computation: cid,
+                            instruction: oxla_hlo::InstrId(i as u32),
+                            mode: KernelMode::Combiner,
+                        });
+                        Some(self.specs.len() - 1)
+                    };
+                    steps.push(Step::Collective { ins: i, combiner });
+                }
+                ExecPlan::Queue => steps.push(Step::Queue { ins: i }),
+                ExecPlan::Channel => steps.push(Step::Channel { ins: i }),
+                ExecPlan::CustomCall => {
+                    let Op::CustomCall { target, .. } = &ins.op else {
+                        return Err(Error::internal("custom-call plan"));
+                    };
+                    let f = self.registry.get(target).ok_or_else(|| {
+                        unsup(
+                            ins,
+                            &format!(
+                                "calls target \"{target}\", which is not registered \
+                                 (Client::register_custom_call)"
+                            ),
+                        )
+                    })?;
+                    steps.push(Step::CustomCall { ins: i, f });
+                }
                 ExecPlan::Loop(schedule) => {
                     for &o in &ins.operands {
                         if !c.instr(o).shape.is_array() {
@@ -255,9 +306,14 @@ impl<'m> Builder<'m> {
 }
 
 impl Programs {
-    pub(crate) fn build(m: &HloModule, threads: usize) -> Result<Programs> {
+    pub(crate) fn build(
+        m: &HloModule,
+        threads: usize,
+        registry: &crate::custom_call::Registry,
+    ) -> Result<Programs> {
         let mut b = Builder {
             m,
+            registry,
             progs: Vec::new(),
             by_comp: HashMap::new(),
             specs: Vec::new(),

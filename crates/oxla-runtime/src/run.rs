@@ -2,19 +2,81 @@
 //! values that need no step (views) resolved in between, results copied out into owned
 //! memory. Each step kind runs in its own file under `steps/`.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use oxla_hlo::{ArrayShape, Error, HloComputation, HloInstruction, Op, Result, Shape};
+use oxla_hlo::{ArrayShape, Error, GridSize, HloComputation, HloInstruction, Op, Result, Shape};
 use oxla_passes::buffer_assignment::shape_bytes;
 use oxla_passes::Slot;
 
+use crate::client::Shared;
 use crate::exec::{Bytes, V};
 use crate::plan::{Program, Programs, Step};
 use crate::Buffer;
 
+/// One program instance's execution: which process of the run it is, and what it talks to
+/// (its device's queues, the client's communicator).
+pub(crate) struct Exec<'a> {
+    pub shared: &'a Arc<Shared>,
+    /// The run's id (all instances launched together share it).
+    pub run: u64,
+    pub replica: i64,
+    pub partition: i64,
+    pub device: usize,
+    pub grid: GridSize,
+    /// Collectives this instance has started per group: the rendezvous sequence number.
+    seq: RefCell<HashMap<Vec<usize>, u64>>,
+}
+
+impl<'a> Exec<'a> {
+    pub fn new(
+        shared: &'a Arc<Shared>,
+        run: u64,
+        (replica, partition): (i64, i64),
+        device: usize,
+        grid: GridSize,
+    ) -> Exec<'a> {
+        Exec {
+            shared,
+            run,
+            replica,
+            partition,
+            device,
+            grid,
+            seq: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// This process's flat id in the run (replica-major).
+    pub fn process(&self) -> usize {
+        self.grid.process_id(self.replica, self.partition)
+    }
+
+    /// The next sequence number of a collective over `group`.
+    pub fn next_seq(&self, group: &[usize]) -> u64 {
+        let mut m = self.seq.borrow_mut();
+        let c = m.entry(group.to_vec()).or_insert(0);
+        *c += 1;
+        *c - 1
+    }
+
+    /// `e` with the op, replica and partition it happened on.
+    pub fn at(&self, ins: &HloInstruction, e: Error) -> Error {
+        e.context(format!(
+            "{} ({}) on replica {} partition {}",
+            ins.name,
+            ins.op.opcode_name(),
+            self.replica,
+            self.partition
+        ))
+    }
+}
+
 /// What a step sees of its instruction and the frame it runs in.
 #[derive(Clone, Copy)]
 pub(crate) struct StepCtx<'a> {
+    pub x: &'a Exec<'a>,
     pub prog: &'a Program,
     pub c: &'a HloComputation,
     /// The instruction's index in `c`.
@@ -40,33 +102,46 @@ impl StepCtx<'_> {
 }
 
 impl Programs {
-    pub(crate) fn run_entry(&self, args: &[&Buffer]) -> Result<Vec<Buffer>> {
-        let vals: Vec<V> = args
-            .iter()
-            .map(|b| V::Arr {
-                ptr: b.data.ptr(),
-                shape: b.shape.clone(),
-                keep: Some(b.data.clone()),
-            })
-            .collect();
-        let out = self.run(self.entry, vals)?;
+    /// Runs the entry program: `args` are its array parameters in order (token parameters
+    /// are made here); token results are dropped.
+    pub(crate) fn run_entry(&self, x: &Exec, args: &[&Buffer]) -> Result<Vec<Buffer>> {
+        let c = self.module.computation(self.progs[self.entry].comp);
+        let mut next = args.iter();
+        let mut vals = Vec::new();
+        for p in c.program_shape().parameters {
+            vals.push(match p {
+                Shape::Token => V::Token,
+                _ => {
+                    let b = next
+                        .next()
+                        .ok_or_else(|| Error::invalid("too few arguments"))?;
+                    V::Arr {
+                        ptr: b.data.ptr(),
+                        shape: b.shape.clone(),
+                        keep: Some(b.data.clone()),
+                    }
+                }
+            });
+        }
+        let out = self.run(x, self.entry, vals)?;
         let mut leaves = Vec::new();
         out.leaves(&mut leaves);
         leaves
             .into_iter()
+            .filter(|v| !matches!(v, V::Token))
             .map(|v| match v {
                 V::Arr {
                     shape,
                     keep: Some(k),
                     ..
                 } => Ok(Buffer { shape, data: k }),
-                _ => Err(Error::unimplemented("JIT: token or unowned result")),
+                _ => Err(Error::internal("unowned result")),
             })
             .collect()
     }
 
     /// Runs program `p` on `args`; the result owns its memory.
-    pub(crate) fn run(&self, p: usize, mut args: Vec<V>) -> Result<V> {
+    pub(crate) fn run(&self, x: &Exec, p: usize, mut args: Vec<V>) -> Result<V> {
         let prog = &self.progs[p];
         let c = self.module.computation(prog.comp);
         let arena = Bytes::uninit(prog.arena_bytes)?;
@@ -84,7 +159,11 @@ impl Programs {
                 | Step::Linalg { ins }
                 | Step::Fft { ins }
                 | Step::Conditional { ins, .. }
-                | Step::Call { ins, .. } => *ins,
+                | Step::Call { ins, .. }
+                | Step::Collective { ins, .. }
+                | Step::Queue { ins }
+                | Step::Channel { ins }
+                | Step::CustomCall { ins, .. } => *ins,
             };
             step_at[i] = Some(s);
         }
@@ -93,7 +172,7 @@ impl Programs {
             let v = match (&ins.op, step_at[i]) {
                 (_, Some(step)) if profiling() => {
                     let t = std::time::Instant::now();
-                    let v = self.run_step(prog, c, i, step, base, &vals)?;
+                    let v = self.run_step(x, prog, c, i, step, base, &vals)?;
                     eprintln!(
                         "profile: {:>10.1} us  {} ({})",
                         t.elapsed().as_secs_f64() * 1e6,
@@ -102,7 +181,7 @@ impl Programs {
                     );
                     v
                 }
-                (_, Some(step)) => self.run_step(prog, c, i, step, base, &vals)?,
+                (_, Some(step)) => self.run_step(x, prog, c, i, step, base, &vals)?,
                 // Moved out of the arguments: the frame is then the only holder of memory its
                 // caller handed over (which in-place updates check).
                 (Op::Parameter { number }, _) => args
@@ -195,6 +274,10 @@ impl Programs {
             let mut ptrs = Vec::new();
             let mut vs = Vec::new();
             for s in &leaves {
+                if s.is_token() {
+                    vs.push(V::Token);
+                    continue;
+                }
                 let a = array_of(s)?;
                 let b = Arc::new(Bytes::uninit(shape_bytes(s))?);
                 ptrs.push(b.ptr());
@@ -230,6 +313,10 @@ impl Programs {
                 let mut vs = Vec::new();
                 let mut o = 0usize;
                 for s in t {
+                    if s.is_token() {
+                        vs.push(V::Token);
+                        continue;
+                    }
                     let a = array_of(s)?;
                     let q = unsafe { p.add(o) };
                     ptrs.push(q);
@@ -246,8 +333,10 @@ impl Programs {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn run_step(
         &self,
+        x: &Exec,
         prog: &Program,
         c: &HloComputation,
         i: usize,
@@ -257,6 +346,7 @@ impl Programs {
     ) -> Result<V> {
         let ins = &c.instructions[i];
         let s = StepCtx {
+            x,
             prog,
             c,
             i,
@@ -277,7 +367,23 @@ impl Programs {
             Step::While { cond, body, .. } => self.run_while(&s, cond, body),
             Step::Conditional { branches, .. } => self.run_conditional(&s, branches),
             Step::Call { callee, .. } => self.run_call(&s, callee),
+            Step::Collective { combiner, .. } => self.run_collective(&s, *combiner),
+            Step::Queue { .. } => self.run_queue(&s),
+            Step::Channel { .. } => self.run_channel(&s),
+            Step::CustomCall { f, .. } => self.run_custom_call(&s, f),
         }
+        .map_err(|e| match e {
+            // Name where a wait failed; compile-time kinds pass through.
+            Error::Runtime(_)
+                if matches!(
+                    step,
+                    Step::Collective { .. } | Step::Queue { .. } | Step::Channel { .. }
+                ) =>
+            {
+                x.at(ins, e)
+            }
+            e => e,
+        })
     }
 }
 

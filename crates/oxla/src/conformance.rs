@@ -152,14 +152,32 @@ pub fn run_module_with(text: &str, optimize: bool) -> Result<()> {
 /// Imports one test module, compiles it with the JIT and runs it, then evaluates its checks.
 /// A module the JIT cannot compile fails with `Error::Unimplemented`.
 pub fn run_module_jit(text: &str) -> Result<()> {
-    let module = oxla_stablehlo::parse_module(text)?;
+    let module = Arc::new(oxla_stablehlo::parse_module(text)?);
     let imported = oxla_stablehlo::import(&module, None)?;
+    let devices = imported
+        .parallel
+        .iter()
+        .map(|r| r.programs.len() * r.programs.first().map_or(1, Vec::len))
+        .max()
+        .unwrap_or(1);
+    let client = oxla_runtime::Client::cpu_with(oxla_runtime::ClientOptions {
+        devices,
+        timeout: std::time::Duration::from_secs(5),
+        ..Default::default()
+    })?;
     if !imported.parallel.is_empty() {
-        return Err(Error::unimplemented(
-            "JIT: interpreter.run_parallel (multi-process programs)",
-        ));
+        // run_parallel ops execute in program order; the n-th call uses the n-th table.
+        let parallel = imported.parallel.clone();
+        let m2 = module.clone();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        client.register_custom_call("interpreter.run_parallel", move |call| {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let run = parallel
+                .get(i)
+                .ok_or_else(|| Error::runtime("interpreter.run_parallel: no program table"))?;
+            run_parallel_jit(&m2, run, call)
+        })?;
     }
-    let client = oxla_runtime::Client::cpu()?;
     // No constant folding: the test inputs are constants, and folding them would run the
     // interpreter instead of the generated code.
     let options = oxla_runtime::CompileOptions {
@@ -173,6 +191,95 @@ pub fn run_module_jit(text: &str) -> Result<()> {
         e => e,
     })?;
     evaluate_checks(&imported, &out)
+}
+
+/// `interpreter.run_parallel` on the JIT: each (replica, partition) program compiled for the
+/// grid, infeed values queued on every device, all launched together on the calling client.
+fn run_parallel_jit(
+    module: &Module,
+    run: &oxla_stablehlo::ParallelRun,
+    call: &mut oxla_runtime::CustomCallArgs,
+) -> Result<()> {
+    let client = call.client;
+    let replicas = run.programs.len();
+    let partitions = run.programs.first().map_or(1, |r| r.len());
+    let options = oxla_runtime::CompileOptions {
+        fold_constants: false,
+        replicas,
+        partitions,
+        ..Default::default()
+    };
+    for f in &run.infeed {
+        let imp = oxla_stablehlo::import(module, Some(f))?;
+        let exe = client.compile(
+            imp.computation.module(),
+            &oxla_runtime::CompileOptions {
+                fold_constants: false,
+                ..Default::default()
+            },
+        )?;
+        let vals = exe.execute(&[])?;
+        for v in vals {
+            for d in 0..replicas * partitions {
+                client.infeed(d, v.clone())?;
+            }
+        }
+    }
+    let mut exes = Vec::new();
+    let mut counts = Vec::new();
+    for row in &run.programs {
+        for name in row {
+            let imp = oxla_stablehlo::import(module, Some(name))?;
+            exes.push(client.compile(imp.computation.module(), &options)?);
+            counts.push(imp.num_check_outputs);
+        }
+    }
+    let args: Vec<oxla_runtime::Buffer> = call
+        .operands
+        .iter()
+        .map(|v| {
+            let l = Literal::from_le_bytes(&oxla_hlo::Shape::Array(v.shape.clone()), v.bytes)?;
+            oxla_runtime::Buffer::from_literal(&l)
+        })
+        .collect::<Result<_>>()?;
+    let mut launches = Vec::new();
+    let mut next = 0usize;
+    for (k, exe) in exes.iter().enumerate() {
+        let n = exe.argument_count();
+        let a: Vec<&oxla_runtime::Buffer> = args
+            .get(next..next + n)
+            .ok_or_else(|| Error::runtime("run_parallel: not enough inputs"))?
+            .iter()
+            .collect();
+        next += n;
+        launches.push(oxla_runtime::Launch {
+            executable: exe,
+            replica: k / partitions,
+            partition: k % partitions,
+            args: a,
+        });
+    }
+    let results = client.execute_mpmd(&launches)?;
+    let mut flat = Vec::new();
+    for (r, skip) in results.into_iter().zip(counts) {
+        // Entry outputs are (check outputs..., returns...): programs have no checks.
+        flat.extend(r.into_iter().skip(skip));
+    }
+    if flat.len() != call.results.len() {
+        return Err(Error::runtime(format!(
+            "run_parallel: {} results for {} outputs",
+            flat.len(),
+            call.results.len()
+        )));
+    }
+    for (out, b) in call.results.iter_mut().zip(flat) {
+        let bytes = b.to_literal()?.to_le_bytes();
+        if bytes.len() != out.bytes.len() {
+            return Err(Error::runtime("run_parallel: a result's size differs"));
+        }
+        out.bytes.copy_from_slice(&bytes);
+    }
+    Ok(())
 }
 
 /// Runs the programs of an `interpreter.run_parallel` op on a grid.

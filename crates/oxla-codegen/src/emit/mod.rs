@@ -683,8 +683,13 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.call_computation(callee, args)?[0]
             }
             Op::Copy | Op::OptimizationBarrier => self.emit1(ctx, ins.operands[0], idx)?,
-            // The runtime compiles single-device modules only: replica and partition 0.
-            Op::ReplicaId | Op::PartitionId => self.constant(t, Scalar::Int(0), lanes)?,
+            // The runtime writes these ids (a collective step); they never fuse.
+            Op::ReplicaId | Op::PartitionId => {
+                return Err(Error::unimplemented(format!(
+                    "JIT: {} inside a fused or called computation",
+                    ins.op.opcode_name()
+                )))
+            }
             // Static shapes: the size is the (bound of the) dimension.
             Op::GetDimensionSize { dimension } => {
                 let n = ctx.comp.instr(ins.operands[0]).shape.dims()[*dimension as usize];

@@ -1,0 +1,376 @@
+//! The communicator: how the program instances of one run (one per replica × partition)
+//! exchange data for collectives and send/recv. The compiled steps (`steps/collective.rs`,
+//! `steps/queue.rs`) speak only this trait, so a cross-process transport (MPI, sockets)
+//! plugs in by implementing it; [`LocalCommunicator`] is the in-process one, which hands
+//! out pointers to each participant's own memory instead of copying.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use oxla_hlo::{Error, Result};
+
+use crate::Buffer;
+
+/// One collective operation among the processes of one run: the members of `group` (flat
+/// process ids, in group order) calling their `seq`-th collective over that group.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RendezvousKey {
+    pub run: u64,
+    pub group: Vec<usize>,
+    pub seq: u64,
+}
+
+/// What a participant's callback sees: every member's contribution, in group order, each a
+/// list of byte buffers (one per array operand).
+pub type Contributions<'a> = [Vec<&'a [u8]>];
+
+/// A transport between the program instances of a run.
+pub trait Communicator: Send + Sync + std::panic::RefUnwindSafe {
+    /// Called by every member of `key.group` (`me` is the caller's process id) with its
+    /// contribution. Once all have arrived, `f` runs on each member with everyone's
+    /// contributions; the call returns only after every member's `f` has returned, so a
+    /// contribution may be memory the caller reuses afterwards. `op` names the operation
+    /// (members calling different operations under one key is an error). Fails after
+    /// `timeout` if some member never arrives, or when the run is aborted.
+    fn rendezvous(
+        &self,
+        key: &RendezvousKey,
+        me: usize,
+        op: &str,
+        contribution: &[&[u8]],
+        timeout: Duration,
+        f: &mut dyn FnMut(&Contributions) -> Result<()>,
+    ) -> Result<()>;
+
+    /// Queues `payload` on `channel` of `run` (does not wait for the receiver).
+    fn send(&self, run: u64, channel: i64, payload: Vec<Buffer>) -> Result<()>;
+
+    /// Takes the next payload of `channel`, waiting up to `timeout`.
+    fn recv(&self, run: u64, channel: i64, timeout: Duration) -> Result<Vec<Buffer>>;
+
+    /// Fails every wait of `run` (a participant failed; the others must not wait for it).
+    fn abort(&self, run: u64, why: &str);
+
+    /// Forgets everything of `run` (it has ended).
+    fn finish(&self, run: u64);
+}
+
+struct Slot {
+    op: String,
+    /// Per member: (address, length) of each of its buffers.
+    parts: Vec<Option<Vec<(usize, usize)>>>,
+    arrived: usize,
+    done: usize,
+}
+
+#[derive(Default)]
+struct State {
+    slots: HashMap<RendezvousKey, Slot>,
+    channels: HashMap<(u64, i64), VecDeque<Vec<Buffer>>>,
+    aborted: HashMap<u64, String>,
+}
+
+/// The in-process communicator: participants are threads of this process, and exchange
+/// pointers to their own memory under one lock.
+#[derive(Default)]
+pub struct LocalCommunicator {
+    state: Mutex<State>,
+    cv: Condvar,
+}
+
+impl LocalCommunicator {
+    pub fn new() -> LocalCommunicator {
+        LocalCommunicator::default()
+    }
+
+    fn lock(&self) -> Result<MutexGuard<'_, State>> {
+        self.state
+            .lock()
+            .map_err(|_| Error::runtime("communicator state poisoned by a panic"))
+    }
+
+    fn wait<'a>(
+        &self,
+        g: MutexGuard<'a, State>,
+        deadline: Option<Instant>,
+    ) -> Result<MutexGuard<'a, State>> {
+        let poisoned = || Error::runtime("communicator state poisoned by a panic");
+        match deadline {
+            Some(d) => self
+                .cv
+                .wait_timeout(g, d.saturating_duration_since(Instant::now()))
+                .map(|(g, _)| g)
+                .map_err(|_| poisoned()),
+            None => self.cv.wait(g).map_err(|_| poisoned()),
+        }
+    }
+}
+
+impl Communicator for LocalCommunicator {
+    fn rendezvous(
+        &self,
+        key: &RendezvousKey,
+        me: usize,
+        op: &str,
+        contribution: &[&[u8]],
+        timeout: Duration,
+        f: &mut dyn FnMut(&Contributions) -> Result<()>,
+    ) -> Result<()> {
+        let n = key.group.len();
+        let pos = key
+            .group
+            .iter()
+            .position(|&g| g == me)
+            .ok_or_else(|| Error::internal(format!("process {me} is not in its group")))?;
+        let mut st = self.lock()?;
+        if let Some(why) = st.aborted.get(&key.run) {
+            return Err(Error::runtime(format!("aborted: {why}")));
+        }
+        let slot = st.slots.entry(key.clone()).or_insert_with(|| Slot {
+            op: op.to_string(),
+            parts: vec![None; n],
+            arrived: 0,
+            done: 0,
+        });
+        if slot.op != op {
+            return Err(Error::runtime(format!(
+                "process {me} runs {op} where another member of group {:?} runs {} \
+                 (the programs' collectives do not match)",
+                key.group, slot.op
+            )));
+        }
+        if slot.parts[pos].is_some() {
+            return Err(Error::internal("a process joined a rendezvous twice"));
+        }
+        slot.parts[pos] = Some(
+            contribution
+                .iter()
+                .map(|c| (c.as_ptr() as usize, c.len()))
+                .collect(),
+        );
+        slot.arrived += 1;
+        self.cv.notify_all();
+        let deadline = Instant::now() + timeout;
+        // Phase 1: wait for every member.
+        loop {
+            let arrived = st.slots.get(key).map_or(0, |s| s.arrived);
+            if arrived == n {
+                break;
+            }
+            let aborted = st.aborted.get(&key.run).cloned();
+            if aborted.is_some() || Instant::now() >= deadline {
+                // Withdraw, so nobody reads this memory after we return.
+                if let Some(s) = st.slots.get_mut(key) {
+                    s.parts[pos] = None;
+                    s.arrived -= 1;
+                    if s.arrived == 0 {
+                        st.slots.remove(key);
+                    }
+                }
+                return Err(Error::runtime(match aborted {
+                    Some(why) => format!("aborted: {why}"),
+                    None => {
+                        format!("timed out after {timeout:?} with {arrived} of {n} participants")
+                    }
+                }));
+            }
+            st = self.wait(st, Some(deadline))?;
+        }
+        let parts: Vec<Vec<(usize, usize)>> = st
+            .slots
+            .get(key)
+            .ok_or_else(|| Error::internal("rendezvous slot vanished"))?
+            .parts
+            .iter()
+            .map(|p| p.clone().unwrap_or_default())
+            .collect();
+        drop(st);
+        // SAFETY: every member keeps its contribution alive until all members are done
+        // (phase 2 below), and nobody writes it meanwhile.
+        let views: Vec<Vec<&[u8]>> = parts
+            .iter()
+            .map(|bufs| {
+                bufs.iter()
+                    .map(|&(a, l)| unsafe { std::slice::from_raw_parts(a as *const u8, l) })
+                    .collect()
+            })
+            .collect();
+        let r = f(&views);
+        drop(views);
+        // Phase 2: wait until every member has read everything.
+        let mut st = self.lock()?;
+        if let Some(s) = st.slots.get_mut(key) {
+            s.done += 1;
+            if s.done == n {
+                st.slots.remove(key);
+            }
+        }
+        self.cv.notify_all();
+        while st.slots.get(key).is_some_and(|s| s.done < n) {
+            st = self.wait(st, None)?;
+        }
+        r
+    }
+
+    fn send(&self, run: u64, channel: i64, payload: Vec<Buffer>) -> Result<()> {
+        self.lock()?
+            .channels
+            .entry((run, channel))
+            .or_default()
+            .push_back(payload);
+        self.cv.notify_all();
+        Ok(())
+    }
+
+    fn recv(&self, run: u64, channel: i64, timeout: Duration) -> Result<Vec<Buffer>> {
+        let deadline = Instant::now() + timeout;
+        let mut st = self.lock()?;
+        loop {
+            if let Some(v) = st
+                .channels
+                .get_mut(&(run, channel))
+                .and_then(VecDeque::pop_front)
+            {
+                return Ok(v);
+            }
+            if let Some(why) = st.aborted.get(&run) {
+                return Err(Error::runtime(format!("aborted: {why}")));
+            }
+            if Instant::now() >= deadline {
+                return Err(Error::runtime(format!(
+                    "timed out after {timeout:?}: nothing was sent on channel {channel}"
+                )));
+            }
+            st = self.wait(st, Some(deadline))?;
+        }
+    }
+
+    fn abort(&self, run: u64, why: &str) {
+        if let Ok(mut st) = self.lock() {
+            st.aborted.entry(run).or_insert_with(|| why.to_string());
+        }
+        self.cv.notify_all();
+    }
+
+    fn finish(&self, run: u64) {
+        if let Ok(mut st) = self.lock() {
+            st.aborted.remove(&run);
+            st.slots.retain(|k, _| k.run != run);
+            st.channels.retain(|k, _| k.0 != run);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(group: Vec<usize>) -> RendezvousKey {
+        RendezvousKey {
+            run: 1,
+            group,
+            seq: 0,
+        }
+    }
+
+    #[test]
+    fn every_member_sees_every_contribution_in_group_order() {
+        let c = LocalCommunicator::new();
+        let group = vec![2, 0, 1];
+        let sums: Vec<Vec<u8>> = std::thread::scope(|s| {
+            let hs: Vec<_> = [0usize, 1, 2]
+                .into_iter()
+                .map(|me| {
+                    let (c, group) = (&c, group.clone());
+                    s.spawn(move || {
+                        let mine = [me as u8 * 10];
+                        let mut seen = Vec::new();
+                        c.rendezvous(
+                            &key(group),
+                            me,
+                            "test",
+                            &[&mine],
+                            Duration::from_secs(5),
+                            &mut |parts| {
+                                seen = parts.iter().map(|p| p[0][0]).collect();
+                                Ok(())
+                            },
+                        )
+                        .unwrap();
+                        seen
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for s in sums {
+            assert_eq!(s, vec![20, 0, 10]);
+        }
+    }
+
+    #[test]
+    fn a_missing_member_times_out_and_the_slot_is_withdrawn() {
+        let c = LocalCommunicator::new();
+        let t = Instant::now();
+        let e = c
+            .rendezvous(
+                &key(vec![0, 1]),
+                0,
+                "all-reduce",
+                &[&[1u8]],
+                Duration::from_millis(50),
+                &mut |_| Ok(()),
+            )
+            .unwrap_err();
+        assert!(t.elapsed() < Duration::from_secs(2));
+        assert!(e.to_string().contains("1 of 2 participants"), "{e}");
+        assert!(c.lock().unwrap().slots.is_empty());
+    }
+
+    #[test]
+    fn mismatched_operations_are_an_error() {
+        let c = LocalCommunicator::new();
+        std::thread::scope(|s| {
+            let c = &c;
+            let h = s.spawn(move || {
+                c.rendezvous(
+                    &key(vec![0, 1]),
+                    0,
+                    "all-reduce",
+                    &[&[1u8]],
+                    Duration::from_millis(500),
+                    &mut |_| Ok(()),
+                )
+            });
+            std::thread::sleep(Duration::from_millis(50));
+            let e = c
+                .rendezvous(
+                    &key(vec![0, 1]),
+                    1,
+                    "all-gather",
+                    &[&[1u8]],
+                    Duration::from_millis(500),
+                    &mut |_| Ok(()),
+                )
+                .unwrap_err();
+            assert!(e.to_string().contains("do not match"), "{e}");
+            assert!(h.join().unwrap().is_err());
+        });
+    }
+
+    #[test]
+    fn abort_wakes_waiters() {
+        let c = LocalCommunicator::new();
+        std::thread::scope(|s| {
+            let c = &c;
+            let h = s.spawn(move || c.recv(1, 5, Duration::from_secs(30)));
+            std::thread::sleep(Duration::from_millis(20));
+            c.abort(1, "replica 1 failed");
+            let e = h.join().unwrap().unwrap_err();
+            assert!(e.to_string().contains("replica 1 failed"), "{e}");
+        });
+        c.finish(1);
+        assert!(c.lock().unwrap().aborted.is_empty());
+    }
+}

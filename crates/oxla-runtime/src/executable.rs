@@ -1,0 +1,347 @@
+//! Executables and their execution: on one device, sharded over replicas × partitions (one
+//! instance per device, each on its own thread, all in one run of the communicator), several
+//! different executables launched together (MPMD), and asynchronously.
+
+use std::sync::Arc;
+
+use oxla_hlo::{Error, GridSize, Literal, Result, Shape};
+
+use crate::client::Shared;
+use crate::plan::Programs;
+use crate::run::Exec;
+use crate::{Buffer, Client, DeviceAssignment};
+
+pub(crate) struct ExecInner {
+    pub programs: Programs,
+    pub param_shapes: Vec<Shape>,
+    pub result_shape: Shape,
+    pub compile_time_ms: f64,
+    pub shared: Arc<Shared>,
+    pub grid: GridSize,
+    pub assignment: DeviceAssignment,
+}
+
+/// A compiled module. Cheap to clone; it may run concurrently from several threads.
+#[derive(Clone)]
+pub struct Executable {
+    pub(crate) inner: Arc<ExecInner>,
+}
+
+/// One program instance of a multi-program launch ([`Client::execute_mpmd`]).
+pub struct Launch<'a> {
+    pub executable: &'a Executable,
+    pub replica: usize,
+    pub partition: usize,
+    pub args: Vec<&'a Buffer>,
+}
+
+/// A running execution ([`Executable::execute_async`]); `wait` for its results.
+pub struct ExecuteHandle {
+    handle: std::thread::JoinHandle<Result<Vec<Buffer>>>,
+}
+
+impl ExecuteHandle {
+    /// Blocks until the execution ends.
+    pub fn wait(self) -> Result<Vec<Buffer>> {
+        self.handle
+            .join()
+            .unwrap_or_else(|_| Err(Error::internal("an execution thread panicked")))
+    }
+
+    /// Whether the execution has ended (then `wait` does not block).
+    pub fn is_finished(&self) -> bool {
+        self.handle.is_finished()
+    }
+}
+
+impl Executable {
+    /// Wall time of `Client::compile` (passes + code generation), in milliseconds.
+    pub fn compile_time_ms(&self) -> f64 {
+        self.inner.compile_time_ms
+    }
+
+    /// Bytes of the entry program's arena (the most temporary memory one execution needs at
+    /// the top level).
+    pub fn peak_bytes(&self) -> usize {
+        self.inner.programs.entry_arena_bytes()
+    }
+
+    /// Number of JIT kernels and GEMM calls in the compiled program.
+    pub fn kernel_count(&self) -> usize {
+        self.inner.programs.kernel_count()
+    }
+
+    pub fn parameter_shapes(&self) -> &[Shape] {
+        &self.inner.param_shapes
+    }
+
+    pub fn result_shape(&self) -> &Shape {
+        &self.inner.result_shape
+    }
+
+    pub fn num_replicas(&self) -> usize {
+        self.inner.grid.replicas as usize
+    }
+
+    pub fn num_partitions(&self) -> usize {
+        self.inner.grid.partitions as usize
+    }
+
+    pub fn device_assignment(&self) -> &DeviceAssignment {
+        &self.inner.assignment
+    }
+
+    /// The parameters callers pass (token parameters are made by the runtime).
+    pub fn argument_count(&self) -> usize {
+        self.inner
+            .param_shapes
+            .iter()
+            .filter(|s| !s.is_token())
+            .count()
+    }
+
+    fn check_args(&self, args: &[&Buffer]) -> Result<()> {
+        let p: Vec<&Shape> = self
+            .inner
+            .param_shapes
+            .iter()
+            .filter(|s| !s.is_token())
+            .collect();
+        if args.len() != p.len() {
+            return Err(Error::invalid(format!(
+                "executable takes {} argument(s), got {}",
+                p.len(),
+                args.len()
+            )));
+        }
+        for (i, (a, s)) in args.iter().zip(p).enumerate() {
+            let want = s
+                .as_array()
+                .ok_or_else(|| Error::unimplemented("JIT: tuple or token parameters"))?;
+            if want.element_type != a.shape.element_type || want.dims != a.shape.dims {
+                return Err(Error::invalid(format!(
+                    "argument {i}: expected {}, got {}",
+                    s,
+                    Shape::Array(a.shape.clone())
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs instance (replica, partition) within run `run`.
+    fn run_instance(
+        &self,
+        run: u64,
+        replica: usize,
+        partition: usize,
+        args: &[&Buffer],
+    ) -> Result<Vec<Buffer>> {
+        self.check_args(args)?;
+        let device = self.inner.assignment.device(replica, partition);
+        let x = Exec::new(
+            &self.inner.shared,
+            run,
+            (replica as i64, partition as i64),
+            device,
+            self.inner.grid,
+        );
+        self.inner.programs.run_entry(&x, args)
+    }
+
+    /// Runs a single-process program (one replica, one partition) on its device; a tuple
+    /// result comes back as its elements. Token parameters are not passed and token results
+    /// not returned.
+    pub fn execute(&self, args: &[&Buffer]) -> Result<Vec<Buffer>> {
+        if self.inner.grid.processes() != 1 {
+            return Err(Error::invalid(format!(
+                "the program runs on {} replicas × {} partitions: use execute_sharded",
+                self.inner.grid.replicas, self.inner.grid.partitions
+            )));
+        }
+        let shared = &self.inner.shared;
+        let run = shared.new_run();
+        let r = self.run_instance(run, 0, 0, args);
+        shared.comm.finish(run);
+        r
+    }
+
+    /// Runs one instance per (replica, partition), concurrently, each on its assigned
+    /// device. `args[replica * partitions + partition]` are that instance's arguments; the
+    /// results come back in the same order.
+    pub fn execute_sharded(&self, args: &[Vec<&Buffer>]) -> Result<Vec<Vec<Buffer>>> {
+        let g = self.inner.grid;
+        if args.len() != g.processes() {
+            return Err(Error::invalid(format!(
+                "execute_sharded: {} argument lists for {} replicas × {} partitions",
+                args.len(),
+                g.replicas,
+                g.partitions
+            )));
+        }
+        let launches: Vec<Launch> = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Launch {
+                executable: self,
+                replica: i / g.partitions as usize,
+                partition: i % g.partitions as usize,
+                args: a.clone(),
+            })
+            .collect();
+        launch(&self.inner.shared, &launches)
+    }
+
+    /// Starts a single-process execution on another thread and returns at once (the
+    /// arguments are shared, not copied), so the host can feed queues meanwhile.
+    pub fn execute_async(&self, args: Vec<Buffer>) -> ExecuteHandle {
+        let exe = self.clone();
+        ExecuteHandle {
+            handle: std::thread::spawn(move || {
+                let refs: Vec<&Buffer> = args.iter().collect();
+                exe.execute(&refs)
+            }),
+        }
+    }
+
+    /// [`Executable::execute_sharded`] on another thread.
+    pub fn execute_sharded_async(&self, args: Vec<Vec<Buffer>>) -> ShardedHandle {
+        let exe = self.clone();
+        ShardedHandle {
+            handle: std::thread::spawn(move || {
+                let refs: Vec<Vec<&Buffer>> = args.iter().map(|a| a.iter().collect()).collect();
+                exe.execute_sharded(&refs)
+            }),
+        }
+    }
+
+    /// Literal in, literal out (a tuple result is returned as a tuple literal; token
+    /// arguments may be given or left out).
+    pub fn execute_literals(&self, args: &[Literal]) -> Result<Literal> {
+        let bufs = args
+            .iter()
+            .filter(|l| !l.shape().is_token())
+            .enumerate()
+            .map(|(i, l)| Buffer::from_literal(l).map_err(|e| e.context(format!("argument {i}"))))
+            .collect::<Result<Vec<_>>>()?;
+        let refs: Vec<&Buffer> = bufs.iter().collect();
+        let out = self.execute(&refs)?;
+        self.to_literal(out)
+    }
+
+    /// The results of one instance as a literal of the result shape (tuples and tokens
+    /// rebuilt around the arrays).
+    pub fn to_literal(&self, out: Vec<Buffer>) -> Result<Literal> {
+        fn build(s: &Shape, it: &mut std::vec::IntoIter<Buffer>) -> Result<Literal> {
+            match s {
+                Shape::Token => Ok(Literal::token()),
+                Shape::Tuple(t) => Ok(Literal::tuple(
+                    t.iter().map(|e| build(e, it)).collect::<Result<_>>()?,
+                )),
+                Shape::Array(_) => it
+                    .next()
+                    .ok_or_else(|| Error::internal("fewer results than the result shape"))?
+                    .to_literal(),
+            }
+        }
+        build(&self.inner.result_shape, &mut out.into_iter())
+    }
+}
+
+/// A running sharded execution ([`Executable::execute_sharded_async`]).
+pub struct ShardedHandle {
+    handle: std::thread::JoinHandle<Result<Vec<Vec<Buffer>>>>,
+}
+
+impl ShardedHandle {
+    pub fn wait(self) -> Result<Vec<Vec<Buffer>>> {
+        self.handle
+            .join()
+            .unwrap_or_else(|_| Err(Error::internal("an execution thread panicked")))
+    }
+}
+
+impl Client {
+    /// Runs several program instances together in one run (MPMD: each its own executable,
+    /// compiled for the same replica × partition grid), so their collectives and channels
+    /// meet. Results come back in launch order.
+    pub fn execute_mpmd(&self, launches: &[Launch]) -> Result<Vec<Vec<Buffer>>> {
+        for l in launches {
+            if !Arc::ptr_eq(&l.executable.inner.shared, &self.shared) {
+                return Err(Error::invalid(
+                    "execute_mpmd: an executable was compiled by another client",
+                ));
+            }
+        }
+        launch(&self.shared, launches)
+    }
+}
+
+/// Runs `launches` concurrently, one thread each, in one run: when one fails, the run is
+/// aborted so the others stop waiting for it; the first real failure is returned.
+fn launch(shared: &Arc<Shared>, launches: &[Launch]) -> Result<Vec<Vec<Buffer>>> {
+    let run = shared.new_run();
+    let mut seen = std::collections::HashSet::new();
+    for l in launches {
+        let g = l.executable.inner.grid;
+        if l.replica as i64 >= g.replicas || l.partition as i64 >= g.partitions {
+            return Err(Error::invalid(format!(
+                "launch of replica {} partition {} on a {} × {} grid",
+                l.replica, l.partition, g.replicas, g.partitions
+            )));
+        }
+        if !seen.insert((l.replica, l.partition)) {
+            return Err(Error::invalid(format!(
+                "replica {} partition {} launched twice",
+                l.replica, l.partition
+            )));
+        }
+    }
+    let results: Vec<Result<Vec<Buffer>>> = if launches.len() == 1 {
+        let l = &launches[0];
+        vec![l
+            .executable
+            .run_instance(run, l.replica, l.partition, &l.args)]
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = launches
+                .iter()
+                .map(|l| {
+                    s.spawn(move || {
+                        let r = l
+                            .executable
+                            .run_instance(run, l.replica, l.partition, &l.args);
+                        if let Err(e) = &r {
+                            shared.comm.abort(
+                                run,
+                                &format!(
+                                    "replica {} partition {} failed: {e}",
+                                    l.replica, l.partition
+                                ),
+                            );
+                        }
+                        r
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::internal("an execution thread panicked")))
+                })
+                .collect()
+        })
+    };
+    shared.comm.finish(run);
+    // Report the failure that caused the others, not their aborts.
+    let is_abort = |e: &Error| e.to_string().contains("aborted: ");
+    if let Some(e) = results
+        .iter()
+        .filter_map(|r| r.as_ref().err())
+        .find(|e| !is_abort(e))
+    {
+        return Err(e.clone());
+    }
+    results.into_iter().collect()
+}

@@ -1,0 +1,430 @@
+//! Collective steps: replica-id and partition-id, and the collectives that exchange data
+//! with the other processes of the run through the communicator (`comm.rs`). Each process
+//! contributes its operand's memory as it is, and computes its own result from everyone's
+//! contributions: reductions through the reducer's JIT combiner kernel (in cache-sized
+//! chunks, in parallel when large), data movement as strided copies. Groups come from
+//! `oxla_hlo::collective`, which the interpreter's grid shares.
+
+use oxla_hlo::{collective_group, ArrayShape, Error, HloComputation, HloInstruction, Op, Result};
+use oxla_passes::buffer_assignment::shape_bytes;
+
+use crate::comm::RendezvousKey;
+use crate::exec::{parallel_for, SendPtr, V};
+use crate::plan::Programs;
+use crate::run::StepCtx;
+
+/// Elements per chunk of a reduction: each chunk of the result stays in L1/L2 while every
+/// contribution is folded into it.
+const CHUNK: usize = 8192;
+
+/// What the compiled path accepts (checked at compile time): array operands, or for
+/// all-reduce a tuple of arrays, of element types the JIT handles.
+pub(crate) fn check(c: &HloComputation, ins: &HloInstruction) -> Result<()> {
+    let unsup = |why: String| {
+        Error::unimplemented(format!(
+            "JIT: {} ({}) {why}",
+            ins.name,
+            ins.op.opcode_name()
+        ))
+    };
+    for &o in &ins.operands {
+        let leaves: Vec<&ArrayShape> = match &c.instr(o).shape {
+            oxla_hlo::Shape::Array(a) => vec![a],
+            oxla_hlo::Shape::Tuple(t) if matches!(ins.op, Op::AllReduce { .. }) => t
+                .iter()
+                .map(|s| {
+                    s.as_array()
+                        .ok_or_else(|| unsup("with a nested tuple".into()))
+                })
+                .collect::<Result<_>>()?,
+            s => return Err(unsup(format!("with operand shape {s}"))),
+        };
+        for a in leaves {
+            if !oxla_codegen::supports_type(a.element_type) {
+                return Err(unsup(format!("of element type {}", a.element_type)));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The memory and shape of each array leaf of `v`.
+fn leaves(v: &V) -> Result<Vec<(*mut u8, ArrayShape)>> {
+    let mut all = Vec::new();
+    v.leaves(&mut all);
+    all.into_iter()
+        .map(|l| match l {
+            V::Arr { ptr, shape, .. } => Ok((ptr, shape)),
+            _ => Err(Error::internal("collective operand is not an array")),
+        })
+        .collect()
+}
+
+fn bytes_of(a: &ArrayShape) -> usize {
+    shape_bytes(&oxla_hlo::Shape::Array(a.clone()))
+}
+
+impl Programs {
+    pub(crate) fn run_collective(&self, s: &StepCtx, combiner: Option<usize>) -> Result<V> {
+        let (x, ins) = (s.x, s.ins);
+        let (outs, v) = self.out_ptrs(s.prog, s.i, &ins.shape, s.base)?;
+        let out_leaves = leaves(&v)?;
+        let write_u32 = |id: i64| -> Result<V> {
+            // SAFETY: a u32 scalar output.
+            unsafe { std::ptr::write_unaligned(outs[0] as *mut u32, id as u32) };
+            Ok(v.clone())
+        };
+        let zeros = || -> Result<V> {
+            for (p, a) in &out_leaves {
+                // SAFETY: the output's own memory.
+                unsafe { std::ptr::write_bytes(*p, 0, bytes_of(a)) };
+            }
+            Ok(v.clone())
+        };
+        match &ins.op {
+            Op::ReplicaId => return write_u32(x.replica),
+            Op::PartitionId => return write_u32(x.partition),
+            _ => {}
+        }
+        let group = collective_group(ins, x.grid, x.replica, x.partition)?;
+        let Some(group) = group else {
+            return match ins.op {
+                Op::CollectiveBroadcast { .. } => zeros(),
+                _ => Err(Error::runtime("this process is in no replica group")),
+            };
+        };
+        let me = x.process();
+        let pos = group
+            .iter()
+            .position(|&g| g == me)
+            .ok_or_else(|| Error::internal("process outside its own group"))?;
+        let operand = &s.vals[ins.operands[0].index()];
+        let ins_leaves = leaves(operand)?;
+        let contribution: Vec<&[u8]> = ins_leaves
+            .iter()
+            // SAFETY: the operand's live memory, not written until this step returns.
+            .map(|(p, a)| unsafe { std::slice::from_raw_parts(*p as *const u8, bytes_of(a)) })
+            .collect();
+        let key = RendezvousKey {
+            run: x.run,
+            group: group.clone(),
+            seq: x.next_seq(&group),
+        };
+        let n = group.len();
+        let threads = self.threads;
+        let mut body = |parts: &crate::comm::Contributions| -> Result<()> {
+            for p in parts {
+                if p.len() != contribution.len()
+                    || p.iter().zip(&contribution).any(|(a, b)| a.len() != b.len())
+                {
+                    return Err(Error::runtime(
+                        "the participants' operands differ in shape".to_string(),
+                    ));
+                }
+            }
+            match &ins.op {
+                Op::AllReduce { .. } => {
+                    let k = combiner.ok_or_else(|| Error::internal("all-reduce combiner"))?;
+                    for (j, (out, a)) in out_leaves.iter().enumerate() {
+                        let es = a.element_type.byte_size();
+                        let srcs: Vec<*const u8> = parts.iter().map(|p| p[j].as_ptr()).collect();
+                        self.fold(
+                            k,
+                            &srcs,
+                            *out,
+                            a.dims.iter().product::<i64>() as usize,
+                            es,
+                            threads,
+                        )?;
+                    }
+                    Ok(())
+                }
+                Op::CollectiveReduce { .. } => {
+                    let (out, a) = &out_leaves[0];
+                    if pos != 0 {
+                        // SAFETY: the output's own memory.
+                        unsafe { std::ptr::write_bytes(*out, 0, bytes_of(a)) };
+                        return Ok(());
+                    }
+                    let k =
+                        combiner.ok_or_else(|| Error::internal("collective-reduce combiner"))?;
+                    let srcs: Vec<*const u8> = parts.iter().map(|p| p[0].as_ptr()).collect();
+                    let es = a.element_type.byte_size();
+                    self.fold(
+                        k,
+                        &srcs,
+                        *out,
+                        a.dims.iter().product::<i64>() as usize,
+                        es,
+                        threads,
+                    )
+                }
+                Op::ReduceScatter { dimension, .. } => {
+                    let k = combiner.ok_or_else(|| Error::internal("reduce-scatter combiner"))?;
+                    let (out, a) = &out_leaves[0];
+                    let full = &ins_leaves[0].1;
+                    let d = *dimension as usize;
+                    let es = a.element_type.byte_size();
+                    let outer: usize = full.dims[..d].iter().product::<i64>() as usize;
+                    let row: usize = full.dims[d..].iter().product::<i64>() as usize;
+                    let blk: usize = a.dims[d..].iter().product::<i64>() as usize;
+                    for o in 0..outer {
+                        let srcs: Vec<*const u8> = parts
+                            .iter()
+                            // SAFETY: block `pos` of row `o` lies inside each contribution.
+                            .map(|p| unsafe { p[0].as_ptr().add((o * row + pos * blk) * es) })
+                            .collect();
+                        // SAFETY: row `o` of the output.
+                        let dst = unsafe { out.add(o * blk * es) };
+                        self.fold(k, &srcs, dst, blk, es, threads)?;
+                    }
+                    Ok(())
+                }
+                Op::AllGather { dimension, .. } => {
+                    let (out, a) = &out_leaves[0];
+                    let full = &ins_leaves[0].1;
+                    let d = *dimension as usize;
+                    let es = a.element_type.byte_size();
+                    let outer: usize = full.dims[..d].iter().product::<i64>() as usize;
+                    let row = full.dims[d..].iter().product::<i64>() as usize * es;
+                    for o in 0..outer {
+                        for (m, p) in parts.iter().enumerate() {
+                            // SAFETY: row `o` of member `m`'s operand into its block of the
+                            // output (n blocks per output row).
+                            unsafe {
+                                std::ptr::copy_nonoverlapping(
+                                    p[0].as_ptr().add(o * row),
+                                    out.add((o * n + m) * row),
+                                    row,
+                                )
+                            };
+                        }
+                    }
+                    Ok(())
+                }
+                Op::AllToAll {
+                    split_dimension,
+                    concat_dimension,
+                    split_count,
+                    ..
+                } => {
+                    let (out, a) = &out_leaves[0];
+                    let src = &ins_leaves[0].1;
+                    let (sd, cd) = (*split_dimension as usize, *concat_dimension as usize);
+                    let mut block = src.dims.clone();
+                    block[sd] /= (*split_count).max(1);
+                    for (m, p) in parts.iter().enumerate() {
+                        let mut from = vec![0i64; block.len()];
+                        from[sd] = pos as i64 * block[sd];
+                        let mut to = vec![0i64; block.len()];
+                        to[cd] = m as i64 * block[cd];
+                        copy_region(
+                            p[0].as_ptr(),
+                            &src.dims,
+                            &from,
+                            *out,
+                            &a.dims,
+                            &to,
+                            &block,
+                            a.element_type.byte_size(),
+                        );
+                    }
+                    Ok(())
+                }
+                Op::CollectivePermute {
+                    source_target_pairs,
+                    channel_id,
+                } => {
+                    let (out, a) = &out_leaves[0];
+                    let my_id = if channel_id.is_some_and(|c| c > 0) {
+                        x.partition
+                    } else {
+                        x.replica
+                    };
+                    match source_target_pairs.iter().find(|(_, t)| *t == my_id) {
+                        Some(&(src, _)) => {
+                            let p = usize::try_from(src)
+                                .ok()
+                                .and_then(|s| parts.get(s))
+                                .ok_or_else(|| {
+                                    Error::runtime(format!(
+                                        "collective-permute source {src} does not exist"
+                                    ))
+                                })?;
+                            // SAFETY: same size (checked above).
+                            unsafe {
+                                std::ptr::copy_nonoverlapping(p[0].as_ptr(), *out, bytes_of(a))
+                            };
+                        }
+                        // SAFETY: the output's own memory.
+                        None => unsafe { std::ptr::write_bytes(*out, 0, bytes_of(a)) },
+                    }
+                    Ok(())
+                }
+                Op::CollectiveBroadcast { .. } => {
+                    let (out, a) = &out_leaves[0];
+                    let root = match ins.operands.get(1) {
+                        Some(r) => read_index(&s.vals[r.index()])?,
+                        None => 0,
+                    };
+                    let p = usize::try_from(root)
+                        .ok()
+                        .and_then(|r| parts.get(r))
+                        .ok_or_else(|| {
+                            Error::runtime(format!("root {root} is outside a group of {n}"))
+                        })?;
+                    // SAFETY: same size (checked above).
+                    unsafe { std::ptr::copy_nonoverlapping(p[0].as_ptr(), *out, bytes_of(a)) };
+                    Ok(())
+                }
+                op => Err(Error::internal(format!(
+                    "{} is not a collective",
+                    op.opcode_name()
+                ))),
+            }
+        };
+        x.shared.comm.rendezvous(
+            &key,
+            me,
+            ins.op.opcode_name(),
+            &contribution,
+            x.shared.timeout,
+            &mut body,
+        )?;
+        Ok(v)
+    }
+
+    /// `dst[0..len) = srcs[0] ⊕ srcs[1] ⊕ …` in order, with combiner kernel `k`; chunked so
+    /// each piece of `dst` stays in cache, chunks spread over the pool when large.
+    fn fold(
+        &self,
+        k: usize,
+        srcs: &[*const u8],
+        dst: *mut u8,
+        len: usize,
+        es: usize,
+        threads: usize,
+    ) -> Result<()> {
+        let kern = &self.kernels[k];
+        if kern.num_inputs != 2 || kern.num_outputs != 1 {
+            return Err(Error::unimplemented(
+                "JIT: collective reducers over several values at once",
+            ));
+        }
+        let f = kern.func;
+        let chunks = len.div_ceil(CHUNK);
+        let srcs_p = SendPtr(srcs);
+        let dst_p = SendPtr(dst);
+        let run = move |c: usize| {
+            let srcs = srcs_p;
+            let dst = dst_p;
+            let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(len));
+            // SAFETY: chunk [lo, hi) of every source and of `dst` (each chunk is written by
+            // one task only); the combiner reads and writes elements [lo, hi).
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    srcs.0[0].add(lo * es),
+                    dst.0.add(lo * es),
+                    (hi - lo) * es,
+                );
+                for src in &srcs.0[1..] {
+                    let ins = [dst.0 as *const u8, *src];
+                    let outs = [dst.0];
+                    f(ins.as_ptr(), outs.as_ptr(), lo as i64, hi as i64);
+                }
+            }
+        };
+        let threads = if len * srcs.len() >= 1 << 16 {
+            threads
+        } else {
+            1
+        };
+        parallel_for(chunks, threads, &run);
+        Ok(())
+    }
+}
+
+/// The value of a one-element integer array (a broadcast's root).
+fn read_index(v: &V) -> Result<i64> {
+    use oxla_hlo::PrimitiveType::*;
+    let V::Arr { ptr, shape, .. } = v else {
+        return Err(Error::internal("root is not an array"));
+    };
+    let p = *ptr as *const u8;
+    // SAFETY: one element of the named type.
+    Ok(unsafe {
+        match shape.element_type {
+            S8 => *(p as *const i8) as i64,
+            U8 => *p as i64,
+            S16 => std::ptr::read_unaligned(p as *const i16) as i64,
+            U16 => std::ptr::read_unaligned(p as *const u16) as i64,
+            S32 => std::ptr::read_unaligned(p as *const i32) as i64,
+            U32 => std::ptr::read_unaligned(p as *const u32) as i64,
+            S64 => std::ptr::read_unaligned(p as *const i64),
+            U64 => std::ptr::read_unaligned(p as *const u64) as i64,
+            t => return Err(Error::invalid(format!("a broadcast root of type {t}"))),
+        }
+    })
+}
+
+/// Copies the `region` box starting at `from` in a row-major array of `src_dims` to the box
+/// starting at `to` in one of `dst_dims` (contiguous innermost runs at a time).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn copy_region(
+    src: *const u8,
+    src_dims: &[i64],
+    from: &[i64],
+    dst: *mut u8,
+    dst_dims: &[i64],
+    to: &[i64],
+    region: &[i64],
+    es: usize,
+) {
+    let rank = region.len();
+    if region.contains(&0) {
+        return;
+    }
+    if rank == 0 {
+        // SAFETY: one element.
+        unsafe { std::ptr::copy_nonoverlapping(src, dst, es) };
+        return;
+    }
+    let strides = |dims: &[i64]| {
+        let mut s = vec![1i64; dims.len()];
+        for k in (0..dims.len().saturating_sub(1)).rev() {
+            s[k] = s[k + 1] * dims[k + 1];
+        }
+        s
+    };
+    let (ss, ds) = (strides(src_dims), strides(dst_dims));
+    let run = region[rank - 1] as usize * es;
+    let mut idx = vec![0i64; rank - 1];
+    loop {
+        let (mut so, mut dof) = (from[rank - 1], to[rank - 1]);
+        for k in 0..rank - 1 {
+            so += (from[k] + idx[k]) * ss[k];
+            dof += (to[k] + idx[k]) * ds[k];
+        }
+        // SAFETY: the boxes lie inside both arrays (the callers' shapes say so).
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                src.add(so as usize * es),
+                dst.add(dof as usize * es),
+                run,
+            )
+        };
+        // Next index of the outer dimensions.
+        let mut k = rank - 1;
+        loop {
+            if k == 0 {
+                return;
+            }
+            k -= 1;
+            idx[k] += 1;
+            if idx[k] < region[k] {
+                break;
+            }
+            idx[k] = 0;
+        }
+    }
+}
