@@ -15,7 +15,8 @@ use oxla_passes::plan;
 use crate::emit::{self, Ctx, Emitter, Idx, Leaves};
 use crate::jit::cl_err;
 use crate::schedule::{
-    build_comparator, gen_column_reduce, gen_loops, gen_scan, gen_scatter, gen_update_in_place,
+    build_combiner, build_comparator, gen_column_reduce, gen_loops, gen_scan, gen_scatter,
+    gen_update_in_place,
 };
 use crate::{Kernel, KernelMode, KernelSpec};
 
@@ -111,8 +112,12 @@ fn build_kernel(
 ) -> Result<Kernel> {
     let comp = m.computation(spec.computation);
     let ins = comp.instr(spec.instruction);
-    if spec.mode == KernelMode::Comparator {
-        return build_comparator(m, ins, jm, helpers, consts, func, fctx);
+    match spec.mode {
+        KernelMode::Comparator => return build_comparator(m, ins, jm, helpers, consts, func, fctx),
+        KernelMode::Combiner(k) => {
+            return build_combiner(m, ins, k, jm, helpers, consts, func, fctx)
+        }
+        KernelMode::Loop(_) | KernelMode::UpdateInPlace => {}
     }
     let (body, root, leaf_ids, num_inputs): (_, InstrId, Vec<(InstrId, usize)>, usize) =
         if let Op::Fusion { .. } = ins.op {
@@ -148,7 +153,9 @@ fn build_kernel(
     // The execution plan chose the loop nest; an in-place update writes only the update.
     let schedule = match spec.mode {
         KernelMode::Loop(s) => s,
-        KernelMode::UpdateInPlace | KernelMode::Comparator => LoopSchedule::Elementwise,
+        KernelMode::UpdateInPlace | KernelMode::Comparator | KernelMode::Combiner(_) => {
+            LoopSchedule::Elementwise
+        }
     };
     let dims = outs[0].dims.clone();
     let rank = dims.len();

@@ -1,8 +1,10 @@
 //! Loop schedules: the body of a kernel's function for each `LoopSchedule` the execution
 //! plan chooses, one file per schedule (plain loop nests, prefix scans, scatter, in-place
-//! dynamic-update-slice, column reductions), and the sort comparator's function.
+//! dynamic-update-slice, column reductions), the sort comparator's function and element-wise
+//! combiners.
 
 mod column_reduce;
+mod combiner;
 mod comparator;
 mod loops;
 mod scan;
@@ -10,6 +12,7 @@ mod scatter;
 mod update_in_place;
 
 pub(crate) use column_reduce::gen_column_reduce;
+pub(crate) use combiner::build_combiner;
 pub(crate) use comparator::build_comparator;
 pub(crate) use loops::gen_loops;
 pub(crate) use scan::gen_scan;
