@@ -2,6 +2,7 @@
 //! values that need no step (views) resolved in between, results copied out into owned
 //! memory. Each step kind runs in its own file under `steps/`.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 use oxla_hlo::{ArrayShape, Error, HloComputation, HloInstruction, Op, Result, Shape};
@@ -11,6 +12,32 @@ use oxla_passes::Slot;
 use crate::exec::{Bytes, V};
 use crate::plan::{Program, Programs, Step};
 use crate::Buffer;
+
+/// The state of one execution of an executable, shared by every program it runs.
+pub(crate) struct Execution {
+    /// The `rng` state (`oxla_elem::rng`), kept as the interpreter's process keeps it for
+    /// replica 0, partition 0 and the default seed: advanced once per rng step run.
+    rng: Cell<u64>,
+}
+
+impl Execution {
+    pub(crate) fn new() -> Execution {
+        Execution {
+            rng: Cell::new(oxla_elem::rng::process_rng_state(
+                oxla_elem::rng::DEFAULT_SEED,
+                0,
+                0,
+            )),
+        }
+    }
+
+    /// The seed of one rng step execution (the state advanced).
+    pub(crate) fn next_rng_seed(&self) -> u64 {
+        let s = oxla_elem::rng::next_rng_seed(self.rng.get());
+        self.rng.set(s);
+        s
+    }
+}
 
 /// What a step sees of its instruction and the frame it runs in.
 #[derive(Clone, Copy)]
@@ -24,6 +51,8 @@ pub(crate) struct StepCtx<'a> {
     pub base: *mut u8,
     /// Values computed so far, by instruction index.
     pub vals: &'a [V],
+    /// The execution this frame belongs to.
+    pub ex: &'a Execution,
 }
 
 impl StepCtx<'_> {
@@ -49,7 +78,7 @@ impl Programs {
                 keep: Some(b.data.clone()),
             })
             .collect();
-        let out = self.run(self.entry, vals)?;
+        let out = self.run(self.entry, vals, &Execution::new())?;
         let mut leaves = Vec::new();
         out.leaves(&mut leaves);
         leaves
@@ -65,8 +94,8 @@ impl Programs {
             .collect()
     }
 
-    /// Runs program `p` on `args`; the result owns its memory.
-    pub(crate) fn run(&self, p: usize, mut args: Vec<V>) -> Result<V> {
+    /// Runs program `p` on `args` as part of execution `ex`; the result owns its memory.
+    pub(crate) fn run(&self, p: usize, mut args: Vec<V>, ex: &Execution) -> Result<V> {
         let prog = &self.progs[p];
         let c = self.module.computation(prog.comp);
         let arena = Bytes::uninit(prog.arena_bytes)?;
@@ -83,6 +112,10 @@ impl Programs {
                 | Step::Sort { ins, .. }
                 | Step::Linalg { ins }
                 | Step::Fft { ins }
+                | Step::Rng { ins }
+                | Step::RngBitGenerator { ins }
+                | Step::SelectAndScatter { ins, .. }
+                | Step::TopK { ins }
                 | Step::Conditional { ins, .. }
                 | Step::Call { ins, .. } => *ins,
             };
@@ -93,7 +126,7 @@ impl Programs {
             let v = match (&ins.op, step_at[i]) {
                 (_, Some(step)) if profiling() => {
                     let t = std::time::Instant::now();
-                    let v = self.run_step(prog, c, i, step, base, &vals)?;
+                    let v = self.run_step(prog, c, i, step, base, &vals, ex)?;
                     eprintln!(
                         "profile: {:>10.1} us  {} ({})",
                         t.elapsed().as_secs_f64() * 1e6,
@@ -102,7 +135,7 @@ impl Programs {
                     );
                     v
                 }
-                (_, Some(step)) => self.run_step(prog, c, i, step, base, &vals)?,
+                (_, Some(step)) => self.run_step(prog, c, i, step, base, &vals, ex)?,
                 // Moved out of the arguments: the frame is then the only holder of memory its
                 // caller handed over (which in-place updates check).
                 (Op::Parameter { number }, _) => args
@@ -246,6 +279,7 @@ impl Programs {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn run_step(
         &self,
         prog: &Program,
@@ -254,6 +288,7 @@ impl Programs {
         step: &Step,
         base: *mut u8,
         vals: &[V],
+        ex: &Execution,
     ) -> Result<V> {
         let ins = &c.instructions[i];
         let s = StepCtx {
@@ -263,6 +298,7 @@ impl Programs {
             ins,
             base,
             vals,
+            ex,
         };
         match step {
             Step::Kernel {
@@ -274,6 +310,12 @@ impl Programs {
             Step::Fft { .. } => self.run_fft(&s),
             Step::Linalg { .. } => self.run_linalg(&s),
             Step::Sort { cmp, dim, .. } => self.run_sort(&s, cmp, dim),
+            Step::Rng { .. } => self.run_rng(&s),
+            Step::RngBitGenerator { .. } => self.run_rng_bit_generator(&s),
+            Step::SelectAndScatter {
+                select, scatter, ..
+            } => self.run_select_and_scatter(&s, *select, *scatter),
+            Step::TopK { .. } => self.run_top_k(&s),
             Step::While { cond, body, .. } => self.run_while(&s, cond, body),
             Step::Conditional { branches, .. } => self.run_conditional(&s, branches),
             Step::Call { callee, .. } => self.run_call(&s, callee),

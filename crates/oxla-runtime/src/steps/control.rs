@@ -13,12 +13,12 @@ impl Programs {
         let (ins, vals) = (s.ins, s.vals);
         let mut state = vals[ins.operands[0].index()].clone();
         loop {
-            let c = self.run(*cond, vec![state.clone()])?;
+            let c = self.run(*cond, vec![state.clone()], s.ex)?;
             if !read_pred(&c)? {
                 break;
             }
             // The state moves into the body, which may then update it in place.
-            state = self.run(*body, vec![state])?;
+            state = self.run(*body, vec![state], s.ex)?;
         }
         self.own(state)
     }
@@ -51,7 +51,7 @@ impl Programs {
             _ => return Err(Error::internal("conditional selector")),
         };
         let arg = vals[ins.operands[1 + sel].index()].clone();
-        self.run(branches[sel], vec![arg])
+        self.run(branches[sel], vec![arg], s.ex)
     }
 
     /// Runs program `callee` on the operands.
@@ -63,6 +63,6 @@ impl Programs {
             .iter()
             .map(|o| vals[o.index()].clone())
             .collect();
-        self.run(*callee, args)
+        self.run(*callee, args, s.ex)
     }
 }

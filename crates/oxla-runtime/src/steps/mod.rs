@@ -1,9 +1,13 @@
 //! Runtime steps, one file per kind: JIT loop kernels (and in-place updates), GEMM calls,
-//! sort, FFT, linear algebra and control flow. Each adds a `run_*` method to `Programs`.
+//! sort, FFT, linear algebra, random numbers, select-and-scatter, top-k and control flow. Each
+//! adds a `run_*` method to `Programs`.
 
 pub(crate) mod control;
 pub(crate) mod fft;
 pub(crate) mod gemm;
 pub(crate) mod kernel;
 pub(crate) mod linalg;
+pub(crate) mod rng;
+pub(crate) mod select_and_scatter;
 pub(crate) mod sort;
+pub(crate) mod top_k;
