@@ -114,7 +114,9 @@ fn build_kernel(
     let ins = comp.instr(spec.instruction);
     match spec.mode {
         KernelMode::Comparator => return build_comparator(m, ins, jm, helpers, consts, func, fctx),
-        KernelMode::Combiner => return build_combiner(m, ins, jm, helpers, consts, func, fctx),
+        KernelMode::Combiner(k) => {
+            return build_combiner(m, ins, k, jm, helpers, consts, func, fctx)
+        }
         KernelMode::Loop(_) | KernelMode::UpdateInPlace => {}
     }
     let (body, root, leaf_ids, num_inputs): (_, InstrId, Vec<(InstrId, usize)>, usize) =
@@ -151,7 +153,7 @@ fn build_kernel(
     // The execution plan chose the loop nest; an in-place update writes only the update.
     let schedule = match spec.mode {
         KernelMode::Loop(s) => s,
-        KernelMode::UpdateInPlace | KernelMode::Comparator | KernelMode::Combiner => {
+        KernelMode::UpdateInPlace | KernelMode::Comparator | KernelMode::Combiner(_) => {
             LoopSchedule::Elementwise
         }
     };

@@ -51,12 +51,15 @@ pub enum KernelMode {
     UpdateInPlace,
     /// For a sort: its comparator on one pair of elements. `inputs` holds 2N pointers to
     /// the elements (lhs and rhs of each operand, interleaved as the comparator's
-    /// parameters are); the pred result is written to `outputs[0]` as one byte.
+    /// parameters are); the pred result is written to `outputs[0]` as one byte. (Also a
+    /// select-and-scatter's select computation, its first.)
     Comparator,
-    /// For a collective with a reducer (all-reduce, reduce-scatter, …): the reducer applied
-    /// element by element, `outputs[k][i] = reducer(inputs[0..n][i], inputs[n..2n][i])_k`
-    /// for `i` in `[start, end)` of flat arrays (an output may be its accumulator input).
-    Combiner,
+    /// Called computation `k` of the instruction as an element-wise combiner: a computation
+    /// of 2N scalars `(a_1, .., a_N, b_1, .., b_N)` giving N (a reducer's shape). `inputs`
+    /// holds 2N array pointers (the a arrays, then the b arrays) and `outputs` N; a call
+    /// computes `out_j[i] = f(a[i], b[i])_j` for `i` in `[start, end)`, vectorized where the
+    /// computation's types allow. An output may be the same memory as an input.
+    Combiner(usize),
 }
 
 /// A compiled kernel.

@@ -18,6 +18,14 @@ pub enum ExecPlan {
     Sort,
     Fft,
     Linalg,
+    /// `rng` (uniform / normal) from the execution's rng state.
+    Rng,
+    /// `rng-bit-generator` (THREE_FRY, PHILOX).
+    RngBitGenerator,
+    /// Select-and-scatter with its select and scatter computations compiled.
+    SelectAndScatter,
+    /// `topk`: a partial selection per row.
+    TopK,
     /// Control flow: the runtime runs sub-programs.
     While,
     Conditional,
@@ -51,7 +59,7 @@ pub enum LoopSchedule {
 
 impl ExecPlan {
     /// Every plan, for tests and for the text parser.
-    pub const ALL: [ExecPlan; 17] = [
+    pub const ALL: [ExecPlan; 21] = [
         ExecPlan::View,
         ExecPlan::Loop(LoopSchedule::Elementwise),
         ExecPlan::Loop(LoopSchedule::RowReduce),
@@ -62,6 +70,10 @@ impl ExecPlan {
         ExecPlan::Sort,
         ExecPlan::Fft,
         ExecPlan::Linalg,
+        ExecPlan::Rng,
+        ExecPlan::RngBitGenerator,
+        ExecPlan::SelectAndScatter,
+        ExecPlan::TopK,
         ExecPlan::While,
         ExecPlan::Conditional,
         ExecPlan::Call,
@@ -86,6 +98,10 @@ impl ExecPlan {
             ExecPlan::Sort => "sort",
             ExecPlan::Fft => "fft",
             ExecPlan::Linalg => "linalg",
+            ExecPlan::Rng => "rng",
+            ExecPlan::RngBitGenerator => "rng_bit_generator",
+            ExecPlan::SelectAndScatter => "select_and_scatter",
+            ExecPlan::TopK => "top_k",
             ExecPlan::While => "while",
             ExecPlan::Conditional => "conditional",
             ExecPlan::Call => "call",

@@ -42,7 +42,8 @@ pub struct Interpreter {
     custom_calls: HashMap<String, CustomCallFn>,
     /// How long a process waits on a queue, channel or collective before failing.
     pub timeout: Duration,
-    /// Seed of the `rng` op's generator.
+    /// Seed of the `rng` op's generator (default `oxla_elem::rng::DEFAULT_SEED`, which the
+    /// compiled path uses).
     pub seed: u64,
 }
 
@@ -57,7 +58,7 @@ impl Interpreter {
         Interpreter {
             custom_calls: HashMap::new(),
             timeout: Duration::from_secs(10),
-            seed: 42,
+            seed: oxla_elem::rng::DEFAULT_SEED,
         }
     }
 

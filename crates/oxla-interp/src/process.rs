@@ -31,13 +31,17 @@ impl<'a> Process<'a> {
             replica,
             partition,
             grid,
-            rng: Cell::new(interp.seed ^ ((replica as u64) << 32) ^ partition as u64),
+            rng: Cell::new(oxla_elem::rng::process_rng_state(
+                interp.seed,
+                replica,
+                partition,
+            )),
         }
     }
 
     /// A fresh seed for one rng instruction execution.
     pub fn next_rng_seed(&self) -> u64 {
-        let s = self.rng.get().wrapping_add(0x632B_E59B_D9B4_E019);
+        let s = oxla_elem::rng::next_rng_seed(self.rng.get());
         self.rng.set(s);
         s
     }

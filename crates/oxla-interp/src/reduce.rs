@@ -318,41 +318,24 @@ fn merge_sort(v: &mut [usize], less: &mut impl FnMut(usize, usize) -> bool) {
     v.copy_from_slice(&merged);
 }
 
-/// Top-k along the last dimension; ties keep the lower index first. NaN sorts above +inf
-/// for `largest` (as XLA's total order comparator does).
+/// Top-k along the last dimension, in `oxla_elem::top_k`'s order (which the compiled path
+/// shares): ties keep the lower index first; NaN sorts with +inf for `largest` (as XLA's
+/// total order comparator puts it above every number).
 pub fn top_k(x: &Literal, k: i64, largest: bool) -> Result<Literal> {
     let xd = x.shape().dims().to_vec();
     let t = x.element_type();
     let last = *xd.last().unwrap_or(&0) as usize;
     let v = x.scalars();
     let rows = v.len().checked_div(last).unwrap_or(0);
-    let key = |s: Scalar| -> f64 {
-        match s {
-            Scalar::Float(f) if f.is_nan() => {
-                if f.is_sign_negative() {
-                    f64::NEG_INFINITY
-                } else {
-                    f64::INFINITY
-                }
-            }
-            s => s.as_f64(),
-        }
-    };
     let mut vals = Vec::new();
     let mut idxs = Vec::new();
     for r in 0..rows {
         let row = &v[r * last..(r + 1) * last];
-        let mut order: Vec<usize> = (0..last).collect();
-        order.sort_by(|&a, &b| {
-            let (ka, kb) = (key(row[a]), key(row[b]));
-            let o = if largest {
-                kb.partial_cmp(&ka)
-            } else {
-                ka.partial_cmp(&kb)
-            };
-            o.unwrap_or(std::cmp::Ordering::Equal).then(a.cmp(&b))
-        });
-        for &i in order.iter().take(k as usize) {
+        let keys: Vec<f64> = row
+            .iter()
+            .map(|s| oxla_elem::top_k_key(s.as_f64()))
+            .collect();
+        for i in oxla_elem::top_k_order(&keys, k as usize, largest) {
             vals.push(row[i]);
             idxs.push(Scalar::Int(i as i128));
         }

@@ -1,9 +1,9 @@
 //! The execution plan: decides once, for every instruction of every computation the runtime
 //! runs as a program, how it runs on the compiled path (`oxla_hlo::ExecPlan`): a view of
 //! other memory, a JIT loop kernel and its schedule, a GEMM call, a library step (sort, FFT,
-//! linear algebra) or control flow. The runtime maps the plan to a step and the code
-//! generator picks its loop nest from it; the predicates and thresholds behind the decision
-//! live here and nowhere else.
+//! linear algebra, rng, rng-bit-generator, select-and-scatter, top-k) or control flow. The
+//! runtime maps the plan to a step and the code generator picks its loop nest from it; the
+//! predicates and thresholds behind the decision live here and nowhere else.
 //!
 //! An instruction the compiled path cannot run gets no plan; the runtime then reports it as
 //! `Unimplemented`, naming the op. The match over `Op` is exhaustive: a new op fails to
@@ -338,18 +338,18 @@ pub fn decide(m: &HloModule, c: &HloComputation, id: InstrId) -> Option<ExecPlan
         Op::Sort { .. } => Some(ExecPlan::Sort),
         Op::Fft { .. } => Some(ExecPlan::Fft),
         Op::TriangularSolve { .. } | Op::Cholesky { .. } => Some(ExecPlan::Linalg),
+        Op::Rng { .. } => Some(ExecPlan::Rng),
+        Op::RngBitGenerator { .. } => Some(ExecPlan::RngBitGenerator),
+        Op::SelectAndScatter { .. } => Some(ExecPlan::SelectAndScatter),
+        Op::TopK { .. } => Some(ExecPlan::TopK),
         Op::While => Some(ExecPlan::While),
         Op::Conditional => Some(ExecPlan::Conditional),
         Op::Call | Op::CompositeCall { .. } => Some(ExecPlan::Call),
-        // Not on the compiled path yet (the runtime issue brings them).
+        // Not on the compiled path yet.
         Op::SetDimensionSize { .. }
-        | Op::SelectAndScatter { .. }
         | Op::BatchNormTraining { .. }
         | Op::BatchNormInference { .. }
-        | Op::BatchNormGrad { .. }
-        | Op::TopK { .. }
-        | Op::Rng { .. }
-        | Op::RngBitGenerator { .. } => None,
+        | Op::BatchNormGrad { .. } => None,
         Op::ReplicaId
         | Op::PartitionId
         | Op::AllGather { .. }

@@ -47,6 +47,25 @@ pub(crate) enum Step {
         cmp: usize,
         dim: usize,
     },
+    /// `rng` (uniform / normal) from the execution's rng state, run by `steps/rng.rs`.
+    Rng {
+        ins: usize,
+    },
+    /// `rng-bit-generator`, run by `steps/rng.rs`.
+    RngBitGenerator {
+        ins: usize,
+    },
+    /// Select-and-scatter with the JIT-compiled select (`KernelMode::Comparator`) and
+    /// scatter (`KernelMode::Combiner(1)`) kernels, run by `steps/select_and_scatter.rs`.
+    SelectAndScatter {
+        ins: usize,
+        select: usize,
+        scatter: usize,
+    },
+    /// `topk` along the last dimension, run by `steps/top_k.rs`.
+    TopK {
+        ins: usize,
+    },
     Conditional {
         ins: usize,
         branches: Vec<usize>,
@@ -107,7 +126,7 @@ pub(crate) struct Programs {
     pub(crate) threads: usize,
 }
 
-fn unsup(ins: &HloInstruction, why: &str) -> Error {
+pub(crate) fn unsup(ins: &HloInstruction, why: &str) -> Error {
     Error::unimplemented(format!(
         "JIT: {} ({}) {why}",
         ins.name,
@@ -199,6 +218,38 @@ impl<'m> Builder<'m> {
                         dim: *dimension as usize,
                     });
                 }
+                ExecPlan::Rng => {
+                    crate::steps::rng::check_rng(ins)?;
+                    steps.push(Step::Rng { ins: i });
+                }
+                ExecPlan::RngBitGenerator => {
+                    crate::steps::rng::check_bit_generator(ins)?;
+                    steps.push(Step::RngBitGenerator { ins: i });
+                }
+                ExecPlan::SelectAndScatter => {
+                    let t = ins.shape.element_type();
+                    if !oxla_codegen::supports_type(t) {
+                        return Err(unsup(ins, &format!("element type {t}")));
+                    }
+                    let id = oxla_hlo::InstrId(i as u32);
+                    let select = self.specs.len();
+                    for mode in [KernelMode::Comparator, KernelMode::Combiner(1)] {
+                        self.specs.push(KernelSpec {
+                            computation: cid,
+                            instruction: id,
+                            mode,
+                        });
+                    }
+                    steps.push(Step::SelectAndScatter {
+                        ins: i,
+                        select,
+                        scatter: select + 1,
+                    });
+                }
+                ExecPlan::TopK => {
+                    crate::steps::top_k::check(c, ins)?;
+                    steps.push(Step::TopK { ins: i });
+                }
                 ExecPlan::While => {
                     let cond = self.program(ins.called[0])?;
                     let body = self.program(ins.called[1])?;
@@ -224,7 +275,7 @@ impl<'m> Builder<'m> {
                         self.specs.push(KernelSpec {
                             computation: cid,
                             instruction: oxla_hlo::InstrId(i as u32),
-                            mode: KernelMode::Combiner,
+                            mode: KernelMode::Combiner(0),
                         });
                         Some(self.specs.len() - 1)
                     };

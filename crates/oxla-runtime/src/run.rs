@@ -2,7 +2,7 @@
 //! values that need no step (views) resolved in between, results copied out into owned
 //! memory. Each step kind runs in its own file under `steps/`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -27,6 +27,9 @@ pub(crate) struct Exec<'a> {
     pub grid: GridSize,
     /// Collectives this instance has started per group: the rendezvous sequence number.
     seq: RefCell<HashMap<Vec<usize>, u64>>,
+    /// The `rng` state (`oxla_elem::rng`), kept as the interpreter's process keeps it (the
+    /// default seed, this replica and partition): advanced once per rng step run.
+    rng: Cell<u64>,
 }
 
 impl<'a> Exec<'a> {
@@ -45,7 +48,19 @@ impl<'a> Exec<'a> {
             device,
             grid,
             seq: RefCell::new(HashMap::new()),
+            rng: Cell::new(oxla_elem::rng::process_rng_state(
+                oxla_elem::rng::DEFAULT_SEED,
+                replica,
+                partition,
+            )),
         }
+    }
+
+    /// The seed of one rng step execution (the state advanced).
+    pub fn next_rng_seed(&self) -> u64 {
+        let s = oxla_elem::rng::next_rng_seed(self.rng.get());
+        self.rng.set(s);
+        s
     }
 
     /// This process's flat id in the run (replica-major).
@@ -158,6 +173,10 @@ impl Programs {
                 | Step::Sort { ins, .. }
                 | Step::Linalg { ins }
                 | Step::Fft { ins }
+                | Step::Rng { ins }
+                | Step::RngBitGenerator { ins }
+                | Step::SelectAndScatter { ins, .. }
+                | Step::TopK { ins }
                 | Step::Conditional { ins, .. }
                 | Step::Call { ins, .. }
                 | Step::Collective { ins, .. }
@@ -364,6 +383,12 @@ impl Programs {
             Step::Fft { .. } => self.run_fft(&s),
             Step::Linalg { .. } => self.run_linalg(&s),
             Step::Sort { cmp, dim, .. } => self.run_sort(&s, cmp, dim),
+            Step::Rng { .. } => self.run_rng(&s),
+            Step::RngBitGenerator { .. } => self.run_rng_bit_generator(&s),
+            Step::SelectAndScatter {
+                select, scatter, ..
+            } => self.run_select_and_scatter(&s, *select, *scatter),
+            Step::TopK { .. } => self.run_top_k(&s),
             Step::While { cond, body, .. } => self.run_while(&s, cond, body),
             Step::Conditional { branches, .. } => self.run_conditional(&s, branches),
             Step::Call { callee, .. } => self.run_call(&s, callee),

@@ -197,3 +197,43 @@ fn entry_parameter_is_not_updated_in_place() {
     exe.execute(&[&pb, &ub]).unwrap();
     assert_same_f32(&pb.to_literal().unwrap(), &p, "argument untouched");
 }
+
+/// `rng` on the JIT: every execution starts from the interpreter's per-run state (so repeated
+/// and concurrent executions agree with each other and with the interpreter), and
+/// rng-bit-generator widths the algorithms do not define are Unimplemented errors naming the
+/// op and the type.
+#[test]
+fn rng_executions_start_fresh_and_bad_widths_are_errors() {
+    let m = parse_module(
+        "HloModule r\nENTRY main {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  x = f32[64] rng(a, b), distribution=rng_uniform\n  y = f32[64] rng(a, b), distribution=rng_normal\n  ROOT t = (f32[64], f32[64]) tuple(x, y)\n}\n",
+    )
+    .unwrap();
+    let args = [Literal::scalar(-1f32), Literal::scalar(3f32)];
+    let want = oxla::interp::Interpreter::new().run(&m, &args).unwrap();
+    let exe = Client::cpu()
+        .unwrap()
+        .compile(&m, &CompileOptions::default())
+        .unwrap();
+    assert_eq!(exe.execute_literals(&args).unwrap(), want);
+    assert_eq!(exe.execute_literals(&args).unwrap(), want);
+    std::thread::scope(|s| {
+        let hs: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| exe.execute_literals(&args).unwrap()))
+            .collect();
+        for h in hs {
+            assert_eq!(h.join().unwrap(), want);
+        }
+    });
+    let m = parse_module(
+        "HloModule g\nENTRY main {\n  s = u64[2] parameter(0)\n  ROOT g = (u64[2], s4[6]) rng-bit-generator(s), algorithm=rng_three_fry\n}\n",
+    )
+    .unwrap();
+    let e = Client::cpu()
+        .unwrap()
+        .compile(&m, &CompileOptions::default())
+        .err()
+        .expect("4-bit rng-bit-generator outputs are not compiled");
+    assert!(matches!(e, oxla::hlo::Error::Unimplemented(_)), "{e}");
+    assert!(e.to_string().contains("rng-bit-generator"), "{e}");
+    assert!(e.to_string().contains("s4"), "{e}");
+}

@@ -1,7 +1,7 @@
 //! Loop schedules: the body of a kernel's function for each `LoopSchedule` the execution
 //! plan chooses, one file per schedule (plain loop nests, prefix scans, scatter, in-place
-//! dynamic-update-slice, column reductions), the sort comparator's function and the
-//! reducer combiners of collectives.
+//! dynamic-update-slice, column reductions), the sort comparator's function and element-wise
+//! combiners.
 
 mod column_reduce;
 mod combiner;

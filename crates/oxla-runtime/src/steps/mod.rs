@@ -1,5 +1,7 @@
 //! Runtime steps, one file per kind: JIT loop kernels (and in-place updates), GEMM calls,
-//! sort, FFT, linear algebra, control flow, collectives, and host queues and channels. Each adds a `run_*` method to `Programs`.
+//! sort, FFT, linear algebra, random numbers, select-and-scatter, top-k, control flow,
+//! collectives, host queues and channels, and host custom calls. Each adds a `run_*`
+//! method to `Programs`.
 
 pub(crate) mod collective;
 pub(crate) mod control;
@@ -9,4 +11,7 @@ pub(crate) mod gemm;
 pub(crate) mod kernel;
 pub(crate) mod linalg;
 pub(crate) mod queue;
+pub(crate) mod rng;
+pub(crate) mod select_and_scatter;
 pub(crate) mod sort;
+pub(crate) mod top_k;
