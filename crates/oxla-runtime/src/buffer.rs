@@ -124,6 +124,12 @@ impl Buffer {
         &self.shape.dims
     }
 
+    /// Where the elements live (to see whether two buffers share memory, e.g. after a
+    /// donation).
+    pub fn memory_address(&self) -> usize {
+        self.data.ptr() as usize
+    }
+
     pub fn size_bytes(&self) -> usize {
         self.data.len()
     }

@@ -135,9 +135,9 @@ impl Executable {
         run: u64,
         replica: usize,
         partition: usize,
-        args: &[&Buffer],
+        args: Vec<Buffer>,
     ) -> Result<Vec<Buffer>> {
-        self.check_args(args)?;
+        self.check_args(&args.iter().collect::<Vec<_>>())?;
         let device = self.inner.assignment.device(replica, partition);
         let x = Exec::new(
             &self.inner.shared,
@@ -153,6 +153,33 @@ impl Executable {
     /// result comes back as its elements. Token parameters are not passed and token results
     /// not returned.
     pub fn execute(&self, args: &[&Buffer]) -> Result<Vec<Buffer>> {
+        self.execute_owned(args.iter().map(|&b| b.clone()).collect())
+    }
+
+    /// [`Executable::execute`] donating the arguments: a buffer passed here and held
+    /// nowhere else may be updated in place (e.g. a dynamic-update-slice of a parameter, a
+    /// KV cache) and come back as a result without a copy. Rust's moves make reusing a
+    /// donated buffer a compile-time error; a buffer still cloned elsewhere is read, not
+    /// written.
+    ///
+    /// ```
+    /// use oxla_runtime::{Buffer, Client, CompileOptions};
+    /// let text = "HloModule m\n\nENTRY %e (c: f32[4], u: f32[1], i: s32[]) -> f32[4] {\n  %c = f32[4] parameter(0)\n  %u = f32[1] parameter(1)\n  %i = s32[] parameter(2)\n  ROOT %r = f32[4] dynamic-update-slice(%c, %u, %i)\n}\n";
+    /// let m = oxla_hlo::text::parse_module(text).unwrap();
+    /// let exe = Client::cpu().unwrap().compile(&m, &CompileOptions::default()).unwrap();
+    /// let cache = Buffer::from_slice(&[0.0f32; 4], &[4]).unwrap();
+    /// let at = cache.memory_address();
+    /// let out = exe
+    ///     .execute_donating(vec![cache, Buffer::from_slice(&[7.0f32], &[1]).unwrap(), Buffer::scalar(2i32).unwrap()])
+    ///     .unwrap();
+    /// assert_eq!(out[0].to_vec::<f32>().unwrap(), vec![0.0, 0.0, 7.0, 0.0]);
+    /// assert_eq!(out[0].memory_address(), at); // updated in place
+    /// ```
+    pub fn execute_donating(&self, args: Vec<Buffer>) -> Result<Vec<Buffer>> {
+        self.execute_owned(args)
+    }
+
+    fn execute_owned(&self, args: Vec<Buffer>) -> Result<Vec<Buffer>> {
         if self.inner.grid.processes() != 1 {
             return Err(Error::invalid(format!(
                 "the program runs on {} replicas × {} partitions: use execute_sharded",
@@ -192,15 +219,13 @@ impl Executable {
         launch(&self.inner.shared, &launches)
     }
 
-    /// Starts a single-process execution on another thread and returns at once (the
-    /// arguments are shared, not copied), so the host can feed queues meanwhile.
+    /// Starts a single-process execution on another thread and returns at once, so the
+    /// host can feed queues meanwhile. The arguments are donated as by
+    /// [`Executable::execute_donating`] (clone a buffer to keep it).
     pub fn execute_async(&self, args: Vec<Buffer>) -> ExecuteHandle {
         let exe = self.clone();
         ExecuteHandle {
-            handle: std::thread::spawn(move || {
-                let refs: Vec<&Buffer> = args.iter().collect();
-                exe.execute(&refs)
-            }),
+            handle: std::thread::spawn(move || exe.execute_owned(args)),
         }
     }
 
@@ -277,6 +302,10 @@ impl Client {
     }
 }
 
+fn owned(args: &[&Buffer]) -> Vec<Buffer> {
+    args.iter().map(|&b| b.clone()).collect()
+}
+
 /// Runs `launches` concurrently, one thread each, in one run: when one fails, the run is
 /// aborted so the others stop waiting for it; the first real failure is returned.
 fn launch(shared: &Arc<Shared>, launches: &[Launch]) -> Result<Vec<Vec<Buffer>>> {
@@ -301,16 +330,16 @@ fn launch(shared: &Arc<Shared>, launches: &[Launch]) -> Result<Vec<Vec<Buffer>>>
         let l = &launches[0];
         vec![l
             .executable
-            .run_instance(run, l.replica, l.partition, &l.args)]
+            .run_instance(run, l.replica, l.partition, owned(&l.args))]
     } else {
         std::thread::scope(|s| {
             let handles: Vec<_> = launches
                 .iter()
                 .map(|l| {
                     s.spawn(move || {
-                        let r = l
-                            .executable
-                            .run_instance(run, l.replica, l.partition, &l.args);
+                        let r =
+                            l.executable
+                                .run_instance(run, l.replica, l.partition, owned(&l.args));
                         if let Err(e) = &r {
                             shared.comm.abort(
                                 run,

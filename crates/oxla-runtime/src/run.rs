@@ -118,10 +118,11 @@ impl StepCtx<'_> {
 
 impl Programs {
     /// Runs the entry program: `args` are its array parameters in order (token parameters
-    /// are made here); token results are dropped.
-    pub(crate) fn run_entry(&self, x: &Exec, args: &[&Buffer]) -> Result<Vec<Buffer>> {
+    /// are made here); token results are dropped. A buffer whose memory nobody else holds
+    /// (a donated one) may be updated in place and returned as a result.
+    pub(crate) fn run_entry(&self, x: &Exec, args: Vec<Buffer>) -> Result<Vec<Buffer>> {
         let c = self.module.computation(self.progs[self.entry].comp);
-        let mut next = args.iter();
+        let mut next = args.into_iter();
         let mut vals = Vec::new();
         for p in c.program_shape().parameters {
             vals.push(match p {
@@ -132,8 +133,8 @@ impl Programs {
                         .ok_or_else(|| Error::invalid("too few arguments"))?;
                     V::Arr {
                         ptr: b.data.ptr(),
-                        shape: b.shape.clone(),
-                        keep: Some(b.data.clone()),
+                        shape: b.shape,
+                        keep: Some(b.data),
                     }
                 }
             });
