@@ -54,6 +54,14 @@ pub trait Communicator: Send + Sync + std::panic::RefUnwindSafe {
 
     /// Forgets everything of `run` (it has ended).
     fn finish(&self, run: u64);
+
+    /// Whether all members live in this address space, so a contribution may also name a
+    /// member's result memory for the others to write disjoint parts of (the in-process
+    /// all-reduce reduces one slice per member and writes it into every result). A
+    /// cross-process transport answers false and gets operands only.
+    fn shares_memory(&self) -> bool {
+        false
+    }
 }
 
 struct Slot {
@@ -251,6 +259,10 @@ impl Communicator for LocalCommunicator {
             st.aborted.entry(run).or_insert_with(|| why.to_string());
         }
         self.cv.notify_all();
+    }
+
+    fn shares_memory(&self) -> bool {
+        true
     }
 
     fn finish(&self, run: u64) {

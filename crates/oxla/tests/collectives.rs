@@ -4,11 +4,15 @@
 
 mod common;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use oxla::hlo::{Literal, PrimitiveType};
 use oxla::interp::{Grid, Interpreter};
-use oxla::runtime::{Buffer, Client, ClientOptions, CompileOptions};
+use oxla::runtime::comm::Contributions;
+use oxla::runtime::{
+    Buffer, Client, ClientOptions, Communicator, CompileOptions, LocalCommunicator, RendezvousKey,
+};
 
 fn type_name(t: PrimitiveType) -> &'static str {
     use PrimitiveType::*;
@@ -45,9 +49,46 @@ fn same(a: &Literal, b: &Literal) -> bool {
     a == b
 }
 
+/// The in-process communicator seen as a remote one (`shares_memory` false), so the steps
+/// take the path a cross-process transport gets.
+struct Remote(LocalCommunicator);
+
+impl Communicator for Remote {
+    fn rendezvous(
+        &self,
+        key: &RendezvousKey,
+        me: usize,
+        op: &str,
+        contribution: &[&[u8]],
+        timeout: Duration,
+        f: &mut dyn FnMut(&Contributions) -> oxla::hlo::Result<()>,
+    ) -> oxla::hlo::Result<()> {
+        self.0.rendezvous(key, me, op, contribution, timeout, f)
+    }
+    fn send(&self, run: u64, channel: i64, payload: Vec<Buffer>) -> oxla::hlo::Result<()> {
+        self.0.send(run, channel, payload)
+    }
+    fn recv(&self, run: u64, channel: i64, timeout: Duration) -> oxla::hlo::Result<Vec<Buffer>> {
+        self.0.recv(run, channel, timeout)
+    }
+    fn abort(&self, run: u64, why: &str) {
+        self.0.abort(run, why)
+    }
+    fn finish(&self, run: u64) {
+        self.0.finish(run)
+    }
+}
+
 /// Runs `text` (whose header names the grid) on both backends; per-process inputs of the
 /// parameter shapes come from the shared generator.
 fn check(name: &str, text: &str) {
+    check_with(name, text, false);
+    if text.contains("all-reduce") {
+        check_with(&format!("{name} (remote)"), text, true);
+    }
+}
+
+fn check_with(name: &str, text: &str, remote: bool) {
     let module =
         oxla::hlo::text::parse_module(text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
     let (r, p) = (
@@ -75,6 +116,8 @@ fn check(name: &str, text: &str) {
         .unwrap_or_else(|e| panic!("{name}: interpreter: {e}"));
     let client = Client::cpu_with(ClientOptions {
         devices: n,
+        communicator: remote
+            .then(|| Arc::new(Remote(LocalCommunicator::new())) as Arc<dyn Communicator>),
         ..Default::default()
     })
     .unwrap();

@@ -100,11 +100,23 @@ impl Programs {
             .ok_or_else(|| Error::internal("process outside its own group"))?;
         let operand = &s.vals[ins.operands[0].index()];
         let ins_leaves = leaves(operand)?;
-        let contribution: Vec<&[u8]> = ins_leaves
+        let mut contribution: Vec<&[u8]> = ins_leaves
             .iter()
             // SAFETY: the operand's live memory, not written until this step returns.
             .map(|(p, a)| unsafe { std::slice::from_raw_parts(*p as *const u8, bytes_of(a)) })
             .collect();
+        // In one address space, an all-reduce also hands out its result memory: each member
+        // reduces one slice and writes it into everyone's result (k times less traffic
+        // than every member folding everything).
+        let scatter = matches!(ins.op, Op::AllReduce { .. }) && x.shared.comm.shares_memory();
+        if scatter {
+            for (p, a) in &out_leaves {
+                // SAFETY: the result's fresh memory, which nobody reads before the
+                // rendezvous ends; members write disjoint slices of it.
+                contribution
+                    .push(unsafe { std::slice::from_raw_parts(*p as *const u8, bytes_of(a)) });
+            }
+        }
         let key = RendezvousKey {
             run: x.run,
             group: group.clone(),
@@ -123,6 +135,41 @@ impl Programs {
                 }
             }
             match &ins.op {
+                Op::AllReduce { .. } if scatter => {
+                    let k = combiner.ok_or_else(|| Error::internal("all-reduce combiner"))?;
+                    let nl = out_leaves.len();
+                    for (j, (out, a)) in out_leaves.iter().enumerate() {
+                        let es = a.element_type.byte_size();
+                        let len = a.dims.iter().product::<i64>() as usize;
+                        let (lo, hi) = (len * pos / n, len * (pos + 1) / n);
+                        if lo == hi {
+                            continue;
+                        }
+                        // SAFETY: [lo, hi) lies inside every member's operand and result.
+                        let srcs: Vec<*const u8> = parts
+                            .iter()
+                            .map(|p| unsafe { p[j].as_ptr().add(lo * es) })
+                            .collect();
+                        let mine = unsafe { out.add(lo * es) };
+                        // The members are the parallelism: one thread each.
+                        let threads = if n > 1 { 1 } else { threads };
+                        self.fold(k, &srcs, mine, hi - lo, es, threads)?;
+                        for (m, p) in parts.iter().enumerate() {
+                            if m != pos {
+                                // SAFETY: member m's result memory (see `scatter`); only
+                                // this member writes [lo, hi) of it.
+                                unsafe {
+                                    std::ptr::copy_nonoverlapping(
+                                        mine,
+                                        (p[nl + j].as_ptr() as *mut u8).add(lo * es),
+                                        (hi - lo) * es,
+                                    )
+                                };
+                            }
+                        }
+                    }
+                    Ok(())
+                }
                 Op::AllReduce { .. } => {
                     let k = combiner.ok_or_else(|| Error::internal("all-reduce combiner"))?;
                     for (j, (out, a)) in out_leaves.iter().enumerate() {
