@@ -166,6 +166,19 @@ impl Client {
 
     /// Takes the next array the program on `device` wrote with `outfeed`, waiting up to
     /// the client's timeout. An item of another shape stays queued and is an error.
+    ///
+    /// ```
+    /// use oxla_hlo::{PrimitiveType, Shape};
+    /// use oxla_runtime::{Buffer, Client, CompileOptions};
+    /// let text = "HloModule m\n\nENTRY %e () -> s32[] {\n  %t = token[] after-all()\n  %in = (s32[2], token[]) infeed(%t)\n  %v = s32[2] get-tuple-element(%in), index=0\n  %tk = token[] get-tuple-element(%in), index=1\n  %w = s32[2] multiply(%v, %v)\n  %o = token[] outfeed(%w, %tk), outfeed_shape=s32[2]\n  ROOT %z = s32[] constant(0)\n}\n";
+    /// let client = Client::cpu().unwrap();
+    /// let exe = client.compile(&oxla_hlo::text::parse_module(text).unwrap(), &CompileOptions::default()).unwrap();
+    /// let run = exe.execute_async(vec![]); // waits on the infeed meanwhile
+    /// client.infeed(0, Buffer::from_slice(&[3i32, 4], &[2]).unwrap()).unwrap();
+    /// let out = client.outfeed(0, &Shape::array(PrimitiveType::S32, &[2])).unwrap();
+    /// assert_eq!(out.to_vec::<i32>().unwrap(), vec![9, 16]);
+    /// run.wait().unwrap();
+    /// ```
     pub fn outfeed(&self, device: usize, shape: &Shape) -> Result<Buffer> {
         self.outfeed_timeout(device, shape, self.shared.timeout)?
             .ok_or_else(|| self.outfeed_timed_out(device))

@@ -196,6 +196,18 @@ impl Executable {
     /// Runs one instance per (replica, partition), concurrently, each on its assigned
     /// device. `args[replica * partitions + partition]` are that instance's arguments; the
     /// results come back in the same order.
+    ///
+    /// ```
+    /// use oxla_runtime::{Buffer, Client, ClientOptions, CompileOptions};
+    /// let text = "HloModule m, replica_count=2\n\n%add (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n  ROOT %c = f32[] add(%a, %b)\n}\n\nENTRY %e (x: f32[2]) -> f32[2] {\n  %x = f32[2] parameter(0)\n  ROOT %s = f32[2] all-reduce(%x), replica_groups={}, to_apply=%add\n}\n";
+    /// let m = oxla_hlo::text::parse_module(text).unwrap();
+    /// let client = Client::cpu_with(ClientOptions { devices: 2, ..Default::default() }).unwrap();
+    /// let exe = client.compile(&m, &CompileOptions::default()).unwrap();
+    /// let a = Buffer::from_slice(&[1.0f32, 2.0], &[2]).unwrap();
+    /// let b = Buffer::from_slice(&[10.0f32, 20.0], &[2]).unwrap();
+    /// let out = exe.execute_sharded(&[vec![&a], vec![&b]]).unwrap();
+    /// assert_eq!(out[1][0].to_vec::<f32>().unwrap(), vec![11.0, 22.0]);
+    /// ```
     pub fn execute_sharded(&self, args: &[Vec<&Buffer>]) -> Result<Vec<Vec<Buffer>>> {
         let g = self.inner.grid;
         if args.len() != g.processes() {
