@@ -137,7 +137,11 @@ impl Executable {
         partition: usize,
         args: Vec<Buffer>,
     ) -> Result<Vec<Buffer>> {
-        self.check_args(&args.iter().collect::<Vec<_>>())?;
+        self.check_args(&args.iter().collect::<Vec<_>>())
+            .map_err(|e| match self.inner.grid.processes() {
+                1 => e,
+                _ => e.context(format!("replica {replica} partition {partition}")),
+            })?;
         let device = self.inner.assignment.device(replica, partition);
         let x = Exec::new(
             &self.inner.shared,
