@@ -284,12 +284,15 @@ fn run_grid_jit(p: &Program, g: &GridRun, args: &[Vec<Literal>]) -> Result<GridO
                 }),
                 false => client.outfeed(d, s).ok().map(|b| b.to_literal()),
             });
-            match item {
-                Some(l) => items.push(l?),
-                None => return Err(Error::internal(format!(
-                    "outfeed of device {d}: an item matches none of the program's outfeed shapes"
-                ))),
-            }
+            let Some(l) = item else {
+                let shapes: Vec<String> = shapes.iter().map(|s| s.to_string()).collect();
+                return Err(Error::internal(format!(
+                    "outfeed of device {d}: an item matches none of the program's outfeed \
+                     shapes ({})",
+                    shapes.join(", ")
+                )));
+            };
+            items.push(l?);
         }
         outfeed.push(items);
         left.push(client.infeed_len(d)?);
