@@ -364,3 +364,40 @@ fn grid_and_argument_errors_are_clear() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn a_two_by_two_grid_names_processes_and_devices_alike_on_both_backends() {
+    let d = scratch("ids");
+    let prog = d.join("ids.hlo");
+    write(
+        &prog,
+        "HloModule ids\n\nENTRY %main () -> u32[] {\n  %t = token[] after-all()\n  %r = u32[] replica-id()\n  %p = u32[] partition-id()\n  %k = u32[] constant(10)\n  %rk = u32[] multiply(%r, %k)\n  %s = u32[] add(%rk, %p)\n  %o = token[] outfeed(%s, %t), outfeed_shape=u32[]\n  ROOT %y = u32[] add(%s, %k)\n}\n",
+    );
+    for backend in ["jit", "interp"] {
+        let out = d.join(format!("out-{backend}"));
+        assert!(run(&[
+            prog.to_str().unwrap(),
+            "--replicas",
+            "2",
+            "--partitions",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+            "--backend",
+            backend,
+        ])
+        .unwrap());
+        let u32s = |p: PathBuf| npy::read(&p).unwrap().data_as::<u32>().unwrap().to_vec();
+        for r in 0..2u32 {
+            for p in 0..2u32 {
+                let got = u32s(out.join(format!("r{r}p{p}/out0.npy")));
+                assert_eq!(got, vec![10 * r + p + 10], "{backend} r{r}p{p}");
+                // Device = partition * replicas + replica.
+                let dev = p * 2 + r;
+                let fed = u32s(out.join(format!("outfeed/d{dev}_0.npy")));
+                assert_eq!(fed, vec![10 * r + p], "{backend} device {dev}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
