@@ -164,6 +164,11 @@ impl Client {
         Ok(self.device(device)?.infeed.len())
     }
 
+    /// Items the program on `device` wrote with `outfeed` and the host has not taken yet.
+    pub fn outfeed_len(&self, device: usize) -> Result<usize> {
+        Ok(self.device(device)?.outfeed.len())
+    }
+
     /// Takes the next array the program on `device` wrote with `outfeed`, waiting up to
     /// the client's timeout. An item of another shape stays queued and is an error.
     ///

@@ -14,9 +14,20 @@ const USAGE: &str = "usage:
                       every pass that changed it)
   oxla run PROGRAM.mlir|PROGRAM.hlo [--input a.npy ...] [--inputs x.npz] [--out DIR]
                       [--check DIR] [--backend interp|jit]
-                      run a program on .npy inputs (or DIR's arg*.npy with --check), write outputs,
-                      compare with DIR's expected out*.npy / meta.json; compiled with the JIT
-                      (a program it cannot compile yet runs on the interpreter, with a note)
+                      [--replicas N] [--partitions M] [--input-dir DIR]
+                      [--infeed a.npy|a.npy,b.npy ...] [--timeout SECONDS]
+                      run a program on .npy inputs (or DIR's arg*.npy with --check), write outputs
+                      DIR/out{K}.npy (a tuple result's elements in order), compare with DIR's
+                      expected out*.npy / meta.json; compiled with the JIT (a program it cannot
+                      compile yet runs on the interpreter, with a note).
+                      Grids: --replicas/--partitions (default: the module's own counts) run one
+                      process per device (device = partition * N + replica); --input files go to
+                      every process, or --input-dir DIR gives each its own DIR/r{R}p{P}/arg{K}.npy;
+                      outputs go to DIR/r{R}p{P}/out{K}.npy (--check DIR compares the same layout).
+                      Queues: each --infeed is pushed in order on every device's infeed (a,b: one
+                      tuple item); after the run each device's outfeed is drained (shapes from the
+                      program's outfeed ops) to DIR/outfeed/d{D}_{I}.npy (tuple items:
+                      d{D}_{I}_{J}.npy). --timeout bounds every collective / infeed wait (10 s).
   oxla conformance DIR [--filter S] [--baseline FILE] [--write-baseline FILE]
                       [--backend interp|jit] [--verbose]
                       run the StableHLO interpreter test suite in DIR on the interpreter or the
