@@ -262,6 +262,21 @@ fn all_reduce_large_runs_in_chunks_and_a_non_commutative_reducer_keeps_group_ord
 }
 
 #[test]
+fn collective_reduce_gives_the_group_root_the_result() {
+    for g in GROUPINGS_4 {
+        let op = format!("collective-reduce(%x), {g}, to_apply=%red");
+        check(
+            &format!("collective-reduce {g}"),
+            &single(4, 1, "f32", Some("add"), "3,2", "3,2", &op),
+        );
+        check(
+            &format!("collective-reduce s32 {g}"),
+            &single(4, 1, "s32", Some("maximum"), "5", "5", &op),
+        );
+    }
+}
+
+#[test]
 fn tuple_all_reduce() {
     let text = format!(
         "{}{}ENTRY %main (x: f32[4], y: f32[2,3]) -> (f32[4], f32[2,3]) {{\n  %x = f32[4] parameter(0)\n  %y = f32[2,3] parameter(1)\n  %t = (f32[4], f32[2,3]) tuple(%x, %y)\n  ROOT %r = (f32[4], f32[2,3]) all-reduce(%t), replica_groups={{{{0,1}}}}, to_apply=%red\n}}\n",
