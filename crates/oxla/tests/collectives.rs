@@ -364,3 +364,34 @@ fn permute_broadcast_and_ids() {
     );
     check("ids", &text);
 }
+
+#[test]
+fn a_declared_shape_that_does_not_fit_the_group_is_an_error() {
+    // With a channel the all-gather spans partitions, so only the run knows the group size
+    // (2 here); the declared result claims 4.
+    let text = single(
+        1,
+        2,
+        "f32",
+        None,
+        "3",
+        "12",
+        "all-gather(%x), replica_groups={{0}}, channel_id=1, dimensions={0}",
+    );
+    let module = oxla::hlo::text::parse_module(&text).unwrap();
+    let client = Client::cpu_with(ClientOptions {
+        devices: 2,
+        ..Default::default()
+    })
+    .unwrap();
+    let exe = client.compile(&module, &CompileOptions::default()).unwrap();
+    let x = Buffer::from_slice(&[1.0f32, 2.0, 3.0], &[3]).unwrap();
+    let e = exe
+        .execute_sharded(&[vec![&x], vec![&x]])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("a group of 2") && e.contains("all-gather"),
+        "{e}"
+    );
+}

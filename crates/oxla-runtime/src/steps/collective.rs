@@ -100,6 +100,7 @@ impl Programs {
             .ok_or_else(|| Error::internal("process outside its own group"))?;
         let operand = &s.vals[ins.operands[0].index()];
         let ins_leaves = leaves(operand)?;
+        check_group_shapes(ins, &ins_leaves, &out_leaves, group.len())?;
         let mut contribution: Vec<&[u8]> = ins_leaves
             .iter()
             // SAFETY: the operand's live memory, not written until this step returns.
@@ -388,6 +389,63 @@ impl Programs {
         };
         parallel_for(chunks, threads, &run);
         Ok(())
+    }
+}
+
+/// The result shapes against the group's size. Shape inference cannot check them when a
+/// group spans partitions (its size is known only here), and the copies below rely on them.
+fn check_group_shapes(
+    ins: &HloInstruction,
+    input: &[(*mut u8, ArrayShape)],
+    output: &[(*mut u8, ArrayShape)],
+    n: usize,
+) -> Result<()> {
+    let n = n as i64;
+    let (Some((_, a)), Some((_, r))) = (input.first(), output.first()) else {
+        return Err(Error::internal("collective without operand or result"));
+    };
+    let expect = match &ins.op {
+        Op::AllGather { dimension, .. } => {
+            let mut d = a.dims.clone();
+            d[*dimension as usize] *= n;
+            Some(d)
+        }
+        Op::ReduceScatter { dimension, .. } => {
+            let mut d = a.dims.clone();
+            let k = *dimension as usize;
+            if d[k] % n != 0 {
+                return Err(Error::runtime(format!(
+                    "dimension {k} of size {} does not split over a group of {n}",
+                    d[k]
+                )));
+            }
+            d[k] /= n;
+            Some(d)
+        }
+        Op::AllToAll {
+            split_dimension,
+            concat_dimension,
+            split_count,
+            ..
+        } => {
+            if *split_count != n {
+                return Err(Error::runtime(format!(
+                    "split_count {split_count} but a group of {n}"
+                )));
+            }
+            let mut d = a.dims.clone();
+            d[*split_dimension as usize] /= n;
+            d[*concat_dimension as usize] *= n;
+            Some(d)
+        }
+        _ => None,
+    };
+    match expect {
+        Some(d) if d != r.dims => Err(Error::runtime(format!(
+            "a group of {n} makes the result {:?}, the instruction says {:?}",
+            d, r.dims
+        ))),
+        _ => Ok(()),
     }
 }
 
