@@ -31,12 +31,33 @@ impl Buffer {
             layout: None,
             ..a.clone()
         };
+        Buffer::from_bytes(shape, &l.to_le_bytes())
+    }
+
+    /// An array of `shape` from its raw little-endian, row-major bytes (a byte per
+    /// sub-byte integer), e.g. a custom call's operand view.
+    pub fn from_bytes(shape: ArrayShape, bytes: &[u8]) -> Result<Buffer> {
         check_type(shape.element_type)?;
-        let bytes = l.to_le_bytes();
+        let want = crate::exec::array_bytes(&shape);
+        if bytes.len() != want {
+            return Err(Error::invalid(format!(
+                "{} bytes for {}, which takes {want}",
+                bytes.len(),
+                Shape::Array(shape.clone())
+            )));
+        }
         Ok(Buffer {
-            shape,
-            data: Arc::new(Bytes::from_slice(&bytes)?),
+            shape: ArrayShape {
+                layout: None,
+                ..shape
+            },
+            data: Arc::new(Bytes::from_slice(bytes)?),
         })
+    }
+
+    /// The raw bytes (the form [`Buffer::from_bytes`] takes).
+    pub fn as_bytes(&self) -> &[u8] {
+        self.data.as_slice()
     }
 
     /// An array of `dims` holding `data` (row-major).

@@ -158,6 +158,23 @@ impl V {
             v => out.push(v.clone()),
         }
     }
+
+    /// The memory and shape of every array leaf (tokens skipped).
+    pub fn arrays(&self) -> Vec<(*mut u8, ArrayShape)> {
+        let mut all = Vec::new();
+        self.leaves(&mut all);
+        all.into_iter()
+            .filter_map(|l| match l {
+                V::Arr { ptr, shape, .. } => Some((ptr, shape)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// Bytes of a dense array of shape `a` (as buffer assignment lays it out).
+pub(crate) fn array_bytes(a: &ArrayShape) -> usize {
+    oxla_passes::buffer_assignment::shape_bytes(&oxla_hlo::Shape::Array(a.clone()))
 }
 
 /// Raw pointers handed to worker threads; the caller guarantees the memory outlives them

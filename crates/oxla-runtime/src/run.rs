@@ -11,7 +11,7 @@ use oxla_passes::buffer_assignment::shape_bytes;
 use oxla_passes::Slot;
 
 use crate::client::Shared;
-use crate::exec::{Bytes, V};
+use crate::exec::{array_bytes, Bytes, V};
 use crate::plan::{Program, Programs, Step};
 use crate::Buffer;
 
@@ -262,7 +262,7 @@ impl Programs {
                 shape,
                 keep: None,
             } => {
-                let bytes = shape_bytes(&Shape::Array(shape.clone()));
+                let bytes = array_bytes(&shape);
                 let b = Bytes::uninit(bytes)?;
                 // SAFETY: `ptr` points at `bytes` live bytes of the current arena.
                 unsafe { std::ptr::copy_nonoverlapping(ptr, b.ptr(), bytes) };

@@ -237,10 +237,7 @@ fn run_parallel_jit(
     let args: Vec<oxla_runtime::Buffer> = call
         .operands
         .iter()
-        .map(|v| {
-            let l = Literal::from_le_bytes(&oxla_hlo::Shape::Array(v.shape.clone()), v.bytes)?;
-            oxla_runtime::Buffer::from_literal(&l)
-        })
+        .map(|v| oxla_runtime::Buffer::from_bytes(v.shape.clone(), v.bytes))
         .collect::<Result<_>>()?;
     let mut launches = Vec::new();
     let mut next = 0usize;
@@ -273,11 +270,11 @@ fn run_parallel_jit(
         )));
     }
     for (out, b) in call.results.iter_mut().zip(flat) {
-        let bytes = b.to_literal()?.to_le_bytes();
+        let bytes = b.as_bytes();
         if bytes.len() != out.bytes.len() {
             return Err(Error::runtime("run_parallel: a result's size differs"));
         }
-        out.bytes.copy_from_slice(&bytes);
+        out.bytes.copy_from_slice(bytes);
     }
     Ok(())
 }

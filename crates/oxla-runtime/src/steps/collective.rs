@@ -6,10 +6,9 @@
 //! `oxla_hlo::collective`, which the interpreter's grid shares.
 
 use oxla_hlo::{collective_group, ArrayShape, Error, HloComputation, HloInstruction, Op, Result};
-use oxla_passes::buffer_assignment::shape_bytes;
 
 use crate::comm::RendezvousKey;
-use crate::exec::{parallel_for, SendPtr, V};
+use crate::exec::{array_bytes, parallel_for, SendPtr, V};
 use crate::plan::Programs;
 use crate::run::StepCtx;
 
@@ -48,27 +47,11 @@ pub(crate) fn check(c: &HloComputation, ins: &HloInstruction) -> Result<()> {
     Ok(())
 }
 
-/// The memory and shape of each array leaf of `v`.
-fn leaves(v: &V) -> Result<Vec<(*mut u8, ArrayShape)>> {
-    let mut all = Vec::new();
-    v.leaves(&mut all);
-    all.into_iter()
-        .map(|l| match l {
-            V::Arr { ptr, shape, .. } => Ok((ptr, shape)),
-            _ => Err(Error::internal("collective operand is not an array")),
-        })
-        .collect()
-}
-
-fn bytes_of(a: &ArrayShape) -> usize {
-    shape_bytes(&oxla_hlo::Shape::Array(a.clone()))
-}
-
 impl Programs {
     pub(crate) fn run_collective(&self, s: &StepCtx, combiner: Option<usize>) -> Result<V> {
         let (x, ins) = (s.x, s.ins);
         let (outs, v) = self.out_ptrs(s.prog, s.i, &ins.shape, s.base)?;
-        let out_leaves = leaves(&v)?;
+        let out_leaves = v.arrays();
         let write_u32 = |id: i64| -> Result<V> {
             // SAFETY: a u32 scalar output.
             unsafe { std::ptr::write_unaligned(outs[0] as *mut u32, id as u32) };
@@ -77,7 +60,7 @@ impl Programs {
         let zeros = || -> Result<V> {
             for (p, a) in &out_leaves {
                 // SAFETY: the output's own memory.
-                unsafe { std::ptr::write_bytes(*p, 0, bytes_of(a)) };
+                unsafe { std::ptr::write_bytes(*p, 0, array_bytes(a)) };
             }
             Ok(v.clone())
         };
@@ -99,12 +82,12 @@ impl Programs {
             .position(|&g| g == me)
             .ok_or_else(|| Error::internal("process outside its own group"))?;
         let operand = &s.vals[ins.operands[0].index()];
-        let ins_leaves = leaves(operand)?;
+        let ins_leaves = operand.arrays();
         check_group_shapes(ins, &ins_leaves, &out_leaves, group.len())?;
         let mut contribution: Vec<&[u8]> = ins_leaves
             .iter()
             // SAFETY: the operand's live memory, not written until this step returns.
-            .map(|(p, a)| unsafe { std::slice::from_raw_parts(*p as *const u8, bytes_of(a)) })
+            .map(|(p, a)| unsafe { std::slice::from_raw_parts(*p as *const u8, array_bytes(a)) })
             .collect();
         // In one address space, an all-reduce also hands out its result memory: each member
         // reduces one slice and writes it into everyone's result (k times less traffic
@@ -115,7 +98,7 @@ impl Programs {
                 // SAFETY: the result's fresh memory, which nobody reads before the
                 // rendezvous ends; members write disjoint slices of it.
                 contribution
-                    .push(unsafe { std::slice::from_raw_parts(*p as *const u8, bytes_of(a)) });
+                    .push(unsafe { std::slice::from_raw_parts(*p as *const u8, array_bytes(a)) });
             }
         }
         let key = RendezvousKey {
@@ -191,7 +174,7 @@ impl Programs {
                     let (out, a) = &out_leaves[0];
                     if pos != 0 {
                         // SAFETY: the output's own memory.
-                        unsafe { std::ptr::write_bytes(*out, 0, bytes_of(a)) };
+                        unsafe { std::ptr::write_bytes(*out, 0, array_bytes(a)) };
                         return Ok(());
                     }
                     let k =
@@ -301,11 +284,11 @@ impl Programs {
                                 })?;
                             // SAFETY: same size (checked above).
                             unsafe {
-                                std::ptr::copy_nonoverlapping(p[0].as_ptr(), *out, bytes_of(a))
+                                std::ptr::copy_nonoverlapping(p[0].as_ptr(), *out, array_bytes(a))
                             };
                         }
                         // SAFETY: the output's own memory.
-                        None => unsafe { std::ptr::write_bytes(*out, 0, bytes_of(a)) },
+                        None => unsafe { std::ptr::write_bytes(*out, 0, array_bytes(a)) },
                     }
                     Ok(())
                 }
@@ -322,7 +305,7 @@ impl Programs {
                             Error::runtime(format!("root {root} is outside a group of {n}"))
                         })?;
                     // SAFETY: same size (checked above).
-                    unsafe { std::ptr::copy_nonoverlapping(p[0].as_ptr(), *out, bytes_of(a)) };
+                    unsafe { std::ptr::copy_nonoverlapping(p[0].as_ptr(), *out, array_bytes(a)) };
                     Ok(())
                 }
                 op => Err(Error::internal(format!(

@@ -6,14 +6,10 @@ use std::sync::Arc;
 use oxla_hlo::{Error, Result};
 
 use crate::custom_call::{ArrayView, ArrayViewMut, CustomCallArgs, HostFn};
-use crate::exec::V;
+use crate::exec::{array_bytes, V};
 use crate::plan::Programs;
 use crate::run::StepCtx;
 use crate::Client;
-
-fn bytes_of(a: &oxla_hlo::ArrayShape) -> usize {
-    oxla_passes::buffer_assignment::shape_bytes(&oxla_hlo::Shape::Array(a.clone()))
-}
 
 impl Programs {
     pub(crate) fn run_custom_call(&self, s: &StepCtx, f: &Arc<HostFn>) -> Result<V> {
@@ -33,7 +29,7 @@ impl Programs {
                 V::Arr { ptr, shape, .. } => operands.push(ArrayView {
                     shape,
                     bytes: unsafe {
-                        std::slice::from_raw_parts(*ptr as *const u8, bytes_of(shape))
+                        std::slice::from_raw_parts(*ptr as *const u8, array_bytes(shape))
                     },
                 }),
                 V::Token => {}
@@ -45,22 +41,14 @@ impl Programs {
             }
         }
         let (outs, v) = self.out_ptrs(s.prog, s.i, &ins.shape, s.base)?;
-        let mut leaves = Vec::new();
-        v.leaves(&mut leaves);
-        let shapes: Vec<oxla_hlo::ArrayShape> = leaves
-            .iter()
-            .filter_map(|l| match l {
-                V::Arr { shape, .. } => Some(shape.clone()),
-                _ => None,
-            })
-            .collect();
+        let shapes: Vec<oxla_hlo::ArrayShape> = v.arrays().into_iter().map(|(_, a)| a).collect();
         let results = outs
             .iter()
             .zip(&shapes)
             // SAFETY: each result's own fresh memory, disjoint from every other.
             .map(|(p, a)| ArrayViewMut {
                 shape: a,
-                bytes: unsafe { std::slice::from_raw_parts_mut(*p, bytes_of(a)) },
+                bytes: unsafe { std::slice::from_raw_parts_mut(*p, array_bytes(a)) },
             })
             .collect();
         let client = Client {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use oxla_hlo::{ArrayShape, Error, Op, PrimitiveType, Result, Shape};
 
-use crate::exec::{Bytes, V};
+use crate::exec::{array_bytes, Bytes, V};
 use crate::plan::Programs;
 use crate::queue::Item;
 use crate::run::StepCtx;
@@ -27,7 +27,7 @@ fn to_buffers(v: &V) -> Result<Vec<Buffer>> {
                 keep: Some(k),
             } if ptr == k.ptr() => Ok(Buffer { shape, data: k }),
             V::Arr { ptr, shape, .. } => {
-                let n = oxla_passes::buffer_assignment::shape_bytes(&Shape::Array(shape.clone()));
+                let n = array_bytes(&shape);
                 // SAFETY: `n` live bytes of the value.
                 let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, n) };
                 Ok(Buffer {
@@ -97,9 +97,9 @@ impl Programs {
                     .and_then(|t| t.first())
                     .cloned()
                     .unwrap_or(Shape::Token);
+                let mut w = Vec::new();
+                array_leaves(&want, &mut w);
                 let accept = |it: &Item| -> Result<()> {
-                    let mut w = Vec::new();
-                    array_leaves(&want, &mut w);
                     let got: Vec<_> = it.leaves.iter().map(|b| b.signature()).collect();
                     if w != got {
                         return Err(Error::runtime(format!(
