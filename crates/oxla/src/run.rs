@@ -609,7 +609,10 @@ fn write_npy(path: &Path, l: &Literal) -> Result<()> {
 
 /// The `oxla run` command.
 pub fn command(args: &[String]) -> Result<bool> {
-    let program = PathBuf::from(&args[0]);
+    let program = PathBuf::from(
+        args.first()
+            .ok_or_else(|| Error::invalid("oxla run: no program given"))?,
+    );
     let o = parse_options(args)?;
     let t0 = Instant::now();
     let p = load_program(&program)?;
