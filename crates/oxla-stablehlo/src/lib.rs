@@ -2,6 +2,7 @@
 //! exports them) and imports them into the Oxla HLO IR through `oxla-builder`.
 
 pub mod ast;
+pub mod bytecode;
 mod chlo;
 mod convert;
 pub mod import;
@@ -11,3 +12,18 @@ pub mod parser;
 pub use convert::{dense_literal, shape_of};
 pub use import::{import, Check, CheckKind, Expected, Imported, ParallelRun};
 pub use parser::{parse_module, split_input_file};
+
+/// Reads a program given as bytes: MLIR bytecode (a portable artifact, recognised by its magic
+/// number) or MLIR text. This is the entry point for programs that arrive from outside (PJRT,
+/// `oxla run`, the Rust API) without saying which form they are in.
+pub fn parse_program(bytes: &[u8]) -> oxla_hlo::Result<ast::Module> {
+    if bytes.starts_with(bytecode::MAGIC) {
+        return bytecode::read_module(bytes);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        oxla_hlo::Error::InvalidArgument(format!(
+            "program is neither MLIR bytecode nor UTF-8 text: {e}"
+        ))
+    })?;
+    parse_module(text)
+}
