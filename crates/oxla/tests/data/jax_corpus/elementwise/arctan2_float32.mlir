@@ -1,0 +1,6 @@
+module @jit_arctan2 attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<4x17xf32>, %arg1: tensor<4x17xf32>) -> (tensor<4x17xf32> {jax.result_info = "result"}) {
+    %0 = stablehlo.atan2 %arg0, %arg1 : tensor<4x17xf32>
+    return %0 : tensor<4x17xf32>
+  }
+}

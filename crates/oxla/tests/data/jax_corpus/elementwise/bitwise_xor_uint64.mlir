@@ -1,0 +1,6 @@
+module @jit_bitwise_xor attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<3x11xui64>, %arg1: tensor<3x11xui64>) -> (tensor<3x11xui64> {jax.result_info = "result"}) {
+    %0 = stablehlo.xor %arg0, %arg1 : tensor<3x11xui64>
+    return %0 : tensor<3x11xui64>
+  }
+}

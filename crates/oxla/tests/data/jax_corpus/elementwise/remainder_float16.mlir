@@ -1,0 +1,23 @@
+module @jit_remainder attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<4x17xf16>, %arg1: tensor<4x17xf16>) -> (tensor<4x17xf16> {jax.result_info = "result"}) {
+    %0 = call @remainder(%arg0, %arg1) : (tensor<4x17xf16>, tensor<4x17xf16>) -> tensor<4x17xf16>
+    return %0 : tensor<4x17xf16>
+  }
+  func.func private @remainder(%arg0: tensor<4x17xf16>, %arg1: tensor<4x17xf16>) -> tensor<4x17xf16> {
+    %0 = stablehlo.remainder %arg0, %arg1 : tensor<4x17xf16>
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f16>
+    %1 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f16>) -> tensor<4x17xf16>
+    %2 = stablehlo.compare NE, %0, %1, FLOAT : (tensor<4x17xf16>, tensor<4x17xf16>) -> tensor<4x17xi1>
+    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f16>
+    %3 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f16>) -> tensor<4x17xf16>
+    %4 = stablehlo.compare LT, %0, %3, FLOAT : (tensor<4x17xf16>, tensor<4x17xf16>) -> tensor<4x17xi1>
+    %cst_1 = stablehlo.constant dense<0.000000e+00> : tensor<f16>
+    %5 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f16>) -> tensor<4x17xf16>
+    %6 = stablehlo.compare LT, %arg1, %5, FLOAT : (tensor<4x17xf16>, tensor<4x17xf16>) -> tensor<4x17xi1>
+    %7 = stablehlo.compare NE, %4, %6, UNSIGNED : (tensor<4x17xi1>, tensor<4x17xi1>) -> tensor<4x17xi1>
+    %8 = stablehlo.and %7, %2 : tensor<4x17xi1>
+    %9 = stablehlo.add %0, %arg1 : tensor<4x17xf16>
+    %10 = stablehlo.select %8, %9, %0 : tensor<4x17xi1>, tensor<4x17xf16>
+    return %10 : tensor<4x17xf16>
+  }
+}

@@ -1,0 +1,11 @@
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<3x12xcomplex<f64>>) -> (tensor<3x7xcomplex<f64>> {jax.result_info = "result"}) {
+    %0 = stablehlo.slice %arg0 [0:3, 0:7] : (tensor<3x12xcomplex<f64>>) -> tensor<3x7xcomplex<f64>>
+    %1 = call @fft(%0) : (tensor<3x7xcomplex<f64>>) -> tensor<3x7xcomplex<f64>>
+    return %1 : tensor<3x7xcomplex<f64>>
+  }
+  func.func private @fft(%arg0: tensor<3x7xcomplex<f64>>) -> tensor<3x7xcomplex<f64>> {
+    %0 = stablehlo.fft %arg0, type = FFT, length = [7] : (tensor<3x7xcomplex<f64>>) -> tensor<3x7xcomplex<f64>>
+    return %0 : tensor<3x7xcomplex<f64>>
+  }
+}

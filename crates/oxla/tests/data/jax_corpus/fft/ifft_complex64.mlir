@@ -1,0 +1,12 @@
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<3x12xcomplex<f32>>) -> (tensor<3x12xcomplex<f32>> {jax.result_info = "result"}) {
+    %0 = stablehlo.transpose %arg0, dims = [1, 0] : (tensor<3x12xcomplex<f32>>) -> tensor<12x3xcomplex<f32>>
+    %1 = call @fft(%0) : (tensor<12x3xcomplex<f32>>) -> tensor<12x3xcomplex<f32>>
+    %2 = stablehlo.transpose %1, dims = [1, 0] : (tensor<12x3xcomplex<f32>>) -> tensor<3x12xcomplex<f32>>
+    return %2 : tensor<3x12xcomplex<f32>>
+  }
+  func.func private @fft(%arg0: tensor<12x3xcomplex<f32>>) -> tensor<12x3xcomplex<f32>> {
+    %0 = stablehlo.fft %arg0, type = IFFT, length = [3] : (tensor<12x3xcomplex<f32>>) -> tensor<12x3xcomplex<f32>>
+    return %0 : tensor<12x3xcomplex<f32>>
+  }
+}

@@ -1,0 +1,12 @@
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<6x7x5xf16>) -> (tensor<6x7xf16> {jax.result_info = "result"}) {
+    %0 = stablehlo.convert %arg0 : (tensor<6x7x5xf16>) -> tensor<6x7x5xf32>
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [2] : (tensor<6x7x5xf32>, tensor<f32>) -> tensor<6x7xf32>
+    %cst_0 = stablehlo.constant dense<5.000000e+00> : tensor<f32>
+    %2 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<6x7xf32>
+    %3 = stablehlo.divide %1, %2 : tensor<6x7xf32>
+    %4 = stablehlo.convert %3 : (tensor<6x7xf32>) -> tensor<6x7xf16>
+    return %4 : tensor<6x7xf16>
+  }
+}

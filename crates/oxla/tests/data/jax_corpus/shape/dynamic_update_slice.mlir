@@ -1,0 +1,34 @@
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x3x4x5xf32>, %arg1: tensor<i32>) -> (tensor<2x3x4x5xf32> {jax.result_info = "result"}) {
+    %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<1x2x2x5xf32>
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %1 = stablehlo.multiply %arg1, %c : tensor<i32>
+    %c_0 = stablehlo.constant dense<1> : tensor<i32>
+    %2 = stablehlo.add %1, %c_0 : tensor<i32>
+    %c_1 = stablehlo.constant dense<0> : tensor<i32>
+    %3 = stablehlo.multiply %arg1, %c_1 : tensor<i32>
+    %c_2 = stablehlo.constant dense<0> : tensor<i32>
+    %4 = stablehlo.compare LT, %arg1, %c_2, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %c_3 = stablehlo.constant dense<2> : tensor<i32>
+    %5 = stablehlo.add %arg1, %c_3 : tensor<i32>
+    %6 = stablehlo.select %4, %5, %arg1 : tensor<i1>, tensor<i32>
+    %c_4 = stablehlo.constant dense<0> : tensor<i32>
+    %7 = stablehlo.compare LT, %2, %c_4, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %c_5 = stablehlo.constant dense<3> : tensor<i32>
+    %8 = stablehlo.add %2, %c_5 : tensor<i32>
+    %9 = stablehlo.select %7, %8, %2 : tensor<i1>, tensor<i32>
+    %c_6 = stablehlo.constant dense<0> : tensor<i32>
+    %10 = stablehlo.compare LT, %arg1, %c_6, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %c_7 = stablehlo.constant dense<4> : tensor<i32>
+    %11 = stablehlo.add %arg1, %c_7 : tensor<i32>
+    %12 = stablehlo.select %10, %11, %arg1 : tensor<i1>, tensor<i32>
+    %c_8 = stablehlo.constant dense<0> : tensor<i32>
+    %13 = stablehlo.compare LT, %3, %c_8, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %c_9 = stablehlo.constant dense<5> : tensor<i32>
+    %14 = stablehlo.add %3, %c_9 : tensor<i32>
+    %15 = stablehlo.select %13, %14, %3 : tensor<i1>, tensor<i32>
+    %16 = stablehlo.dynamic_update_slice %arg0, %0, %6, %9, %12, %15 : (tensor<2x3x4x5xf32>, tensor<1x2x2x5xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x3x4x5xf32>
+    return %16 : tensor<2x3x4x5xf32>
+  }
+}

@@ -1,0 +1,7 @@
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x3x4x5xf32>) -> (tensor<2x2x2x5xf32> {jax.result_info = "result"}) {
+    %0 = stablehlo.slice %arg0 [0:2, 0:3:2, 1:4:2, 0:5] : (tensor<2x3x4x5xf32>) -> tensor<2x2x2x5xf32>
+    %1 = stablehlo.reverse %0, dims = [3] : tensor<2x2x2x5xf32>
+    return %1 : tensor<2x2x2x5xf32>
+  }
+}
