@@ -268,7 +268,11 @@ impl Process<'_> {
                 called(ins, 0)?,
                 args.values.iter().map(|&l| l.clone()).collect(),
             ),
-            Op::CustomCall { target, .. } => self.custom_call(target, &args.values, shape),
+            Op::CustomCall {
+                target,
+                backend_config,
+                ..
+            } => self.custom_call(target, backend_config, &args.values, shape),
             Op::Rng { .. } | Op::RngBitGenerator { .. } => {
                 crate::rng::eval(self, &ins.op, &args.values, shape)
             }

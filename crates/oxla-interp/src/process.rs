@@ -46,7 +46,17 @@ impl<'a> Process<'a> {
         s
     }
 
-    pub fn custom_call(&self, target: &str, args: &[&Literal], shape: &Shape) -> Result<Literal> {
+    pub fn custom_call(
+        &self,
+        target: &str,
+        backend_config: &str,
+        args: &[&Literal],
+        shape: &Shape,
+    ) -> Result<Literal> {
+        // JAX's LAPACK targets are built in (a registration of the same name wins).
+        if !self.interp.custom_calls.contains_key(target) && oxla_lapack::is_target(target) {
+            return oxla_lapack::call(target, backend_config, args, shape);
+        }
         let f = self.interp.custom_calls.get(target).ok_or_else(|| {
             Error::runtime(format!(
                 "custom-call target \"{target}\" is not registered with the interpreter"

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
-use oxla_hlo::{ArrayShape, Error, NativeType, PrimitiveType, Result};
+use oxla_hlo::{ArrayShape, Error, Literal, NativeType, PrimitiveType, Result, Shape};
 
 use crate::Client;
 
@@ -79,9 +79,52 @@ pub(crate) struct Registry {
 }
 
 impl Registry {
+    /// The registered function of `target`, else a built-in one (JAX's LAPACK targets).
     pub fn get(&self, target: &str) -> Option<Arc<HostFn>> {
-        self.fns.read().ok()?.get(target).cloned()
+        if let Some(f) = self.fns.read().ok()?.get(target).cloned() {
+            return Some(f);
+        }
+        oxla_lapack::is_target(target).then(|| Arc::new(lapack) as Arc<HostFn>)
     }
+}
+
+/// The built-in LAPACK targets: operands read as literals, `oxla_lapack` (which the
+/// interpreter also runs), results copied into the result memory.
+fn lapack(c: &mut CustomCallArgs) -> Result<()> {
+    let ins = c
+        .operands
+        .iter()
+        .map(|v| Literal::from_le_bytes(&Shape::Array(v.shape.clone()), v.bytes))
+        .collect::<Result<Vec<_>>>()?;
+    let refs: Vec<&Literal> = ins.iter().collect();
+    let shapes: Vec<Shape> = c
+        .results
+        .iter()
+        .map(|r| Shape::Array(r.shape.clone()))
+        .collect();
+    let shape = if shapes.len() == 1 {
+        shapes[0].clone()
+    } else {
+        Shape::Tuple(shapes)
+    };
+    let out = oxla_lapack::call(c.target, c.backend_config, &refs, &shape)?;
+    let leaves: Vec<&Literal> = match out.tuple_elements() {
+        Some(t) => t.iter().collect(),
+        None => vec![&out],
+    };
+    for (r, l) in c.results.iter_mut().zip(leaves) {
+        let bytes = l.to_le_bytes();
+        if bytes.len() != r.bytes.len() {
+            return Err(Error::internal(format!(
+                "{}: result of {} bytes for {} bytes of memory",
+                c.target,
+                bytes.len(),
+                r.bytes.len()
+            )));
+        }
+        r.bytes.copy_from_slice(&bytes);
+    }
+    Ok(())
 }
 
 impl Client {

@@ -602,6 +602,37 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Skips a balanced `<...>` (strings, nested brackets and `->` arrows inside) and
+    /// returns its text without the outer brackets.
+    fn opaque_angle_body(&mut self) -> Result<String> {
+        let start = self.pos;
+        let bytes = self.src.as_bytes();
+        let mut depth = 0usize;
+        let mut i = self.pos;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'"' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'"' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'<' | b'(' | b'[' | b'{' => depth += 1,
+                b'>' if i > 0 && bytes[i - 1] == b'-' => {}
+                b'>' | b')' | b']' | b'}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        self.pos = i + 1;
+                        return Ok(self.src[start + 1..i].to_string());
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        Err(self.err("unterminated `<` in a dialect attribute"))
+    }
+
     pub fn attr(&mut self) -> Result<Attr> {
         self.skip_ws();
         let r = self.rest();
@@ -693,6 +724,12 @@ impl<'a> Parser<'a> {
         if r.starts_with('#') {
             self.pos += 1;
             let name = self.ident()?;
+            if name.starts_with("sdy.") && self.rest().starts_with('<') {
+                // Shardy sharding rules and meshes describe how to partition, not what to
+                // compute: kept as opaque text, never interpreted.
+                let text = self.opaque_angle_body()?;
+                return Ok(Attr::Struct(name, vec![("text".into(), Attr::Str(text))]));
+            }
             if self.eat("<") {
                 return self.struct_attr(name);
             }

@@ -80,10 +80,13 @@ fn known_failures(dir: &Path) -> BTreeMap<String, String> {
 fn jax_corpus_matches_xla() {
     let dir = corpus();
     let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
     let programs = manifest["programs"].as_array().unwrap().clone();
-    assert!(programs.len() >= 300, "corpus has {} programs", programs.len());
+    assert!(
+        programs.len() >= 300,
+        "corpus has {} programs",
+        programs.len()
+    );
     let known = known_failures(&dir);
     // (area/name backend) -> reason, for every failing run.
     let failures = Mutex::new(BTreeMap::new());
@@ -130,7 +133,10 @@ fn jax_corpus_matches_xla() {
         std::fs::write(dir.join("known_failures.txt"), text).unwrap();
         return;
     }
-    let fixed: Vec<_> = known.keys().filter(|k| !failures.contains_key(*k)).collect();
+    let fixed: Vec<_> = known
+        .keys()
+        .filter(|k| !failures.contains_key(*k))
+        .collect();
     if !fixed.is_empty() {
         println!("now passing (remove from known_failures.txt): {fixed:?}");
     }

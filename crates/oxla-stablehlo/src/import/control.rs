@@ -109,8 +109,12 @@ impl Importer<'_> {
                 } else {
                     Shape::Tuple((0..n).map(|i| result_shape(op, i)).collect::<Result<_>>()?)
                 };
-                let cfg = match op.attr("backend_config") {
-                    Some(Attr::Str(s)) => s.clone(),
+                // Typed-FFI targets (JAX's LAPACK calls) carry their attributes in
+                // `mhlo.backend_config`; rendered as MLIR prints a dictionary, which is also
+                // what XLA's HLO dumps show as such a call's backend_config.
+                let cfg = match (op.attr("mhlo.backend_config"), op.attr("backend_config")) {
+                    (Some(Attr::Dict(d)), _) => render_ffi_attrs(d),
+                    (_, Some(Attr::Str(s))) => s.clone(),
                     _ => String::new(),
                 };
                 let r = b.custom_call(
@@ -288,4 +292,22 @@ impl Importer<'_> {
         let n = op.results.len();
         Ok(Self::results(b, r, n))
     }
+}
+
+/// `{name = value, ...}` for a custom call's FFI attribute dictionary.
+fn render_ffi_attrs(d: &[(String, Attr)]) -> String {
+    let items: Vec<String> = d
+        .iter()
+        .map(|(k, v)| {
+            let v = match v {
+                Attr::Int(i) => i.to_string(),
+                Attr::Float(f) => f.to_string(),
+                Attr::Bool(b) => b.to_string(),
+                Attr::Str(s) => format!("{s:?}"),
+                other => format!("{other:?}"),
+            };
+            format!("{k} = {v}")
+        })
+        .collect();
+    format!("{{{}}}", items.join(", "))
 }
