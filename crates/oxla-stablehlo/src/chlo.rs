@@ -209,6 +209,16 @@ pub fn build(b: &mut XlaBuilder, op: &Operation, args: &[XlaOp]) -> Result<Vec<X
         let i = b.get_tuple_element(r, 1);
         return Ok(vec![v, i]);
     }
+    if short == "next_after" {
+        return Ok(vec![next_after(b, args[0], args[1])?]);
+    }
+    let t0 = b.get_shape(args[0])?.element_type();
+    if t0.is_complex() {
+        if let Some(r) = complex_op(b, short, args[0], t0) {
+            return Ok(vec![r]);
+        }
+        return Err(unsupported());
+    }
     let f: fn(&mut F, XlaOp) -> XlaOp = match short {
         "erf" => |f, x| f.b.erf(x),
         "tan" => |f, x| f.b.tan(x),
@@ -686,4 +696,171 @@ fn mulhi(b: &mut XlaBuilder, x: XlaOp, y: XlaOp) -> Result<XlaOp> {
     let r0 = b.sub(hi, cy);
     let r = b.sub(r0, cx);
     Ok(b.bitcast_convert_type(r, S64))
+}
+
+/// `chlo.next_after(x, y)`: the float after x in the direction of y, by stepping x's bits
+/// (NaN if either is NaN, y if x == y, the smallest subnormal towards y from zero).
+fn next_after(b: &mut XlaBuilder, x: XlaOp, y: XlaOp) -> Result<XlaOp> {
+    let t = b.get_shape(x)?.element_type();
+    let it = match t {
+        PrimitiveType::F64 => PrimitiveType::S64,
+        PrimitiveType::F32 => PrimitiveType::S32,
+        PrimitiveType::F16 | PrimitiveType::BF16 => PrimitiveType::S16,
+        _ => {
+            return Err(Error::unimplemented(format!(
+                "chlo.next_after on element type {t}"
+            )))
+        }
+    };
+    let dims = b.get_shape(x)?.dims().to_vec();
+    // Constants of x's shape (select does not broadcast scalars).
+    let bits = |b: &mut XlaBuilder, v: i64| {
+        let l = Literal::from_i64s(it, &[], &[v]).expect("integer constant");
+        let c = b.constant_literal(&l);
+        b.broadcast(c, &dims)
+    };
+    let fc = |b: &mut XlaBuilder, v: f64| {
+        let l = Literal::from_f64s(t, &[], &[v]).expect("float constant");
+        let c = b.constant_literal(&l);
+        b.broadcast(c, &dims)
+    };
+    let xb = b.bitcast_convert_type(x, it);
+    let yb = b.bitcast_convert_type(y, it);
+    let zero = fc(b, 0.0);
+    let x_nan = b.ne(x, x);
+    let y_nan = b.ne(y, y);
+    let any_nan = b.or(x_nan, y_nan);
+    let nan = fc(b, f64::NAN);
+    // From zero: the smallest subnormal with y's sign.
+    let width = (it.bit_width()) as i64;
+    let sign_mask = bits(b, i64::MIN >> (64 - width));
+    let y_sign = b.and(yb, sign_mask);
+    let one = bits(b, 1);
+    let from_zero_bits = b.or(y_sign, one);
+    let from_zero = b.bitcast_convert_type(from_zero_bits, t);
+    // Elsewhere: one step away from zero if x and y - x have the same sign, else towards it.
+    let x_neg = b.lt(x, zero);
+    let y_lt_x = b.lt(y, x);
+    let towards_zero = b.eq(x_neg, y_lt_x);
+    let towards_zero = b.not(towards_zero);
+    let minus_one = bits(b, -1);
+    let step = b.select(towards_zero, minus_one, one);
+    let stepped_bits = b.add(xb, step);
+    let stepped = b.bitcast_convert_type(stepped_bits, t);
+    let x_zero = b.eq(x, zero);
+    let r = b.select(x_zero, from_zero, stepped);
+    let same = b.eq(x, y);
+    let r = b.select(same, y, r);
+    Ok(b.select(any_nan, nan, r))
+}
+
+/// Complex CHLO ops, computed on (re, im) parts: square, sinh, cosh by their part formulas;
+/// the inverse functions through complex log and sqrt with the branch cuts of C99.
+fn complex_op(b: &mut XlaBuilder, op: &str, z: XlaOp, t: PrimitiveType) -> Option<XlaOp> {
+    let rt = t.component_type();
+    let rc = |b: &mut XlaBuilder, v: f64| {
+        let l = Literal::from_f64s(rt, &[], &[v]).expect("float constant");
+        b.constant_literal(&l)
+    };
+    let cc = |b: &mut XlaBuilder, re: f64, im: f64| {
+        let r = rc(b, re);
+        let i = rc(b, im);
+        b.complex(r, i)
+    };
+    let x = b.real(z);
+    let y = b.imag(z);
+    // i * w and -i * w.
+    let times_i = |b: &mut XlaBuilder, w: XlaOp| {
+        let (wr, wi) = (b.real(w), b.imag(w));
+        let n = b.neg(wi);
+        b.complex(n, wr)
+    };
+    let times_minus_i = |b: &mut XlaBuilder, w: XlaOp| {
+        let (wr, wi) = (b.real(w), b.imag(w));
+        let n = b.neg(wr);
+        b.complex(wi, n)
+    };
+    // asinh(w) = log(w + sqrt(w^2 + 1)), evaluated on the right half plane (no cancellation)
+    // and mirrored: asinh(-w) = -asinh(w).
+    let asinh = |b: &mut XlaBuilder, w: XlaOp| {
+        let wr = b.real(w);
+        let zero = rc(b, 0.0);
+        let neg = b.lt(wr, zero);
+        let mw = b.neg(w);
+        let a = b.select(neg, mw, w);
+        let a2 = b.mul(a, a);
+        let one = cc(b, 1.0, 0.0);
+        let s = b.add(a2, one);
+        let r = b.sqrt(s);
+        let u = b.add(a, r);
+        let l = b.log(u);
+        let ml = b.neg(l);
+        b.select(neg, ml, l)
+    };
+    let atanh = |b: &mut XlaBuilder, w: XlaOp| {
+        let p = b.log1p(w);
+        let nw = b.neg(w);
+        let m = b.log1p(nw);
+        let d = b.sub(p, m);
+        let h = cc(b, 0.5, 0.0);
+        b.mul(d, h)
+    };
+    Some(match op {
+        "square" => {
+            let d = b.sub(x, y);
+            let s = b.add(x, y);
+            let re = b.mul(d, s);
+            let xy = b.mul(x, y);
+            let im = b.add(xy, xy);
+            b.complex(re, im)
+        }
+        "sinh" | "cosh" => {
+            let mut f = F { b, t: rt };
+            let sh = sinh(&mut f, x);
+            let ch = cosh(&mut f, x);
+            let (cy, sy) = (b.cos(y), b.sin(y));
+            let (re, im) = if op == "sinh" {
+                (b.mul(sh, cy), b.mul(ch, sy))
+            } else {
+                (b.mul(ch, cy), b.mul(sh, sy))
+            };
+            b.complex(re, im)
+        }
+        "asinh" => asinh(b, z),
+        // asin(z) = -i asinh(i z)
+        "asin" => {
+            let iz = times_i(b, z);
+            let a = asinh(b, iz);
+            times_minus_i(b, a)
+        }
+        // acos(z) = pi/2 - asin(z)
+        "acos" => {
+            let iz = times_i(b, z);
+            let a = asinh(b, iz);
+            let s = times_minus_i(b, a);
+            let h = cc(b, std::f64::consts::FRAC_PI_2, 0.0);
+            b.sub(h, s)
+        }
+        // acosh(z) = log(z + sqrt(z + 1) sqrt(z - 1))
+        "acosh" => {
+            let one = cc(b, 1.0, 0.0);
+            let p = b.add(z, one);
+            let m = b.sub(z, one);
+            let sp = b.sqrt(p);
+            let sm = b.sqrt(m);
+            let pr = b.mul(sp, sm);
+            let u = b.add(z, pr);
+            b.log(u)
+        }
+        "atanh" => atanh(b, z),
+        // atan(z) = -i atanh(i z)
+        "atan" => {
+            let iz = times_i(b, z);
+            let a = atanh(b, iz);
+            times_minus_i(b, a)
+        }
+        "tan" => b.tan(z),
+        "erf" | "erfc" | "erf_inv" | "lgamma" | "digamma" | "bessel_i1e" => return None,
+        _ => return None,
+    })
 }
