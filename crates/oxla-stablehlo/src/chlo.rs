@@ -455,7 +455,25 @@ fn erf_inv(f: &mut F, x: XlaOp) -> XlaOp {
         ],
     );
     let p = f.b.select(lt, p1, p2);
-    let r = f.b.mul(p, x);
+    let mut r = f.b.mul(p, x);
+    if f.t == PrimitiveType::F64 {
+        // The polynomial is good to single precision; two Newton steps on erf(r) = x
+        // (quadratic convergence) bring it to double precision, as XLA's f64 erfinv is.
+        for _ in 0..2 {
+            let e = f.b.erf(r);
+            let d = f.b.sub(e, x);
+            let r2 = f.b.mul(r, r);
+            let nr2 = f.b.neg(r2);
+            let g = f.b.exp(nr2);
+            let k = f.c(std::f64::consts::FRAC_2_SQRT_PI);
+            let slope = f.b.mul(k, g);
+            let step = f.b.div(d, slope);
+            let next = f.b.sub(r, step);
+            // Where the slope underflows (the far tails) keep the estimate.
+            let ok = f.b.is_finite(next);
+            r = f.b.select(ok, next, r);
+        }
+    }
     // |x| == 1 gives ±inf.
     let a = f.b.abs(x);
     let one = f.c(1.0);
