@@ -171,7 +171,8 @@ impl BitGenerator {
         let key = word(0).unwrap_or(0);
         let lo = word(1).unwrap_or(0);
         let mut new_state = state.to_vec();
-        let g = if algorithm == RngAlgorithm::Philox {
+        // XLA CPU expands RNG_DEFAULT as Philox.
+        let g = if matches!(algorithm, RngAlgorithm::Philox | RngAlgorithm::Default) {
             let hi = word(2).unwrap_or(key);
             let calls = n.div_ceil(if wide { 2 } else { 4 });
             let (l, carry) = lo.overflowing_add(calls);
