@@ -874,7 +874,11 @@ impl<'a> Parser<'a> {
             self.skip_ws();
             if self.rest().starts_with('@') {
                 self.pos += 1;
-                m.name = Some(self.ident()?);
+                m.name = Some(if self.rest().starts_with('"') {
+                    self.string()?
+                } else {
+                    self.ident()?
+                });
             }
             if self.eat_kw("attributes") {
                 m.attrs = self.attr_dict()?;
@@ -1218,7 +1222,12 @@ impl<'a> Parser<'a> {
                 self.slice_spec(&mut op)?;
             } else if r.starts_with('@') {
                 self.pos += 1;
-                let s = self.ident()?;
+                // `@"<lambda>"`: JAX quotes names that are not identifiers.
+                let s = if self.rest().starts_with('"') {
+                    self.string()?
+                } else {
+                    self.ident()?
+                };
                 op.attrs.push(("callee".into(), Attr::Symbol(s)));
             } else if r.starts_with('"') {
                 let s = self.string()?;

@@ -169,3 +169,23 @@ fn truncated_corpus_files_never_panic() {
         }
     }
 }
+
+/// JAX quotes symbol names that are not identifiers (`@"<lambda>"`) in calls and definitions,
+/// and attaches Shardy rules to custom calls; both parse and import.
+#[test]
+fn quoted_symbols_and_shardy_rules() {
+    let text = r#"module @"jit_<lambda>" {
+  func.func public @main(%arg0: tensor<3xf32>) -> tensor<3xf32> {
+    %0 = call @"<lambda>"(%arg0) {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, l], [i]) {i=2, j=5, l=5} custom>} : (tensor<3xf32>) -> tensor<3xf32>
+    return %0 : tensor<3xf32>
+  }
+  func.func private @"<lambda>"(%arg0: tensor<3xf32>) -> tensor<3xf32> {
+    %0 = stablehlo.add %arg0, %arg0 : tensor<3xf32>
+    return %0 : tensor<3xf32>
+  }
+}"#;
+    let m = oxla_stablehlo::parse_module(text).unwrap();
+    assert_eq!(m.name.as_deref(), Some("jit_<lambda>"));
+    assert_eq!(m.funcs[1].name, "<lambda>");
+    oxla_stablehlo::import(&m, None).unwrap();
+}
