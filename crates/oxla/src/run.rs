@@ -40,7 +40,7 @@ pub fn load_program(path: &Path) -> Result<Program> {
     if path.extension().is_some_and(|e| e == "hlo" || e == "txt")
         || text.trim_start().starts_with("HloModule")
     {
-        let module = oxla_hlo::text::parse_module(&text)?;
+        let module = oxla_hlo::text::parse_module(text)?;
         oxla_hlo::verify_module(&module)?;
         return Ok(Program {
             module,

@@ -18,8 +18,6 @@ pub const SECTION_DIALECT: u8 = 1;
 pub const SECTION_ATTR_TYPE: u8 = 2;
 pub const SECTION_ATTR_TYPE_OFFSET: u8 = 3;
 pub const SECTION_IR: u8 = 4;
-pub const SECTION_RESOURCE: u8 = 5;
-pub const SECTION_RESOURCE_OFFSET: u8 = 6;
 pub const SECTION_DIALECT_VERSIONS: u8 = 7;
 pub const SECTION_PROPERTIES: u8 = 8;
 
@@ -35,10 +33,10 @@ const SECTION_NAMES: [&str; 9] = [
     "Properties",
 ];
 
+/// A dialect of the file. Its version entry (VHLO: major, minor, patch), when present, is
+/// skipped: VHLO ops carry their own version in their names (`gather_v2`).
 pub struct Dialect<'a> {
     pub name: &'a str,
-    /// The dialect's version entry, when it has one (VHLO: major, minor, patch varints).
-    pub version: Option<Cursor<'a>>,
 }
 
 pub struct OpName<'a> {
@@ -195,10 +193,7 @@ fn read_dialects<'a>(
     for _ in 0..n {
         if version < 1 {
             let i = c.index(strings.len(), "a dialect name (string index)")?;
-            dialects.push(Dialect {
-                name: strings[i],
-                version: None,
-            });
+            dialects.push(Dialect { name: strings[i] });
             continue;
         }
         let at = c.offset();
@@ -206,17 +201,14 @@ fn read_dialects<'a>(
         let name = *strings
             .get(i as usize)
             .ok_or_else(|| malformed(at, format!("a string index below {}", strings.len())))?;
-        let version = if has_version {
+        if has_version {
             let at = c.offset();
-            let (id, data) = c.section()?;
+            let (id, _) = c.section()?;
             if id != SECTION_DIALECT_VERSIONS {
                 return Err(malformed(at, "a DialectVersions section"));
             }
-            Some(data)
-        } else {
-            None
-        };
-        dialects.push(Dialect { name, version });
+        }
+        dialects.push(Dialect { name });
     }
     if version >= 4 {
         c.count("the number of op names")?;

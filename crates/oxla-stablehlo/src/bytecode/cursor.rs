@@ -166,7 +166,7 @@ impl<'a> Cursor<'a> {
         if !align.is_power_of_two() || align > 1 << 20 {
             return Err(self.err(format!("a power-of-two alignment, found {align}")));
         }
-        while self.offset() as u64 % align != 0 {
+        while !(self.offset() as u64).is_multiple_of(align) {
             if self.byte("alignment padding")? != 0xCB {
                 return Err(malformed(self.offset() - 1, "alignment byte 0xCB"));
             }
@@ -189,5 +189,91 @@ impl<'a> Cursor<'a> {
         }
         let data = self.sub(len, "section data")?;
         Ok((id, data))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varints_of_every_length() {
+        // 1 byte: value << 1 | 1; 2 bytes: value << 2 | 0b10; 9 bytes: 0 then a u64.
+        assert_eq!(Cursor::new(&[0x07]).varint("v").unwrap(), 3);
+        assert_eq!(Cursor::new(&[0xb6, 0x02]).varint("v").unwrap(), 0x2b6 >> 2);
+        let mut nine = vec![0u8];
+        nine.extend_from_slice(&u64::MAX.to_le_bytes());
+        assert_eq!(Cursor::new(&nine).varint("v").unwrap(), u64::MAX);
+        let mut c = Cursor::new(&[0x03, 0x05]);
+        assert_eq!(c.svarint("s").unwrap(), -1);
+        assert_eq!(c.varint_flag("f").unwrap(), (1, false));
+        assert!(c.is_empty());
+    }
+
+    #[test]
+    fn truncated_varints_name_the_offset() {
+        let e = Cursor::new(&[0x02])
+            .varint("an index")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("byte 0") && e.contains("an index"), "{e}");
+        let e = Cursor::new(&[0x00, 1, 2])
+            .varint("a size")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("9-byte varint"), "{e}");
+        assert!(Cursor::new(&[]).varint("x").is_err());
+    }
+
+    #[test]
+    fn lengths_beyond_the_end_are_errors() {
+        let mut c = Cursor::new(&[0x09, 1, 2]);
+        let n = c.varint("n").unwrap();
+        let e = c.bytes(n, "a blob").unwrap_err().to_string();
+        assert!(e.contains("byte 1") && e.contains("only 2 remain"), "{e}");
+        // A count larger than the bytes left is refused before anything is allocated.
+        let e = Cursor::new(&[0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f])
+            .count("items")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("items"), "{e}");
+        assert!(Cursor::new(b"abc").cstr("a name").is_err());
+        assert_eq!(Cursor::new(b"abc\0").cstr("a name").unwrap(), "abc");
+    }
+
+    #[test]
+    fn sections_and_their_ids() {
+        // id 4, length 2, then the data.
+        let mut c = Cursor::new(&[0x04, 0x05, 7, 8]);
+        let (id, s) = c.section().unwrap();
+        assert_eq!((id, s.remaining(), s.offset()), (4, 2, 2));
+        let e = Cursor::new(&[0x09, 0x01])
+            .section()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("section id"), "{e}");
+        // Aligned: alignment 4, padding 0xCB up to offset 4.
+        let mut c = Cursor::new(&[0x84, 0x03, 0x09, 0xcb, 0xaa]);
+        let (_, s) = c.section().unwrap();
+        assert_eq!(s.offset(), 4);
+        assert!(Cursor::new(&[0x84, 0x03, 0x09, 0x00, 0xaa])
+            .section()
+            .is_err());
+    }
+
+    #[test]
+    fn bad_magic_and_future_versions() {
+        let e = crate::bytecode::read_module(b"MLIR\x0d")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("magic"), "{e}");
+        let e = crate::bytecode::read_module(b"ML\xefR\x0fx\0")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("bytecode version"), "{e}");
+        let e = crate::bytecode::read_module(b"ML\xefR\x0dx\0")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("String section"), "{e}");
     }
 }
