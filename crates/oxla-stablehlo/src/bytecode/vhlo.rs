@@ -1,4 +1,4 @@
-//! The VHLO dialect's attribute codes (1-25) and type codes (0-42) (`VhloBytecode.cpp`), read
+//! The VHLO dialect's attribute codes (1-23) and type codes (0-42) (`VhloBytecode.cpp`), read
 //! into `ast::Attr` / `ast::Type` in the forms the text parser gives the same StableHLO:
 //! enums as their keyword, `tensor_v1` as a typed dense attribute, element types as
 //! `PrimitiveType`s.
