@@ -5,6 +5,7 @@ pub mod ast;
 pub mod bytecode;
 mod chlo;
 mod convert;
+pub mod export;
 pub mod import;
 mod normalize;
 pub mod parser;
@@ -14,11 +15,16 @@ pub use import::{import, Check, CheckKind, Expected, Imported, ParallelRun};
 pub use parser::{parse_module, split_input_file};
 
 /// Reads a program given as bytes: MLIR bytecode (a portable artifact, recognised by its magic
-/// number) or MLIR text. This is the entry point for programs that arrive from outside (PJRT,
-/// `oxla run`, the Rust API) without saying which form they are in.
+/// number), a `jax.export` serialization (`Exported.serialize()`, a flatbuffer around a
+/// portable artifact; its `main` then takes exactly the exported arguments) or MLIR text.
+/// This is the entry point for programs that arrive from outside (PJRT, `oxla run`, the Rust
+/// API) without saying which form they are in.
 pub fn parse_program(bytes: &[u8]) -> oxla_hlo::Result<ast::Module> {
     if bytes.starts_with(bytecode::MAGIC) {
         return bytecode::read_module(bytes);
+    }
+    if let Ok(e) = export::read(bytes) {
+        return export::module_of(&e);
     }
     let text = std::str::from_utf8(bytes).map_err(|e| {
         oxla_hlo::Error::InvalidArgument(format!(

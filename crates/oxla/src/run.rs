@@ -17,13 +17,30 @@ pub struct Program {
     pub tuple_result: bool,
 }
 
+/// Loads a program: HLO text, StableHLO MLIR text, a portable artifact (MLIR bytecode, e.g.
+/// `.mlirbc`) or a `jax.export` serialization (`.jax_export`).
 pub fn load_program(path: &Path) -> Result<Program> {
-    let text = std::fs::read_to_string(path)
+    let bytes = std::fs::read(path)
         .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+    let binary = path
+        .extension()
+        .is_some_and(|e| e == "mlirbc" || e == "jax_export" || e == "bc");
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(t) if !binary && !bytes.starts_with(oxla_stablehlo::bytecode::MAGIC) => t,
+        _ => {
+            let m = oxla_stablehlo::parse_program(&bytes)?;
+            let imp = oxla_stablehlo::import(&m, None)?;
+            return Ok(Program {
+                skip_outputs: imp.num_check_outputs,
+                module: imp.computation.into_module(),
+                tuple_result: true,
+            });
+        }
+    };
     if path.extension().is_some_and(|e| e == "hlo" || e == "txt")
         || text.trim_start().starts_with("HloModule")
     {
-        let module = oxla_hlo::text::parse_module(&text)?;
+        let module = oxla_hlo::text::parse_module(text)?;
         oxla_hlo::verify_module(&module)?;
         return Ok(Program {
             module,
@@ -31,7 +48,7 @@ pub fn load_program(path: &Path) -> Result<Program> {
             tuple_result: false,
         });
     }
-    let m = oxla_stablehlo::parse_module(&text)?;
+    let m = oxla_stablehlo::parse_module(text)?;
     let imp = oxla_stablehlo::import(&m, None)?;
     Ok(Program {
         skip_outputs: imp.num_check_outputs,

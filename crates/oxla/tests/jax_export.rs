@@ -1,0 +1,108 @@
+//! `jax.export` artifacts of JAX 0.10.2 (tests/data/jax_export, written by its gen.py): each
+//! portable artifact (`.mlirbc`) and each `Exported.serialize()` (`.jax_export`) loads through
+//! `load_program`, runs on the JIT, and matches JAX's outputs (XLA CPU) on the same inputs.
+
+use std::path::{Path, PathBuf};
+
+use oxla::hlo::{Literal, PrimitiveType};
+use oxla::npy;
+use oxla::run::{execute_on, load_program};
+
+fn data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/jax_export")
+}
+
+/// `NAME.<kind><i>.npy` for i = 0, 1, ... while present.
+fn numbered(dir: &Path, name: &str, kind: &str) -> Vec<Literal> {
+    (0..)
+        .map(|i| dir.join(format!("{name}.{kind}{i}.npy")))
+        .take_while(|p| p.exists())
+        .map(|p| npy::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        .collect()
+}
+
+/// The tolerance of the other JAX tests (tests/jax_chlo.rs) for f32, a little looser for the
+/// few transcendental chains (gradients through tanh, cumulative products).
+fn close(got: f64, want: f64, t: PrimitiveType) -> bool {
+    let (rtol, atol) = match t {
+        PrimitiveType::F64 => (1e-11, 1e-12),
+        _ => (2e-5, 2e-6),
+    };
+    got == want || (got - want).abs() <= atol + rtol * want.abs() || (got.is_nan() && want.is_nan())
+}
+
+fn check(name: &str, file: &Path, mut args: Vec<Literal>, want: &[Literal]) {
+    let prog = load_program(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    // A multi-platform portable artifact takes the platform index first (cpu is 0 here);
+    // the `.jax_export` form binds it itself.
+    let params = prog.module.entry_program_shape().parameters.len();
+    if params == args.len() + 1 {
+        args.insert(0, Literal::scalar(0i32));
+    }
+    let outs = execute_on(&prog, &args, true).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(outs.len(), want.len(), "{}: output count", file.display());
+    for (i, (g, w)) in outs.iter().zip(want).enumerate() {
+        assert_eq!(
+            g.shape().without_layout(),
+            w.shape().without_layout(),
+            "{}: output {i} shape",
+            file.display()
+        );
+        let t = w.element_type();
+        for (k, (a, b)) in g.to_f64s().iter().zip(w.to_f64s()).enumerate() {
+            assert!(
+                close(*a, b, t),
+                "{}: output {i}[{k}]: got {a}, JAX gives {b}",
+                file.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn jax_export_artifacts_run_and_match_jax() {
+    let dir = data();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n.strip_suffix(".mlirbc").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    assert!(
+        names.len() >= 10,
+        "expected the committed artifacts, found {names:?}"
+    );
+    for name in &names {
+        let args = numbered(&dir, name, "in");
+        let want = numbered(&dir, name, "out");
+        for ext in ["mlirbc", "jax_export"] {
+            check(
+                name,
+                &dir.join(format!("{name}.{ext}")),
+                args.clone(),
+                &want,
+            );
+        }
+    }
+}
+
+#[test]
+fn jax_export_flatbuffer_fields() {
+    let bytes = std::fs::read(data().join("elementwise_multiplatform.jax_export")).unwrap();
+    let e = oxla::stablehlo::export::read(&bytes).unwrap();
+    assert_eq!(e.platforms, ["cpu", "cuda"]);
+    assert!(oxla::stablehlo::export::CALLING_CONVENTIONS.contains(&e.calling_convention_version));
+    assert_eq!(e.in_avals.len(), 2);
+    assert_eq!(e.in_avals[0].shape, ["8"]);
+    assert_eq!(e.in_avals[0].element_type(), Some(PrimitiveType::F32));
+    assert_eq!(e.out_avals.len(), 2);
+    assert_eq!(e.out_avals[1].element_type(), Some(PrimitiveType::Pred));
+    assert!(e.module.starts_with(b"ML\xefR"));
+    // A damaged flatbuffer is an error, never a panic.
+    for cut in [0, 3, 16, bytes.len() / 2, bytes.len() - 1] {
+        assert!(oxla::stablehlo::export::read(&bytes[..cut]).is_err() || cut > 16);
+    }
+}
