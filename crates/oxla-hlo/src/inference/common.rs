@@ -200,15 +200,17 @@ pub(super) fn window_output_size(
     let dilated_in = if input == 0 {
         0
     } else {
-        (input - 1) * base_dilation + 1
+        (input - 1).saturating_mul(base_dilation).saturating_add(1)
     };
-    let padded = pad_lo + dilated_in + pad_hi;
+    // Saturating: absurd attributes from damaged input give absurd sizes (refused later as
+    // too large), never an overflow.
+    let padded = pad_lo.saturating_add(dilated_in).saturating_add(pad_hi);
     let dilated_win = if size == 0 {
         0
     } else {
-        (size - 1) * window_dilation + 1
+        (size - 1).saturating_mul(window_dilation).saturating_add(1)
     };
-    if padded <= 0 || dilated_win > padded {
+    if padded <= 0 || dilated_win > padded || stride <= 0 {
         0
     } else {
         (padded - dilated_win) / stride + 1
