@@ -23,6 +23,9 @@ pub enum Type {
     Tuple(Vec<Type>),
     /// `(a, b) -> c` as an attribute value (function_type).
     Function(Vec<Type>, Vec<Type>),
+    /// A type Oxla has no use for (unranked tensors, `none`, buffers...), described in text;
+    /// read so that a module decodes, refused where a value needs it.
+    Unsupported(String),
 }
 
 /// One element of a `dense<...>` literal, before it is given a type.

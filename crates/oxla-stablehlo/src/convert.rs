@@ -34,6 +34,7 @@ pub fn shape_of(t: &Type) -> Result<Shape> {
         Type::Token => Shape::Token,
         Type::Tuple(v) => Shape::Tuple(v.iter().map(shape_of).collect::<Result<_>>()?),
         Type::Function(..) => return Err(Error::invalid("a function type is not a value type")),
+        Type::Unsupported(s) => return Err(Error::unimplemented(format!("type {s}"))),
     })
 }
 

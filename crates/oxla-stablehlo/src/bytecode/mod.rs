@@ -1,21 +1,37 @@
 //! MLIR bytecode reader: StableHLO portable artifacts (VHLO ops in MLIR bytecode), read into
 //! the same `ast::Module` the text parser produces, so one importer serves both.
+//!
+//! `cursor` reads the primitives, `container` the header and index tables, `table` resolves
+//! attributes and types through `builtin` and `vhlo`, `ops` reads the IR, and `upgrade` turns
+//! VHLO ops (any version) into the StableHLO ops and attribute forms of the text path.
 
-use oxla_hlo::{Error, Result};
+mod builtin;
+mod container;
+pub mod cursor;
+mod ops;
+mod table;
+mod upgrade;
+mod vhlo;
+
+use oxla_hlo::Result;
 
 use crate::ast::Module;
 
 /// The four bytes every MLIR bytecode file starts with.
 pub const MAGIC: &[u8; 4] = b"ML\xefR";
 
+/// The bytecode version and producer string of an artifact (e.g. `StableHLO_v1.15.0`).
+pub fn header(bytes: &[u8]) -> Result<(u64, String)> {
+    let c = container::Container::read(bytes)?;
+    Ok((c.version, c.producer.to_string()))
+}
+
 /// Reads a portable artifact (MLIR bytecode) into a module with StableHLO op names.
 pub fn read_module(bytes: &[u8]) -> Result<Module> {
-    if !bytes.starts_with(MAGIC) {
-        return Err(Error::InvalidArgument(
-            "MLIR bytecode: missing magic number ML\\xefR at byte 0".into(),
-        ));
-    }
-    Err(Error::Unimplemented(
-        "MLIR bytecode: the reader is not written yet".into(),
-    ))
+    let c = container::Container::read(bytes)?;
+    let producer = c.producer;
+    let mut t = table::Table::new(&c);
+    let mut r = ops::IrReader::new(&mut t);
+    r.read_module(c.ir)
+        .map_err(|e| e.context(format!("MLIR bytecode (from {producer})")))
 }
