@@ -33,7 +33,7 @@ pub struct Buffer {
 }
 
 impl Buffer {
-    pub fn new(
+    pub(crate) fn new(
         client: *const Client,
         device: *mut Device,
         ty: PrimitiveType,

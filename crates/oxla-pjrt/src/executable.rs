@@ -93,6 +93,7 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
             "program format {format:?}: Oxla compiles StableHLO (format \"mlir\", bytecode or text)"
         )));
     }
+    dump(program, options);
     let opts = compile_options::parse(options)?;
     let module = oxla_stablehlo::parse_program(program)?;
     let entry = module
@@ -171,6 +172,23 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
         devices,
         device_assignment: compile_options::serialize_device_assignment(&rows),
     })
+}
+
+/// With `OXLA_PJRT_DUMP_DIR` set, writes each program the plugin is asked to compile
+/// (`<fingerprint>.mlirbc` or `.mlir`) and its serialized compile options (`.options.pb`).
+fn dump(program: &[u8], options: &[u8]) {
+    let Some(dir) = std::env::var_os("OXLA_PJRT_DUMP_DIR") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let stem = format!("{:016x}", fnv1a(&[program, options]));
+    let ext = match program.starts_with(b"ML\xefR") {
+        true => "mlirbc",
+        false => "mlir",
+    };
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::write(dir.join(format!("{stem}.{ext}")), program);
+    let _ = std::fs::write(dir.join(format!("{stem}.options.pb")), options);
 }
 
 fn load(state: ExecState) -> *mut LoadedExecutable {
