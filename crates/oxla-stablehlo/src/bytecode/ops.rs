@@ -293,9 +293,15 @@ impl<'t, 'c, 'a> IrReader<'t, 'c, 'a> {
                 return Err(c.err(format!("regions nested at most {MAX_REGION_DEPTH} deep")));
             }
             self.depth += 1;
+            let is_func = full == "vhlo.func_v1";
             let r = if isolated {
-                let mut own = Scope::default();
-                if self.version >= 2 {
+                // Block arguments are numbered through the whole function, nested isolated
+                // regions included, as MLIR prints them.
+                let mut own = Scope {
+                    args: if is_func { 0 } else { scope.args },
+                    ..Scope::default()
+                };
+                let r = if self.version >= 2 {
                     let at = c.offset();
                     let (id, mut sub) = c.section()?;
                     if id != SECTION_IR {
@@ -311,7 +317,11 @@ impl<'t, 'c, 'a> IrReader<'t, 'c, 'a> {
                     (0..n_regions)
                         .map(|_| self.region(c, &mut own))
                         .collect::<Result<Vec<_>>>()
+                };
+                if !is_func {
+                    scope.args = own.args;
                 }
+                r
             } else {
                 (0..n_regions)
                     .map(|_| self.region(c, scope))

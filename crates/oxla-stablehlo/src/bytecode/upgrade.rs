@@ -504,6 +504,20 @@ fn ints_to_values(a: Attr) -> Attr {
                 }
             };
             let w = p.byte_size().max(1);
+            // A single element for a larger tensor is a splat: spell every element out, as
+            // the text's `array<i64: 1, 1>` does (attributes are small; huge ones stay raw).
+            let n = match &ty {
+                Type::Tensor { dims, .. } => dims
+                    .iter()
+                    .try_fold(1u64, |a, &d| a.checked_mul(d.max(0) as u64))
+                    .unwrap_or(u64::MAX),
+                _ => 1,
+            };
+            let bytes = if bytes.len() == w && n > 1 && n <= 1 << 16 {
+                bytes.repeat(n as usize)
+            } else {
+                bytes
+            };
             let values = bytes
                 .chunks(w)
                 .map(|b| {
@@ -707,6 +721,13 @@ pub fn convert_attrs(op: &str, attrs: Vec<(String, Attr)>) -> Vec<(String, Attr)
                 ),
             ));
         }
+    }
+    // All-DEFAULT precisions are how VHLO spells "no precision_config".
+    if let Some(i) = attrs.iter().position(|(k, v)| {
+        k == "precision_config"
+            && matches!(v, Attr::Array(ps) if ps.iter().all(|p| p.as_str() == Some("DEFAULT")))
+    }) {
+        attrs.remove(i);
     }
     // Flags that are false and empty lists or strings are how VHLO spells "absent".
     attrs.retain(|(k, v)| {

@@ -157,9 +157,11 @@ pub fn attr<'a>(t: &mut Table<'_, 'a>, c: &mut Cursor<'a>) -> Result<Attr> {
                 vec![("mesh".into(), mesh), ("axes".into(), axes)],
             )
         }
-        _ => return Err(Error::unimplemented(format!(
+        _ => {
+            return Err(Error::unimplemented(format!(
             "MLIR bytecode: byte {at}: vhlo attribute code {code} (this reader knows codes 1-23)"
-        ))),
+        )))
+        }
     })
 }
 
@@ -284,9 +286,13 @@ pub fn ty<'a>(t: &mut Table<'_, 'a>, c: &mut Cursor<'a>) -> Result<Type> {
             let e = t.read_type(c)?;
             return Ok(Type::Unsupported(format!("buffer of {e:?}")));
         }
+        42 => {
+            let types = t.read_types(c)?;
+            return Ok(Type::Unsupported(format!("!stablehlo.future of {types:?}")));
+        }
         _ => {
             return Err(Error::unimplemented(format!(
-                "MLIR bytecode: byte {at}: vhlo type code {code} (this reader knows codes 0-41)"
+                "MLIR bytecode: byte {at}: vhlo type code {code} (this reader knows codes 0-42)"
             )))
         }
     };
