@@ -642,7 +642,10 @@ entry!(loaded_execute, PJRT_LoadedExecutable_Execute_Args, |a| {
         done.push(ev);
     }
     let exe = st.exe.clone();
-    client.worker.submit(Box::new(move || {
+    let inline = client.worker.is_idle()
+        && !always_async()
+        && args.iter().flatten().all(|a| a.value.peek().is_some());
+    let job: Box<dyn FnOnce() + Send> = Box::new(move || {
         let result = (|| -> Result<Vec<Vec<RtBuffer>>> {
             let values = args
                 .into_iter()
@@ -683,6 +686,17 @@ entry!(loaded_execute, PJRT_LoadedExecutable_Execute_Args, |a| {
                 }
             }
         }
-    }));
+    });
+    if inline {
+        job()
+    } else {
+        client.worker.submit(job)
+    }
     Ok(())
 });
+
+/// `OXLA_PJRT_ASYNC=1`: every execution goes through the execution thread.
+fn always_async() -> bool {
+    static ASYNC: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ASYNC.get_or_init(|| std::env::var("OXLA_PJRT_ASYNC").is_ok_and(|v| v == "1"))
+}
