@@ -162,9 +162,23 @@ impl Operation {
 pub struct Func {
     pub name: String,
     pub args: Vec<(String, Type)>,
+    /// Each argument's attributes (`{tf.aliasing_output = 0 : i32, jax.buffer_donor = true}`),
+    /// one list per argument (empty when it has none; may be shorter than `args`).
+    pub arg_attrs: Vec<Vec<(String, Attr)>>,
     pub results: Vec<Type>,
     pub body: Region,
     pub line: usize,
+}
+
+impl Func {
+    /// The attribute `name` of argument `i`.
+    pub fn arg_attr(&self, i: usize, name: &str) -> Option<&Attr> {
+        self.arg_attrs
+            .get(i)?
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]

@@ -423,7 +423,7 @@ impl<'a> Parser<'a> {
         }
         loop {
             v.push(self.ty()?);
-            self.skip_arg_attrs()?;
+            self.arg_attrs()?;
             if self.eat(")") {
                 return Ok(v);
             }
@@ -431,11 +431,15 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn skip_arg_attrs(&mut self) -> Result<()> {
-        if self.peek() == Some('{') {
-            self.attr_dict()?;
-        }
-        self.skip_loc()
+    /// An argument's optional attribute dictionary (and location).
+    fn arg_attrs(&mut self) -> Result<Vec<(String, Attr)>> {
+        let attrs = if self.peek() == Some('{') {
+            self.attr_dict()?
+        } else {
+            Vec::new()
+        };
+        self.skip_loc()?;
+        Ok(attrs)
     }
 
     fn result_types(&mut self) -> Result<Vec<Type>> {
@@ -844,9 +848,20 @@ impl<'a> Parser<'a> {
                 .first()
                 .map(|b| b.args.clone())
                 .unwrap_or_default();
+            let arg_attrs = match f.attr("arg_attrs") {
+                Some(Attr::Array(a)) => a
+                    .iter()
+                    .map(|d| match d {
+                        Attr::Dict(kv) => kv.clone(),
+                        _ => Vec::new(),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
             m.funcs.push(Func {
                 name,
                 args,
+                arg_attrs,
                 results,
                 body,
                 line: f.line,
@@ -950,12 +965,13 @@ impl<'a> Parser<'a> {
         };
         self.expect("(")?;
         let mut args = Vec::new();
+        let mut arg_attrs = Vec::new();
         if !self.eat(")") {
             loop {
                 let n = self.value_name()?;
                 self.expect(":")?;
                 let t = self.ty()?;
-                self.skip_arg_attrs()?;
+                arg_attrs.push(self.arg_attrs()?);
                 args.push((n, t));
                 if self.eat(")") {
                     break;
@@ -976,6 +992,7 @@ impl<'a> Parser<'a> {
         Ok(Func {
             name,
             args,
+            arg_attrs,
             results,
             body,
             line,

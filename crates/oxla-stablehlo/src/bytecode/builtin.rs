@@ -9,7 +9,7 @@ use super::table::Table;
 use super::vhlo::{dense_attr, elem_of_type, scalar_type};
 use crate::ast::{Attr, ElemType, Type};
 
-const ATTR_KINDS: [&str; 22] = [
+const ATTR_KINDS: [&str; 23] = [
     "ArrayAttr",
     "DictionaryAttr",
     "StringAttr",
@@ -32,6 +32,7 @@ const ATTR_KINDS: [&str; 22] = [
     "DenseStringElementsAttr",
     "SparseElementsAttr",
     "DistinctAttr",
+    "FileLineColRange",
 ];
 
 /// A location as an attribute: `Struct("loc", [line, column])` (empty when unknown).
@@ -148,6 +149,23 @@ pub fn attr<'a>(t: &mut Table<'_, 'a>, c: &mut Cursor<'a>) -> Result<Attr> {
             let size = c.varint("a dense elements byte size")?;
             let blob = c.bytes(size, "dense elements bytes")?;
             dense_attr(ty, blob)
+        }
+        22 => {
+            // FileLineColRange: the file name, then a list of 0 to 4 varints (start line,
+            // start column, end line/column), as jax.jit's programs carry them.
+            t.read_attr(c)?;
+            let n = c.varint("the number of location numbers")?;
+            if n > 4 {
+                return Err(c.err(format!("at most 4 location numbers, found {n}")));
+            }
+            let mut v = [0u64; 4];
+            for x in v.iter_mut().take(n as usize) {
+                *x = c.varint("a location number")?;
+            }
+            match n {
+                0 => unknown_loc(),
+                _ => loc(v[0], v[1]),
+            }
         }
         16 | 19 | 20 | 21 => {
             return Err(Error::unimplemented(format!(

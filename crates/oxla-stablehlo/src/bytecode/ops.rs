@@ -479,6 +479,16 @@ fn module_from_op(op: Operation) -> Result<Module> {
             Some(Attr::Type(Type::Function(_, r))) => r.clone(),
             _ => vec![],
         };
+        let arg_attrs = match f.attr("arg_attrs") {
+            Some(Attr::Array(a)) => a
+                .iter()
+                .map(|d| match d {
+                    Attr::Dict(kv) => kv.clone(),
+                    _ => Vec::new(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         let mut body = f.regions.into_iter().next().unwrap_or_default();
         // The body's own return is the function's.
         if let Some(last) = body.blocks.first_mut().and_then(|b| b.ops.last_mut()) {
@@ -494,6 +504,7 @@ fn module_from_op(op: Operation) -> Result<Module> {
         m.funcs.push(Func {
             name,
             args,
+            arg_attrs,
             results,
             body,
             line: f.line,

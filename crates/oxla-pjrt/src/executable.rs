@@ -1,0 +1,702 @@
+//! `PJRT_LoadedExecutable` / `PJRT_Executable`: a StableHLO program (MLIR bytecode or text)
+//! imported and compiled by the runtime for the replicas × partitions and device assignment
+//! of its `CompileOptionsProto`; execution queued on the client's thread with outputs as
+//! promises; donation of the parameters the program marks (`tf.aliasing_output`,
+//! `jax.buffer_donor`) unless the caller lists them as non-donatable; serialization as the
+//! program and its options (deserializing recompiles).
+
+use std::ffi::c_char;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use oxla_hlo::{PrimitiveType, Shape};
+use oxla_runtime::Buffer as RtBuffer;
+
+use crate::buffer::{Buffer, Value};
+use crate::client::Client;
+use crate::compile_options;
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::event::{Event, Promise};
+use crate::ffi::*;
+use crate::memory;
+use crate::types;
+
+/// Everything about a compiled program, shared by its loaded and unloaded handles.
+pub struct ExecState {
+    client: *const Client,
+    exe: oxla_runtime::Executable,
+    name: String,
+    format: String,
+    program: Vec<u8>,
+    options: Vec<u8>,
+    /// Element type and dimensions of each output (the leaves of the result).
+    outputs: Vec<(PrimitiveType, Vec<i64>)>,
+    output_types: Vec<i32>,
+    output_dims: Vec<i64>,
+    output_dim_sizes: Vec<usize>,
+    output_kinds: Vec<*const c_char>,
+    output_kind_sizes: Vec<usize>,
+    /// Per parameter: the program lets the caller donate it.
+    donatable: Vec<bool>,
+    /// The devices of each instance, replica-major (`replica * partitions + partition`).
+    devices: Vec<*mut Device>,
+    device_assignment: Vec<u8>,
+    fingerprint: String,
+}
+
+// SAFETY: the raw pointers are the client's devices and static strings, immutable.
+unsafe impl Send for ExecState {}
+unsafe impl Sync for ExecState {}
+
+pub struct LoadedExecutable {
+    state: Arc<ExecState>,
+    deleted: AtomicBool,
+}
+
+pub struct Executable {
+    state: Arc<ExecState>,
+}
+
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for p in parts {
+        for &b in p.iter() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x100000001b3);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+fn leaves(s: &Shape, out: &mut Vec<(PrimitiveType, Vec<i64>)>) {
+    match s {
+        Shape::Array(a) => out.push((a.element_type, a.dims.clone())),
+        Shape::Tuple(t) => t.iter().for_each(|e| leaves(e, out)),
+        Shape::Token => {}
+    }
+}
+
+/// Whether the program's entry function lets argument `i` be donated.
+fn donatable(f: &oxla_stablehlo::ast::Func, i: usize) -> bool {
+    f.arg_attr(i, "tf.aliasing_output").is_some()
+        || f.arg_attr(i, "jax.buffer_donor")
+            .is_some_and(|a| matches!(a, oxla_stablehlo::ast::Attr::Bool(true)))
+}
+
+/// Imports and compiles `program` for `client`.
+pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) -> Result<ExecState> {
+    if format != "mlir" {
+        return Err(Error::unimplemented(format!(
+            "program format {format:?}: Oxla compiles StableHLO (format \"mlir\", bytecode or text)"
+        )));
+    }
+    dump(program, options);
+    let opts = compile_options::parse(options)?;
+    let module = oxla_stablehlo::parse_program(program)?;
+    let entry = module
+        .funcs
+        .iter()
+        .find(|f| f.name == "main")
+        .or_else(|| module.funcs.first())
+        .ok_or_else(|| Error::invalid("the program has no function"))?;
+    let donatable = (0..entry.args.len()).map(|i| donatable(entry, i)).collect();
+    let imported = oxla_stablehlo::import(&module, None)?;
+    if imported.num_check_outputs != 0 {
+        return Err(Error::unimplemented(
+            "programs with check.* ops through PJRT",
+        ));
+    }
+    let hlo = imported.computation.into_module();
+    let count = |v: Option<i64>, what: &str| -> Result<usize> {
+        match v {
+            None => Ok(0),
+            Some(n) if n >= 0 => Ok(n as usize),
+            Some(n) => Err(Error::invalid(format!("{what} = {n}"))),
+        }
+    };
+    let assignment = match &opts.device_assignment {
+        Some(rows) => Some(oxla_runtime::DeviceAssignment::new(
+            rows.iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|&d| {
+                            usize::try_from(d).map_err(|_| Error::invalid(format!("device id {d}")))
+                        })
+                        .collect::<Result<Vec<_>>>()
+                })
+                .collect::<Result<Vec<_>>>()?,
+        )?),
+        None => None,
+    };
+    let rt_opts = oxla_runtime::CompileOptions {
+        replicas: count(opts.num_replicas, "num_replicas")?,
+        partitions: count(opts.num_partitions, "num_partitions")?,
+        device_assignment: assignment,
+        ..Default::default()
+    };
+    let exe = client.rt.compile(&hlo, &rt_opts)?;
+    let da = exe.device_assignment();
+    let rows: Vec<Vec<usize>> = (0..da.replicas())
+        .map(|r| (0..da.partitions()).map(|p| da.device(r, p)).collect())
+        .collect();
+    let devices = rows
+        .iter()
+        .flatten()
+        .map(|&d| client.device(d as i32))
+        .collect::<Result<Vec<_>>>()?;
+    let mut outputs = Vec::new();
+    leaves(exe.result_shape(), &mut outputs);
+    let output_types = outputs.iter().map(|(t, _)| types::to_pjrt(*t)).collect();
+    let output_dims = outputs.iter().flat_map(|(_, d)| d.clone()).collect();
+    let output_dim_sizes = outputs.iter().map(|(_, d)| d.len()).collect();
+    let output_kinds = vec![memory::KIND.as_ptr() as *const c_char; outputs.len()];
+    let output_kind_sizes = vec![memory::KIND.len(); outputs.len()];
+    Ok(ExecState {
+        client,
+        name: module.name.clone().unwrap_or_else(|| "main".to_string()),
+        fingerprint: format!("oxla-{:016x}", fnv1a(&[program, options])),
+        format: format.to_string(),
+        program: program.to_vec(),
+        options: options.to_vec(),
+        exe,
+        outputs,
+        output_types,
+        output_dims,
+        output_dim_sizes,
+        output_kinds,
+        output_kind_sizes,
+        donatable,
+        devices,
+        device_assignment: compile_options::serialize_device_assignment(&rows),
+    })
+}
+
+/// With `OXLA_PJRT_DUMP_DIR` set, writes each program the plugin is asked to compile
+/// (`<fingerprint>.mlirbc` or `.mlir`) and its serialized compile options (`.options.pb`).
+fn dump(program: &[u8], options: &[u8]) {
+    let Some(dir) = std::env::var_os("OXLA_PJRT_DUMP_DIR") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let stem = format!("{:016x}", fnv1a(&[program, options]));
+    let ext = match program.starts_with(b"ML\xefR") {
+        true => "mlirbc",
+        false => "mlir",
+    };
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::write(dir.join(format!("{stem}.{ext}")), program);
+    let _ = std::fs::write(dir.join(format!("{stem}.options.pb")), options);
+}
+
+fn load(state: ExecState) -> *mut LoadedExecutable {
+    Box::into_raw(Box::new(LoadedExecutable {
+        state: Arc::new(state),
+        deleted: AtomicBool::new(false),
+    }))
+}
+
+entry!(client_compile, PJRT_Client_Compile_Args, |a| {
+    let client = unsafe { handle(a.client, "client")? };
+    let program = unsafe { a.program.as_ref() }.ok_or_else(|| Error::invalid("program is NULL"))?;
+    let format = unsafe { bytes(program.format, program.format_size) };
+    let code = unsafe { bytes(program.code, program.code_size) };
+    let options = unsafe { bytes(a.compile_options, a.compile_options_size) };
+    let state = compile(client, &String::from_utf8_lossy(format), code, options)?;
+    a.executable = load(state);
+    Ok(())
+});
+
+// ---------------------------------------------------------------- serialization
+
+const MAGIC: &[u8; 8] = b"OXLAEXE\x01";
+
+fn serialize(s: &ExecState) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    for part in [s.format.as_bytes(), &s.program, &s.options] {
+        out.extend((part.len() as u64).to_le_bytes());
+        out.extend(part);
+    }
+    out
+}
+
+/// (format, program, options) of a serialized executable.
+fn deserialize(b: &[u8]) -> Result<(String, &[u8], &[u8])> {
+    let bad = |what: &str| Error::invalid(format!("serialized Oxla executable: {what}"));
+    let mut rest = b
+        .strip_prefix(MAGIC.as_slice())
+        .ok_or_else(|| bad("wrong magic (not made by this version of Oxla)"))?;
+    let mut parts = Vec::new();
+    for _ in 0..3 {
+        if rest.len() < 8 {
+            return Err(bad("truncated length"));
+        }
+        let n = u64::from_le_bytes(rest[..8].try_into().unwrap_or_default());
+        rest = &rest[8..];
+        let n = usize::try_from(n)
+            .ok()
+            .filter(|&n| n <= rest.len())
+            .ok_or_else(|| bad("a part runs past the end"))?;
+        parts.push(&rest[..n]);
+        rest = &rest[n..];
+    }
+    Ok((
+        String::from_utf8_lossy(parts[0]).into_owned(),
+        parts[1],
+        parts[2],
+    ))
+}
+
+struct OwnedBytes(Vec<u8>);
+
+unsafe extern "C" fn free_owned_bytes(p: *mut std::ffi::c_void) {
+    if !p.is_null() {
+        drop(Box::from_raw(p as *mut OwnedBytes));
+    }
+}
+
+/// Hands `bytes` out as (pointer, size, owner, deleter).
+fn give_bytes(bytes: Vec<u8>) -> (*const c_char, usize, *mut std::ffi::c_void, Option<Deleter>) {
+    let owned = Box::into_raw(Box::new(OwnedBytes(bytes)));
+    // SAFETY: just allocated; freed only by the deleter.
+    let b = unsafe { &(*owned).0 };
+    (
+        b.as_ptr() as *const c_char,
+        b.len(),
+        owned as *mut _,
+        Some(free_owned_bytes),
+    )
+}
+
+entry!(executable_serialize, PJRT_Executable_Serialize_Args, |a| {
+    let e = unsafe { handle(a.executable as *mut Executable, "executable")? };
+    (
+        a.serialized_bytes,
+        a.serialized_bytes_size,
+        a.serialized_executable,
+        a.serialized_executable_deleter,
+    ) = give_bytes(serialize(&e.state));
+    Ok(())
+});
+
+entry!(
+    executable_deserialize_and_load,
+    PJRT_Executable_DeserializeAndLoad_Args,
+    |a| {
+        let client = unsafe { handle(a.client, "client")? };
+        let b = unsafe { bytes(a.serialized_executable, a.serialized_executable_size) };
+        let (format, program, options) = deserialize(b)?;
+        let overridden = unsafe {
+            bytes(
+                a.overridden_serialized_compile_options,
+                a.overridden_serialized_compile_options_size,
+            )
+        };
+        let options = if overridden.is_empty() {
+            options
+        } else {
+            overridden
+        };
+        a.loaded_executable = load(compile(client, &format, program, options)?);
+        Ok(())
+    }
+);
+
+entry!(
+    executable_get_compile_options,
+    PJRT_Executable_GetCompileOptions_Args,
+    |a| {
+        let e = unsafe { handle(a.executable, "executable")? };
+        (
+            a.serialized_bytes,
+            a.serialized_bytes_size,
+            a.serialized_compile_options,
+            a.serialized_compile_options_deleter,
+        ) = give_bytes(e.state.options.clone());
+        Ok(())
+    }
+);
+
+// ---------------------------------------------------------------- queries
+
+entry!(loaded_destroy, PJRT_LoadedExecutable_Destroy_Args, |a| {
+    if !a.executable.is_null() {
+        // SAFETY: made by `load`, destroyed once by the caller.
+        drop(unsafe { Box::from_raw(a.executable) });
+    }
+    Ok(())
+});
+
+entry!(
+    loaded_get_executable,
+    PJRT_LoadedExecutable_GetExecutable_Args,
+    |a| {
+        let le = unsafe { handle(a.loaded_executable, "loaded_executable")? };
+        a.executable = Box::into_raw(Box::new(Executable {
+            state: le.state.clone(),
+        }));
+        Ok(())
+    }
+);
+
+entry!(
+    loaded_addressable_devices,
+    PJRT_LoadedExecutable_AddressableDevices_Args,
+    |a| {
+        let le = unsafe { handle(a.executable, "executable")? };
+        a.addressable_devices = le.state.devices.as_ptr();
+        a.num_addressable_devices = le.state.devices.len();
+        Ok(())
+    }
+);
+
+entry!(loaded_delete, PJRT_LoadedExecutable_Delete_Args, |a| {
+    unsafe { handle(a.executable, "executable")? }
+        .deleted
+        .store(true, Ordering::Release);
+    Ok(())
+});
+
+entry!(
+    loaded_is_deleted,
+    PJRT_LoadedExecutable_IsDeleted_Args,
+    |a| {
+        a.is_deleted = unsafe { handle(a.executable, "executable")? }
+            .deleted
+            .load(Ordering::Acquire);
+        Ok(())
+    }
+);
+
+entry!(
+    loaded_fingerprint,
+    PJRT_LoadedExecutable_Fingerprint_Args,
+    |a| {
+        let le = unsafe { handle(a.executable, "executable")? };
+        (a.executable_fingerprint, a.executable_fingerprint_size) = str_out(&le.state.fingerprint);
+        Ok(())
+    }
+);
+
+entry!(
+    loaded_get_device_assignment,
+    PJRT_LoadedExecutable_GetDeviceAssignment_Args,
+    |a| {
+        let le = unsafe { handle(a.executable, "executable")? };
+        (
+            a.serialized_bytes,
+            a.serialized_bytes_size,
+            a.serialized_device_assignment,
+            a.serialized_device_assignment_deleter,
+        ) = give_bytes(le.state.device_assignment.clone());
+        Ok(())
+    }
+);
+
+entry!(executable_destroy, PJRT_Executable_Destroy_Args, |a| {
+    if !a.executable.is_null() {
+        // SAFETY: made by loaded_get_executable, destroyed once by the caller.
+        drop(unsafe { Box::from_raw(a.executable) });
+    }
+    Ok(())
+});
+
+entry!(executable_name, PJRT_Executable_Name_Args, |a| {
+    let e = unsafe { handle(a.executable, "executable")? };
+    (a.executable_name, a.executable_name_size) = str_out(&e.state.name);
+    Ok(())
+});
+
+entry!(
+    executable_num_replicas,
+    PJRT_Executable_NumReplicas_Args,
+    |a| {
+        a.num_replicas = unsafe { handle(a.executable, "executable")? }
+            .state
+            .exe
+            .num_replicas();
+        Ok(())
+    }
+);
+
+entry!(
+    executable_num_partitions,
+    PJRT_Executable_NumPartitions_Args,
+    |a| {
+        a.num_partitions = unsafe { handle(a.executable, "executable")? }
+            .state
+            .exe
+            .num_partitions();
+        Ok(())
+    }
+);
+
+entry!(
+    executable_num_outputs,
+    PJRT_Executable_NumOutputs_Args,
+    |a| {
+        a.num_outputs = unsafe { handle(a.executable, "executable")? }
+            .state
+            .outputs
+            .len();
+        Ok(())
+    }
+);
+
+entry!(
+    executable_code_size,
+    PJRT_Executable_SizeOfGeneratedCodeInBytes_Args,
+    |a| {
+        unsafe { handle(a.executable, "executable")? };
+        a.size_in_bytes = 0;
+        Ok(())
+    }
+);
+
+entry!(
+    executable_fingerprint,
+    PJRT_Executable_Fingerprint_Args,
+    |a| {
+        let e = unsafe { handle(a.executable, "executable")? };
+        (a.executable_fingerprint, a.executable_fingerprint_size) = str_out(&e.state.fingerprint);
+        Ok(())
+    }
+);
+
+entry!(
+    executable_output_types,
+    PJRT_Executable_OutputElementTypes_Args,
+    |a| {
+        let s = &unsafe { handle(a.executable, "executable")? }.state;
+        a.output_types = s.output_types.as_ptr();
+        a.num_output_types = s.output_types.len();
+        Ok(())
+    }
+);
+
+entry!(
+    executable_output_dimensions,
+    PJRT_Executable_OutputDimensions_Args,
+    |a| {
+        let s = &unsafe { handle(a.executable, "executable")? }.state;
+        a.num_outputs = s.outputs.len();
+        a.dims = s.output_dims.as_ptr();
+        a.dim_sizes = s.output_dim_sizes.as_ptr();
+        Ok(())
+    }
+);
+
+entry!(
+    executable_output_memory_kinds,
+    PJRT_Executable_OutputMemoryKinds_Args,
+    |a| {
+        let s = &unsafe { handle(a.executable, "executable")? }.state;
+        a.num_outputs = s.outputs.len();
+        a.memory_kinds = s.output_kinds.as_ptr();
+        a.memory_kind_sizes = s.output_kind_sizes.as_ptr();
+        Ok(())
+    }
+);
+
+// ---------------------------------------------------------------- execution
+
+/// One argument of one instance: its value and whether it is donated.
+struct Arg {
+    value: Value,
+    donated: bool,
+}
+
+impl Arg {
+    fn get(self) -> Result<RtBuffer> {
+        if self.donated {
+            self.value.wait_take()
+        } else {
+            self.value.wait()
+        }
+    }
+}
+
+entry!(loaded_execute, PJRT_LoadedExecutable_Execute_Args, |a| {
+    let le = unsafe { handle(a.executable, "executable")? };
+    if le.deleted.load(Ordering::Acquire) {
+        return Err(Error::precondition("the executable has been deleted"));
+    }
+    let st = le.state.clone();
+    // SAFETY: executables keep their client alive by contract (destroyed before it).
+    let client = unsafe { &*st.client };
+    let non_donatable: &[i64] = match unsafe { a.options.as_ref() } {
+        Some(o) if o.struct_size >= EXECUTE_OPTIONS_READ => unsafe {
+            slice(
+                o.non_donatable_input_indices,
+                o.num_non_donatable_input_indices,
+            )
+        },
+        Some(o) => {
+            return Err(Error::invalid(format!(
+                "PJRT_ExecuteOptions.struct_size {} < {EXECUTE_OPTIONS_READ}",
+                o.struct_size
+            )))
+        }
+        None => &[],
+    };
+    let devices: Vec<*mut Device> = if !a.execute_device.is_null() {
+        if st.devices.len() != 1 || a.num_devices != 1 {
+            return Err(Error::invalid(
+                "execute_device is set, but the program runs on several devices",
+            ));
+        }
+        vec![client.check_device(a.execute_device)?]
+    } else {
+        st.devices.clone()
+    };
+    if a.num_devices != devices.len() {
+        return Err(Error::invalid(format!(
+            "{} argument lists for a program on {} device(s)",
+            a.num_devices,
+            devices.len()
+        )));
+    }
+    let params: Vec<&Shape> = st
+        .exe
+        .parameter_shapes()
+        .iter()
+        .filter(|s| !s.is_token())
+        .collect();
+    if a.num_args != params.len() {
+        return Err(Error::invalid(format!(
+            "{} arguments for a program that takes {}",
+            a.num_args,
+            params.len()
+        )));
+    }
+    if a.argument_lists.is_null() && a.num_args > 0 || a.output_lists.is_null() {
+        return Err(Error::invalid("argument_lists or output_lists is NULL"));
+    }
+    // Check everything before taking any donated value.
+    let mut bufs: Vec<Vec<&Buffer>> = Vec::with_capacity(devices.len());
+    for d in 0..devices.len() {
+        let list = if a.num_args == 0 {
+            &[][..]
+        } else {
+            unsafe { slice(*a.argument_lists.add(d), a.num_args) }
+        };
+        let mut row = Vec::with_capacity(list.len());
+        for (i, (&b, p)) in list.iter().zip(&params).enumerate() {
+            let b: &Buffer = unsafe { handle(b, "argument buffer")? };
+            let want = p
+                .as_array()
+                .ok_or_else(|| Error::unimplemented("tuple parameters through PJRT"))?;
+            if b.ty != want.element_type || b.dims != want.dims {
+                return Err(Error::invalid(format!(
+                    "argument {i} on device {d}: expected {p}, got {}[{}]",
+                    b.ty,
+                    b.dims
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )));
+            }
+            if b.is_deleted() {
+                return Err(Error::precondition(format!(
+                    "argument {i} on device {d} has been deleted or donated"
+                )));
+            }
+            row.push(b);
+        }
+        bufs.push(row);
+    }
+    let mut args: Vec<Vec<Arg>> = Vec::with_capacity(bufs.len());
+    for row in &bufs {
+        let mut out = Vec::with_capacity(row.len());
+        for (i, b) in row.iter().enumerate() {
+            let donated = st.donatable.get(i).copied().unwrap_or(false)
+                && !non_donatable.contains(&(i as i64))
+                && !b.has_external_references();
+            let value = if donated { b.take()? } else { b.value()? };
+            out.push(Arg { value, donated });
+        }
+        args.push(out);
+    }
+    // Outputs and completion events exist before the execution runs.
+    let mut outs: Vec<Vec<Value>> = Vec::with_capacity(devices.len());
+    let mut done: Vec<Arc<Promise<()>>> = Vec::with_capacity(devices.len());
+    for (d, &dev) in devices.iter().enumerate() {
+        let list = unsafe { *a.output_lists.add(d) };
+        if list.is_null() && !st.outputs.is_empty() {
+            return Err(Error::invalid("an output list is NULL"));
+        }
+        let mut row = Vec::with_capacity(st.outputs.len());
+        for (j, (t, dims)) in st.outputs.iter().enumerate() {
+            let p = Promise::pending();
+            unsafe { *list.add(j) = Buffer::new(client, dev, *t, dims.clone(), p.clone()) };
+            row.push(p);
+        }
+        outs.push(row);
+        let ev = Promise::pending();
+        if !a.device_complete_events.is_null() {
+            unsafe { *a.device_complete_events.add(d) = Event::new(ev.clone()) };
+        }
+        done.push(ev);
+    }
+    let exe = st.exe.clone();
+    let inline = client.worker.is_idle()
+        && !always_async()
+        && args.iter().flatten().all(|a| a.value.peek().is_some());
+    let job: Box<dyn FnOnce() + Send> = Box::new(move || {
+        let result = (|| -> Result<Vec<Vec<RtBuffer>>> {
+            let values = args
+                .into_iter()
+                .map(|row| row.into_iter().map(Arg::get).collect::<Result<Vec<_>>>())
+                .collect::<Result<Vec<_>>>()?;
+            Ok(if values.len() == 1 {
+                let v = values.into_iter().next().unwrap_or_default();
+                vec![exe.execute_donating(v)?]
+            } else {
+                let refs: Vec<Vec<&RtBuffer>> = values.iter().map(|r| r.iter().collect()).collect();
+                exe.execute_sharded(&refs)?
+            })
+        })();
+        match result {
+            Ok(results) => {
+                for ((row, res), ev) in outs.iter().zip(results).zip(&done) {
+                    if res.len() != row.len() {
+                        let e = Error::internal(format!(
+                            "the execution returned {} outputs, {} expected",
+                            res.len(),
+                            row.len()
+                        ));
+                        row.iter().for_each(|p| p.set(Err(e.clone())));
+                        ev.set(Err(e));
+                        continue;
+                    }
+                    for (p, b) in row.iter().zip(res) {
+                        p.set(Ok(b));
+                    }
+                    ev.set(Ok(()));
+                }
+            }
+            Err(e) => {
+                let e = e.context("execution");
+                for (row, ev) in outs.iter().zip(&done) {
+                    row.iter().for_each(|p| p.set(Err(e.clone())));
+                    ev.set(Err(e.clone()));
+                }
+            }
+        }
+    });
+    if inline {
+        job()
+    } else {
+        client.worker.submit(job)
+    }
+    Ok(())
+});
+
+/// `OXLA_PJRT_ASYNC=1`: every execution goes through the execution thread.
+fn always_async() -> bool {
+    static ASYNC: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ASYNC.get_or_init(|| std::env::var("OXLA_PJRT_ASYNC").is_ok_and(|v| v == "1"))
+}

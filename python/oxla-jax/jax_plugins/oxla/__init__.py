@@ -1,0 +1,62 @@
+"""JAX plugin for Oxla: `jax.jit` programs compiled and run by Oxla through its PJRT C API.
+
+JAX finds this module (namespace package `jax_plugins`, and the `jax_plugins` entry point) and
+calls `initialize()`. Select the platform with `JAX_PLATFORMS=oxla` (or `oxla,cpu`).
+
+Environment:
+  OXLA_PJRT_LIBRARY_PATH  the plugin library to load instead of the bundled one
+  OXLA_NUM_DEVICES        number of Oxla devices (default 1), for pmap / shard_map
+  OXLA_JAX_PRIORITY       backend priority (default -100: the CPU backend stays the default
+                          unless JAX_PLATFORMS names oxla)
+  OXLA_JAX_SHARDY=1       keep JAX's Shardy partitioner on. By default initialize() turns it
+                          off (jax_use_shardy_partitioner=False): Oxla reads GSPMD sharding
+                          annotations but not yet the `sdy` dialect that Shardy puts in every
+                          program that names a sharding (jax.random, multi-device jit).
+"""
+
+import os
+import pathlib
+import sys
+
+_NAME = "liboxla_pjrt.dylib" if sys.platform == "darwin" else "liboxla_pjrt.so"
+
+
+def library_path() -> str:
+    env = os.environ.get("OXLA_PJRT_LIBRARY_PATH")
+    if env:
+        return env
+    bundled = pathlib.Path(__file__).resolve().parent / _NAME
+    if bundled.exists():
+        return str(bundled)
+    raise RuntimeError(
+        f"oxla-jax: no {_NAME} bundled and OXLA_PJRT_LIBRARY_PATH is not set; build it with "
+        "`cargo build --release -p oxla-pjrt` and reinstall, or point OXLA_PJRT_LIBRARY_PATH at it"
+    )
+
+
+def initialize():
+    import jax
+    from jax._src import xla_bridge
+
+    # JAX lowers donate_argnums to aliasing attributes only for platforms on this list; Oxla
+    # honours them (a donated buffer is deleted and may be updated in place).
+    try:
+        from jax._src.interpreters import mlir
+
+        if "oxla" not in mlir._platforms_with_donation:
+            mlir._platforms_with_donation.append("oxla")
+    except (ImportError, AttributeError):
+        pass
+    if os.environ.get("OXLA_JAX_SHARDY", "0") != "1":
+        jax.config.update("jax_use_shardy_partitioner", False)
+
+    options = {}
+    n = os.environ.get("OXLA_NUM_DEVICES")
+    if n:
+        options["num_devices"] = int(n)
+    xla_bridge.register_plugin(
+        "oxla",
+        priority=int(os.environ.get("OXLA_JAX_PRIORITY", "-100")),
+        library_path=library_path(),
+        options=options or None,
+    )
