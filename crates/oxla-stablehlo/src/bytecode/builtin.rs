@@ -120,19 +120,6 @@ pub fn attr<'a>(t: &mut Table<'_, 'a>, c: &mut Cursor<'a>) -> Result<Attr> {
             t.read_attr(c)?
         }
         15 => unknown_loc(),
-        22 => {
-            // FileLineColRange: filename, then 0 to 4 of start line, start column, end...
-            t.read_attr(c)?;
-            let n = c.count("the number of line/column values")?;
-            let v = (0..n)
-                .map(|_| c.varint("a line or column"))
-                .collect::<Result<Vec<_>>>()?;
-            match v.as_slice() {
-                [] => unknown_loc(),
-                [line] => loc(*line, 0),
-                [line, col, ..] => loc(*line, *col),
-            }
-        }
         17 => {
             let elem = t.read_type(c)?;
             let n = c.varint("a dense array size")?;
