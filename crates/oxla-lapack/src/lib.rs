@@ -95,7 +95,10 @@ pub fn call(target: &str, config: &str, operands: &[&Literal], result: &Shape) -
     }
     Ok(match result {
         Shape::Tuple(_) => Literal::tuple(lits),
-        _ => lits.into_iter().next().expect("one result"),
+        _ => lits
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::internal(format!("{target}: no result")))?,
     })
 }
 
@@ -133,6 +136,17 @@ impl Ctx<'_> {
             d[r - 1] as usize,
         ))
     }
+    /// (batch count, order) of a batched square matrix operand.
+    fn square(&self, i: usize) -> Result<(usize, usize)> {
+        let (count, rows, cols) = self.matrix_dims(i)?;
+        if rows != cols {
+            return Err(Error::invalid(format!(
+                "{}: operand {i} must be square, got {rows}x{cols}",
+                self.target
+            )));
+        }
+        Ok((count, rows))
+    }
     fn out(&self, k: usize) -> Result<&(PrimitiveType, Vec<i64>)> {
         self.outs
             .get(k)
@@ -157,12 +171,12 @@ impl Ctx<'_> {
 }
 
 /// Maps `f` over a batch, in parallel when there is enough work to pay for threads.
-fn batch_map<R: Send>(count: usize, cost: usize, f: impl Fn(usize) -> R + Sync) -> Vec<R> {
+fn batch_map<R: Send>(count: usize, cost: usize, f: impl Fn(usize) -> R + Sync) -> Result<Vec<R>> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(count);
     if threads <= 1 || count * cost < 1 << 16 {
-        return (0..count).map(f).collect();
+        return Ok((0..count).map(f).collect());
     }
     let chunk = count.div_ceil(threads);
     let f = &f;
@@ -176,10 +190,14 @@ fn batch_map<R: Send>(count: usize, cost: usize, f: impl Fn(usize) -> R + Sync) 
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("LAPACK worker panicked"))
-            .collect()
+        let mut out = Vec::with_capacity(count);
+        for h in handles {
+            out.extend(
+                h.join()
+                    .map_err(|_| Error::internal("a LAPACK batch worker panicked"))?,
+            );
+        }
+        Ok(out)
     })
 }
 
@@ -203,19 +221,19 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
     let cfg = c.config;
     match routine {
         "potrf" => {
-            let (count, n, _) = c.matrix_dims(0)?;
+            let (count, n) = c.square(0)?;
             let a = S::load(c.operand(0)?)?;
             let lower = flag(cfg, "uplo", 'L') != 'U';
             let res = batch_map(count, n * n * n, |b| {
                 let mut m = split(&a[b * n * n..(b + 1) * n * n], 1, n, n).remove(0);
                 let info = potrf(&mut m, lower);
                 (m, info)
-            });
+            })?;
             let (ms, infos): (Vec<_>, Vec<_>) = res.into_iter().unzip();
             Ok(vec![c.store(0, &join(&ms))?, c.info(1, infos)?])
         }
         "trsm" => {
-            let (ca, n, _) = c.matrix_dims(0)?;
+            let (ca, n) = c.square(0)?;
             let (cb, rows, cols) = c.matrix_dims(1)?;
             let a = S::load(c.operand(0)?)?;
             let b = S::load(c.operand(1)?)?;
@@ -243,7 +261,7 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
                 );
                 trsm(&am, &mut bm, left, lower, trans, unit);
                 bm
-            });
+            })?;
             Ok(vec![c.store(0, &join(&out))?])
         }
         "getrf" => {
@@ -253,7 +271,7 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
                 let mut mt = Mat::new(m, n, a[b * m * n..(b + 1) * m * n].to_vec());
                 let (ipiv, info) = getrf(&mut mt);
                 (mt, ipiv, info)
-            });
+            })?;
             let ms: Vec<_> = res.iter().map(|r| r.0.clone()).collect();
             let piv: Vec<i32> = res.iter().flat_map(|r| r.1.iter().copied()).collect();
             let infos = res.iter().map(|r| r.2).collect();
@@ -270,7 +288,7 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
                 let mut mt = Mat::new(m, n, a[b * m * n..(b + 1) * m * n].to_vec());
                 let tau = geqrf(&mut mt);
                 (mt, tau)
-            });
+            })?;
             let ms: Vec<_> = res.iter().map(|r| r.0.clone()).collect();
             let taus: Vec<S> = res.iter().flat_map(|r| r.1.iter().copied()).collect();
             Ok(vec![c.store(0, &join(&ms))?, c.store(1, &taus)?])
@@ -284,11 +302,11 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
                 let mut mt = Mat::new(m, n, a[b * m * n..(b + 1) * m * n].to_vec());
                 orgqr(&mut mt, &tau[b * k..(b + 1) * k]);
                 mt
-            });
+            })?;
             Ok(vec![c.store(0, &join(&res))?])
         }
         "syevd" | "heevd" => {
-            let (count, n, _) = c.matrix_dims(0)?;
+            let (count, n) = c.square(0)?;
             let a = S::load(c.operand(0)?)?;
             let lower = flag(cfg, "uplo", 'L') != 'U';
             let res = batch_map(count, 10 * n * n * n, |b| {
@@ -296,7 +314,7 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
                     &Mat::new(n, n, a[b * n * n..(b + 1) * n * n].to_vec()),
                     lower,
                 )
-            });
+            })?;
             let mut vs = Vec::new();
             let mut ws = Vec::new();
             let mut infos = Vec::new();
@@ -330,7 +348,7 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
                     &Mat::new(m, n, a[b * m * n..(b + 1) * m * n].to_vec()),
                     mode == 'A',
                 )
-            });
+            })?;
             let (mut ss, mut us, mut vts, mut infos) =
                 (Vec::new(), Vec::new(), Vec::new(), Vec::new());
             for r in res {
@@ -364,7 +382,7 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
             ])
         }
         "geev" => {
-            let (count, n, _) = c.matrix_dims(0)?;
+            let (count, n) = c.square(0)?;
             if flag(cfg, "compute_left", 'N') == 'V' {
                 return Err(Error::unimplemented(format!(
                     "{}: left eigenvectors (compute_left = 'V') are not computed yet",
@@ -375,7 +393,7 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
             let a = S::load(c.operand(0)?)?;
             let res = batch_map(count, 30 * n * n * n, |b| {
                 S::eig(&Mat::new(n, n, a[b * n * n..(b + 1) * n * n].to_vec()))
-            });
+            })?;
             let (mut ws, mut vrs, mut infos) = (Vec::new(), Vec::new(), Vec::new());
             for r in res {
                 match r {
@@ -419,7 +437,7 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
             }
         }
         "gehrd" => {
-            let (count, n, _) = c.matrix_dims(0)?;
+            let (count, n) = c.square(0)?;
             let a = S::load(c.operand(0)?)?;
             let lo = (attr(cfg, "low").unwrap_or(1).max(1) - 1) as usize;
             let hi = (attr(cfg, "high").unwrap_or(n as i64).clamp(0, n as i64)) as usize;
@@ -427,7 +445,7 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
                 let mut m = Mat::new(n, n, a[b * n * n..(b + 1) * n * n].to_vec());
                 let tau = gehrd(&mut m, lo, hi);
                 (m, tau)
-            });
+            })?;
             let ms: Vec<_> = res.iter().map(|r| r.0.clone()).collect();
             let taus: Vec<S> = res.iter().flat_map(|r| r.1.iter().copied()).collect();
             Ok(vec![
@@ -437,7 +455,7 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
             ])
         }
         "sytrd" | "hetrd" => {
-            let (count, n, _) = c.matrix_dims(0)?;
+            let (count, n) = c.square(0)?;
             if flag(cfg, "uplo", 'L') == 'U' {
                 return Err(Error::unimplemented(format!(
                     "{}: uplo = 'U' is not supported yet",
@@ -449,7 +467,7 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
                 let mut m = Mat::new(n, n, a[b * n * n..(b + 1) * n * n].to_vec());
                 let (d, e, tau) = sytrd_lower(&mut m);
                 (m, d, e, tau)
-            });
+            })?;
             let ms: Vec<_> = res.iter().map(|r| r.0.clone()).collect();
             let d: Vec<f64> = res.iter().flat_map(|r| r.1.iter().copied()).collect();
             let e: Vec<f64> = res.iter().flat_map(|r| r.2.iter().copied()).collect();
@@ -480,7 +498,7 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
                 let mut bk = b[k * n * nrhs..(k + 1) * n * nrhs].to_vec();
                 let info = gtsv(&dl[r.clone()], &d[r.clone()], &du[r], &mut bk, nrhs);
                 (bk, info)
-            });
+            })?;
             let out: Vec<S> = res.iter().flat_map(|r| r.0.iter().copied()).collect();
             let infos = res.iter().map(|r| r.1).collect();
             Ok(vec![
@@ -532,5 +550,13 @@ mod tests {
         let bad = Shape::array(PrimitiveType::F32, &[2, 2, 2]);
         assert!(call("lapack_spotrf_ffi", "", &[&a], &bad).is_err());
         assert!(call("lapack_spotrf_ffi", "", &[], &shape).is_err());
+        // A non-square matrix where a square one is needed is an error, not a panic.
+        let rect = Literal::from_vec(&[2, 3], vec![1.0f32; 6]).unwrap();
+        let s2 = Shape::Tuple(vec![
+            Shape::array(PrimitiveType::F32, &[2, 3]),
+            Shape::array(PrimitiveType::S32, &[]),
+        ]);
+        let e = call("lapack_spotrf_ffi", "", &[&rect], &s2).unwrap_err();
+        assert!(e.to_string().contains("square"), "{e}");
     }
 }
