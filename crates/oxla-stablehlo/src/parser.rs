@@ -637,6 +637,16 @@ impl<'a> Parser<'a> {
         Err(self.err("unterminated `<` in a dialect attribute"))
     }
 
+    /// The name after `@`: an identifier, or a quoted string (`@"<lambda>"`, as JAX writes
+    /// names that are not identifiers).
+    fn symbol_name(&mut self) -> Result<String> {
+        if self.rest().starts_with('"') {
+            self.string()
+        } else {
+            self.ident()
+        }
+    }
+
     pub fn attr(&mut self) -> Result<Attr> {
         self.skip_ws();
         let r = self.rest();
@@ -674,11 +684,7 @@ impl<'a> Parser<'a> {
         }
         if r.starts_with('@') {
             self.pos += 1;
-            let s = if self.rest().starts_with('"') {
-                self.string()?
-            } else {
-                self.ident()?
-            };
+            let s = self.symbol_name()?;
             return Ok(Attr::Symbol(s));
         }
         if r.starts_with('[') {
@@ -889,11 +895,7 @@ impl<'a> Parser<'a> {
             self.skip_ws();
             if self.rest().starts_with('@') {
                 self.pos += 1;
-                m.name = Some(if self.rest().starts_with('"') {
-                    self.string()?
-                } else {
-                    self.ident()?
-                });
+                m.name = Some(self.symbol_name()?);
             }
             if self.eat_kw("attributes") {
                 m.attrs = self.attr_dict()?;
@@ -958,11 +960,7 @@ impl<'a> Parser<'a> {
         self.eat_kw("private");
         self.eat_kw("nested");
         self.expect("@")?;
-        let name = if self.rest().starts_with('"') {
-            self.string()?
-        } else {
-            self.ident()?
-        };
+        let name = self.symbol_name()?;
         self.expect("(")?;
         let mut args = Vec::new();
         let mut arg_attrs = Vec::new();
@@ -1240,11 +1238,7 @@ impl<'a> Parser<'a> {
             } else if r.starts_with('@') {
                 self.pos += 1;
                 // `@"<lambda>"`: JAX quotes names that are not identifiers.
-                let s = if self.rest().starts_with('"') {
-                    self.string()?
-                } else {
-                    self.ident()?
-                };
+                let s = self.symbol_name()?;
                 op.attrs.push(("callee".into(), Attr::Symbol(s)));
             } else if r.starts_with('"') {
                 let s = self.string()?;

@@ -36,6 +36,23 @@ const ATTR_KINDS: [&str; 23] = [
 ];
 
 /// A location as an attribute: `Struct("loc", [line, column])` (empty when unknown).
+/// A dictionary: a count, then (string key, value) attribute references. The builtin
+/// `DictionaryAttr` and VHLO's `DictionaryV1Attr` share this encoding.
+pub fn dict<'a>(t: &mut Table<'_, 'a>, c: &mut Cursor<'a>) -> Result<Attr> {
+    let n = c.count("the number of dictionary entries")?;
+    let mut v = Vec::with_capacity(n);
+    for _ in 0..n {
+        let k = t.read_attr(c)?;
+        let val = t.read_attr(c)?;
+        let k = k
+            .as_str()
+            .ok_or_else(|| c.err("a string attribute as a dictionary key"))?
+            .to_string();
+        v.push((k, val));
+    }
+    Ok(Attr::Dict(v))
+}
+
 fn loc(line: u64, col: u64) -> Attr {
     Attr::Struct(
         "loc".into(),
@@ -62,20 +79,7 @@ pub fn attr<'a>(t: &mut Table<'_, 'a>, c: &mut Cursor<'a>) -> Result<Attr> {
     let code = c.varint("a builtin attribute code")?;
     Ok(match code {
         0 => Attr::Array(t.read_attrs(c)?),
-        1 => {
-            let n = c.count("the number of dictionary entries")?;
-            let mut v = Vec::with_capacity(n);
-            for _ in 0..n {
-                let k = t.read_attr(c)?;
-                let val = t.read_attr(c)?;
-                let k = k
-                    .as_str()
-                    .ok_or_else(|| c.err("a string attribute as a dictionary key"))?
-                    .to_string();
-                v.push((k, val));
-            }
-            Attr::Dict(v)
-        }
+        1 => dict(t, c)?,
         2 => Attr::Str(t.string(c, "a string")?.to_string()),
         3 => {
             let s = t.string(c, "a string")?.to_string();

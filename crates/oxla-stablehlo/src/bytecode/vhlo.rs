@@ -6,7 +6,7 @@
 use oxla_hlo::op::QuantParams;
 use oxla_hlo::{Error, PrimitiveType, Result};
 
-use super::builtin::{float_bits, read_float, read_int};
+use super::builtin::{dict, float_bits, read_float, read_int};
 use super::cursor::Cursor;
 use super::table::Table;
 use crate::ast::{Attr, ElemType, Type};
@@ -54,20 +54,7 @@ pub fn attr<'a>(t: &mut Table<'_, 'a>, c: &mut Cursor<'a>) -> Result<Attr> {
             })?;
             Attr::Enum(name.to_string())
         }
-        6 => {
-            let n = c.count("the number of dictionary entries")?;
-            let mut v = Vec::with_capacity(n);
-            for _ in 0..n {
-                let k = t.read_attr(c)?;
-                let val = t.read_attr(c)?;
-                let k = k
-                    .as_str()
-                    .ok_or_else(|| c.err("a string attribute as a dictionary key"))?
-                    .to_string();
-                v.push((k, val));
-            }
-            Attr::Dict(v)
-        }
+        6 => dict(t, c)?,
         8 => {
             let ty = t.read_type(c)?;
             Attr::Float(read_float(c, &ty)?)
