@@ -108,8 +108,11 @@ pub fn atan2_f64(y: f64, x: f64) -> f64 {
 }
 /// IEEE maximum: NaN propagates; +0 > -0.
 pub fn max_f64(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
+    // A NaN operand is the result (sign and payload kept), as in XLA's CPU backend.
+    if a.is_nan() {
+        a
+    } else if b.is_nan() {
+        b
     } else if a == b {
         if a.is_sign_negative() {
             b
@@ -122,8 +125,11 @@ pub fn max_f64(a: f64, b: f64) -> f64 {
 }
 /// IEEE minimum: NaN propagates; -0 < +0.
 pub fn min_f64(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
+    // A NaN operand is the result (sign and payload kept), as in XLA's CPU backend.
+    if a.is_nan() {
+        a
+    } else if b.is_nan() {
+        b
     } else if a == b {
         if a.is_sign_negative() {
             a

@@ -4,7 +4,8 @@
 //!
 //! Parameters and constants live outside the arena. `tuple`, `get-tuple-element`, row-major
 //! `reshape`, `bitcast-convert` of equal width and `opt-barrier` alias their operand's
-//! memory instead of taking their own.
+//! memory instead of taking their own, and so does a dynamic-update-slice of an arena value
+//! nothing else reads (updated in place).
 
 use oxla_hlo::{HloComputation, InstrId, Op, Shape};
 
@@ -82,6 +83,20 @@ pub fn shape_bytes(s: &Shape) -> usize {
     }
 }
 
+/// Whether a dynamic-update-slice with `operands` updates operand 0 in place: an arena value
+/// (not the root) used once, by this instruction alone.
+fn updates_in_place(
+    c: &HloComputation,
+    operands: &[InstrId],
+    uses: &[usize],
+    slots: &[Slot],
+) -> bool {
+    let Some(&x) = operands.first() else {
+        return false;
+    };
+    x != c.root && uses[x.index()] == 1 && matches!(slots[x.index()], Slot::Arena { .. })
+}
+
 pub(crate) fn aliases(
     op: &Op,
     c: &HloComputation,
@@ -92,7 +107,15 @@ pub(crate) fn aliases(
     let same_bytes = shape_bytes(&c.instr(first).shape) == shape_bytes(shape);
     match op {
         Op::GetTupleElement { .. } | Op::OptimizationBarrier => Some(first),
-        Op::Reshape | Op::BitcastConvert if same_bytes => Some(first),
+        Op::Reshape if same_bytes => Some(first),
+        // Bytes reinterpreted as pred must become 0/1: computed, not aliased.
+        Op::BitcastConvert
+            if same_bytes
+                && (shape.element_type() != oxla_hlo::PrimitiveType::Pred
+                    || c.instr(first).shape.element_type() == oxla_hlo::PrimitiveType::Pred) =>
+        {
+            Some(first)
+        }
         _ => None,
     }
 }
@@ -110,10 +133,24 @@ pub fn assign_buffers(c: &HloComputation) -> BufferAssignment {
     // Resolve aliases to the instruction that owns the memory.
     let mut owner: Vec<InstrId> = (0..n as u32).map(InstrId).collect();
     let mut slots = vec![Slot::None; n];
+    let mut uses = vec![0usize; n];
+    for ins in &c.instructions {
+        for o in &ins.operands {
+            uses[o.index()] += 1;
+        }
+    }
     for (i, ins) in c.instructions.iter().enumerate() {
         slots[i] = match &ins.op {
             Op::Parameter { .. } | Op::Constant(_) => Slot::External,
             Op::Tuple | Op::AfterAll => Slot::None,
+            // A dynamic-update-slice of an arena value read by nothing else writes the update
+            // into that value's memory: its result is that memory (the runtime's in-place
+            // form), which must stay reserved for as long as the result lives.
+            Op::DynamicUpdateSlice if updates_in_place(c, &ins.operands, &uses, &slots) => {
+                let o = ins.operands[0];
+                owner[i] = owner[o.index()];
+                Slot::Alias(o)
+            }
             op => match aliases(op, c, &ins.operands, &ins.shape) {
                 Some(o) => {
                     owner[i] = owner[o.index()];

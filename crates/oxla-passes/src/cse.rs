@@ -37,7 +37,13 @@ pub fn cse(module: &mut HloModule) -> Result<bool> {
             let bucket = seen.entry(key).or_default();
             let twin = bucket.iter().copied().find(|&o| {
                 let other = &c.instructions[o.index()];
-                other.op == ins.op && other.shape == ins.shape
+                let same_op = match (&other.op, &ins.op) {
+                    // Constants are the same only bit for bit: -0.0 == 0.0 as floats, and a
+                    // NaN equals no NaN.
+                    (Op::Constant(a), Op::Constant(b)) => a.bitwise_eq(b),
+                    (a, b) => a == b,
+                };
+                same_op && other.shape == ins.shape
             });
             match twin {
                 Some(t) => {

@@ -243,25 +243,7 @@ fn parse_file(text: &str) -> Result<TestFile, String> {
 
 /// Random values mixing NaN, ±inf, ±0, subnormals and extreme integers.
 fn random(t: PrimitiveType, dims: &[i64], seed: u64) -> Result<Literal, String> {
-    use PrimitiveType::*;
-    if t.is_complex() {
-        let re = random(F64, dims, seed)?.to_f64s();
-        let im = random(F64, dims, seed + 1000)?.to_f64s();
-        // Finite and moderate: complex transcendental edge cases are the interpreter's to
-        // define; the engines must agree on ordinary values.
-        let f = |x: f64| {
-            if x.is_finite() {
-                x.clamp(-20.0, 20.0)
-            } else {
-                0.5
-            }
-        };
-        let v = re.iter().zip(&im).map(|(&r, &i)| {
-            oxla::hlo::literal::Scalar::Complex(num_complex::Complex64::new(f(r), f(i)))
-        });
-        return Literal::from_scalars(t, dims, v).map_err(|e| e.to_string());
-    }
-    common::real_input(t, dims, seed)
+    oxla_fuzz::inputs::input(t, dims, seed)
 }
 
 /// Reads a literal of `shape` from its value text through a one-constant module.
@@ -505,7 +487,9 @@ fn compare_leaf(got: &Literal, want: &Literal, tol: Tolerance) -> Result<(), Str
                 // Subnormal results of approximations may flush; allow a tiny absolute
                 // error when any ULP error is allowed.
                 let tiny = is32 && tol.ulp > 0 && (x - y).abs() < 1e-37;
-                d <= tol.ulp as u128
+                // d == 0 with different bits is -0 against +0: a difference unless some
+                // error is allowed.
+                (d <= tol.ulp as u128 && (d > 0 || tol.ulp > 0))
                     || tiny
                     || (tol.rel > 0.0 && (x - y).abs() <= tol.rel * scale.max(1.0))
             };

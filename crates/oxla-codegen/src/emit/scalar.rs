@@ -156,6 +156,18 @@ impl<'a, 'b> Emitter<'a, 'b> {
             return self.complex_unary(op, x, out_t);
         }
         let lanes = x.lanes;
+        if op == Rsqrt && t == PrimitiveType::F32 {
+            // 1/sqrt rounded twice in f32 is off by an ulp now and then; in f64 and rounded
+            // once it is the interpreter's (oxla-elem's) value.
+            return self.lanewise(&[x], &mut |e, a| {
+                let w = e.b.ins().fpromote(F64, a[0].v);
+                let s = e.b.ins().sqrt(w);
+                let one = e.b.ins().f64const(1.0);
+                let r = e.b.ins().fdiv(one, s);
+                let v = e.b.ins().fdemote(F32, r);
+                Ok(Val { v, ..a[0] })
+            });
+        }
         let b = &mut self.b;
         if t == PrimitiveType::Pred {
             return match op {
@@ -343,8 +355,23 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 Sub => self.b.ins().fsub(a.v, b.v),
                 Mul => self.b.ins().fmul(a.v, b.v),
                 Div => self.b.ins().fdiv(a.v, b.v),
-                Max => self.b.ins().fmax(a.v, b.v),
-                Min => self.b.ins().fmin(a.v, b.v),
+                Max | Min => {
+                    // A NaN operand is the result itself (its sign and payload), as XLA's
+                    // CPU backend and the interpreter give; fmax/fmin would make a new one.
+                    let m = if op == Max {
+                        self.b.ins().fmax(a.v, b.v)
+                    } else {
+                        self.b.ins().fmin(a.v, b.v)
+                    };
+                    let nan = |e: &mut Self, x: Val| Val {
+                        v: e.b.ins().fcmp(FloatCC::Unordered, x.v, x.v),
+                        t: PrimitiveType::Pred,
+                        lanes,
+                    };
+                    let (an, bn) = (nan(self, a), nan(self, b));
+                    let r = self.select(bn, b, Val { v: m, t, lanes })?;
+                    return self.select(an, a, r);
+                }
                 Rem | Pow | Atan2 => {
                     let unsupported = || unsup(format!("{} on {t}", op.name()));
                     let name = helpers::float_binary(op, t).ok_or_else(unsupported)?;
@@ -782,6 +809,12 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// bitcast-convert: the bits of `x` as element type `t` (of the same width).
     pub(super) fn bitcast_convert(&mut self, x: Val, t: PrimitiveType) -> R<Val> {
+        // Bytes as pred: any non-zero byte is true (a pred holds 0 or 1, as the interpreter
+        // reads it; buffer assignment does not alias this case).
+        if t == PrimitiveType::Pred && matches!(x.t, PrimitiveType::S8 | PrimitiveType::U8) {
+            let zero = self.constant(x.t, Scalar::Int(0), x.lanes)?;
+            return self.compare(ComparisonDirection::Ne, None, x, zero);
+        }
         if x.t.bit_width() != t.bit_width()
             || x.t.is_complex()
             || t.is_complex()

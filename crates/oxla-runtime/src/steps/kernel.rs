@@ -136,7 +136,8 @@ pub(crate) fn in_place_kind(
                 .count();
             (only_gtes && same == 1).then_some(InPlace::Owned { holders: 2 })
         }
-        (_, Slot::Arena { .. }) => Some(InPlace::Arena),
+        // Buffer assignment decided it: the result aliases the operand's arena memory.
+        (_, Slot::Arena { .. }) if slots[i] == Slot::Alias(x) => Some(InPlace::Arena),
         _ => None,
     }
 }

@@ -1,0 +1,248 @@
+//! One program on the interpreter and on the JIT under several compile options, compared
+//! exactly; and the explanation of a difference by the documented precision of the op that
+//! produced it (docs/semantics.md, "where compiled code may differ").
+
+use oxla_hlo::{BinaryOp, Error, HloModule, Literal, PrimitiveType, UnaryOp};
+use oxla_interp::Interpreter;
+use oxla_runtime::{Client, CompileOptions};
+
+use crate::compare::{diff_leaf, leaves, LeafDiff};
+use crate::program::{Kind, Program};
+
+/// A named set of compile options.
+#[derive(Clone, Debug)]
+pub struct OptionSet {
+    pub name: String,
+    pub options: CompileOptions,
+}
+
+/// The option sets every program is compiled with: no optimization on one thread, the full
+/// pipeline on all threads, the full pipeline with constant folding on one thread.
+pub fn option_sets() -> Vec<OptionSet> {
+    let set = |opt: u32, threads: usize, fold: bool| OptionSet {
+        name: format!("opt_level={opt} fold_constants={fold} threads={threads}"),
+        options: CompileOptions {
+            opt_level: opt,
+            threads,
+            fold_constants: fold,
+            ..Default::default()
+        },
+    };
+    vec![set(0, 1, false), set(1, 0, false), set(1, 1, true)]
+}
+
+/// How one program fared.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// Every option set gave the interpreter's results bit for bit.
+    Agree,
+    /// The interpreter rejected the program at run time (nothing to compare against).
+    InterpError(String),
+    /// The JIT does not compile it: an `Unimplemented` error.
+    NotCompiled(String),
+    /// A difference under `options`.
+    Mismatch(Mismatch),
+}
+
+/// A difference between the JIT and the interpreter.
+#[derive(Clone, Debug)]
+pub struct Mismatch {
+    pub options: OptionSet,
+    /// A compile or run error of the JIT, or the differing output leaves.
+    pub error: Option<String>,
+    pub leaves: Vec<(usize, LeafDiff)>,
+}
+
+impl Mismatch {
+    /// A short description.
+    pub fn describe(&self) -> String {
+        if let Some(e) = &self.error {
+            return format!("[{}] {e}", self.options.name);
+        }
+        let parts: Vec<String> = self
+            .leaves
+            .iter()
+            .map(|(k, d)| {
+                format!(
+                    "output {k}: {} element(s) differ (max {} ulp): {}",
+                    d.count,
+                    d.max_ulp,
+                    d.examples.join("; ")
+                )
+            })
+            .collect();
+        format!("[{}] {}", self.options.name, parts.join(" | "))
+    }
+}
+
+/// Runs `module` on the interpreter and compiled with each of `sets`.
+pub fn check(client: &Client, module: &HloModule, args: &[Literal], sets: &[OptionSet]) -> Outcome {
+    let want = match Interpreter::new().run(module, args) {
+        Ok(w) => leaves(&w),
+        Err(e) => return Outcome::InterpError(e.to_string()),
+    };
+    for set in sets {
+        let fail = |error: String| {
+            Outcome::Mismatch(Mismatch {
+                options: set.clone(),
+                error: Some(error),
+                leaves: vec![],
+            })
+        };
+        let exe = match client.compile(module, &set.options) {
+            Ok(e) => e,
+            Err(Error::Unimplemented(m)) => return Outcome::NotCompiled(m),
+            Err(e) => return fail(format!("compile: {e}")),
+        };
+        let got = match exe.execute_literals(args) {
+            Ok(g) => leaves(&g),
+            Err(e) => return fail(format!("execute: {e}")),
+        };
+        if got.len() != want.len() {
+            return fail(format!("{} outputs, want {}", got.len(), want.len()));
+        }
+        let diffs: Vec<(usize, LeafDiff)> = got
+            .iter()
+            .zip(&want)
+            .enumerate()
+            .filter_map(|(k, (g, w))| diff_leaf(g, w).map(|d| (k, d)))
+            .collect();
+        if !diffs.is_empty() {
+            return Outcome::Mismatch(Mismatch {
+                options: set.clone(),
+                error: None,
+                leaves: diffs,
+            });
+        }
+    }
+    Outcome::Agree
+}
+
+/// Machine epsilon of a float type's components.
+fn epsilon(t: PrimitiveType) -> f64 {
+    use PrimitiveType::*;
+    match t {
+        F64 | C128 => f64::EPSILON,
+        F32 | C64 => f32::EPSILON as f64,
+        F16 => 2f64.powi(-10),
+        BF16 => 2f64.powi(-7),
+        _ => 2f64.powi(-2),
+    }
+}
+
+/// The largest finite magnitude of a value and whether it has a non-finite element.
+fn magnitude(l: &Literal) -> (f64, bool) {
+    let mut m = 0f64;
+    let mut nonfinite = false;
+    for s in l.scalars() {
+        let parts = match s {
+            oxla_hlo::literal::Scalar::Complex(c) => [c.re.abs(), c.im.abs()],
+            s => {
+                let v = s.as_f64().abs();
+                [v, 0.0]
+            }
+        };
+        for p in parts {
+            if p.is_finite() {
+                m = m.max(p);
+            } else {
+                nonfinite = true;
+            }
+        }
+    }
+    (m, nonfinite)
+}
+
+/// Why a mismatch of minimized program `p` (its root computed from `operands`, evaluated by
+/// the interpreter) is a documented difference, or `None` when it is not.
+pub fn explain(p: &Program, operands: &[Literal], m: &Mismatch) -> Option<String> {
+    if m.error.is_some() || m.leaves.is_empty() {
+        return None;
+    }
+    let node = p.nodes.get(p.root)?;
+    let in_type = operands.first().map(|l| l.element_type())?;
+    let d = m.leaves.iter().map(|(_, d)| d);
+    let max_ulp = d.clone().map(|d| d.max_ulp).max().unwrap_or(0);
+    let all_float = d.clone().all(|d| d.float);
+    if !all_float {
+        return None;
+    }
+    use PrimitiveType::*;
+    let narrow = matches!(in_type, F16 | BF16) || in_type.bit_width() <= 8;
+    match &node.kind {
+        // f32 vector approximations (within 5 ULP; results below 2.4e-38 may flush).
+        Kind::Unary(u @ (UnaryOp::Exp | UnaryOp::Log | UnaryOp::Logistic | UnaryOp::Tanh))
+            if matches!(in_type, F32) =>
+        {
+            let ulp32 = |x: f64, y: f64| {
+                let key = |v: f32| {
+                    let b = v.to_bits() as i64;
+                    if b & 0x8000_0000 != 0 {
+                        -(b & 0x7fff_ffff)
+                    } else {
+                        b
+                    }
+                };
+                (key(x as f32) - key(y as f32)).unsigned_abs()
+            };
+            let ok = d.clone().all(|d| {
+                d.pairs
+                    .iter()
+                    .all(|&(x, y)| ulp32(x, y) <= 5 || (x - y).abs() < 2.4e-38)
+            });
+            ok.then(|| format!("f32 vector {u:?} (≤ 5 ulp; results below 2.4e-38 flush)"))
+        }
+        // Narrow floats are computed in f32 and rounded per op: one unit of double rounding.
+        Kind::Unary(_) | Kind::Binary(_) | Kind::Clamp if narrow && max_ulp <= 1 => Some(format!(
+            "{in_type} arithmetic in f32, rounded per op (≤ 1 ulp)"
+        )),
+        Kind::Reduce { op, .. } | Kind::ReduceWindow { op, .. }
+            if matches!(op, BinaryOp::Add | BinaryOp::Mul) =>
+        {
+            accumulation(in_type, operands, m, *op == BinaryOp::Mul)
+        }
+        Kind::Dot(_) | Kind::Conv { .. } if in_type.is_floating_or_complex() => {
+            accumulation(in_type, operands, m, false)
+        }
+        _ => None,
+    }
+}
+
+/// A sum (or product) of floats whose terms the JIT adds in another order than the
+/// interpreter: explained when within the order's error bound, or when the terms overflow
+/// (then which partial sum overflows depends on the order).
+fn accumulation(
+    t: PrimitiveType,
+    operands: &[Literal],
+    m: &Mismatch,
+    product: bool,
+) -> Option<String> {
+    let eps = epsilon(t);
+    let n: f64 = operands
+        .iter()
+        .map(|o| o.element_count().max(1) as f64)
+        .fold(1.0, f64::max);
+    let (scale, nonfinite) = operands
+        .iter()
+        .map(magnitude)
+        .fold((1f64, false), |a, b| (a.0 * b.0.max(1.0), a.1 || b.1));
+    let max_finite = match t {
+        PrimitiveType::F64 | PrimitiveType::C128 => f64::MAX,
+        PrimitiveType::F16 => 65504.0,
+        PrimitiveType::F32 | PrimitiveType::C64 => f32::MAX as f64,
+        _ => 3.38e38,
+    };
+    let ok = m.leaves.iter().all(|(_, d)| {
+        d.pairs.iter().all(|&(x, y)| {
+            if !x.is_finite() || !y.is_finite() {
+                return nonfinite || scale * n >= max_finite / 4.0 || product;
+            }
+            if product {
+                (x - y).abs() <= 4.0 * n * eps * y.abs().max(x.abs()) || x == 0.0 || y == 0.0
+            } else {
+                (x - y).abs() <= 2.0 * n * n * eps * scale
+            }
+        })
+    });
+    ok.then(|| format!("{t} accumulation order ({} terms at most)", n as u64))
+}

@@ -1,0 +1,804 @@
+//! The random program generator: well-typed HLO graphs over the op families the JIT
+//! compiles, on every array element type, with small odd shapes (and sometimes empty ones).
+//!
+//! Every node is emitted into a live `XlaBuilder` as it is chosen, so shape inference checks
+//! the generator itself: a node the builder rejects is a generator bug, reported as an error
+//! (the smoke test asserts there are none). Element-wise ops are picked among those shape
+//! inference accepts for the operand's type, so new ops and types are covered without
+//! listing them here.
+
+use oxla_builder::{XlaBuilder, XlaOp};
+use oxla_hlo::{
+    infer_shape, BinaryOp, ComparisonDirection, ComparisonType, ConvDimensionNumbers,
+    DotDimensionNumbers, GatherDimensionNumbers, Literal, Op, PrimitiveType, Result,
+    ScatterDimensionNumbers, Shape, UnaryOp,
+};
+
+use crate::choice::Choices;
+use crate::inputs;
+use crate::program::{emit, identity, Combiner, Kind, Node, Program, Step};
+
+/// Limits of generated programs.
+#[derive(Clone, Debug)]
+pub struct GenConfig {
+    /// Ops per program (at most; dead ones are dropped when built).
+    pub max_ops: usize,
+    /// Largest rank of generated arrays.
+    pub max_rank: usize,
+    /// Largest dimension size.
+    pub max_dim: i64,
+}
+
+impl Default for GenConfig {
+    fn default() -> Self {
+        GenConfig {
+            max_ops: 8,
+            max_rank: 3,
+            max_dim: 5,
+        }
+    }
+}
+
+use PrimitiveType::*;
+
+/// Element types drawn for parameters (f32 and s32 more often: most programs use them).
+const TYPES: [PrimitiveType; 19] = [
+    F32, F32, F32, S32, S32, F64, Pred, S8, S16, S64, U8, U16, U32, U64, F16, BF16, C64, C128,
+    F8E4M3FN,
+];
+
+/// A program under construction, mirrored in a builder.
+struct Gen<'a> {
+    c: &'a mut Choices,
+    cfg: &'a GenConfig,
+    b: XlaBuilder,
+    prog: Program,
+    ops: Vec<XlaOp>,
+    shapes: Vec<Shape>,
+    seed: u64,
+}
+
+/// Generates one program.
+pub fn generate(c: &mut Choices, cfg: &GenConfig) -> Result<Program> {
+    let seed = c.next_u64();
+    let mut g = Gen {
+        c,
+        cfg,
+        b: XlaBuilder::new("fuzz"),
+        prog: Program {
+            args: vec![],
+            nodes: vec![],
+            root: 0,
+        },
+        ops: vec![],
+        shapes: vec![],
+        seed,
+    };
+    let t = g.ty();
+    let s = g.shape(t);
+    g.param(&s)?;
+    let n = 1 + g.c.below(cfg.max_ops.max(1));
+    for _ in 0..n {
+        // Mostly extend the newest value, sometimes an older one (so graphs branch).
+        let x = if g.c.chance(70) {
+            g.shapes.len() - 1
+        } else {
+            g.c.below(g.shapes.len())
+        };
+        g.step(x)?;
+    }
+    g.prog.root = g.shapes.len() - 1;
+    Ok(g.prog)
+}
+
+impl Gen<'_> {
+    fn ty(&mut self) -> PrimitiveType {
+        self.c.pick(&TYPES)
+    }
+
+    fn dim(&mut self) -> i64 {
+        if self.c.chance(3) {
+            0
+        } else {
+            self.c.range(1, self.cfg.max_dim)
+        }
+    }
+
+    fn dims(&mut self) -> Vec<i64> {
+        let r = self.c.below(self.cfg.max_rank + 1);
+        (0..r).map(|_| self.dim()).collect()
+    }
+
+    fn shape(&mut self, t: PrimitiveType) -> Shape {
+        let d = self.dims();
+        Shape::array(t, &d)
+    }
+
+    fn value(&mut self, s: &Shape) -> Result<Literal> {
+        self.seed = self.seed.wrapping_add(1);
+        inputs::input(s.element_type(), s.dims(), self.seed).map_err(oxla_hlo::Error::invalid)
+    }
+
+    /// Adds a node to the program and the builder; returns its index.
+    fn add(&mut self, kind: Kind, operands: Vec<usize>) -> Result<usize> {
+        let xs: Vec<XlaOp> = operands.iter().map(|&o| self.ops[o]).collect();
+        let op = emit(&mut self.b, &kind, &xs)
+            .map_err(|e| e.context(format!("generator produced an invalid {kind:?}")))?;
+        let s = self.b.get_shape(op)?;
+        self.prog.nodes.push(Node { kind, operands });
+        self.ops.push(op);
+        self.shapes.push(s);
+        Ok(self.shapes.len() - 1)
+    }
+
+    /// A new parameter of shape `s` with random special values.
+    fn param(&mut self, s: &Shape) -> Result<usize> {
+        let v = self.value(s)?;
+        self.param_value(v)
+    }
+
+    fn param_value(&mut self, v: Literal) -> Result<usize> {
+        let k = self.prog.args.len();
+        let op = self.b.parameter(k, v.shape(), &format!("p{k}"));
+        let s = self.b.get_shape(op)?;
+        self.prog.args.push(v);
+        self.prog.nodes.push(Node {
+            kind: Kind::Param(k),
+            operands: vec![],
+        });
+        self.ops.push(op);
+        self.shapes.push(s);
+        Ok(self.shapes.len() - 1)
+    }
+
+    /// A scalar integer parameter in `lo..=hi` (indices that may be out of range).
+    fn index_param(&mut self, t: PrimitiveType, lo: i64, hi: i64) -> Result<usize> {
+        let v = self.c.range(lo, hi);
+        let v = if t.is_unsigned_int() { v.max(0) } else { v };
+        self.param_value(Literal::from_i64s(t, &[], &[v])?)
+    }
+
+    /// An existing value of shape `s` or a new parameter.
+    fn operand_like(&mut self, s: &Shape) -> Result<usize> {
+        let same: Vec<usize> = (0..self.shapes.len())
+            .filter(|&i| self.shapes[i] == *s)
+            .collect();
+        if !same.is_empty() && self.c.chance(40) {
+            return Ok(self.c.pick(&same));
+        }
+        self.param(s)
+    }
+
+    fn constant(&mut self, l: Literal) -> Result<usize> {
+        self.add(Kind::Constant(l), vec![])
+    }
+
+    /// One step extending value `x`.
+    fn step(&mut self, x: usize) -> Result<usize> {
+        let s = self.shapes[x].clone();
+        let t = s.element_type();
+        let dims = s.dims().to_vec();
+        let rank = dims.len();
+        let real = !t.is_complex();
+        let nonempty = dims.iter().all(|&d| d > 0);
+        // Families applicable to this value; one is picked.
+        let mut fams: Vec<u8> = vec![0, 0, 0, 1, 1, 2, 3, 4, 5, 6, 7, 16];
+        if rank > 0 {
+            fams.extend([8, 9, 10, 11, 12, 13, 13, 14]);
+            if nonempty {
+                fams.extend([15, 17, 18]);
+            }
+            if real {
+                fams.push(19);
+            }
+            if t != Pred {
+                fams.push(20);
+            }
+        }
+        fams.extend([21, 22, 23]);
+        match self.c.pick(&fams) {
+            0 => self.unary(x, &s),
+            1 => self.binary(x, &s),
+            2 => self.compare(x, &s),
+            3 => self.select(x, &s),
+            4 => self.clamp(x, &s),
+            5 => self.convert(x, &s, false),
+            6 => self.convert(x, &s, true),
+            7 => self.broadcast(x, &dims),
+            8 => self.reshape(x, &dims),
+            9 => {
+                let p = self.c.permutation(rank);
+                self.add(
+                    Kind::Transpose(p.iter().map(|&d| d as i64).collect()),
+                    vec![x],
+                )
+            }
+            10 => {
+                let d = self.c.subset(rank);
+                self.add(
+                    Kind::Reverse(d.iter().map(|&d| d as i64).collect()),
+                    vec![x],
+                )
+            }
+            11 => self.slice(x, &dims),
+            12 => self.pad(x, &s),
+            13 => self.reduce(x, &s),
+            14 => self.concat(x, &s),
+            15 => self.dynamic_slice(x, &dims),
+            16 => self.leaf(),
+            17 => self.gather(x, &s),
+            18 => self.scatter(x, &s),
+            19 => self.sort(x, &s),
+            20 => self.dot(x, &s),
+            21 => self.while_loop(x, &s),
+            22 => self.conditional(x, &s),
+            _ => {
+                if rank > 0 {
+                    self.reduce_window(x, &s)
+                } else {
+                    self.unary(x, &s)
+                }
+            }
+        }
+    }
+
+    fn unary(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let ok: Vec<UnaryOp> = UnaryOp::ALL
+            .into_iter()
+            .filter(|&u| infer_shape(&Op::Unary(u), &[s], &[], None).is_ok())
+            .collect();
+        if ok.is_empty() {
+            return self.binary(x, s);
+        }
+        let u = self.c.pick(&ok);
+        self.add(Kind::Unary(u), vec![x])
+    }
+
+    fn binary(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let ok: Vec<BinaryOp> = BinaryOp::ALL
+            .into_iter()
+            .filter(|&op| infer_shape(&Op::Binary(op), &[s, s], &[], None).is_ok())
+            .collect();
+        let y = self.operand_like(s)?;
+        let op = self.c.pick(&ok);
+        let (a, b) = if self.c.chance(50) { (x, y) } else { (y, x) };
+        self.add(Kind::Binary(op), vec![a, b])
+    }
+
+    fn comparison_type(&mut self, t: PrimitiveType) -> Option<ComparisonType> {
+        (t.is_float() && self.c.chance(40)).then_some(ComparisonType::TotalOrder)
+    }
+
+    fn compare(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        use ComparisonDirection::*;
+        let t = s.element_type();
+        let dirs: &[ComparisonDirection] = if t.is_complex() {
+            &[Eq, Ne]
+        } else {
+            &[Eq, Ne, Lt, Le, Gt, Ge]
+        };
+        let d = self.c.pick(dirs);
+        let ct = self.comparison_type(t);
+        let y = self.operand_like(s)?;
+        self.add(Kind::Compare(d, ct), vec![x, y])
+    }
+
+    fn select(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let p = self.operand_like(&Shape::array(Pred, s.dims()))?;
+        let y = self.operand_like(s)?;
+        self.add(Kind::Select, vec![p, x, y])
+    }
+
+    fn clamp(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        if s.element_type().is_complex() {
+            return self.unary(x, s);
+        }
+        let lo = self.operand_like(s)?;
+        let hi = self.operand_like(s)?;
+        self.add(Kind::Clamp, vec![lo, x, hi])
+    }
+
+    fn convert(&mut self, x: usize, s: &Shape, bitcast: bool) -> Result<usize> {
+        let op = if bitcast {
+            Op::BitcastConvert
+        } else {
+            Op::Convert
+        };
+        let ok: Vec<PrimitiveType> = TYPES
+            .into_iter()
+            .filter(|&t| {
+                let to = Shape::array(t, s.dims());
+                let same_width = t.bit_width() == s.element_type().bit_width();
+                (!bitcast || same_width) && infer_shape(&op, &[s], &[], Some(&to)).is_ok()
+            })
+            .collect();
+        if ok.is_empty() {
+            return self.unary(x, s);
+        }
+        let t = self.c.pick(&ok);
+        let kind = if bitcast {
+            Kind::BitcastConvert(t)
+        } else {
+            Kind::Convert(t)
+        };
+        self.add(kind, vec![x])
+    }
+
+    fn broadcast(&mut self, x: usize, dims: &[i64]) -> Result<usize> {
+        let mut out = Vec::new();
+        let mut map = Vec::new();
+        for &d in dims {
+            while out.len() < 4 && self.c.chance(25) {
+                out.push(self.c.range(1, 3));
+            }
+            map.push(out.len() as i64);
+            out.push(if d == 1 && self.c.chance(50) {
+                self.c.range(1, 4)
+            } else {
+                d
+            });
+        }
+        if out.len() < 4 && self.c.chance(40) {
+            out.push(self.c.range(1, 3));
+        }
+        self.add(Kind::Broadcast { out, dims: map }, vec![x])
+    }
+
+    fn reshape(&mut self, x: usize, dims: &[i64]) -> Result<usize> {
+        let n: i64 = dims.iter().product();
+        let mut out = Vec::new();
+        if n == 0 {
+            out = vec![0, self.c.range(1, 3)];
+        } else {
+            let mut left = n;
+            while left > 1 && out.len() < 3 {
+                let divs: Vec<i64> = (1..=left).filter(|d| left % d == 0).collect();
+                let d = self.c.pick(&divs);
+                out.push(d);
+                left /= d;
+            }
+            if left > 1 {
+                out.push(left);
+            }
+            if self.c.chance(20) {
+                out.insert(self.c.below(out.len() + 1), 1);
+            }
+        }
+        self.add(Kind::Reshape(out), vec![x])
+    }
+
+    fn slice(&mut self, x: usize, dims: &[i64]) -> Result<usize> {
+        let (mut start, mut limit, mut strides) = (vec![], vec![], vec![]);
+        for &d in dims {
+            let a = self.c.range(0, d);
+            start.push(a);
+            limit.push(self.c.range(a, d));
+            strides.push(self.c.range(1, 3));
+        }
+        self.add(
+            Kind::Slice {
+                start,
+                limit,
+                strides,
+            },
+            vec![x],
+        )
+    }
+
+    fn pad(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let cfg: Vec<(i64, i64, i64)> = s
+            .dims()
+            .iter()
+            .map(|&d| {
+                let interior = self.c.range(0, 1);
+                let full = d + (d - 1).max(0) * interior;
+                let lo = self.c.range(-1, 2).max(-full);
+                let hi = self.c.range(-1, 2).max(-(full + lo));
+                (lo, hi, interior)
+            })
+            .collect();
+        let v = self.param(&Shape::scalar(s.element_type()))?;
+        self.add(Kind::Pad(cfg), vec![x, v])
+    }
+
+    fn concat(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let d = self.c.below(s.rank());
+        let mut ops = vec![x];
+        for _ in 0..self.c.range(1, 2) {
+            let mut dims = s.dims().to_vec();
+            dims[d] = self.c.range(0, 3);
+            let y = self.operand_like(&Shape::array(s.element_type(), &dims))?;
+            ops.insert(self.c.below(ops.len() + 1), y);
+        }
+        self.add(Kind::Concat(d as i64), ops)
+    }
+
+    fn reducer(&mut self, t: PrimitiveType) -> Option<BinaryOp> {
+        use BinaryOp::*;
+        let ok: Vec<BinaryOp> = [Add, Mul, Max, Min, And, Or, Xor]
+            .into_iter()
+            .filter(|&op| {
+                let s = Shape::scalar(t);
+                infer_shape(&Op::Binary(op), &[&s, &s], &[], None).is_ok()
+                    && identity(op, t).is_ok()
+            })
+            .collect();
+        (!ok.is_empty()).then(|| self.c.pick(&ok))
+    }
+
+    fn reduce(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let t = s.element_type();
+        let Some(op) = self.reducer(t) else {
+            return self.unary(x, s);
+        };
+        let mut dims = self.c.subset(s.rank());
+        if dims.is_empty() {
+            dims.push(self.c.below(s.rank()));
+        }
+        let init = self.constant(identity(op, t)?)?;
+        let dims = dims.iter().map(|&d| d as i64).collect();
+        self.add(Kind::Reduce { dims, op }, vec![x, init])
+    }
+
+    fn reduce_window(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let t = s.element_type();
+        let Some(op) = self.reducer(t) else {
+            return self.unary(x, s);
+        };
+        let (mut window, mut strides, mut bd, mut wd, mut padding) =
+            (vec![], vec![], vec![], vec![], vec![]);
+        for &d in s.dims() {
+            let b = if self.c.chance(15) { 2 } else { 1 };
+            let w = self.c.range(1, 3);
+            let wdil = if self.c.chance(15) { 2 } else { 1 };
+            let pad = (self.c.range(0, 1), self.c.range(0, 1));
+            let base = if d > 0 { (d - 1) * b + 1 } else { 0 };
+            let span = (w - 1) * wdil + 1;
+            if base + pad.0 + pad.1 >= span {
+                window.push(w);
+                wd.push(wdil);
+            } else {
+                window.push(1);
+                wd.push(1);
+            }
+            bd.push(b);
+            padding.push(pad);
+            strides.push(self.c.range(1, 2));
+        }
+        let init = self.constant(identity(op, t)?)?;
+        self.add(
+            Kind::ReduceWindow {
+                op,
+                window,
+                strides,
+                base_dilation: bd,
+                window_dilation: wd,
+                padding,
+            },
+            vec![x, init],
+        )
+    }
+
+    fn index_type(&mut self) -> PrimitiveType {
+        self.c.pick(&[S32, S32, S64, U32, U8])
+    }
+
+    fn dynamic_slice(&mut self, x: usize, dims: &[i64]) -> Result<usize> {
+        let it = self.index_type();
+        let sizes: Vec<i64> = dims.iter().map(|&d| self.c.range(0, d)).collect();
+        let update = self.c.chance(50);
+        let mut ops = vec![x];
+        if update {
+            let u = self.operand_like(&Shape::array(self.shapes[x].element_type(), &sizes))?;
+            ops.push(u);
+        }
+        for &d in dims {
+            ops.push(self.index_param(it, -3, d + 3)?);
+        }
+        let kind = if update {
+            Kind::DynamicUpdateSlice
+        } else {
+            Kind::DynamicSlice(sizes)
+        };
+        self.add(kind, ops)
+    }
+
+    /// Gather/scatter index structure: `k` operand dimensions indexed by an s32 `[n, k]`
+    /// array with values that may be out of range, some of them collapsed.
+    fn index_dims(&mut self, dims: &[i64]) -> Result<(Vec<i64>, Vec<i64>, usize, usize)> {
+        let r = dims.len();
+        let k = self.c.range(1, r as i64) as usize;
+        let map: Vec<i64> = self.c.permutation(r)[..k]
+            .iter()
+            .map(|&d| d as i64)
+            .collect();
+        let mut collapsed: Vec<i64> = map.iter().copied().filter(|_| self.c.chance(50)).collect();
+        collapsed.sort();
+        let n = self.c.range(1, 4) as usize;
+        let hi = dims.iter().copied().max().unwrap_or(1) + 2;
+        let v: Vec<i64> = (0..n * k).map(|_| self.c.range(-2, hi)).collect();
+        let it = self.c.pick(&[S32, S32, S64]);
+        let idx = self.param_value(Literal::from_i64s(it, &[n as i64, k as i64], &v)?)?;
+        Ok((map, collapsed, n, idx))
+    }
+
+    fn gather(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let dims = s.dims();
+        let (map, collapsed, _, idx) = self.index_dims(dims)?;
+        let sizes: Vec<i64> = (0..dims.len() as i64)
+            .map(|d| {
+                if collapsed.contains(&d) {
+                    1
+                } else {
+                    self.c.range(0, dims[d as usize])
+                }
+            })
+            .collect();
+        let out_rank = 1 + dims.len() - collapsed.len();
+        let batch = self.c.below(out_rank) as i64;
+        let dnums = GatherDimensionNumbers {
+            offset_dims: (0..out_rank as i64).filter(|&d| d != batch).collect(),
+            collapsed_slice_dims: collapsed,
+            start_index_map: map,
+            index_vector_dim: 1,
+            ..Default::default()
+        };
+        self.add(Kind::Gather { dnums, sizes }, vec![x, idx])
+    }
+
+    fn scatter(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let dims = s.dims();
+        let t = s.element_type();
+        let (map, inserted, n, idx) = self.index_dims(dims)?;
+        let window: Vec<i64> = (0..dims.len() as i64)
+            .filter(|d| !inserted.contains(d))
+            .map(|d| self.c.range(0, dims[d as usize]))
+            .collect();
+        let up_rank = 1 + window.len();
+        let batch = self.c.below(up_rank);
+        let mut up_dims = window.clone();
+        up_dims.insert(batch, n as i64);
+        let updates = self.param(&Shape::array(t, &up_dims))?;
+        let ok: Vec<Combiner> = [BinaryOp::Add, BinaryOp::Max, BinaryOp::Min, BinaryOp::Mul]
+            .into_iter()
+            .filter(|&op| {
+                let s = Shape::scalar(t);
+                infer_shape(&Op::Binary(op), &[&s, &s], &[], None).is_ok()
+            })
+            .map(Combiner::Binary)
+            .chain([Combiner::Overwrite])
+            .collect();
+        let combiner = self.c.pick(&ok);
+        let dnums = ScatterDimensionNumbers {
+            update_window_dims: (0..up_rank as i64).filter(|&d| d != batch as i64).collect(),
+            inserted_window_dims: inserted,
+            scatter_dims_to_operand_dims: map,
+            index_vector_dim: 1,
+            ..Default::default()
+        };
+        self.add(Kind::Scatter { dnums, combiner }, vec![x, idx, updates])
+    }
+
+    fn sort(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let t = s.element_type();
+        let dim = self.c.below(s.rank()) as i64;
+        let direction = self
+            .c
+            .pick(&[ComparisonDirection::Lt, ComparisonDirection::Gt]);
+        // A plain float comparison is not a strict weak order with NaNs, where any
+        // permutation is allowed; TOTALORDER makes the result unique.
+        let total_order = t.is_float();
+        let mut ops = vec![x];
+        let mut take = 0;
+        if self.c.chance(50) {
+            let v = if self.c.chance(50) {
+                let is = Shape::array(S32, s.dims());
+                let dim = self.c.below(s.rank()) as i64;
+                self.add(Kind::Iota { shape: is, dim }, vec![])?
+            } else {
+                let vt = self.ty();
+                let vs = Shape::array(vt, s.dims());
+                self.param(&vs)?
+            };
+            ops.push(v);
+            take = self.c.below(2);
+        }
+        self.add(
+            Kind::Sort {
+                dim,
+                direction,
+                total_order,
+                take,
+            },
+            ops,
+        )
+    }
+
+    fn dot(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let dims = s.dims();
+        let r = dims.len();
+        let perm = self.c.permutation(r);
+        let nb = self.c.below(r.min(2) + 1).min(r);
+        let nc = self.c.below(r - nb + 1);
+        let lhs_batch: Vec<usize> = perm[..nb].to_vec();
+        let lhs_contract: Vec<usize> = perm[nb..nb + nc].to_vec();
+        // rhs: batch dims, contracting dims, then free dims, in a random order.
+        let mut rhs_dims: Vec<(u8, usize, i64)> = lhs_batch
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| (0, i, dims[d]))
+            .chain(
+                lhs_contract
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &d)| (1, i, dims[d])),
+            )
+            .collect();
+        for i in 0..self.c.below(3) {
+            let d = self.c.range(1, 4);
+            rhs_dims.push((2, i, d));
+        }
+        if rhs_dims.len() > 4 {
+            return self.unary(x, s);
+        }
+        let order = self.c.permutation(rhs_dims.len());
+        let rhs: Vec<(u8, usize, i64)> = order.iter().map(|&i| rhs_dims[i]).collect();
+        let pos = |kind: u8, n: usize| -> Vec<i64> {
+            (0..n)
+                .filter_map(|i| {
+                    rhs.iter()
+                        .position(|&(k, j, _)| k == kind && j == i)
+                        .map(|p| p as i64)
+                })
+                .collect()
+        };
+        let dnums = DotDimensionNumbers {
+            lhs_contracting_dims: lhs_contract.iter().map(|&d| d as i64).collect(),
+            rhs_contracting_dims: pos(1, nc),
+            lhs_batch_dims: lhs_batch.iter().map(|&d| d as i64).collect(),
+            rhs_batch_dims: pos(0, nb),
+        };
+        let rhs_shape = Shape::array(
+            s.element_type(),
+            &rhs.iter().map(|r| r.2).collect::<Vec<_>>(),
+        );
+        let y = self.operand_like(&rhs_shape)?;
+        self.add(Kind::Dot(dnums), vec![x, y])
+    }
+
+    /// A value with no operands from the chain: an iota, a constant or a convolution of two
+    /// new parameters.
+    fn leaf(&mut self) -> Result<usize> {
+        match self.c.below(3) {
+            0 => {
+                let t = self.c.pick(&[S32, F32, U8, F64, S64, BF16]);
+                let s = self.shape(t);
+                let s = if s.rank() == 0 {
+                    Shape::array(t, &[3])
+                } else {
+                    s
+                };
+                let dim = self.c.below(s.rank()) as i64;
+                self.add(Kind::Iota { shape: s, dim }, vec![])
+            }
+            1 => {
+                let t = self.ty();
+                let s = self.shape(t);
+                let v = self.value(&s)?;
+                self.constant(v)
+            }
+            _ => self.conv(),
+        }
+    }
+
+    fn conv(&mut self) -> Result<usize> {
+        let t = self.c.pick(&[F32, F32, F64, S32, F16]);
+        let sp = self.c.range(1, 2) as usize;
+        let groups = self.c.range(1, 2);
+        let c_in = groups * self.c.range(1, 2);
+        let c_out = groups * self.c.range(1, 2);
+        let batch = self.c.range(1, 2);
+        let mut strides = vec![];
+        let mut padding = vec![];
+        let mut lhs_dil = vec![];
+        let mut rhs_dil = vec![];
+        let mut in_sp = vec![];
+        let mut k_sp = vec![];
+        for _ in 0..sp {
+            let n = self.c.range(1, 5);
+            let k = self.c.range(1, 3);
+            let ld = if self.c.chance(20) { 2 } else { 1 };
+            let rd = if self.c.chance(20) { 2 } else { 1 };
+            let pad = (self.c.range(0, 2), self.c.range(0, 2));
+            let base = (n - 1) * ld + 1 + pad.0 + pad.1;
+            let span = (k - 1) * rd + 1;
+            let (k, rd) = if base >= span { (k, rd) } else { (1, 1) };
+            in_sp.push(n);
+            k_sp.push(k);
+            strides.push(self.c.range(1, 2));
+            padding.push(pad);
+            lhs_dil.push(ld);
+            rhs_dil.push(rd);
+        }
+        // Random dimension orders for input, kernel and output.
+        let rank = sp + 2;
+        let (ip, kp, op) = (
+            self.c.permutation(rank),
+            self.c.permutation(rank),
+            self.c.permutation(rank),
+        );
+        let at = |p: &[usize], logical: usize| p[logical] as i64;
+        let dnums = ConvDimensionNumbers {
+            input_batch_dimension: at(&ip, 0),
+            input_feature_dimension: at(&ip, 1),
+            input_spatial_dimensions: (0..sp).map(|i| at(&ip, 2 + i)).collect(),
+            kernel_input_feature_dimension: at(&kp, 1),
+            kernel_output_feature_dimension: at(&kp, 0),
+            kernel_spatial_dimensions: (0..sp).map(|i| at(&kp, 2 + i)).collect(),
+            output_batch_dimension: at(&op, 0),
+            output_feature_dimension: at(&op, 1),
+            output_spatial_dimensions: (0..sp).map(|i| at(&op, 2 + i)).collect(),
+        };
+        let place = |p: &[usize], logical: &[i64]| -> Vec<i64> {
+            let mut d = vec![0; logical.len()];
+            for (l, &phys) in p.iter().enumerate() {
+                d[phys] = logical[l];
+            }
+            d
+        };
+        let lhs_logical: Vec<i64> = [batch, c_in].into_iter().chain(in_sp).collect();
+        let rhs_logical: Vec<i64> = [c_out, c_in / groups].into_iter().chain(k_sp).collect();
+        let lhs = self.param(&Shape::array(t, &place(&ip, &lhs_logical)))?;
+        let rhs = self.param(&Shape::array(t, &place(&kp, &rhs_logical)))?;
+        self.add(
+            Kind::Conv {
+                strides,
+                padding,
+                lhs_dilation: lhs_dil,
+                rhs_dilation: rhs_dil,
+                dnums,
+                feature_groups: groups,
+            },
+            vec![lhs, rhs],
+        )
+    }
+
+    /// Steps that keep shape and type (loop bodies and branches).
+    fn keeping_step(&mut self, s: &Shape) -> Option<Step> {
+        let mut ok: Vec<Step> = UnaryOp::ALL
+            .into_iter()
+            .filter(|&u| infer_shape(&Op::Unary(u), &[s], &[], None).is_ok_and(|r| r == *s))
+            .map(Step::Unary)
+            .collect();
+        ok.extend(
+            BinaryOp::ALL
+                .into_iter()
+                .filter(|&op| {
+                    infer_shape(&Op::Binary(op), &[s, s], &[], None).is_ok_and(|r| r == *s)
+                })
+                .map(Step::Binary),
+        );
+        (!ok.is_empty()).then(|| self.c.pick(&ok))
+    }
+
+    fn while_loop(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let Some(step) = self.keeping_step(s) else {
+            return self.unary(x, s);
+        };
+        let trip = self.c.range(0, 4) as i32;
+        self.add(Kind::While { trip, step }, vec![x])
+    }
+
+    fn conditional(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let n = self.c.range(1, 3);
+        let mut steps = vec![];
+        for _ in 0..n {
+            match self.keeping_step(s) {
+                Some(st) => steps.push(st),
+                None => return self.unary(x, s),
+            }
+        }
+        let i = self.index_param(S32, -1, n)?;
+        self.add(Kind::Conditional(steps), vec![i, x])
+    }
+}

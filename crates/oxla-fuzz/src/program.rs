@@ -1,0 +1,450 @@
+//! A generated program: a list of nodes in topological order, each an op with its
+//! attributes and operand node indices, and the argument values of its parameters. The same
+//! `emit` builds it during generation (where the builder's shape inference checks every
+//! node) and again for each smaller variant the minimizer tries.
+
+use oxla_builder::{scalar_binary_computation, XlaBuilder, XlaComputation, XlaOp};
+use oxla_hlo::{
+    BinaryOp, ComparisonDirection, ComparisonType, ConvDimensionNumbers, DotDimensionNumbers,
+    Error, GatherDimensionNumbers, HloModule, Literal, PaddingConfig, PaddingDimension,
+    PrimitiveType, Result, ScatterDimensionNumbers, Shape, UnaryOp,
+};
+
+/// What a loop body or a conditional branch does to its value.
+#[derive(Clone, Copy, Debug)]
+pub enum Step {
+    /// `op(x)`.
+    Unary(UnaryOp),
+    /// `op(x, x)`.
+    Binary(BinaryOp),
+}
+
+/// How a scatter combines an update with the operand's element.
+#[derive(Clone, Copy, Debug)]
+pub enum Combiner {
+    /// `op(old, update)`.
+    Binary(BinaryOp),
+    /// The update replaces the element.
+    Overwrite,
+}
+
+/// One node's op and attributes.
+#[derive(Clone, Debug)]
+pub enum Kind {
+    /// Parameter `k` of the program (its value is `Program::args[k]`).
+    Param(usize),
+    Constant(Literal),
+    Iota {
+        shape: Shape,
+        dim: i64,
+    },
+    Unary(UnaryOp),
+    Binary(BinaryOp),
+    Compare(ComparisonDirection, Option<ComparisonType>),
+    /// (pred, on_true, on_false)
+    Select,
+    /// (min, x, max)
+    Clamp,
+    Convert(PrimitiveType),
+    BitcastConvert(PrimitiveType),
+    Broadcast {
+        out: Vec<i64>,
+        dims: Vec<i64>,
+    },
+    Reshape(Vec<i64>),
+    Transpose(Vec<i64>),
+    Reverse(Vec<i64>),
+    Slice {
+        start: Vec<i64>,
+        limit: Vec<i64>,
+        strides: Vec<i64>,
+    },
+    /// (x, pad value) with (low, high, interior) per dimension.
+    Pad(Vec<(i64, i64, i64)>),
+    Concat(i64),
+    /// (x, init) reduced over `dims` with `op`.
+    Reduce {
+        dims: Vec<i64>,
+        op: BinaryOp,
+    },
+    /// (x, init) with window sizes, strides, base and window dilations and padding.
+    ReduceWindow {
+        op: BinaryOp,
+        window: Vec<i64>,
+        strides: Vec<i64>,
+        base_dilation: Vec<i64>,
+        window_dilation: Vec<i64>,
+        padding: Vec<(i64, i64)>,
+    },
+    Dot(DotDimensionNumbers),
+    Conv {
+        strides: Vec<i64>,
+        padding: Vec<(i64, i64)>,
+        lhs_dilation: Vec<i64>,
+        rhs_dilation: Vec<i64>,
+        dnums: ConvDimensionNumbers,
+        feature_groups: i64,
+    },
+    /// (x, start indices...)
+    DynamicSlice(Vec<i64>),
+    /// (x, update, start indices...)
+    DynamicUpdateSlice,
+    /// (operand, indices)
+    Gather {
+        dnums: GatherDimensionNumbers,
+        sizes: Vec<i64>,
+    },
+    /// (operand, indices, updates)
+    Scatter {
+        dnums: ScatterDimensionNumbers,
+        combiner: Combiner,
+    },
+    /// (keys[, values]): sorted along `dim` ascending (`Lt`) or descending (`Gt`); the
+    /// result is operand `take` of the sort.
+    Sort {
+        dim: i64,
+        direction: ComparisonDirection,
+        total_order: bool,
+        take: usize,
+    },
+    /// (x): `trip` iterations of `step` with an s32 counter.
+    While {
+        trip: i32,
+        step: Step,
+    },
+    /// (index, x): branch `index` (out of range: the last) applies its step.
+    Conditional(Vec<Step>),
+}
+
+/// A node: an op and its operands (indices of earlier nodes).
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub kind: Kind,
+    pub operands: Vec<usize>,
+}
+
+/// A random program with its arguments.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub args: Vec<Literal>,
+    pub nodes: Vec<Node>,
+    pub root: usize,
+}
+
+impl Program {
+    /// Which nodes the root depends on.
+    pub fn live(&self) -> Vec<bool> {
+        let mut live = vec![false; self.nodes.len()];
+        if self.root < live.len() {
+            live[self.root] = true;
+        }
+        for i in (0..self.nodes.len()).rev() {
+            if live[i] {
+                for &o in &self.nodes[i].operands {
+                    if let Some(l) = live.get_mut(o) {
+                        *l = true;
+                    }
+                }
+            }
+        }
+        live
+    }
+
+    /// The HLO module of the live nodes and its arguments, parameters renumbered in order.
+    pub fn build(&self) -> Result<(HloModule, Vec<Literal>)> {
+        let live = self.live();
+        let mut b = XlaBuilder::new("fuzz");
+        let mut ops: Vec<Option<XlaOp>> = vec![None; self.nodes.len()];
+        let mut args = Vec::new();
+        for (i, node) in self.nodes.iter().enumerate() {
+            if !live[i] {
+                continue;
+            }
+            let op = if let Kind::Param(k) = node.kind {
+                let arg = self
+                    .args
+                    .get(k)
+                    .ok_or_else(|| Error::invalid(format!("no argument {k}")))?;
+                let x = b.parameter(args.len(), arg.shape(), &format!("p{}", args.len()));
+                args.push(arg.clone());
+                x
+            } else {
+                let operands: Vec<XlaOp> = node
+                    .operands
+                    .iter()
+                    .map(|&o| ops.get(o).copied().flatten())
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| Error::invalid(format!("node {i}: operand after it")))?;
+                emit(&mut b, &node.kind, &operands)?
+            };
+            ops[i] = Some(op);
+        }
+        let root = ops
+            .get(self.root)
+            .copied()
+            .flatten()
+            .ok_or_else(|| Error::invalid("no root"))?;
+        let c = b.build_with_root(root)?;
+        Ok((c.into_module(), args))
+    }
+
+    /// The same program computing node `root` instead.
+    pub fn with_root(&self, root: usize) -> Program {
+        Program {
+            root,
+            ..self.clone()
+        }
+    }
+
+    /// The same program with node `i` replaced by a new parameter holding `value`.
+    pub fn cut(&self, i: usize, value: Literal) -> Program {
+        let mut p = self.clone();
+        p.args.push(value);
+        p.nodes[i] = Node {
+            kind: Kind::Param(p.args.len() - 1),
+            operands: vec![],
+        };
+        p
+    }
+
+    /// Live nodes that are not parameters.
+    pub fn op_count(&self) -> usize {
+        let live = self.live();
+        self.nodes
+            .iter()
+            .zip(&live)
+            .filter(|(n, &l)| l && !matches!(n.kind, Kind::Param(_)))
+            .count()
+    }
+}
+
+fn shape_of(b: &XlaBuilder, x: XlaOp) -> Result<Shape> {
+    b.get_shape(x)
+}
+
+/// The identity of `op` over type `t`: what a reduction starts from.
+pub fn identity(op: BinaryOp, t: PrimitiveType) -> Result<Literal> {
+    use oxla_hlo::literal::Scalar;
+    let v = match op {
+        BinaryOp::Add | BinaryOp::Or | BinaryOp::Xor => Scalar::Int(0),
+        BinaryOp::Mul => Scalar::Int(1),
+        BinaryOp::And => {
+            if t == PrimitiveType::Pred {
+                Scalar::Int(1)
+            } else {
+                Scalar::Int(-1)
+            }
+        }
+        BinaryOp::Max | BinaryOp::Min => {
+            let max = op == BinaryOp::Max;
+            if t.is_float() {
+                Scalar::Float(if max {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                })
+            } else if t == PrimitiveType::Pred {
+                Scalar::Int(if max { 0 } else { 1 })
+            } else {
+                let (lo, hi) = oxla_hlo::literal::int_range(t);
+                Scalar::Int(if max { lo } else { hi })
+            }
+        }
+        _ => return Err(Error::invalid(format!("{op:?} is not a reducer"))),
+    };
+    Literal::from_scalars(t, &[], [v])
+}
+
+fn step_computation(
+    b: &mut XlaBuilder,
+    name: &str,
+    s: &Shape,
+    step: Step,
+) -> Result<XlaComputation> {
+    let mut sb = b.create_sub_builder(name);
+    let x = sb.parameter(0, s, "x");
+    match step {
+        Step::Unary(u) => sb.unary(u, x),
+        Step::Binary(op) => sb.binary(op, x, x, &[]),
+    };
+    sb.build()
+}
+
+/// Adds `kind` applied to `operands` to `b`.
+pub fn emit(b: &mut XlaBuilder, kind: &Kind, operands: &[XlaOp]) -> Result<XlaOp> {
+    let arg = |i: usize| -> Result<XlaOp> {
+        operands
+            .get(i)
+            .copied()
+            .ok_or_else(|| Error::invalid(format!("{kind:?}: missing operand {i}")))
+    };
+    let x = match kind {
+        Kind::Param(_) => return Err(Error::invalid("parameters are built by Program::build")),
+        Kind::Constant(l) => b.constant_literal(l),
+        Kind::Iota { shape, dim } => b.iota(shape, *dim),
+        Kind::Unary(u) => b.unary(*u, arg(0)?),
+        Kind::Binary(op) => b.binary(*op, arg(0)?, arg(1)?, &[]),
+        Kind::Compare(d, t) => b.compare(arg(0)?, arg(1)?, *d, *t),
+        Kind::Select => b.select(arg(0)?, arg(1)?, arg(2)?),
+        Kind::Clamp => b.clamp(arg(0)?, arg(1)?, arg(2)?),
+        Kind::Convert(t) => b.convert_element_type(arg(0)?, *t),
+        Kind::BitcastConvert(t) => b.bitcast_convert_type(arg(0)?, *t),
+        Kind::Broadcast { out, dims } => b.broadcast_in_dim(arg(0)?, out, dims),
+        Kind::Reshape(dims) => b.reshape(arg(0)?, dims),
+        Kind::Transpose(p) => b.transpose(arg(0)?, p),
+        Kind::Reverse(d) => b.rev(arg(0)?, d),
+        Kind::Slice {
+            start,
+            limit,
+            strides,
+        } => b.slice(arg(0)?, start, limit, strides),
+        Kind::Pad(cfg) => {
+            let config = PaddingConfig {
+                dimensions: cfg
+                    .iter()
+                    .map(|&(lo, hi, interior)| PaddingDimension {
+                        edge_padding_low: lo,
+                        edge_padding_high: hi,
+                        interior_padding: interior,
+                    })
+                    .collect(),
+            };
+            b.pad(arg(0)?, arg(1)?, &config)
+        }
+        Kind::Concat(d) => b.concat_in_dim(operands, *d),
+        Kind::Reduce { dims, op } => {
+            let t = shape_of(b, arg(0)?)?.element_type();
+            let r = scalar_binary_computation(b, "reducer", *op, t)?;
+            b.reduce(arg(0)?, arg(1)?, &r, dims)
+        }
+        Kind::ReduceWindow {
+            op,
+            window,
+            strides,
+            base_dilation,
+            window_dilation,
+            padding,
+        } => {
+            let t = shape_of(b, arg(0)?)?.element_type();
+            let r = scalar_binary_computation(b, "reducer", *op, t)?;
+            b.reduce_window_with_general_padding(
+                &[arg(0)?],
+                &[arg(1)?],
+                &r,
+                window,
+                strides,
+                base_dilation,
+                window_dilation,
+                padding,
+            )
+        }
+        Kind::Dot(d) => b.dot_general(arg(0)?, arg(1)?, d, None, None),
+        Kind::Conv {
+            strides,
+            padding,
+            lhs_dilation,
+            rhs_dilation,
+            dnums,
+            feature_groups,
+        } => b.conv_general_dilated(
+            arg(0)?,
+            arg(1)?,
+            strides,
+            padding,
+            lhs_dilation,
+            rhs_dilation,
+            dnums,
+            *feature_groups,
+            1,
+            None,
+            None,
+        ),
+        Kind::DynamicSlice(sizes) => b.dynamic_slice(arg(0)?, &operands[1..], sizes),
+        Kind::DynamicUpdateSlice => b.dynamic_update_slice(arg(0)?, arg(1)?, &operands[2..]),
+        Kind::Gather { dnums, sizes } => b.gather(arg(0)?, arg(1)?, dnums, sizes, false),
+        Kind::Scatter { dnums, combiner } => {
+            let t = shape_of(b, arg(0)?)?.element_type();
+            let c = match combiner {
+                Combiner::Binary(op) => scalar_binary_computation(b, "combiner", *op, t)?,
+                Combiner::Overwrite => {
+                    let mut sb = b.create_sub_builder("overwrite");
+                    let s = Shape::scalar(t);
+                    sb.parameter(0, &s, "old");
+                    let new = sb.parameter(1, &s, "new");
+                    sb.build_with_root(new)?
+                }
+            };
+            b.scatter(&[arg(0)?], arg(1)?, &[arg(2)?], &c, dnums, false, false)
+        }
+        Kind::Sort {
+            dim,
+            direction,
+            total_order,
+            take,
+        } => {
+            let mut sb = b.create_sub_builder("comparator");
+            let mut params = Vec::new();
+            for (k, &o) in operands.iter().enumerate() {
+                let t = Shape::scalar(shape_of(b, o)?.element_type());
+                params.push(sb.parameter(2 * k, &t, &format!("a{k}")));
+                params.push(sb.parameter(2 * k + 1, &t, &format!("b{k}")));
+            }
+            let (a, c) = (params[0], params[1]);
+            let ty = if *total_order {
+                Some(ComparisonType::TotalOrder)
+            } else {
+                None
+            };
+            sb.compare(a, c, *direction, ty);
+            let cmp = sb.build()?;
+            let s = b.sort(operands, &cmp, *dim, true);
+            if operands.len() > 1 {
+                b.get_tuple_element(s, *take)
+            } else {
+                s
+            }
+        }
+        Kind::While { trip, step } => {
+            let s = shape_of(b, arg(0)?)?;
+            let counter = Shape::scalar(PrimitiveType::S32);
+            let state = Shape::tuple(vec![counter.clone(), s.clone()]);
+            let mut cb = b.create_sub_builder("cond");
+            let st = cb.parameter(0, &state, "state");
+            let i = cb.get_tuple_element(st, 0);
+            let n = cb.constant(*trip);
+            cb.compare(i, n, ComparisonDirection::Lt, None);
+            let cond = cb.build()?;
+            let mut bb = b.create_sub_builder("body");
+            let st = bb.parameter(0, &state, "state");
+            let i = bb.get_tuple_element(st, 0);
+            let v = bb.get_tuple_element(st, 1);
+            let one = bb.constant(1i32);
+            let i1 = bb.binary(BinaryOp::Add, i, one, &[]);
+            let v1 = match step {
+                Step::Unary(u) => bb.unary(*u, v),
+                Step::Binary(op) => bb.binary(*op, v, v, &[]),
+            };
+            bb.tuple(&[i1, v1]);
+            let body = bb.build()?;
+            let zero = b.constant(0i32);
+            let init = b.tuple(&[zero, arg(0)?]);
+            let w = b.while_loop(&cond, &body, init);
+            b.get_tuple_element(w, 1)
+        }
+        Kind::Conditional(steps) => {
+            let s = shape_of(b, arg(1)?)?;
+            let branches: Vec<XlaComputation> = steps
+                .iter()
+                .enumerate()
+                .map(|(k, &st)| step_computation(b, &format!("branch{k}"), &s, st))
+                .collect::<Result<_>>()?;
+            let refs: Vec<&XlaComputation> = branches.iter().collect();
+            let x = arg(1)?;
+            b.conditional_indexed(arg(0)?, &refs, &vec![x; refs.len()])
+        }
+    };
+    if let Some(e) = b.first_error() {
+        return Err(e.clone());
+    }
+    Ok(x)
+}
