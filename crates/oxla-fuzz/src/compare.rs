@@ -18,8 +18,9 @@ pub struct LeafDiff {
     pub float: bool,
     /// The first few differences, `element i: got X, want Y`.
     pub examples: Vec<String>,
-    /// The differing element pairs as f64 (floats only), for bounds that depend on values.
-    pub pairs: Vec<(f64, f64)>,
+    /// The differing components (index among components, got, want) as f64 (floats only),
+    /// for bounds that depend on values.
+    pub pairs: Vec<(usize, f64, f64)>,
 }
 
 /// Array leaves of a result in order (a tuple flattened).
@@ -51,7 +52,7 @@ fn ulp_key(bits: u64, width: usize) -> i128 {
 }
 
 /// Each float component as (raw bits, value).
-fn components(l: &Literal) -> Option<Vec<(u64, f64)>> {
+pub(crate) fn components(l: &Literal) -> Option<Vec<(u64, f64)>> {
     let t = component_type(l.element_type());
     if !t.is_float() {
         return None;
@@ -118,7 +119,7 @@ pub fn diff_leaf(got: &Literal, want: &Literal) -> Option<LeafDiff> {
             } else {
                 d.nonfinite = true;
             }
-            d.pairs.push((x, y));
+            d.pairs.push((i, x, y));
             if d.examples.len() < 4 {
                 d.examples
                     .push(format!("element {}: got {x:e}, want {y:e}", i / per));

@@ -7,7 +7,7 @@ use oxla_interp::Interpreter;
 use oxla_runtime::{Client, CompileOptions};
 
 use crate::compare::{diff_leaf, leaves, LeafDiff};
-use crate::program::{Kind, Program};
+use crate::program::{Combiner, Kind, Program};
 
 /// A named set of compile options.
 #[derive(Clone, Debug)]
@@ -188,7 +188,7 @@ pub fn explain(p: &Program, operands: &[Literal], m: &Mismatch) -> Option<String
             let ok = d.clone().all(|d| {
                 d.pairs
                     .iter()
-                    .all(|&(x, y)| ulp32(x, y) <= 5 || (x - y).abs() < 2.4e-38)
+                    .all(|&(_, x, y)| ulp32(x, y) <= 5 || (x - y).abs() < 2.4e-38)
             });
             ok.then(|| format!("f32 vector {u:?} (≤ 5 ulp; results below 2.4e-38 flush)"))
         }
@@ -201,6 +201,17 @@ pub fn explain(p: &Program, operands: &[Literal], m: &Mismatch) -> Option<String
         {
             accumulation(in_type, operands, m, *op == BinaryOp::Mul)
         }
+        // Updates to one element apply in an order the backends choose (XLA leaves it
+        // unspecified for non-unique indices).
+        Kind::Scatter {
+            combiner: Combiner::Binary(op @ (BinaryOp::Add | BinaryOp::Mul)),
+            ..
+        } if in_type.is_floating_or_complex() && operands.len() == 3 => accumulation(
+            in_type,
+            &[operands[0].clone(), operands[2].clone()],
+            m,
+            *op == BinaryOp::Mul,
+        ),
         Kind::Dot(_) | Kind::Conv { .. } if in_type.is_floating_or_complex() => {
             accumulation(in_type, operands, m, false)
         }
@@ -233,7 +244,7 @@ fn accumulation(
         _ => 3.38e38,
     };
     let ok = m.leaves.iter().all(|(_, d)| {
-        d.pairs.iter().all(|&(x, y)| {
+        d.pairs.iter().all(|&(_, x, y)| {
             if !x.is_finite() || !y.is_finite() {
                 return nonfinite || scale * n >= max_finite / 4.0 || product;
             }
@@ -245,4 +256,164 @@ fn accumulation(
         })
     });
     ok.then(|| format!("{t} accumulation order ({} terms at most)", n as u64))
+}
+
+/// Whether node kind `k` is one of the JIT's f32 vector approximations.
+fn approximate(k: &Kind) -> bool {
+    matches!(
+        k,
+        Kind::Unary(UnaryOp::Exp | UnaryOp::Log | UnaryOp::Logistic | UnaryOp::Tanh)
+    )
+}
+
+/// `v` with every finite f32 element moved `k` representable values up (or down).
+fn nudge(v: &Literal, k: i32) -> Option<Literal> {
+    let xs: Vec<f64> = v
+        .scalars()
+        .iter()
+        .map(|s| {
+            let x = s.as_f64() as f32;
+            if !x.is_finite() {
+                return x as f64;
+            }
+            let mut y = x;
+            for _ in 0..k.unsigned_abs() {
+                y = if k > 0 { y.next_up() } else { y.next_down() };
+            }
+            y as f64
+        })
+        .collect();
+    Literal::from_f64s(PrimitiveType::F32, v.shape().dims(), &xs).ok()
+}
+
+/// A difference carried from an approximate op through the ops after it: for some f32
+/// exp/log/logistic/tanh node of `p`, the interpreter's results with that node's value moved
+/// 5 ulp down and up bracket every element the JIT got (widened by 5 ulp when the root is an
+/// approximation too, as it then adds its own error).
+pub fn explain_propagated(p: &Program, m: &Mismatch) -> Option<String> {
+    use crate::minimize::value;
+    if m.error.is_some() || m.leaves.len() != 1 {
+        return None;
+    }
+    let (_, d) = &m.leaves[0];
+    let want = value(p)?;
+    let want_c = crate::compare::components(&want)?;
+    let root_slack = p.nodes.get(p.root).is_some_and(|n| approximate(&n.kind));
+    let live = p.live();
+    for (i, node) in p.nodes.iter().enumerate() {
+        if !live[i] || i == p.root || !approximate(&node.kind) {
+            continue;
+        }
+        let v = value(&p.with_root(i))?;
+        if v.element_type() != PrimitiveType::F32 {
+            continue;
+        }
+        let lo = value(&p.cut(i, nudge(&v, -5)?))?;
+        let hi = value(&p.cut(i, nudge(&v, 5)?))?;
+        let (lo, hi) = (
+            crate::compare::components(&lo)?,
+            crate::compare::components(&hi)?,
+        );
+        let widen = |x: f64, up: bool| {
+            if !root_slack || !x.is_finite() {
+                return x;
+            }
+            let mut y = x as f32;
+            for _ in 0..5 {
+                y = if up { y.next_up() } else { y.next_down() };
+            }
+            y as f64
+        };
+        let inside = d.pairs.iter().all(|&(k, got, _)| {
+            let vals = [lo.get(k), hi.get(k), want_c.get(k)];
+            if vals.iter().any(|v| v.is_none()) {
+                return false;
+            }
+            let vals: Vec<f64> = vals.iter().flatten().map(|v| v.1).collect();
+            let a = widen(vals.iter().copied().fold(f64::INFINITY, f64::min), false);
+            let b = widen(vals.iter().copied().fold(f64::NEG_INFINITY, f64::max), true);
+            (a - 2.4e-38 <= got && got <= b + 2.4e-38)
+                || (got.is_nan() && vals.iter().any(|v| v.is_nan()))
+        });
+        if inside {
+            let op = match node.kind {
+                Kind::Unary(u) => format!("{u:?}"),
+                _ => String::new(),
+            };
+            return Some(format!(
+                "f32 vector {op} error (≤ 5 ulp) carried through later ops"
+            ));
+        }
+    }
+    None
+}
+
+/// Whether node kind `k` sums or multiplies many floats in an order the backends choose.
+fn accumulates(k: &Kind) -> bool {
+    match k {
+        Kind::Reduce { op, .. } | Kind::ReduceWindow { op, .. } => {
+            matches!(op, BinaryOp::Add | BinaryOp::Mul)
+        }
+        Kind::Scatter { combiner, .. } => {
+            matches!(combiner, Combiner::Binary(BinaryOp::Add | BinaryOp::Mul))
+        }
+        Kind::Dot(_) | Kind::Conv { .. } => true,
+        _ => false,
+    }
+}
+
+/// `v` with every NaN given sign `negative`.
+fn nan_signs(v: &Literal, negative: bool) -> Option<Literal> {
+    if !matches!(v.element_type(), PrimitiveType::F32 | PrimitiveType::F64) {
+        return None;
+    }
+    let nan = if negative { -f64::NAN } else { f64::NAN };
+    let xs: Vec<f64> = v
+        .scalars()
+        .iter()
+        .map(|s| {
+            let x = s.as_f64();
+            if x.is_nan() {
+                nan
+            } else {
+                x
+            }
+        })
+        .collect();
+    Literal::from_f64s(v.element_type(), v.shape().dims(), &xs).ok()
+}
+
+/// A difference made by the sign of a NaN that a sum or product produced: which NaN comes
+/// out of `inf - inf` or a NaN operand depends on the order the terms are combined in. It is
+/// explained when each differing element is what the interpreter gives with that
+/// accumulation's NaNs all positive or all negative.
+pub fn explain_nan_sign(p: &Program, m: &Mismatch) -> Option<String> {
+    use crate::minimize::value;
+    if m.error.is_some() || m.leaves.len() != 1 {
+        return None;
+    }
+    let (_, d) = &m.leaves[0];
+    let want = crate::compare::components(&value(p)?)?;
+    let live = p.live();
+    for (i, node) in p.nodes.iter().enumerate() {
+        if !live[i] || i == p.root || !accumulates(&node.kind) {
+            continue;
+        }
+        let v = value(&p.with_root(i))?;
+        let variants: Vec<Vec<(u64, f64)>> = [false, true]
+            .iter()
+            .filter_map(|&neg| value(&p.cut(i, nan_signs(&v, neg)?)))
+            .filter_map(|r| crate::compare::components(&r))
+            .collect();
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || a.is_nan() && b.is_nan();
+        let ok = d.pairs.iter().all(|&(k, got, _)| {
+            std::iter::once(&want)
+                .chain(&variants)
+                .any(|c| c.get(k).is_some_and(|&(_, x)| same(x, got)))
+        });
+        if ok && !variants.is_empty() {
+            return Some("sign of a NaN from an accumulation (order of evaluation)".into());
+        }
+    }
+    None
 }

@@ -163,8 +163,30 @@ pub fn fuzz_one(
     sets: &[OptionSet],
     report: &mut Report,
 ) {
+    fuzz_choices(client, seed, Choices::from_seed(seed), cfg, sets, report);
+}
+
+/// Checks the program that `data` steers the generator to (for coverage-guided fuzzing);
+/// findings are tagged with seed 0.
+pub fn fuzz_bytes(
+    client: &Client,
+    data: &[u8],
+    cfg: &FuzzConfig,
+    sets: &[OptionSet],
+    report: &mut Report,
+) {
+    fuzz_choices(client, 0, Choices::from_bytes(data), cfg, sets, report);
+}
+
+fn fuzz_choices(
+    client: &Client,
+    seed: u64,
+    mut c: Choices,
+    cfg: &FuzzConfig,
+    sets: &[OptionSet],
+    report: &mut Report,
+) {
     report.programs += 1;
-    let mut c = Choices::from_seed(seed);
     let built = generate(&mut c, &cfg.gen).and_then(|p| p.build().map(|b| (p, b)));
     let (p, (module, args)) = match built {
         Ok(x) => x,
@@ -201,7 +223,10 @@ pub fn fuzz_one(
                 .iter()
                 .filter_map(|&o| minimize::value(&small.with_root(o)))
                 .collect();
-            match explain(&small, &operands, &last) {
+            let why = explain(&small, &operands, &last)
+                .or_else(|| diff::explain_propagated(&small, &last))
+                .or_else(|| diff::explain_nan_sign(&small, &last));
+            match why {
                 Some(why) => *report.explained.entry(why).or_default() += 1,
                 None => {
                     let filetest = finding_filetest(seed, &small, &last).unwrap_or_default();

@@ -12,6 +12,13 @@ use oxla_hlo::{
 
 use crate::dce::dce;
 
+/// The longest producer chain one fusion takes in: code generation inlines a fusion by
+/// recursion over operands, so its depth bounds the compiler's stack (and a kernel this
+/// long gains nothing from fusing further).
+const MAX_FUSION_DEPTH: usize = 64;
+/// The most instructions one fusion takes in (compile time per kernel stays bounded).
+const MAX_FUSION_SIZE: usize = 512;
+
 fn fusible(ins: &HloInstruction) -> bool {
     match &ins.op {
         Op::Unary(_)
@@ -145,6 +152,8 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
         let n = c.instructions.len();
         // group[i] = the root of the fusion that instruction i joins.
         let mut group: Vec<Option<usize>> = vec![None; n];
+        let mut depth = vec![0usize; n];
+        let mut size: HashMap<usize, usize> = HashMap::new();
         for i in (0..n).rev() {
             let ins = &c.instructions[i];
             // A reduce can root an input fusion: its producers are computed in its loop.
@@ -167,12 +176,17 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
                 // Every user is already in this fusion (diamonds inside one kernel are fine;
                 // a value another kernel also needs stays materialized).
                 let all_users_here = users[oi].iter().all(|u| group[u.index()] == Some(root));
+                let members = size.entry(root).or_insert(1);
                 if fusible(producer)
                     && all_users_here
                     && group[oi].is_none()
                     && oi != c.root.index()
+                    && depth[i] < MAX_FUSION_DEPTH
+                    && *members < MAX_FUSION_SIZE
                 {
                     group[oi] = Some(root);
+                    depth[oi] = depth[i] + 1;
+                    *members += 1;
                 }
             }
         }

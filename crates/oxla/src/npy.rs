@@ -142,7 +142,11 @@ pub fn to_bytes(l: &Literal) -> Result<Vec<u8>> {
 pub fn read_npz(path: &std::path::Path) -> Result<Vec<(String, Literal)>> {
     let bytes = std::fs::read(path)
         .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
-    let what = path.display().to_string();
+    npz_from_bytes(&bytes, &path.display().to_string())
+}
+
+/// [`read_npz`] of an archive in memory; `what` names it in errors.
+pub fn npz_from_bytes(bytes: &[u8], what: &str) -> Result<Vec<(String, Literal)>> {
     let bad = |m: &str| Error::invalid(format!("{what}: {m}"));
     let u16_at = |o: usize| -> Result<u64> {
         bytes

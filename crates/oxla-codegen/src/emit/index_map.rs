@@ -8,9 +8,7 @@ use std::collections::HashMap;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I8;
 use cranelift_codegen::ir::{InstBuilder, Value};
-use oxla_hlo::{
-    Error, GatherDimensionNumbers, HloInstruction, InstrId, PaddingConfig, PrimitiveType,
-};
+use oxla_hlo::{GatherDimensionNumbers, HloInstruction, InstrId, PaddingConfig, PrimitiveType};
 
 use super::{Ctx, Emitter, Idx, IdxDim, Val, R};
 
@@ -278,7 +276,13 @@ impl<'a, 'b> Emitter<'a, 'b> {
             v
         };
         if parts.is_empty() {
-            return Err(Error::internal("empty concatenate"));
+            // Every operand is empty along the dimension: so is the result, and no index
+            // reaches this code (a reduce over the empty dimension may still contain it).
+            return Ok(vec![self.constant(
+                t,
+                oxla_hlo::literal::Scalar::Int(0),
+                lanes,
+            )?]);
         }
         let vty = self.ty(t, lanes)?;
         let merge = self.b.create_block();

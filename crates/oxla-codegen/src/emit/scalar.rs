@@ -564,14 +564,24 @@ impl<'a, 'b> Emitter<'a, 'b> {
     }
 
     /// The value of `v` when it is an integer constant.
+    /// The value of an integer constant, sign-extended from its type's width (Cranelift
+    /// keeps a narrow constant's immediate zero-extended: s32 -1 is 0xffffffff).
     fn const_of(&self, v: Value) -> Option<i64> {
         use cranelift_codegen::ir::{InstructionData, Opcode, ValueDef};
+        let bits = self.b.func.dfg.value_type(v).bits();
         match self.b.func.dfg.value_def(v) {
             ValueDef::Result(inst, _) => match self.b.func.dfg.insts[inst] {
                 InstructionData::UnaryImm {
                     opcode: Opcode::Iconst,
                     imm,
-                } => Some(imm.bits()),
+                } => {
+                    let x = imm.bits();
+                    Some(if (1..64).contains(&bits) {
+                        (x << (64 - bits)) >> (64 - bits)
+                    } else {
+                        x
+                    })
+                }
                 _ => None,
             },
             _ => None,

@@ -1,0 +1,177 @@
+//! Stress: one executable run from 16 threads at once with every result checked; compiles
+//! of a long program and of a deeply nested one (no stack overflow; time reported, and
+//! checked to grow about linearly with size). `OXLA_STRESS_SECONDS` (default 2) and
+//! `OXLA_STRESS_INSTRUCTIONS` (default 8000) widen the runs; docs/fuzzing.md gives the long
+//! commands.
+
+use std::time::{Duration, Instant};
+
+use oxla::hlo::{text::parse_module, Literal, PrimitiveType};
+use oxla::interp::Interpreter;
+use oxla::runtime::{Client, CompileOptions};
+
+fn env(k: &str, d: u64) -> u64 {
+    std::env::var(k)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(d)
+}
+
+/// A program with a loop, a reduction, a dot and element-wise math: several step kinds.
+const PROGRAM: &str = r#"
+HloModule stress
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+cond {
+  st = (s32[], f32[16,16]) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  n = s32[] constant(5)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
+body {
+  st = (s32[], f32[16,16]) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  x = f32[16,16] get-tuple-element(st), index=1
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  d = f32[16,16] dot(x, x), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  t = f32[16,16] tanh(d)
+  ROOT r = (s32[], f32[16,16]) tuple(i1, t)
+}
+
+ENTRY main {
+  p = f32[16,16] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], f32[16,16]) tuple(zero, p)
+  w = (s32[], f32[16,16]) while(init), condition=cond, body=body
+  y = f32[16,16] get-tuple-element(w), index=1
+  c = f32[] constant(0)
+  ROOT s = f32[16] reduce(y, c), dimensions={1}, to_apply=add
+}
+"#;
+
+#[test]
+fn one_executable_from_sixteen_threads() {
+    let m = parse_module(PROGRAM).unwrap();
+    let exe = Client::cpu()
+        .unwrap()
+        .compile(&m, &CompileOptions::default())
+        .unwrap();
+    // Inputs per thread, and the JIT's single-threaded result for each as the reference
+    // (the interpreter checks the first one: reductions may differ in the last bits).
+    let inputs: Vec<Literal> = (0..16)
+        .map(|k| {
+            let v: Vec<f64> = (0..256)
+                .map(|i| ((i * 7 + k * 13) % 17) as f64 / 40.0)
+                .collect();
+            Literal::from_f64s(PrimitiveType::F32, &[16, 16], &v).unwrap()
+        })
+        .collect();
+    let want: Vec<Literal> = inputs
+        .iter()
+        .map(|x| exe.execute_literals(std::slice::from_ref(x)).unwrap())
+        .collect();
+    let interp = Interpreter::new().run(&m, &inputs[..1]).unwrap();
+    let tol = oxla::hlo::literal::Tolerance {
+        abs: 1e-5,
+        rel: 1e-5,
+        ulps: 0,
+    };
+    want[0].approx_eq(&interp, &tol).unwrap();
+    let until = Instant::now() + Duration::from_secs(env("OXLA_STRESS_SECONDS", 2));
+    let runs = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for t in 0..16 {
+            let (exe, inputs, want, runs) = (&exe, &inputs, &want, &runs);
+            s.spawn(move || {
+                let mut k = t;
+                while Instant::now() < until {
+                    let got = exe.execute_literals(&inputs[k..k + 1]).unwrap();
+                    assert!(got.bitwise_eq(&want[k]), "thread {t}, input {k}");
+                    runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    k = (k + 5) % 16;
+                }
+            });
+        }
+    });
+    println!("{} executions checked", runs.into_inner());
+}
+
+/// A chain of `n` element-wise instructions.
+fn long_program(n: usize) -> String {
+    let mut s = String::from("HloModule long\nENTRY main {\n  v0 = f32[8] parameter(0)\n");
+    for i in 1..=n {
+        let op = ["add", "multiply", "maximum", "subtract"][i % 4];
+        s += &format!("  v{i} = f32[8] {op}(v{}, v{})\n", i - 1, i / 2);
+    }
+    s += &format!("  ROOT r = f32[8] negate(v{n})\n}}\n");
+    s
+}
+
+/// `depth` nested calls, each a while loop whose body calls the next level.
+fn nested_program(depth: usize) -> String {
+    let mut s = String::from("HloModule nested\n");
+    s += "level0 {\n  x = f32[4] parameter(0)\n  ROOT y = f32[4] negate(x)\n}\n";
+    for d in 1..=depth {
+        s += &format!(
+            "level{d} {{\n  x = f32[4] parameter(0)\n  c = f32[4] call(x), to_apply=level{}\n  ROOT y = f32[4] add(c, x)\n}}\n",
+            d - 1
+        );
+    }
+    s += &format!(
+        "ENTRY main {{\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] call(p), to_apply=level{depth}\n}}\n"
+    );
+    s
+}
+
+fn compile_ms(text: &str) -> f64 {
+    let m = parse_module(text).unwrap();
+    let t0 = Instant::now();
+    let exe = Client::cpu()
+        .unwrap()
+        .compile(&m, &CompileOptions::default())
+        .unwrap();
+    let ms = t0.elapsed().as_secs_f64() * 1e3;
+    let x = Literal::from_f64s(
+        PrimitiveType::F32,
+        &[exe_dim(text)],
+        &[0.5; 8][..exe_dim(text) as usize],
+    )
+    .unwrap();
+    exe.execute_literals(&[x]).unwrap();
+    ms
+}
+
+fn exe_dim(text: &str) -> i64 {
+    if text.starts_with("HloModule long") {
+        8
+    } else {
+        4
+    }
+}
+
+#[test]
+fn long_and_deep_programs_compile_in_linear_time() {
+    let n = env("OXLA_STRESS_INSTRUCTIONS", 8000) as usize;
+    // On the test thread's default 2 MiB stack, as a user's thread has: a 20000-long chain
+    // once overflowed it in code generation.
+    let small = compile_ms(&long_program(n / 4));
+    let big = compile_ms(&long_program(n));
+    println!(
+        "compile of {} instructions: {small:.1} ms; of {n}: {big:.1} ms",
+        n / 4
+    );
+    assert!(
+        big < 8.0 * small.max(1.0) + 500.0,
+        "compile time grows faster than linearly: {small:.1} ms -> {big:.1} ms"
+    );
+    let depth = 200;
+    let ms = compile_ms(&nested_program(depth));
+    println!("compile of {depth} nested calls: {ms:.1} ms");
+}
