@@ -172,3 +172,49 @@ fn nested_rows_and_mutable_access() {
     assert_eq!(m.get_f64(&[1, 2]).unwrap(), 9.0);
     assert!(m.data_as_mut::<i32>().is_err());
 }
+
+#[test]
+fn typed_from_slice_to_vec_as_slice() {
+    let l = Literal::from_slice(&[1i32, -2, 3, -4, 5, -6], &[3, 2]).unwrap();
+    assert_eq!(l.shape().to_string(), "s32[3,2]");
+    assert_eq!(l.dims(), &[3, 2]);
+    // Row-major: element [2, 1] is the last one.
+    assert_eq!(l.get_f64(&[2, 1]).unwrap(), -6.0);
+    assert_eq!(l.to_vec::<i32>().unwrap(), vec![1, -2, 3, -4, 5, -6]);
+    // as_slice borrows the literal's own storage (no copy).
+    let s = l.as_slice::<i32>().unwrap();
+    assert_eq!(s.as_ptr(), l.data_as::<i32>().unwrap().as_ptr());
+    assert_eq!(s[3], -4);
+
+    // The error names the expected and the actual element type.
+    let e = l.to_vec::<f32>().unwrap_err().to_string();
+    assert!(e.contains("f32") && e.contains("s32"), "{e}");
+    // A tuple is not an array.
+    let t = Literal::tuple(vec![Literal::scalar(1.0f32)]);
+    let e = t.as_slice::<f32>().unwrap_err().to_string();
+    assert!(e.contains("not an array"), "{e}");
+
+    // Scalars, bools, f64 and complex.
+    let s = Literal::from_slice(&[2.5f64], &[]).unwrap();
+    assert_eq!(s.shape().to_string(), "f64[]");
+    assert_eq!(s.to_vec::<f64>().unwrap(), vec![2.5]);
+    let b = Literal::from_slice(&[true, false], &[2]).unwrap();
+    assert_eq!(b.shape().to_string(), "pred[2]");
+    assert_eq!(b.to_vec::<bool>().unwrap(), vec![true, false]);
+    let c = Literal::from_slice(&[num_complex::Complex32::new(1.0, -1.0)], &[1]).unwrap();
+    assert_eq!(c.shape().to_string(), "c64[1]");
+    // An empty array.
+    let z = Literal::from_slice::<f32>(&[], &[0, 3]).unwrap();
+    assert_eq!(z.to_vec::<f32>().unwrap(), Vec::<f32>::new());
+
+    // Wrong element counts and bad dimensions are errors, not panics.
+    let e = Literal::from_slice(&[1.0f32, 2.0, 3.0], &[2, 2]).unwrap_err();
+    assert!(e.to_string().contains("hold 4"), "{e}");
+    assert!(Literal::from_slice(&[1.0f32], &[-1]).is_err());
+    assert!(Literal::from_slice(&[1.0f32], &[i64::MAX, 4]).is_err());
+
+    // An s4 literal is stored one value per i8 but is not an i8 array.
+    let s4 = Literal::from_f64s(S4, &[2], &[1.0, -2.0]).unwrap();
+    let e = s4.to_vec::<i8>().unwrap_err().to_string();
+    assert!(e.contains("s8") && e.contains("s4"), "{e}");
+}

@@ -472,81 +472,94 @@ pub fn check_outputs(dir: &Path, outs: &[Literal]) -> Result<Vec<OutputCheck>> {
     Ok(res)
 }
 
-/// The `oxla run` command's options.
-#[derive(Default)]
-struct Options {
-    inputs: Vec<PathBuf>,
-    npz: Option<PathBuf>,
-    input_dir: Option<PathBuf>,
-    out_dir: Option<PathBuf>,
-    check_dir: Option<PathBuf>,
-    /// None: the JIT, falling back to the interpreter for programs it cannot compile yet.
-    jit: Option<bool>,
-    replicas: Option<usize>,
-    partitions: Option<usize>,
-    infeed: Vec<String>,
-    timeout: Option<Duration>,
+/// `oxla run` arguments.
+#[derive(clap::Args, Debug, Default, Clone)]
+#[command(after_help = format!(
+    "Examples:\n  \
+     oxla run ../shared/bench/softmax_rows/program.mlir --check ../shared/bench/softmax_rows\n  \
+     oxla run model.hlo --input x.npy --input w.npy            # prints each output's summary\n  \
+     oxla run model.hlo --input x.npy --print-all               # every value\n  \
+     oxla run model.mlir --inputs args.npz --out results        # results/out0.npy, ...\n  \
+     oxla run allreduce.hlo --replicas 2 --input-dir inputs --out results\n  \
+     oxla run feed.hlo --infeed x0.npy,y0.npy --infeed x1.npy,y1.npy --out results\n\n{}",
+    crate::cli::EXIT_CODES
+))]
+pub struct RunArgs {
+    /// The program: StableHLO MLIR text, MLIR bytecode (.mlirbc), a jax.export
+    /// serialization (.jax_export), or HLO text (.hlo).
+    pub program: PathBuf,
+    /// An argument (.npy), in parameter order; repeat for each.
+    #[arg(long = "input", value_name = "FILE.npy")]
+    pub inputs: Vec<PathBuf>,
+    /// The arguments from a .npz archive (in archive order; --input files follow).
+    #[arg(long = "inputs", value_name = "FILE.npz")]
+    pub npz: Option<PathBuf>,
+    /// Per-process arguments DIR/r{R}p{P}/arg{K}.npy (a grid run).
+    #[arg(long, value_name = "DIR")]
+    pub input_dir: Option<PathBuf>,
+    /// Write the outputs to DIR/out{K}.npy (a grid: DIR/r{R}p{P}/out{K}.npy; outfeeds:
+    /// DIR/outfeed/d{D}_{I}.npy). Without it each output's shape and a summary are printed.
+    #[arg(long = "out", value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Compare the outputs with DIR's out*.npy / meta.json (and take DIR's arg*.npy as the
+    /// arguments when none are given).
+    #[arg(long = "check", value_name = "DIR")]
+    pub check_dir: Option<PathBuf>,
+    /// The backend (default: the JIT, falling back to the interpreter with a note for a
+    /// program it cannot compile yet).
+    #[arg(long, value_enum)]
+    pub backend: Option<crate::cli::BackendArg>,
+    /// Replicas to run on (default: the module's own count).
+    #[arg(long, value_name = "N", value_parser = positive_count)]
+    pub replicas: Option<usize>,
+    /// Partitions to run on (default: the module's own count).
+    #[arg(long, value_name = "M", value_parser = positive_count)]
+    pub partitions: Option<usize>,
+    /// An item pushed on every device's infeed, in order (a.npy,b.npy: one tuple item).
+    #[arg(long, value_name = "FILE.npy[,FILE.npy...]")]
+    pub infeed: Vec<String>,
+    /// How long every collective, infeed or outfeed wait may take (default 10).
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
+    /// Print every value of each output, not only a summary.
+    #[arg(long)]
+    pub print_all: bool,
 }
 
-fn parse_options(args: &[String]) -> Result<Options> {
-    let mut o = Options::default();
-    let mut i = 1;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        let val = args
-            .get(i + 1)
-            .cloned()
-            .ok_or_else(|| Error::invalid(format!("{flag} needs a value")));
-        let count = |v: String| -> Result<usize> {
-            v.parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                Error::invalid(format!("{flag}: expected a positive count, got '{v}'"))
-            })
-        };
-        match flag {
-            "--input" => o.inputs.push(PathBuf::from(val?)),
-            "--inputs" => o.npz = Some(PathBuf::from(val?)),
-            "--input-dir" => o.input_dir = Some(PathBuf::from(val?)),
-            "--out" => o.out_dir = Some(PathBuf::from(val?)),
-            "--check" => o.check_dir = Some(PathBuf::from(val?)),
-            "--replicas" => o.replicas = Some(count(val?)?),
-            "--partitions" => o.partitions = Some(count(val?)?),
-            "--infeed" => o.infeed.push(val?),
-            "--timeout" => {
-                let v = val?;
-                let secs = v
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|s| s.is_finite() && *s > 0.0)
-                    .ok_or_else(|| {
-                        Error::invalid(format!("--timeout: expected seconds, got '{v}'"))
-                    })?;
-                o.timeout = Some(Duration::from_secs_f64(secs));
-            }
-            "--backend" => match val?.as_str() {
-                "interp" => o.jit = Some(false),
-                "jit" => o.jit = Some(true),
-                b => {
-                    return Err(Error::invalid(format!(
-                        "backend '{b}': expected 'interp' or 'jit'"
-                    )))
-                }
-            },
-            a => return Err(Error::invalid(format!("unknown option {a}"))),
-        }
-        i += 2;
-    }
-    if o.input_dir.is_some() && (!o.inputs.is_empty() || o.npz.is_some()) {
-        return Err(Error::invalid(
-            "--input-dir gives every process its own arguments: it cannot be combined with \
-             --input or --inputs",
-        ));
-    }
-    Ok(o)
+fn positive_count(v: &str) -> std::result::Result<usize, String> {
+    v.parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("expected a positive count, got '{v}'"))
+}
+
+fn seconds(v: &str) -> std::result::Result<Duration, String> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("expected seconds, got '{v}'"))
+}
+
+/// For [`command`]: `oxla run`'s arguments as a command of their own.
+#[derive(clap::Parser, Debug)]
+#[command(name = "oxla run")]
+struct RunCli {
+    #[command(flatten)]
+    args: RunArgs,
+}
+
+/// Parses `oxla run`'s arguments (the program first, then flags), as the CLI does.
+pub fn parse_args(args: &[String]) -> Result<RunArgs> {
+    use clap::Parser;
+    RunCli::try_parse_from(std::iter::once("oxla run".to_string()).chain(args.iter().cloned()))
+        .map(|c| c.args)
+        .map_err(|e| Error::invalid(e.to_string().trim_end().to_string()))
 }
 
 /// The grid size: the flags, else the module's own replica and partition counts. A module
 /// that declares more than one replica (or partition) runs on exactly that many.
-fn grid_size(m: &HloModule, o: &Options) -> Result<(usize, usize)> {
+fn grid_size(m: &HloModule, o: &RunArgs) -> Result<(usize, usize)> {
     let pick = |flag: Option<usize>, declared: i64, what: &str| -> Result<usize> {
         let declared = declared.max(1) as usize;
         match flag {
@@ -624,17 +637,82 @@ fn write_npy(path: &Path, l: &Literal) -> Result<()> {
         .map_err(|e| Error::invalid(format!("cannot write {}: {e}", path.display())))
 }
 
-/// The `oxla run` command.
+/// How many leading values an output summary shows.
+pub const SUMMARY_VALUES: usize = 8;
+
+/// One line about an array: its shape, min / max / mean of a real or integer array (NaNs
+/// counted apart), and its first `first` values (row-major).
+pub fn summary(l: &Literal, first: usize) -> String {
+    use std::fmt::Write;
+    let mut s = l.shape().to_string();
+    let n = l.element_count();
+    if n == 0 || l.tuple_elements().is_some() || l.shape().is_token() {
+        return s;
+    }
+    let t = l.element_type();
+    if !t.is_complex() {
+        let v = l.to_f64s();
+        let finite: Vec<f64> = v.iter().copied().filter(|x| !x.is_nan()).collect();
+        if !finite.is_empty() {
+            let min = finite.iter().copied().fold(f64::INFINITY, f64::min);
+            let max = finite.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let mean = finite.iter().sum::<f64>() / finite.len() as f64;
+            let _ = write!(s, "  min {} max {} mean {}", num(min), num(max), num(mean));
+        }
+        let nans = v.len() - finite.len();
+        if nans > 0 {
+            let _ = write!(s, "  {nans} NaN(s)");
+        }
+    }
+    if first > 0 {
+        let vals: Vec<String> = l
+            .scalars()
+            .iter()
+            .take(first)
+            .map(|x| match x {
+                oxla_hlo::literal::Scalar::Complex(c) => format!("{}{:+}i", num(c.re), num(c.im)),
+                x => num(x.as_f64()),
+            })
+            .collect();
+        let more = if n > first { ", …" } else { "" };
+        let _ = write!(s, "  [{}{more}]", vals.join(", "));
+    }
+    s
+}
+
+/// A number: integers as they are, others with at most six decimals (or in exponent form).
+fn num(x: f64) -> String {
+    if x == x.trunc() && x.abs() < 1e15 {
+        format!("{x}")
+    } else if x.abs() >= 1e-4 && x.abs() < 1e6 {
+        let t = format!("{x:.6}");
+        let t = t.trim_end_matches('0');
+        t.trim_end_matches('.').to_string()
+    } else {
+        format!("{x:.5e}")
+    }
+}
+
+/// The `oxla run` command on string arguments (the program first, then flags): parsed as
+/// the CLI parses them, then [`command_with`]. `Ok(false)`: an output check failed.
 pub fn command(args: &[String]) -> Result<bool> {
-    let program = PathBuf::from(
-        args.first()
-            .ok_or_else(|| Error::invalid("oxla run: no program given"))?,
-    );
-    let o = parse_options(args)?;
+    command_with(&parse_args(args)?)
+}
+
+/// The `oxla run` command. `Ok(false)`: an output check failed.
+pub fn command_with(o: &RunArgs) -> Result<bool> {
+    if o.input_dir.is_some() && (!o.inputs.is_empty() || o.npz.is_some()) {
+        return Err(Error::invalid(
+            "--input-dir gives every process its own arguments: it cannot be combined with \
+             --input or --inputs",
+        ));
+    }
+    let program = o.program.clone();
+    let jit = o.backend.map(|b| b == crate::cli::BackendArg::Jit);
     let t0 = Instant::now();
     let p = load_program(&program)?;
     let load_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let (replicas, partitions) = grid_size(&p.module, &o)?;
+    let (replicas, partitions) = grid_size(&p.module, o)?;
     let n = replicas * partitions;
     let single = n == 1;
     // One folder per process for a grid; the folder itself for one process.
@@ -684,7 +762,7 @@ pub fn command(args: &[String]) -> Result<bool> {
         timeout: o.timeout.unwrap_or(Duration::from_secs(10)),
     };
     let t1 = Instant::now();
-    let (res, jit) = match o.jit {
+    let (res, jit) = match jit {
         Some(j) => (run_grid(&p, &g, j)?, j),
         None => match run_grid(&p, &g, true) {
             Ok(r) => (r, true),
@@ -721,7 +799,11 @@ pub fn command(args: &[String]) -> Result<bool> {
             false => format!("{} ", g.process_name(i)),
         };
         for (k, l) in outs.iter().enumerate() {
-            println!("  {who}out{k}: {}", l.shape());
+            match (&o.out_dir, o.print_all) {
+                (Some(_), false) => println!("  {who}out{k}: {}", l.shape()),
+                (_, false) => println!("  {who}out{k}: {}", summary(l, SUMMARY_VALUES)),
+                (_, true) => println!("  {who}out{k}: {}\n{l}", summary(l, 0)),
+            }
         }
     }
     for (d, items) in res.outfeed.iter().enumerate() {

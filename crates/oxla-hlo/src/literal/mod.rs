@@ -304,6 +304,75 @@ impl Literal {
             ))
         })
     }
+    /// An array literal of `dims` holding a copy of `data` (row-major); the element type is
+    /// `T`'s (`f32` → F32, `i32` → S32, `bool` → PRED, …).
+    ///
+    /// ```
+    /// use oxla_hlo::Literal;
+    /// let l = Literal::from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]).unwrap();
+    /// assert_eq!(l.shape().to_string(), "f32[2,3]");
+    /// assert_eq!(l.as_slice::<f32>().unwrap()[4], 5.0);
+    /// assert!(Literal::from_slice(&[1.0f32, 2.0], &[3]).is_err()); // 2 values for 3 slots
+    /// ```
+    pub fn from_slice<T: NativeType>(data: &[T], dims: &[i64]) -> crate::error::Result<Literal> {
+        let count = dims
+            .iter()
+            .try_fold(1i64, |a, &d| if d < 0 { None } else { a.checked_mul(d) });
+        match count {
+            Some(n) if n == data.len() as i64 => {}
+            Some(n) => {
+                return Err(crate::error::Error::invalid(format!(
+                    "Literal::from_slice: {} {} value(s) given for dimensions {dims:?}, which \
+                     hold {n}",
+                    data.len(),
+                    T::TYPE
+                )))
+            }
+            None => {
+                return Err(crate::error::Error::invalid(format!(
+                    "Literal::from_slice: invalid dimensions {dims:?} (negative or too large)"
+                )))
+            }
+        }
+        Ok(Literal {
+            shape: Shape::array(T::TYPE, dims),
+            data: LiteralData::Array(T::wrap(data.to_vec())),
+        })
+    }
+    /// The elements of an array literal without copying (row-major). `T` must be exactly the
+    /// element type: an s4 literal (stored one value per `i8`) is not read as `i8`.
+    pub fn as_slice<T: NativeType>(&self) -> crate::error::Result<&[T]> {
+        let actual = match &self.shape {
+            Shape::Array(a) => a.element_type,
+            _ => {
+                return Err(crate::error::Error::invalid(format!(
+                    "expected an array of {}, but the literal is a {} (not an array)",
+                    T::TYPE,
+                    self.shape
+                )))
+            }
+        };
+        if actual != T::TYPE {
+            return Err(crate::error::Error::invalid(format!(
+                "expected element type {}, but the literal holds {actual} (shape {})",
+                T::TYPE,
+                self.shape
+            )));
+        }
+        self.data_as::<T>()
+    }
+    /// A copy of the elements of an array literal (row-major); `T` must be exactly the
+    /// element type (see [`Literal::as_slice`]).
+    pub fn to_vec<T: NativeType>(&self) -> crate::error::Result<Vec<T>> {
+        self.as_slice::<T>().map(<[T]>::to_vec)
+    }
+    /// The dimensions of an array literal (empty for a scalar, a tuple or a token).
+    pub fn dims(&self) -> &[i64] {
+        match &self.shape {
+            Shape::Array(a) => &a.dims,
+            _ => &[],
+        }
+    }
     /// Number of elements of an array literal (0 for tuples and tokens).
     pub fn element_count(&self) -> usize {
         self.storage().map_or(0, Storage::len)
