@@ -43,6 +43,7 @@ fn every_command_has_help_listing_its_flags() {
         "example",
         "hlo",
         "completions",
+        "fuzz",
     ] {
         assert!(names.iter().any(|n| n == name), "{name} missing: {names:?}");
         assert!(text.contains(name), "top-level help lacks {name}");
@@ -201,4 +202,13 @@ fn summary_of_long_and_nan_arrays() {
         oxla::run::summary(&n, 0),
         "f64[3]  min 1 max 3 mean 2  1 NaN(s)"
     );
+}
+
+#[test]
+fn fuzz_runs_a_small_campaign() {
+    let o = oxla(&["fuzz", "--programs", "40", "--seed", "5"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.starts_with("40 programs in"), "{text}");
+    assert!(text.contains("0 unexplained"), "{text}");
 }
