@@ -82,17 +82,30 @@ pub fn lex_cmp_c128(a: Complex64, b: Complex64) -> std::cmp::Ordering {
         .unwrap_or(Equal)
         .then(a.im.partial_cmp(&b.im).unwrap_or(Equal))
 }
-/// The lexicographically larger operand (the first on ties).
+fn has_nan(c: Complex64) -> bool {
+    c.re.is_nan() || c.im.is_nan()
+}
+/// The lexicographically larger operand (the first on ties); an operand with a NaN part is
+/// the result, as for real `maximum` (so a reduction's result does not depend on its order).
 pub fn max_c128(a: Complex64, b: Complex64) -> Complex64 {
-    if lex_cmp_c128(a, b).is_ge() {
+    if has_nan(a) {
+        a
+    } else if has_nan(b) {
+        b
+    } else if lex_cmp_c128(a, b).is_ge() {
         a
     } else {
         b
     }
 }
-/// The lexicographically smaller operand (the first on ties).
+/// The lexicographically smaller operand (the first on ties); an operand with a NaN part is
+/// the result.
 pub fn min_c128(a: Complex64, b: Complex64) -> Complex64 {
-    if lex_cmp_c128(a, b).is_le() {
+    if has_nan(a) {
+        a
+    } else if has_nan(b) {
+        b
+    } else if lex_cmp_c128(a, b).is_le() {
         a
     } else {
         b

@@ -237,7 +237,15 @@ pub fn identity(op: BinaryOp, t: PrimitiveType) -> Result<Literal> {
         }
         BinaryOp::Max | BinaryOp::Min => {
             let max = op == BinaryOp::Max;
-            if t.is_float() {
+            let inf = if max {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
+            if t.is_complex() {
+                // Lexicographic order: both parts at the far end.
+                Scalar::Complex(num_complex::Complex64::new(inf, inf))
+            } else if t.is_float() {
                 Scalar::Float(if max {
                     f64::NEG_INFINITY
                 } else {
