@@ -9,6 +9,8 @@ use oxla_hlo::{ArrayShape, Error, Result};
 pub struct Bytes {
     ptr: std::ptr::NonNull<u8>,
     len: usize,
+    /// Allocated by `guard::alloc` (OXLA_GUARD_PAGES), released by `guard::free`.
+    guarded: bool,
 }
 
 // Plain memory; synchronization is the owner's business (buffers are immutable once built).
@@ -23,6 +25,11 @@ impl std::fmt::Debug for Bytes {
 
 impl Drop for Bytes {
     fn drop(&mut self) {
+        if self.guarded {
+            // SAFETY: allocated by guard::alloc with this length; dropped once.
+            unsafe { crate::guard::free(self.ptr, self.len) };
+            return;
+        }
         // Both succeeded when the buffer was allocated.
         let Ok(cap) = Self::capacity(self.len) else {
             return;
@@ -99,15 +106,31 @@ impl Bytes {
     /// Memory that the caller fully writes before anyone reads it. A size the allocator
     /// cannot serve is an error, not an abort.
     pub(crate) fn uninit(len: usize) -> Result<Bytes> {
+        if crate::guard::enabled() {
+            let ptr = crate::guard::alloc(len)?;
+            return Ok(Bytes {
+                ptr,
+                len,
+                guarded: true,
+            });
+        }
         let cap = Self::capacity(len)?;
         if let Some(ptr) = cache::take(cap) {
-            return Ok(Bytes { ptr, len });
+            return Ok(Bytes {
+                ptr,
+                len,
+                guarded: false,
+            });
         }
         let layout = Self::layout(cap)?;
         // SAFETY: the layout has a nonzero size.
         let p = unsafe { std::alloc::alloc(layout) };
         std::ptr::NonNull::new(p)
-            .map(|ptr| Bytes { ptr, len })
+            .map(|ptr| Bytes {
+                ptr,
+                len,
+                guarded: false,
+            })
             .ok_or_else(|| Error::runtime(format!("out of memory allocating {len} bytes")))
     }
 

@@ -26,6 +26,7 @@ mod custom_call;
 mod device;
 mod exec;
 mod executable;
+mod guard;
 mod plan;
 mod queue;
 mod run;
