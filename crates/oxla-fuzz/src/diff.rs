@@ -51,6 +51,8 @@ pub struct Mismatch {
     /// A compile or run error of the JIT, or the differing output leaves.
     pub error: Option<String>,
     pub leaves: Vec<(usize, LeafDiff)>,
+    /// The JIT's output leaves (empty after an error).
+    pub got: Vec<Literal>,
 }
 
 impl Mismatch {
@@ -87,6 +89,7 @@ pub fn check(client: &Client, module: &HloModule, args: &[Literal], sets: &[Opti
                 options: set.clone(),
                 error: Some(error),
                 leaves: vec![],
+                got: vec![],
             })
         };
         let exe = match client.compile(module, &set.options) {
@@ -112,6 +115,7 @@ pub fn check(client: &Client, module: &HloModule, args: &[Literal], sets: &[Opti
                 options: set.clone(),
                 error: None,
                 leaves: diffs,
+                got,
             });
         }
     }
@@ -364,7 +368,7 @@ fn accumulates(k: &Kind) -> bool {
 
 /// `v` with every NaN given sign `negative`.
 fn nan_signs(v: &Literal, negative: bool) -> Option<Literal> {
-    if !matches!(v.element_type(), PrimitiveType::F32 | PrimitiveType::F64) {
+    if !v.element_type().is_float() {
         return None;
     }
     let nan = if negative { -f64::NAN } else { f64::NAN };
@@ -389,31 +393,50 @@ fn nan_signs(v: &Literal, negative: bool) -> Option<Literal> {
 /// accumulation's NaNs all positive or all negative.
 pub fn explain_nan_sign(p: &Program, m: &Mismatch) -> Option<String> {
     use crate::minimize::value;
-    if m.error.is_some() || m.leaves.len() != 1 {
+    if m.error.is_some() || m.got.len() != 1 {
         return None;
     }
-    let (_, d) = &m.leaves[0];
-    let want = crate::compare::components(&value(p)?)?;
+    let got = &m.got[0];
+    let want = value(p)?;
     let live = p.live();
     for (i, node) in p.nodes.iter().enumerate() {
         if !live[i] || i == p.root || !accumulates(&node.kind) {
             continue;
         }
         let v = value(&p.with_root(i))?;
-        let variants: Vec<Vec<(u64, f64)>> = [false, true]
+        let variants: Vec<Literal> = [false, true]
             .iter()
             .filter_map(|&neg| value(&p.cut(i, nan_signs(&v, neg)?)))
-            .filter_map(|r| crate::compare::components(&r))
             .collect();
-        let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || a.is_nan() && b.is_nan();
-        let ok = d.pairs.iter().all(|&(k, got, _)| {
-            std::iter::once(&want)
-                .chain(&variants)
-                .any(|c| c.get(k).is_some_and(|&(_, x)| same(x, got)))
-        });
-        if ok && !variants.is_empty() {
+        let n = got.element_count();
+        let ok = !variants.is_empty()
+            && (0..n).all(|k| {
+                std::iter::once(&want)
+                    .chain(&variants)
+                    .any(|c| same_element(got, c, k))
+            });
+        if ok {
             return Some("sign of a NaN from an accumulation (order of evaluation)".into());
         }
     }
     None
+}
+
+/// Element `k` of `a` and `b` is the same (bit for bit; any NaN equals any NaN).
+fn same_element(a: &Literal, b: &Literal, k: usize) -> bool {
+    if a.shape().without_layout() != b.shape().without_layout() {
+        return false;
+    }
+    match (a.get_linear(k), b.get_linear(k)) {
+        (Ok(x), Ok(y)) => {
+            let (fx, fy) = (x.as_f64(), y.as_f64());
+            if a.element_type().is_float() && fx.is_nan() && fy.is_nan() {
+                return true;
+            }
+            let w = a.element_type().byte_size().max(1);
+            let (ba, bb) = (a.to_le_bytes(), b.to_le_bytes());
+            ba.get(k * w..(k + 1) * w) == bb.get(k * w..(k + 1) * w)
+        }
+        _ => false,
+    }
 }
