@@ -175,3 +175,24 @@ fn long_and_deep_programs_compile_in_linear_time() {
     let ms = compile_ms(&nested_program(depth));
     println!("compile of {depth} nested calls: {ms:.1} ms");
 }
+
+#[test]
+fn a_program_larger_than_memory_is_an_error() {
+    // 4 TB of result: more than the machine has (and than overcommit grants).
+    let text = "HloModule huge\nENTRY main {\n  p = f32[] parameter(0)\n  ROOT b = f32[1000000,1000000] broadcast(p), dimensions={}\n}\n";
+    let m = parse_module(text).unwrap();
+    let exe = Client::cpu()
+        .unwrap()
+        .compile(&m, &CompileOptions::default());
+    let err = match exe {
+        Err(e) => e.to_string(),
+        Ok(exe) => {
+            let x = Literal::from_f64s(PrimitiveType::F32, &[], &[1.0]).unwrap();
+            match exe.execute_literals(&[x]) {
+                Err(e) => e.to_string(),
+                Ok(_) => panic!("a 4 TB result was allocated"),
+            }
+        }
+    };
+    assert!(err.contains("memory") || err.contains("allocate"), "{err}");
+}
