@@ -8,9 +8,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use oxla_codegen::{compile_kernels, JitCode, Kernel, KernelMode, KernelSpec};
-use oxla_hlo::{
-    ComputationId, Error, ExecPlan, HloInstruction, HloModule, Op, PrimitiveType, Result,
-};
+use oxla_hlo::{ComputationId, Error, ExecPlan, HloInstruction, HloModule, Op, Result};
 use oxla_passes::plan::{gemm_dims, GemmDims};
 use oxla_passes::{assign_buffers, Slot};
 
@@ -33,9 +31,10 @@ pub(crate) enum Step {
         cond: usize,
         body: usize,
     },
-    /// FFT of any type (complex f64 arithmetic), run by `fft.rs`.
+    /// FFT of any type, planned at compile time, run by `steps/fft.rs`.
     Fft {
         ins: usize,
+        plan: Box<crate::steps::fft::FftPlan>,
     },
     /// Triangular solve or Cholesky (every float and complex type), run by `steps/linalg.rs`.
     Linalg {
@@ -177,17 +176,8 @@ impl<'m> Builder<'m> {
                     steps.push(Step::Gemm { ins: i, g });
                 }
                 ExecPlan::Fft => {
-                    let t = c.instr(ins.operands[0]).shape.element_type();
-                    if !matches!(
-                        t,
-                        PrimitiveType::F32
-                            | PrimitiveType::F64
-                            | PrimitiveType::C64
-                            | PrimitiveType::C128
-                    ) {
-                        return Err(unsup(ins, &format!("element type {t}")));
-                    }
-                    steps.push(Step::Fft { ins: i });
+                    let plan = Box::new(crate::steps::fft::FftPlan::new(c, ins)?);
+                    steps.push(Step::Fft { ins: i, plan });
                 }
                 ExecPlan::Linalg => {
                     let t = ins.shape.element_type();

@@ -173,7 +173,7 @@ impl Programs {
                 | Step::While { ins, .. }
                 | Step::Sort { ins, .. }
                 | Step::Linalg { ins }
-                | Step::Fft { ins }
+                | Step::Fft { ins, .. }
                 | Step::Rng { ins }
                 | Step::RngBitGenerator { ins }
                 | Step::SelectAndScatter { ins, .. }
@@ -381,7 +381,7 @@ impl Programs {
             } if self.may_update_in_place(ins, vals, *kind) => self.run_kernel_in_place(&s, uk),
             Step::Kernel { kernel, .. } => self.run_kernel(&s, kernel),
             Step::Gemm { g, .. } => self.run_gemm(&s, g),
-            Step::Fft { .. } => self.run_fft(&s),
+            Step::Fft { plan, .. } => self.run_fft(&s, plan),
             Step::Linalg { .. } => self.run_linalg(&s),
             Step::Sort { cmp, dim, .. } => self.run_sort(&s, cmp, dim),
             Step::Rng { .. } => self.run_rng(&s),
