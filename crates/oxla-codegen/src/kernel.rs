@@ -279,10 +279,8 @@ fn build_kernel(
     } else {
         dims[split_dim(&dims)]
     };
-    let total_in: i64 = ins
-        .operands
-        .iter()
-        .map(|&o| comp.instr(o).shape.element_count().max(0))
+    let total_in: i64 = (0..ins.operands.len())
+        .map(|k| elements_read(m, comp, ins, k))
         .sum();
     let total_out: i64 = outs.iter().map(|a| a.element_count()).sum();
     Ok(Kernel {
@@ -293,6 +291,54 @@ fn build_kernel(
         num_outputs: outs.len(),
         lanes: out_lanes,
     })
+}
+
+/// About how many elements of operand `k` instruction `ins` reads: all of them, except
+/// where the operand only feeds slices (dynamic-slice, slice, gather), which read at most
+/// what they produce. The work estimate that decides whether a kernel is split across
+/// threads (a 16-row dynamic slice of a large array is no reason to wake the pool).
+fn elements_read(
+    m: &HloModule,
+    comp: &oxla_hlo::HloComputation,
+    ins: &oxla_hlo::HloInstruction,
+    k: usize,
+) -> i64 {
+    let all = comp.instr(ins.operands[k]).shape.element_count().max(0);
+    let slicing = |op: &Op| {
+        matches!(
+            op,
+            Op::DynamicSlice { .. } | Op::Slice { .. } | Op::Gather { .. }
+        )
+    };
+    if slicing(&ins.op) && k == 0 {
+        return all.min(ins.shape.element_count().max(0));
+    }
+    if let (Op::Fusion { .. }, Some(&fc)) = (&ins.op, ins.called.first()) {
+        let f = m.computation(fc);
+        let Some(p) = f
+            .instructions
+            .iter()
+            .position(|x| matches!(x.op, Op::Parameter { number } if number == k))
+        else {
+            return all;
+        };
+        let mut read = 0i64;
+        for x in &f.instructions {
+            if !x.operands.iter().any(|o| o.index() == p) {
+                continue;
+            }
+            if slicing(&x.op)
+                && x.operands[0].index() == p
+                && !x.operands[1..].iter().any(|o| o.index() == p)
+            {
+                read = read.saturating_add(x.shape.element_count().max(0));
+            } else {
+                return all;
+            }
+        }
+        return all.min(read);
+    }
+    all
 }
 
 #[allow(clippy::too_many_arguments)]

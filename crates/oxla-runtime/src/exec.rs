@@ -61,7 +61,69 @@ mod cache {
     const MAX_BYTES: usize = 1 << 30;
     const MAX_PER_SIZE: usize = 8;
 
+    /// Small buffers freed on a thread are first kept on that thread (no lock, no hash): a
+    /// loop's iterations free and take the same few sizes over and over.
+    const LOCAL_MAX_CAP: usize = 64 << 10;
+    const LOCAL_SLOTS: usize = 16;
+
+    struct Local(Vec<(usize, NonNull<u8>)>);
+
+    impl Drop for Local {
+        fn drop(&mut self) {
+            for (cap, p) in self.0.drain(..) {
+                if !put_shared(cap, p) {
+                    if let Ok(layout) = std::alloc::Layout::from_size_align(cap, 64) {
+                        // SAFETY: allocated by `Bytes::uninit` with this layout.
+                        unsafe { std::alloc::dealloc(p.as_ptr(), layout) }
+                    }
+                }
+            }
+        }
+    }
+
+    thread_local! {
+        static LOCAL: std::cell::RefCell<Local> = const { std::cell::RefCell::new(Local(Vec::new())) };
+    }
+
     pub(super) fn take(cap: usize) -> Option<NonNull<u8>> {
+        if cap <= LOCAL_MAX_CAP {
+            let hit = LOCAL
+                .try_with(|l| {
+                    let mut l = l.try_borrow_mut().ok()?;
+                    let k = l.0.iter().rposition(|&(c, _)| c == cap)?;
+                    Some(l.0.swap_remove(k).1)
+                })
+                .ok()
+                .flatten();
+            if hit.is_some() {
+                return hit;
+            }
+        }
+        take_shared(cap)
+    }
+
+    pub(super) fn put(cap: usize, p: NonNull<u8>) -> bool {
+        if cap <= LOCAL_MAX_CAP {
+            let kept = LOCAL
+                .try_with(|l| {
+                    let Ok(mut l) = l.try_borrow_mut() else {
+                        return false;
+                    };
+                    if l.0.len() >= LOCAL_SLOTS {
+                        return false;
+                    }
+                    l.0.push((cap, p));
+                    true
+                })
+                .unwrap_or(false);
+            if kept {
+                return true;
+            }
+        }
+        put_shared(cap, p)
+    }
+
+    fn take_shared(cap: usize) -> Option<NonNull<u8>> {
         let mut g = FREE.lock().ok()?;
         let f = g.as_mut()?;
         let p = f.0.get_mut(&cap)?.pop()?;
@@ -69,7 +131,7 @@ mod cache {
         Some(p)
     }
 
-    pub(super) fn put(cap: usize, p: NonNull<u8>) -> bool {
+    fn put_shared(cap: usize, p: NonNull<u8>) -> bool {
         let Ok(mut g) = FREE.lock() else {
             return false;
         };
@@ -165,7 +227,7 @@ impl Bytes {
 pub(crate) enum V {
     Arr {
         ptr: *mut u8,
-        shape: ArrayShape,
+        shape: Arc<ArrayShape>,
         /// Keeps externally owned memory (arguments, constants, sub-program results) alive.
         keep: Option<Arc<Bytes>>,
     },
@@ -188,7 +250,7 @@ impl V {
         self.leaves(&mut all);
         all.into_iter()
             .filter_map(|l| match l {
-                V::Arr { ptr, shape, .. } => Some((ptr, shape)),
+                V::Arr { ptr, shape, .. } => Some((ptr, Arc::unwrap_or_clone(shape))),
                 _ => None,
             })
             .collect()

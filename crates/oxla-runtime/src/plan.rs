@@ -8,9 +8,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use oxla_codegen::{compile_kernels, JitCode, Kernel, KernelMode, KernelSpec};
-use oxla_hlo::{
-    ComputationId, Error, ExecPlan, HloInstruction, HloModule, Op, PrimitiveType, Result,
-};
+use oxla_hlo::{ComputationId, Error, ExecPlan, HloInstruction, HloModule, Op, Result};
 use oxla_passes::plan::{gemm_dims, GemmDims};
 use oxla_passes::{assign_buffers, Slot};
 
@@ -23,6 +21,8 @@ pub(crate) enum Step {
         ins: usize,
         kernel: usize,
         in_place: Option<(usize, InPlace)>,
+        /// For a dynamic-slice of a contiguous block: the block as a view of its operand.
+        view: Option<Box<crate::steps::kernel::SliceView>>,
     },
     Gemm {
         ins: usize,
@@ -33,9 +33,10 @@ pub(crate) enum Step {
         cond: usize,
         body: usize,
     },
-    /// FFT of any type (complex f64 arithmetic), run by `fft.rs`.
+    /// FFT of any type, planned at compile time, run by `steps/fft.rs`.
     Fft {
         ins: usize,
+        plan: Box<crate::steps::fft::FftPlan>,
     },
     /// Triangular solve or Cholesky (every float and complex type), run by `steps/linalg.rs`.
     Linalg {
@@ -95,6 +96,30 @@ pub(crate) enum Step {
     },
 }
 
+impl Step {
+    /// The instruction the step computes.
+    pub(crate) fn ins(&self) -> usize {
+        match self {
+            Step::Kernel { ins, .. }
+            | Step::Gemm { ins, .. }
+            | Step::While { ins, .. }
+            | Step::Sort { ins, .. }
+            | Step::Linalg { ins }
+            | Step::Fft { ins, .. }
+            | Step::Rng { ins }
+            | Step::RngBitGenerator { ins }
+            | Step::SelectAndScatter { ins, .. }
+            | Step::TopK { ins }
+            | Step::Conditional { ins, .. }
+            | Step::Call { ins, .. }
+            | Step::Collective { ins, .. }
+            | Step::Queue { ins }
+            | Step::Channel { ins }
+            | Step::CustomCall { ins, .. } => *ins,
+        }
+    }
+}
+
 /// When a dynamic-update-slice may write into its operand's memory (decided at compile time:
 /// the operand has no other user; checked again at run time where ownership is dynamic).
 #[derive(Clone, Copy, Debug)]
@@ -111,10 +136,25 @@ pub(crate) struct Program {
     pub(crate) steps: Vec<Step>,
     /// Per instruction: where its value lives.
     pub(crate) slots: Vec<Slot>,
-    pub(crate) consts: HashMap<usize, Arc<Bytes>>,
+    /// Per instruction: its constant's memory.
+    pub(crate) consts: Vec<Option<Arc<Bytes>>>,
+    /// Per instruction: its shape where it is an array (values share it).
+    pub(crate) shapes: Vec<Option<Arc<oxla_hlo::ArrayShape>>>,
+    /// Per instruction: the index of its step in `steps`.
+    pub(crate) step_of: Vec<Option<u32>>,
     pub(crate) arena_bytes: usize,
     /// Instructions whose value is (part of) the result: computed into owned memory.
     pub(crate) to_owned: Vec<bool>,
+}
+
+impl Program {
+    /// The array shape of instruction `i`.
+    pub(crate) fn shape(&self, i: usize) -> Result<Arc<oxla_hlo::ArrayShape>> {
+        self.shapes
+            .get(i)
+            .and_then(|s| s.clone())
+            .ok_or_else(|| Error::internal("array expected"))
+    }
 }
 
 pub(crate) struct Programs {
@@ -138,23 +178,27 @@ struct Builder<'m> {
     m: &'m HloModule,
     registry: &'m crate::custom_call::Registry,
     progs: Vec<Option<Program>>,
-    by_comp: HashMap<ComputationId, usize>,
+    /// Programs by computation and whether their result is owned (a while condition's is
+    /// read in place).
+    by_comp: HashMap<(ComputationId, bool), usize>,
     specs: Vec<KernelSpec>,
 }
 
 impl<'m> Builder<'m> {
-    fn program(&mut self, cid: ComputationId) -> Result<usize> {
-        if let Some(&p) = self.by_comp.get(&cid) {
+    /// The program of computation `cid`; with `owned_root` false its result stays in its
+    /// arena (`Programs::run_in` without `own`).
+    fn program(&mut self, cid: ComputationId, owned_root: bool) -> Result<usize> {
+        if let Some(&p) = self.by_comp.get(&(cid, owned_root)) {
             return Ok(p);
         }
         let idx = self.progs.len();
         self.progs.push(None);
-        self.by_comp.insert(cid, idx);
+        self.by_comp.insert((cid, owned_root), idx);
         let c = self.m.computation(cid);
         let ba = assign_buffers(c);
         let users = c.users();
         let mut steps = Vec::new();
-        let mut consts = HashMap::new();
+        let mut consts = vec![None; c.instructions.len()];
         for (i, ins) in c.instructions.iter().enumerate() {
             // The plan pass decided how each instruction runs; this maps it to a step.
             let Some(plan) = ins.plan else {
@@ -169,7 +213,7 @@ impl<'m> Builder<'m> {
                         if !oxla_codegen::supports_type(l.element_type()) {
                             return Err(unsup(ins, &format!("element type {}", l.element_type())));
                         }
-                        consts.insert(i, Arc::new(Bytes::from_slice(&l.to_le_bytes())?));
+                        consts[i] = Some(Arc::new(Bytes::from_slice(&l.to_le_bytes())?));
                     }
                 }
                 ExecPlan::Gemm => {
@@ -177,17 +221,8 @@ impl<'m> Builder<'m> {
                     steps.push(Step::Gemm { ins: i, g });
                 }
                 ExecPlan::Fft => {
-                    let t = c.instr(ins.operands[0]).shape.element_type();
-                    if !matches!(
-                        t,
-                        PrimitiveType::F32
-                            | PrimitiveType::F64
-                            | PrimitiveType::C64
-                            | PrimitiveType::C128
-                    ) {
-                        return Err(unsup(ins, &format!("element type {t}")));
-                    }
-                    steps.push(Step::Fft { ins: i });
+                    let plan = Box::new(crate::steps::fft::FftPlan::new(c, ins)?);
+                    steps.push(Step::Fft { ins: i, plan });
                 }
                 ExecPlan::Linalg => {
                     let t = ins.shape.element_type();
@@ -251,20 +286,20 @@ impl<'m> Builder<'m> {
                     steps.push(Step::TopK { ins: i });
                 }
                 ExecPlan::While => {
-                    let cond = self.program(ins.called[0])?;
-                    let body = self.program(ins.called[1])?;
+                    let cond = self.program(ins.called[0], false)?;
+                    let body = self.program(ins.called[1], true)?;
                     steps.push(Step::While { ins: i, cond, body });
                 }
                 ExecPlan::Conditional => {
                     let branches = ins
                         .called
                         .iter()
-                        .map(|&b| self.program(b))
+                        .map(|&b| self.program(b, true))
                         .collect::<Result<Vec<_>>>()?;
                     steps.push(Step::Conditional { ins: i, branches });
                 }
                 ExecPlan::Call => {
-                    let callee = self.program(ins.called[0])?;
+                    let callee = self.program(ins.called[0], true)?;
                     steps.push(Step::Call { ins: i, callee });
                 }
                 ExecPlan::Collective => {
@@ -323,16 +358,18 @@ impl<'m> Builder<'m> {
                             }
                             None => None,
                         };
+                    let view = crate::steps::kernel::slice_view(c, ins).map(Box::new);
                     steps.push(Step::Kernel {
                         ins: i,
                         kernel,
                         in_place,
+                        view,
                     });
                 }
             }
         }
         let mut to_owned = vec![false; c.instructions.len()];
-        let mut stack = vec![c.root];
+        let mut stack = if owned_root { vec![c.root] } else { vec![] };
         while let Some(id) = stack.pop() {
             let ins = c.instr(id);
             match ins.op {
@@ -344,8 +381,19 @@ impl<'m> Builder<'m> {
                 }
             }
         }
+        let mut step_of = vec![None; c.instructions.len()];
+        for (k, st) in steps.iter().enumerate() {
+            step_of[st.ins()] = Some(k as u32);
+        }
+        let shapes = c
+            .instructions
+            .iter()
+            .map(|x| x.shape.as_array().cloned().map(Arc::new))
+            .collect();
         self.progs[idx] = Some(Program {
             comp: cid,
+            shapes,
+            step_of,
             steps,
             slots: ba.slots,
             consts,
@@ -369,7 +417,7 @@ impl Programs {
             by_comp: HashMap::new(),
             specs: Vec::new(),
         };
-        let entry = b.program(m.entry)?;
+        let entry = b.program(m.entry, true)?;
         let compiled = compile_kernels(m, &b.specs)?;
         let progs = b
             .progs

@@ -88,6 +88,14 @@ impl<'a> Exec<'a> {
     }
 }
 
+/// A program run's value table and arena, kept between runs of one program (see
+/// `Programs::run_in`).
+#[derive(Default)]
+pub(crate) struct Frame {
+    vals: Vec<V>,
+    arena: Option<Bytes>,
+}
+
 /// What a step sees of its instruction and the frame it runs in.
 #[derive(Clone, Copy)]
 pub(crate) struct StepCtx<'a> {
@@ -133,7 +141,7 @@ impl Programs {
                         .ok_or_else(|| Error::invalid("too few arguments"))?;
                     V::Arr {
                         ptr: b.data.ptr(),
-                        shape: b.shape,
+                        shape: Arc::new(b.shape),
                         keep: Some(b.data),
                     }
                 }
@@ -146,53 +154,103 @@ impl Programs {
             .into_iter()
             .filter(|v| !matches!(v, V::Token))
             .map(|v| match v {
+                // A view into a larger buffer (a dynamic slice) is copied out.
+                V::Arr {
+                    ptr,
+                    shape,
+                    keep: Some(k),
+                } if ptr != k.ptr() || k.len() != array_bytes(&shape) => {
+                    let n = array_bytes(&shape);
+                    let b = Bytes::uninit(n)?;
+                    // SAFETY: `ptr` points at `n` live bytes kept alive by `k`.
+                    unsafe { std::ptr::copy_nonoverlapping(ptr, b.ptr(), n) };
+                    Ok(Buffer {
+                        shape: Arc::unwrap_or_clone(shape),
+                        data: Arc::new(b),
+                    })
+                }
                 V::Arr {
                     shape,
                     keep: Some(k),
                     ..
-                } => Ok(Buffer { shape, data: k }),
+                } => Ok(Buffer {
+                    shape: Arc::unwrap_or_clone(shape),
+                    data: k,
+                }),
                 _ => Err(Error::internal("unowned result")),
             })
             .collect()
     }
 
     /// Runs program `p` on `args`; the result owns its memory.
-    pub(crate) fn run(&self, x: &Exec, p: usize, mut args: Vec<V>) -> Result<V> {
+    pub(crate) fn run(&self, x: &Exec, p: usize, args: Vec<V>) -> Result<V> {
+        let mut args = args;
+        self.run_in(x, p, &mut args, &mut Frame::default(), true)
+    }
+
+    /// Runs program `p` on `args` in `frame`, whose value table and arena are reused from
+    /// its previous run (a loop runs its condition and body in one frame each, so an
+    /// iteration allocates no frame). With `own`, arena-resident parts of the result are
+    /// copied into owned memory; without, the result may point into the frame's arena and
+    /// is only valid until the frame runs again. The parameters are moved back into `args`
+    /// at the end (the frame keeps no value alive between runs).
+    pub(crate) fn run_in(
+        &self,
+        x: &Exec,
+        p: usize,
+        args: &mut [V],
+        frame: &mut Frame,
+        own: bool,
+    ) -> Result<V> {
         let prog = &self.progs[p];
         let c = self.module.computation(prog.comp);
-        let arena = Bytes::uninit(prog.arena_bytes)?;
-        let base = arena.ptr();
         let n = c.instructions.len();
-        let mut vals: Vec<V> = vec![V::Unset; n];
-        // Values that need no step, in instruction order, interleaved with steps.
-        let mut step_at: Vec<Option<&Step>> = vec![None; n];
-        for s in &prog.steps {
-            let i = match s {
-                Step::Kernel { ins, .. }
-                | Step::Gemm { ins, .. }
-                | Step::While { ins, .. }
-                | Step::Sort { ins, .. }
-                | Step::Linalg { ins }
-                | Step::Fft { ins }
-                | Step::Rng { ins }
-                | Step::RngBitGenerator { ins }
-                | Step::SelectAndScatter { ins, .. }
-                | Step::TopK { ins }
-                | Step::Conditional { ins, .. }
-                | Step::Call { ins, .. }
-                | Step::Collective { ins, .. }
-                | Step::Queue { ins }
-                | Step::Channel { ins }
-                | Step::CustomCall { ins, .. } => *ins,
-            };
-            step_at[i] = Some(s);
+        if frame.arena.as_ref().map(|a| a.len()) != Some(prog.arena_bytes) {
+            frame.arena = None;
+            frame.arena = Some(Bytes::uninit(prog.arena_bytes)?);
         }
-        for i in 0..n {
+        let base = frame
+            .arena
+            .as_ref()
+            .map_or(std::ptr::null_mut(), |a| a.ptr());
+        // Every entry is Unset between runs.
+        if frame.vals.len() != n {
+            frame.vals.clear();
+            frame.vals.resize(n, V::Unset);
+        }
+        let r = self.run_steps(x, prog, c, base, args, &mut frame.vals, own);
+        // Parameters go back to the caller; everything else the frame held is dropped.
+        for (i, ins) in c.instructions.iter().enumerate() {
+            if let Op::Parameter { number } = ins.op {
+                if let Some(a) = args.get_mut(number) {
+                    if matches!(a, V::Unset) {
+                        *a = std::mem::replace(&mut frame.vals[i], V::Unset);
+                    }
+                }
+            }
+        }
+        frame.vals.iter_mut().for_each(|v| *v = V::Unset);
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_steps(
+        &self,
+        x: &Exec,
+        prog: &Program,
+        c: &HloComputation,
+        base: *mut u8,
+        args: &mut [V],
+        vals: &mut [V],
+        own: bool,
+    ) -> Result<V> {
+        for i in 0..c.instructions.len() {
             let ins = &c.instructions[i];
-            let v = match (&ins.op, step_at[i]) {
+            let step = prog.step_of[i].map(|k| &prog.steps[k as usize]);
+            let v = match (&ins.op, step) {
                 (_, Some(step)) if profiling() => {
                     let t = std::time::Instant::now();
-                    let v = self.run_step(x, prog, c, i, step, base, &vals)?;
+                    let v = self.run_step(x, prog, c, i, step, base, vals)?;
                     eprintln!(
                         "profile: {:>10.1} us  {} ({})",
                         t.elapsed().as_secs_f64() * 1e6,
@@ -201,7 +259,7 @@ impl Programs {
                     );
                     v
                 }
-                (_, Some(step)) => self.run_step(x, prog, c, i, step, base, &vals)?,
+                (_, Some(step)) => self.run_step(x, prog, c, i, step, base, vals)?,
                 // Moved out of the arguments: the frame is then the only holder of memory its
                 // caller handed over (which in-place updates check).
                 (Op::Parameter { number }, _) => args
@@ -209,13 +267,12 @@ impl Programs {
                     .map(|a| std::mem::replace(a, V::Unset))
                     .ok_or_else(|| Error::runtime("missing argument"))?,
                 (Op::Constant(_), _) => {
-                    let b = prog
-                        .consts
-                        .get(&i)
+                    let b = prog.consts[i]
+                        .as_ref()
                         .ok_or_else(|| Error::internal("constant"))?;
                     V::Arr {
                         ptr: b.ptr(),
-                        shape: array_of(&ins.shape)?,
+                        shape: prog.shape(i)?,
                         keep: Some(b.clone()),
                     }
                 }
@@ -238,7 +295,7 @@ impl Programs {
                     Slot::Alias(o) => match &vals[o.index()] {
                         V::Arr { ptr, keep, .. } => V::Arr {
                             ptr: *ptr,
-                            shape: array_of(&ins.shape)?,
+                            shape: prog.shape(i)?,
                             keep: keep.clone(),
                         },
                         _ => return Err(Error::internal("alias of a non-array")),
@@ -249,9 +306,11 @@ impl Programs {
             vals[i] = v;
         }
         let root = vals[c.root.index()].clone();
-        let out = self.own(root);
-        drop(arena);
-        out
+        if own {
+            self.own(root)
+        } else {
+            Ok(root)
+        }
     }
 
     /// Copies arena-resident arrays of `v` into owned memory.
@@ -278,6 +337,50 @@ impl Programs {
         })
     }
 
+    /// Fresh owned memory for array instruction `i`, a result of the program.
+    pub(crate) fn owned_out(
+        &self,
+        prog: &Program,
+        i: usize,
+        a: &ArrayShape,
+    ) -> Result<(*mut u8, V)> {
+        let b = Arc::new(Bytes::uninit(array_bytes(a))?);
+        let p = b.ptr();
+        Ok((
+            p,
+            V::Arr {
+                ptr: p,
+                shape: prog.shape(i).unwrap_or_else(|_| Arc::new(a.clone())),
+                keep: Some(b),
+            },
+        ))
+    }
+
+    /// The arena memory of array instruction `i` (not a result of the program).
+    pub(crate) fn arena_out(
+        &self,
+        prog: &Program,
+        i: usize,
+        a: &ArrayShape,
+        base: *mut u8,
+    ) -> Result<(*mut u8, V)> {
+        let off = match prog.slots[i] {
+            Slot::Arena { offset, .. } => offset,
+            Slot::None => 0,
+            _ => return Err(Error::internal("kernel output not in the arena")),
+        };
+        // SAFETY: the offset lies inside the arena (checked by buffer assignment).
+        let p = unsafe { base.add(off) };
+        Ok((
+            p,
+            V::Arr {
+                ptr: p,
+                shape: prog.shape(i).unwrap_or_else(|_| Arc::new(a.clone())),
+                keep: None,
+            },
+        ))
+    }
+
     pub(crate) fn out_ptrs(
         &self,
         prog: &Program,
@@ -300,7 +403,10 @@ impl Programs {
                     vs.push(V::Token);
                     continue;
                 }
-                let a = array_of(s)?;
+                let a = match shape {
+                    Shape::Array(_) => prog.shape(i)?,
+                    _ => Arc::new(array_of(s)?),
+                };
                 let b = Arc::new(Bytes::uninit(shape_bytes(s))?);
                 ptrs.push(b.ptr());
                 vs.push(V::Arr {
@@ -326,7 +432,7 @@ impl Programs {
                 vec![p],
                 V::Arr {
                     ptr: p,
-                    shape: a.clone(),
+                    shape: prog.shape(i).unwrap_or_else(|_| Arc::new(a.clone())),
                     keep: None,
                 },
             )),
@@ -339,7 +445,7 @@ impl Programs {
                         vs.push(V::Token);
                         continue;
                     }
-                    let a = array_of(s)?;
+                    let a = Arc::new(array_of(s)?);
                     let q = unsafe { p.add(o) };
                     ptrs.push(q);
                     vs.push(V::Arr {
@@ -381,9 +487,17 @@ impl Programs {
                 in_place: Some((uk, kind)),
                 ..
             } if self.may_update_in_place(ins, vals, *kind) => self.run_kernel_in_place(&s, uk),
+            Step::Kernel {
+                kernel,
+                view: Some(sv),
+                ..
+            } => match self.slice_as_view(&s, sv)? {
+                Some(v) => Ok(v),
+                None => self.run_kernel(&s, kernel),
+            },
             Step::Kernel { kernel, .. } => self.run_kernel(&s, kernel),
             Step::Gemm { g, .. } => self.run_gemm(&s, g),
-            Step::Fft { .. } => self.run_fft(&s),
+            Step::Fft { plan, .. } => self.run_fft(&s, plan),
             Step::Linalg { .. } => self.run_linalg(&s),
             Step::Sort { cmp, dim, .. } => self.run_sort(&s, cmp, dim),
             Step::Rng { .. } => self.run_rng(&s),

@@ -5,21 +5,30 @@ use oxla_hlo::{Error, PrimitiveType, Result};
 
 use crate::exec::V;
 use crate::plan::Programs;
-use crate::run::{read_pred, StepCtx};
+use crate::run::{read_pred, Frame, StepCtx};
 
 impl Programs {
     /// Runs a while loop: condition program `cond`, body program `body`.
     pub(crate) fn run_while(&self, s: &StepCtx, cond: &usize, body: &usize) -> Result<V> {
         let (ins, vals) = (s.ins, s.vals);
-        let mut state = vals[ins.operands[0].index()].clone();
+        // One frame each for the condition and the body, reused by every iteration; the
+        // state moves from one to the other (the condition hands it back).
+        let (mut cf, mut bf) = (Frame::default(), Frame::default());
+        let mut args = vec![vals[ins.operands[0].index()].clone()];
         loop {
-            let c = self.run(s.x, *cond, vec![state.clone()])?;
-            if !read_pred(&c)? {
+            let c = self.run_in(s.x, *cond, &mut args, &mut cf, false)?;
+            let go = read_pred(&c)?;
+            drop(c);
+            if !go {
                 break;
             }
-            // The state moves into the body, which may then update it in place.
-            state = self.run(s.x, *body, vec![state])?;
+            // The state moves into the body, which may then update it in place; the old
+            // state is dropped before the next iteration so that it holds no buffer.
+            let next = self.run_in(s.x, *body, &mut args, &mut bf, true)?;
+            args.clear();
+            args.push(next);
         }
+        let state = args.pop().ok_or_else(|| Error::internal("while state"))?;
         self.own(state)
     }
 

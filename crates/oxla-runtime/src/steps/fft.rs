@@ -1,12 +1,143 @@
 //! FFT, IFFT, RFFT and IRFFT over the innermost 1–3 dimensions, run by the runtime (not
-//! JIT-compiled): complex f64 arithmetic, a radix-2 FFT for power-of-two lengths and a
-//! direct DFT otherwise, lines in parallel.
+//! JIT-compiled) on `rustfft` (complex transforms of any length: mixed radix, Rader and
+//! Bluestein for primes, AVX kernels chosen at run time) and `realfft` (real-to-complex and
+//! complex-to-real on top of it).
+//!
+//! Transforms are planned once, at compile time ([`FftPlan::new`]): one plan per
+//! transformed axis. f32 / c64 run in single precision and f64 / c128 in double, as XLA's
+//! do. Lines of an axis run in parallel over the pool, each task with its own scratch reused
+//! for all its lines; the innermost axis is transformed where it lies, an outer axis through
+//! a gathered block of lines. IRFFT ignores the imaginary parts of the DC and (even lengths)
+//! Nyquist bins of the last axis, as XLA does.
 
-use num_complex::Complex64;
-use oxla_hlo::{Error, FftType, Op, PrimitiveType, Result};
+use std::sync::Arc;
+
+use num_complex::Complex;
+use oxla_hlo::{Error, FftType, HloComputation, HloInstruction, Op, PrimitiveType, Result};
+use realfft::{ComplexToReal, RealFftPlanner, RealToComplex};
+use rustfft::{Fft, FftNum, FftPlanner};
 
 use crate::exec::{parallel_for, SendPtr, V};
+use crate::plan::unsup;
 use crate::run::StepCtx;
+
+/// Below this many elements a transform runs on one thread.
+const PARALLEL_MIN: usize = 1 << 14;
+/// Lines of an outer axis gathered into one contiguous block.
+const BLOCK: usize = 16;
+
+/// The transforms of one FFT instruction, planned at compile time.
+pub(crate) struct FftPlan {
+    ty: FftType,
+    /// Operand and result dimensions.
+    xd: Vec<usize>,
+    od: Vec<usize>,
+    /// fft_length.
+    len: Vec<usize>,
+    prec: Prec,
+}
+
+enum Prec {
+    F32(Plans<f32>),
+    F64(Plans<f64>),
+}
+
+/// Complex plans of the transformed axes (for RFFT and IRFFT the leading ones only; the
+/// last axis then has its real plan).
+struct Plans<T: FftNum> {
+    axes: Vec<Arc<dyn Fft<T>>>,
+    r2c: Option<Arc<dyn RealToComplex<T>>>,
+    c2r: Option<Arc<dyn ComplexToReal<T>>>,
+}
+
+impl<T: FftNum> Plans<T> {
+    fn new(ty: FftType, len: &[usize]) -> Plans<T> {
+        let mut cp = FftPlanner::<T>::new();
+        let inverse = matches!(ty, FftType::Ifft | FftType::Irfft);
+        let complex_axes = match ty {
+            FftType::Fft | FftType::Ifft => len,
+            FftType::Rfft | FftType::Irfft => &len[..len.len() - 1],
+        };
+        let axes = complex_axes
+            .iter()
+            .map(|&n| {
+                if inverse {
+                    cp.plan_fft_inverse(n)
+                } else {
+                    cp.plan_fft_forward(n)
+                }
+            })
+            .collect();
+        let last = len[len.len() - 1];
+        let mut rp = RealFftPlanner::<T>::new();
+        let (r2c, c2r) = match ty {
+            FftType::Rfft => (Some(rp.plan_fft_forward(last)), None),
+            FftType::Irfft => (None, Some(rp.plan_fft_inverse(last))),
+            _ => (None, None),
+        };
+        Plans { axes, r2c, c2r }
+    }
+}
+
+impl FftPlan {
+    /// Plans FFT instruction `ins` of `c` (shapes as shape inference checked them; anything
+    /// else is an `Unimplemented` error, never a wrong transform).
+    pub(crate) fn new(c: &HloComputation, ins: &HloInstruction) -> Result<FftPlan> {
+        let Op::Fft {
+            fft_type,
+            fft_length,
+        } = &ins.op
+        else {
+            return Err(Error::internal("fft plan"));
+        };
+        let x = &c.instr(ins.operands[0]).shape;
+        let (it, ot) = (x.element_type(), ins.shape.element_type());
+        use PrimitiveType::*;
+        let single = match (fft_type, it, ot) {
+            (FftType::Fft | FftType::Ifft, C64, C64) | (FftType::Rfft, F32, C64) => true,
+            (FftType::Irfft, C64, F32) => true,
+            (FftType::Fft | FftType::Ifft, C128, C128) | (FftType::Rfft, F64, C128) => false,
+            (FftType::Irfft, C128, F64) => false,
+            _ => return Err(unsup(ins, &format!("from {it} to {ot}"))),
+        };
+        let dims = |d: &[i64]| -> Option<Vec<usize>> {
+            d.iter().map(|&v| usize::try_from(v).ok()).collect()
+        };
+        let (Some(xd), Some(od), Some(len)) =
+            (dims(x.dims()), dims(ins.shape.dims()), dims(fft_length))
+        else {
+            return Err(unsup(ins, "with dynamic or negative dimensions"));
+        };
+        let (r, nax) = (xd.len(), len.len());
+        if !(1..=3).contains(&nax) || r < nax || od.len() != r {
+            return Err(unsup(ins, "with these shapes"));
+        }
+        let last = len[nax - 1];
+        let mut want_x = xd[..r - nax].to_vec();
+        want_x.extend_from_slice(&len);
+        let mut want_o = want_x.clone();
+        match fft_type {
+            FftType::Fft | FftType::Ifft => {}
+            FftType::Rfft => want_o[r - 1] = last / 2 + 1,
+            FftType::Irfft => want_x[r - 1] = last / 2 + 1,
+        }
+        if xd != want_x || od != want_o {
+            return Err(unsup(ins, "with these shapes"));
+        }
+        let prec = if single {
+            Prec::F32(Plans::new(*fft_type, &len))
+        } else {
+            Prec::F64(Plans::new(*fft_type, &len))
+        };
+        Ok(FftPlan {
+            ty: *fft_type,
+            xd,
+            od,
+            len,
+            prec,
+        })
+    }
+}
 
 fn strides(dims: &[usize]) -> Vec<usize> {
     let mut s = vec![1; dims.len()];
@@ -16,249 +147,248 @@ fn strides(dims: &[usize]) -> Vec<usize> {
     s
 }
 
-/// In-place 1-D transform of `x` (unscaled forward, or inverse divided by n).
-fn fft1d(x: &mut [Complex64], inverse: bool, twiddles: &[Complex64]) {
-    let n = x.len();
-    if n <= 1 {
+/// Splits `units` units of work (of `size` elements each) into tasks of consecutive units
+/// and runs `f(first, end)` for each, in parallel when the work is large.
+fn for_chunks(units: usize, size: usize, threads: usize, f: &(dyn Fn(usize, usize) + Sync)) {
+    if units == 0 {
         return;
     }
-    if n.is_power_of_two() {
-        let bits = n.trailing_zeros();
-        for i in 0..n {
-            let j = i.reverse_bits() >> (usize::BITS - bits);
-            if j > i {
-                x.swap(i, j);
-            }
-        }
-        let mut len = 2;
-        while len <= n {
-            let step = n / len;
-            for start in (0..n).step_by(len) {
-                for k in 0..len / 2 {
-                    let w = twiddles[k * step];
-                    let a = x[start + k];
-                    let b = x[start + k + len / 2] * w;
-                    x[start + k] = a + b;
-                    x[start + k + len / 2] = a - b;
-                }
-            }
-            len *= 2;
-        }
+    let threads = if units * size >= PARALLEL_MIN {
+        threads
     } else {
-        let src = x.to_vec();
-        for (k, out) in x.iter_mut().enumerate() {
-            let mut s = Complex64::new(0.0, 0.0);
-            for (j, v) in src.iter().enumerate() {
-                s += v * twiddles[(j * k) % n];
-            }
-            *out = s;
-        }
-    }
-    if inverse {
-        let inv = 1.0 / n as f64;
-        x.iter_mut().for_each(|v| *v *= inv);
-    }
+        1
+    };
+    let tasks = (threads * 4).min(units).max(1);
+    let per = units.div_ceil(tasks);
+    let tasks = units.div_ceil(per);
+    parallel_for(tasks, threads, &|t| {
+        let lo = t * per;
+        f(lo, ((t + 1) * per).min(units));
+    });
 }
 
-/// exp(∓2πik/n) for k in 0..n.
-fn twiddles(n: usize, inverse: bool) -> Vec<Complex64> {
-    let sign = if inverse { 1.0 } else { -1.0 };
-    (0..n)
-        .map(|k| {
-            let ang = sign * 2.0 * std::f64::consts::PI * k as f64 / n as f64;
-            Complex64::new(ang.cos(), ang.sin())
-        })
-        .collect()
-}
-
-fn transform_axis(v: &mut [Complex64], dims: &[usize], axis: usize, inverse: bool, threads: usize) {
+/// Transforms every line of axis `axis` of `v` (dims `dims`) in place with `fft`, scaled by
+/// `scale` when given.
+fn transform_axis<T: FftNum>(
+    v: &mut [Complex<T>],
+    dims: &[usize],
+    axis: usize,
+    fft: &Arc<dyn Fft<T>>,
+    scale: Option<T>,
+    threads: usize,
+) {
     let n = dims[axis];
     if n == 0 || v.is_empty() {
         return;
     }
-    let st = strides(dims);
-    let step = st[axis];
+    let step = strides(dims)[axis];
     let lines = v.len() / n;
-    let tw = twiddles(n, inverse);
-    let ptr = SendPtr(v.as_mut_ptr());
-    let run = |line: usize| {
-        let p = ptr;
-        // Line `line` enumerates the other dimensions: outer part above the axis, inner below.
-        let outer = line / step;
-        let inner = line % step;
-        let start = outer * n * step + inner;
-        let mut buf: Vec<Complex64> = (0..n)
-            // SAFETY: indices stay inside v; lines are disjoint.
-            .map(|j| unsafe { *p.0.add(start + j * step) })
-            .collect();
-        fft1d(&mut buf, inverse, &tw);
-        for (j, x) in buf.into_iter().enumerate() {
-            unsafe { *p.0.add(start + j * step) = x };
+    let p = SendPtr(v.as_mut_ptr());
+    let total = v.len();
+    let scale_all = |xs: &mut [Complex<T>]| {
+        if let Some(s) = scale {
+            xs.iter_mut().for_each(|x| *x = *x * s);
         }
     };
-    let threads = if lines * n >= 1 << 14 { threads } else { 1 };
-    parallel_for(lines, threads, &run);
+    if step == 1 {
+        // Contiguous lines: transformed where they lie, a run of lines per call.
+        for_chunks(lines, n, threads, &|lo, hi| {
+            let q = p;
+            // SAFETY: lines lo..hi lie inside v and are this task's alone.
+            let xs = unsafe { std::slice::from_raw_parts_mut(q.0.add(lo * n), (hi - lo) * n) };
+            let mut scratch =
+                vec![Complex::new(T::zero(), T::zero()); fft.get_inplace_scratch_len()];
+            fft.process_with_scratch(xs, &mut scratch);
+            scale_all(xs);
+        });
+        return;
+    }
+    // Strided lines: blocks of up to BLOCK lines with consecutive inner positions are
+    // gathered into one buffer, transformed, and written back.
+    let blocks_per_outer = step.div_ceil(BLOCK);
+    let outers = lines / step;
+    for_chunks(outers * blocks_per_outer, BLOCK * n, threads, &|lo, hi| {
+        let q = p;
+        let mut buf = vec![Complex::new(T::zero(), T::zero()); BLOCK * n];
+        let mut scratch = vec![Complex::new(T::zero(), T::zero()); fft.get_inplace_scratch_len()];
+        for unit in lo..hi {
+            let outer = unit / blocks_per_outer;
+            let inner0 = (unit % blocks_per_outer) * BLOCK;
+            let b = BLOCK.min(step - inner0);
+            let start = outer * n * step + inner0;
+            for j in 0..n {
+                for k in 0..b {
+                    let at = start + j * step + k;
+                    debug_assert!(at < total);
+                    // SAFETY: `at` indexes v; the block's lines are this task's alone.
+                    buf[k * n + j] = unsafe { *q.0.add(at) };
+                }
+            }
+            let xs = &mut buf[..b * n];
+            fft.process_with_scratch(xs, &mut scratch);
+            scale_all(xs);
+            for j in 0..n {
+                for k in 0..b {
+                    // SAFETY: as above.
+                    unsafe { *q.0.add(start + j * step + k) = buf[k * n + j] };
+                }
+            }
+        }
+    });
 }
 
-/// Transforms `x` (dims `xd`) by `ty` over the last `len.len()` dimensions; returns the
-/// result values (complex; the real part is the result for IRFFT) of shape `od`.
-pub(crate) fn fft(
-    x: Vec<Complex64>,
-    xd: &[usize],
-    ty: FftType,
-    len: &[usize],
-    od: &[usize],
+fn checked_slice<'a, E>(ptr: *const u8, n: usize) -> Result<&'a [E]> {
+    if (ptr as usize) % std::mem::align_of::<E>() != 0 {
+        return Err(Error::internal("misaligned fft buffer"));
+    }
+    // SAFETY: the caller passes an array of `n` elements of `E`'s layout.
+    Ok(unsafe { std::slice::from_raw_parts(ptr as *const E, n) })
+}
+
+fn checked_slice_mut<'a, E>(ptr: *mut u8, n: usize) -> Result<&'a mut [E]> {
+    if (ptr as usize) % std::mem::align_of::<E>() != 0 {
+        return Err(Error::internal("misaligned fft buffer"));
+    }
+    // SAFETY: the caller passes an array of `n` elements of `E`'s layout, its own.
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr as *mut E, n) })
+}
+
+/// Runs the planned transform from `x` (operand memory) into `o` (result memory).
+fn run_plan<T: FftNum>(
+    p: &FftPlan,
+    plans: &Plans<T>,
+    x: *const u8,
+    o: *mut u8,
     threads: usize,
-) -> Vec<Complex64> {
+) -> Result<()> {
+    let (xd, od, len) = (&p.xd, &p.od, &p.len);
+    let (xn, on) = (xd.iter().product::<usize>(), od.iter().product::<usize>());
+    if on == 0 {
+        return Ok(());
+    }
     let r = xd.len();
-    let nax = len.len();
-    let axes: Vec<usize> = (r - nax..r).collect();
-    match ty {
+    let axes: Vec<usize> = (r - len.len()..r).collect();
+    let last = len[len.len() - 1];
+    let inv_total = |lens: &[usize]| {
+        T::from_f64(1.0 / lens.iter().product::<usize>() as f64).unwrap_or_else(T::one)
+    };
+    match p.ty {
         FftType::Fft | FftType::Ifft => {
-            let mut v = x;
-            for &a in &axes {
-                transform_axis(&mut v, xd, a, ty == FftType::Ifft, threads);
+            let xs: &[Complex<T>] = checked_slice(x, xn)?;
+            let os: &mut [Complex<T>] = checked_slice_mut(o, on)?;
+            os.copy_from_slice(xs);
+            let scale = (p.ty == FftType::Ifft).then(|| inv_total(len));
+            for (k, (&a, fft)) in axes.iter().zip(&plans.axes).enumerate() {
+                // The inverse's 1/N is applied once, by the last pass.
+                let s = if k + 1 == axes.len() { scale } else { None };
+                transform_axis(os, od, a, fft, s, threads);
             }
-            v
         }
         FftType::Rfft => {
-            let mut v = x;
-            for &a in &axes {
-                transform_axis(&mut v, xd, a, false, threads);
+            let os: &mut [Complex<T>] = checked_slice_mut(o, on)?;
+            let m = od[r - 1];
+            if last == 0 {
+                // A sum over nothing.
+                os.iter_mut()
+                    .for_each(|v| *v = Complex::new(T::zero(), T::zero()));
+                return Ok(());
             }
-            // Keep the first n/2+1 entries of the last axis.
-            let (n_in, n_out) = (xd[r - 1], od[r - 1]);
-            let rows = v.len() / n_in.max(1);
-            let mut out = Vec::with_capacity(rows * n_out);
-            for row in 0..rows {
-                out.extend_from_slice(&v[row * n_in..row * n_in + n_out]);
+            let r2c = plans
+                .r2c
+                .as_ref()
+                .ok_or_else(|| Error::internal("rfft plan"))?;
+            let xs: &[T] = checked_slice(x, xn)?;
+            let rows = xn / last;
+            let op = SendPtr(os.as_mut_ptr());
+            let failed = std::sync::atomic::AtomicBool::new(false);
+            for_chunks(rows, last, threads, &|lo, hi| {
+                let dst = op;
+                let mut line = vec![T::zero(); last];
+                let mut scratch = vec![Complex::new(T::zero(), T::zero()); r2c.get_scratch_len()];
+                for row in lo..hi {
+                    line.copy_from_slice(&xs[row * last..(row + 1) * last]);
+                    // SAFETY: output row `row` (m elements) is this task's alone.
+                    let out = unsafe { std::slice::from_raw_parts_mut(dst.0.add(row * m), m) };
+                    if r2c
+                        .process_with_scratch(&mut line, out, &mut scratch)
+                        .is_err()
+                    {
+                        failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+            });
+            if failed.into_inner() {
+                return Err(Error::internal("rfft buffer sizes"));
             }
-            out
+            for (&a, fft) in axes[..axes.len() - 1].iter().zip(&plans.axes) {
+                transform_axis(os, od, a, fft, None, threads);
+            }
         }
         FftType::Irfft => {
-            // Rebuild the full Hermitian spectrum on the last axis, then inverse transform.
-            let n = len[nax - 1];
-            let half = xd[r - 1];
-            let mut full = xd.to_vec();
-            full[r - 1] = n;
-            let st_in = strides(xd);
-            let st_full = strides(&full);
-            let total: usize = full.iter().product();
-            let mut v = vec![Complex64::new(0.0, 0.0); total];
-            let mut idx = vec![0usize; r];
-            for (lin, slot) in v.iter_mut().enumerate() {
-                let mut rem = lin;
-                for d in 0..r {
-                    idx[d] = rem / st_full[d];
-                    rem %= st_full[d];
+            let os: &mut [T] = checked_slice_mut(o, on)?;
+            let c2r = plans
+                .c2r
+                .as_ref()
+                .ok_or_else(|| Error::internal("irfft plan"))?;
+            let xs: &[Complex<T>] = checked_slice(x, xn)?;
+            // The leading axes first (complex inverses on the half spectrum), then the last
+            // axis complex-to-real.
+            let owned;
+            let src: &[Complex<T>] = if axes.len() > 1 {
+                let mut w = xs.to_vec();
+                for (&a, fft) in axes[..axes.len() - 1].iter().zip(&plans.axes) {
+                    transform_axis(&mut w, xd, a, fft, None, threads);
                 }
-                let k = idx[r - 1];
-                *slot = if k < half {
-                    let at: usize = idx.iter().zip(&st_in).map(|(i, s)| i * s).sum();
-                    x[at]
-                } else {
-                    // X[k] = conj(X[n-k]) with the other transformed axes negated.
-                    let mut j = idx.clone();
-                    j[r - 1] = n - k;
-                    for &a in &axes[..nax - 1] {
-                        j[a] = (full[a] - idx[a]) % full[a].max(1);
+                owned = w;
+                &owned
+            } else {
+                xs
+            };
+            let m = xd[r - 1];
+            let rows = on / last;
+            let scale = inv_total(len);
+            let op = SendPtr(os.as_mut_ptr());
+            let failed = std::sync::atomic::AtomicBool::new(false);
+            for_chunks(rows, last, threads, &|lo, hi| {
+                let dst = op;
+                let mut line = vec![Complex::new(T::zero(), T::zero()); m];
+                let mut scratch = vec![Complex::new(T::zero(), T::zero()); c2r.get_scratch_len()];
+                for row in lo..hi {
+                    line.copy_from_slice(&src[row * m..(row + 1) * m]);
+                    // XLA's IRFFT reads only the real parts of these bins.
+                    line[0].im = T::zero();
+                    if last % 2 == 0 {
+                        line[m - 1].im = T::zero();
                     }
-                    let at: usize = j.iter().zip(&st_in).map(|(i, s)| i * s).sum();
-                    x.get(at).copied().unwrap_or_default().conj()
-                };
+                    // SAFETY: output row `row` (last elements) is this task's alone.
+                    let out =
+                        unsafe { std::slice::from_raw_parts_mut(dst.0.add(row * last), last) };
+                    if c2r
+                        .process_with_scratch(&mut line, out, &mut scratch)
+                        .is_err()
+                    {
+                        failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    out.iter_mut().for_each(|v| *v = *v * scale);
+                }
+            });
+            if failed.into_inner() {
+                return Err(Error::internal("irfft buffer sizes"));
             }
-            for &a in &axes {
-                transform_axis(&mut v, &full, a, true, threads);
-            }
-            v
         }
     }
+    Ok(())
 }
 
 impl crate::plan::Programs {
-    /// Runs an FFT step on its operand.
-    pub(crate) fn run_fft(&self, s: &StepCtx) -> Result<V> {
-        let prog = s.prog;
-        let i = s.i;
-        let ins = s.ins;
-        let base = s.base;
-        let vals = s.vals;
-        let Op::Fft {
-            fft_type,
-            fft_length,
-        } = &ins.op
-        else {
-            return Err(Error::internal("fft step"));
-        };
-        let V::Arr { ptr, shape, .. } = &vals[ins.operands[0].index()] else {
-            return Err(Error::internal("fft operand"));
-        };
-        let n = shape.element_count().max(0) as usize;
-        let it = shape.element_type;
-        // SAFETY: an array of n elements of type `it`.
-        let x: Vec<num_complex::Complex64> = unsafe {
-            match it {
-                PrimitiveType::F32 => std::slice::from_raw_parts(*ptr as *const f32, n)
-                    .iter()
-                    .map(|&v| num_complex::Complex64::new(v as f64, 0.0))
-                    .collect(),
-                PrimitiveType::F64 => std::slice::from_raw_parts(*ptr as *const f64, n)
-                    .iter()
-                    .map(|&v| num_complex::Complex64::new(v, 0.0))
-                    .collect(),
-                PrimitiveType::C64 => std::slice::from_raw_parts(*ptr as *const f32, 2 * n)
-                    .chunks(2)
-                    .map(|c| num_complex::Complex64::new(c[0] as f64, c[1] as f64))
-                    .collect(),
-                _ => std::slice::from_raw_parts(*ptr as *const f64, 2 * n)
-                    .chunks(2)
-                    .map(|c| num_complex::Complex64::new(c[0], c[1]))
-                    .collect(),
-            }
-        };
-        let xd: Vec<usize> = shape.dims.iter().map(|&d| d.max(0) as usize).collect();
-        let od: Vec<usize> = ins
-            .shape
-            .dims()
-            .iter()
-            .map(|&d| d.max(0) as usize)
-            .collect();
-        let len: Vec<usize> = fft_length.iter().map(|&d| d.max(0) as usize).collect();
-        let mut y = fft(x, &xd, *fft_type, &len, &od, self.threads);
-        // Never write past the output, whatever the shapes claim.
-        y.truncate(od.iter().product());
-        let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
-        let ot = ins.shape.element_type();
-        // SAFETY: the output holds y.len() elements of type `ot`.
-        unsafe {
-            match ot {
-                PrimitiveType::F32 => {
-                    let o = outs[0] as *mut f32;
-                    for (k, c) in y.iter().enumerate() {
-                        *o.add(k) = c.re as f32;
-                    }
-                }
-                PrimitiveType::F64 => {
-                    let o = outs[0] as *mut f64;
-                    for (k, c) in y.iter().enumerate() {
-                        *o.add(k) = c.re;
-                    }
-                }
-                PrimitiveType::C64 => {
-                    let o = outs[0] as *mut f32;
-                    for (k, c) in y.iter().enumerate() {
-                        *o.add(2 * k) = c.re as f32;
-                        *o.add(2 * k + 1) = c.im as f32;
-                    }
-                }
-                _ => {
-                    let o = outs[0] as *mut f64;
-                    for (k, c) in y.iter().enumerate() {
-                        *o.add(2 * k) = c.re;
-                        *o.add(2 * k + 1) = c.im;
-                    }
-                }
-            }
+    /// Runs an FFT step (planned as `plan`) on its operand.
+    pub(crate) fn run_fft(&self, s: &StepCtx, plan: &FftPlan) -> Result<V> {
+        let x = s.operand_ptr(0)?;
+        let (outs, v) = self.out_ptrs(s.prog, s.i, &s.ins.shape, s.base)?;
+        let o = *outs.first().ok_or_else(|| Error::internal("fft output"))?;
+        match &plan.prec {
+            Prec::F32(p) => run_plan(plan, p, x, o, self.threads)?,
+            Prec::F64(p) => run_plan(plan, p, x, o, self.threads)?,
         }
         Ok(v)
     }

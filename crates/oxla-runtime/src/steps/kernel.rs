@@ -9,18 +9,17 @@ use oxla_passes::Slot;
 
 use crate::exec::{parallel_for, SendPtr, V};
 use crate::plan::{InPlace, Programs};
-use crate::run::{array_of, StepCtx};
+use crate::run::StepCtx;
 
 impl Programs {
     /// Runs the update-only kernel `uk`, writing into the operand's own memory.
     pub(crate) fn run_kernel_in_place(&self, s: &StepCtx, uk: &usize) -> Result<V> {
         let ins = s.ins;
         let vals = s.vals;
-        let operand_ptr = |k: usize| s.operand_ptr(k);
         let k = &self.kernels[*uk];
-        let inputs = (0..ins.operands.len())
-            .map(operand_ptr)
-            .collect::<Result<Vec<_>>>()?;
+        let mut buf = [std::ptr::null(); INLINE];
+        let mut heap = None;
+        let inputs = operand_ptrs(s, &mut buf, &mut heap)?;
         let target = vals[ins.operands[0].index()].clone();
         let V::Arr { ptr, .. } = &target else {
             return Err(Error::internal("in-place operand is not an array"));
@@ -32,7 +31,7 @@ impl Programs {
         Ok(match target {
             V::Arr { ptr, keep, .. } => V::Arr {
                 ptr,
-                shape: array_of(&ins.shape)?,
+                shape: s.prog.shape(s.i)?,
                 keep,
             },
             v => v,
@@ -41,16 +40,33 @@ impl Programs {
 
     /// Runs loop kernel `kernel` into fresh output memory, in parallel when large.
     pub(crate) fn run_kernel(&self, s: &StepCtx, kernel: &usize) -> Result<V> {
+        let outs_vec;
         let prog = s.prog;
         let i = s.i;
         let ins = s.ins;
         let base = s.base;
-        let operand_ptr = |k: usize| s.operand_ptr(k);
         let k = &self.kernels[*kernel];
-        let inputs = (0..ins.operands.len())
-            .map(operand_ptr)
-            .collect::<Result<Vec<_>>>()?;
-        let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
+        let mut buf = [std::ptr::null(); INLINE];
+        let mut heap = None;
+        let inputs = operand_ptrs(s, &mut buf, &mut heap)?;
+        // One array output (the common case) needs no pointer vector.
+        let mut one = [std::ptr::null_mut(); 1];
+        let (outs, v): (&[*mut u8], V) = match &ins.shape {
+            oxla_hlo::Shape::Array(a) => {
+                let (p, v) = if prog.to_owned[i] {
+                    self.owned_out(prog, i, a)?
+                } else {
+                    self.arena_out(prog, i, a, base)?
+                };
+                one[0] = p;
+                (&one, v)
+            }
+            _ => {
+                let (o, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
+                outs_vec = o;
+                (&outs_vec, v)
+            }
+        };
         let ins_p = SendPtr(inputs.as_ptr());
         let outs_p = SendPtr(outs.as_ptr());
         let f = k.func;
@@ -96,6 +112,125 @@ impl Programs {
             _ => false,
         }
     }
+}
+
+/// A dynamic-slice whose result is one contiguous block of its operand (leading slice
+/// sizes 1, then one partial dimension, then whole dimensions): the block's offset is
+/// `Σ clamp(start_d) · stride_d` over the leading and partial dimensions.
+pub(crate) struct SliceView {
+    /// Per leading/partial dimension: its stride in bytes and the largest start.
+    dims: Vec<(usize, i64)>,
+}
+
+/// The view form of dynamic-slice `ins`, where its block is contiguous.
+pub(crate) fn slice_view(c: &HloComputation, ins: &HloInstruction) -> Option<SliceView> {
+    let Op::DynamicSlice { slice_sizes } = &ins.op else {
+        return None;
+    };
+    let x = c.instr(ins.operands[0]).shape.as_array()?;
+    let dims = &x.dims;
+    if slice_sizes.len() != dims.len() || ins.operands.len() != dims.len() + 1 {
+        return None;
+    }
+    // The partial dimension: the first one whose size differs from the operand's ... with
+    // every one before it of size 1 and every one after it whole.
+    let k = (0..dims.len())
+        .rev()
+        .find(|&d| slice_sizes[d] != dims[d])
+        .unwrap_or(0);
+    if (0..k).any(|d| slice_sizes[d] != 1) || slice_sizes.iter().any(|&s| s < 0) {
+        return None;
+    }
+    for o in &ins.operands[1..] {
+        let t = c.instr(*o).shape.element_type();
+        if !(t.is_integer() && t.byte_size() <= 8) {
+            return None;
+        }
+    }
+    let el = x.element_type.byte_size();
+    let mut stride = el;
+    let mut strides = vec![0usize; dims.len()];
+    for d in (0..dims.len()).rev() {
+        strides[d] = stride;
+        stride = stride.checked_mul(usize::try_from(dims[d]).ok()?)?;
+    }
+    Some(SliceView {
+        dims: (0..=k.min(dims.len().saturating_sub(1)))
+            .filter(|_| !dims.is_empty())
+            .map(|d| (strides[d], (dims[d] - slice_sizes[d]).max(0)))
+            .collect(),
+    })
+}
+
+impl Programs {
+    /// A dynamic slice as a view of its operand's memory, where the operand is owned memory
+    /// (kept alive by the view; an in-place update of it then sees another holder and
+    /// copies) and the slice is not a result computed into fresh memory.
+    pub(crate) fn slice_as_view(&self, s: &StepCtx, sv: &SliceView) -> Result<Option<V>> {
+        if s.prog.to_owned[s.i] {
+            return Ok(None);
+        }
+        let V::Arr {
+            ptr,
+            keep: Some(keep),
+            ..
+        } = &s.vals[s.ins.operands[0].index()]
+        else {
+            return Ok(None);
+        };
+        let mut off = 0usize;
+        for (d, &(stride, max)) in sv.dims.iter().enumerate() {
+            let V::Arr { ptr: sp, shape, .. } = &s.vals[s.ins.operands[1 + d].index()] else {
+                return Err(Error::internal("dynamic-slice start"));
+            };
+            // SAFETY: a scalar of the start's integer type.
+            let start: i64 = unsafe {
+                use oxla_hlo::PrimitiveType::*;
+                match shape.element_type {
+                    S8 => (*sp as *const i8).read() as i64,
+                    S16 => (*sp as *const i16).read_unaligned() as i64,
+                    S32 => (*sp as *const i32).read_unaligned() as i64,
+                    S64 => (*sp as *const i64).read_unaligned(),
+                    U8 => (*sp).read() as i64,
+                    U16 => (*sp as *const u16).read_unaligned() as i64,
+                    U32 => (*sp as *const u32).read_unaligned() as i64,
+                    U64 => (*sp as *const u64).read_unaligned().min(i64::MAX as u64) as i64,
+                    _ => return Ok(None),
+                }
+            };
+            off += start.clamp(0, max) as usize * stride;
+        }
+        Ok(Some(V::Arr {
+            // SAFETY: the clamped block lies inside the operand.
+            ptr: unsafe { ptr.add(off) },
+            shape: s.prog.shape(s.i)?,
+            keep: Some(keep.clone()),
+        }))
+    }
+}
+
+/// Operands a kernel step passes without allocating.
+const INLINE: usize = 8;
+
+/// The operand pointers of `s`'s instruction: in `buf` when they fit, else in `heap`.
+fn operand_ptrs<'a>(
+    s: &StepCtx,
+    buf: &'a mut [*const u8; INLINE],
+    heap: &'a mut Option<Vec<*const u8>>,
+) -> Result<&'a [*const u8]> {
+    let n = s.ins.operands.len();
+    if n <= INLINE {
+        for (k, b) in buf.iter_mut().enumerate().take(n) {
+            *b = s.operand_ptr(k)?;
+        }
+        return Ok(&buf[..n]);
+    }
+    let v = heap.insert(
+        (0..n)
+            .map(|k| s.operand_ptr(k))
+            .collect::<Result<Vec<_>>>()?,
+    );
+    Ok(v)
 }
 
 /// Whether dynamic-update-slice `i` may update its operand in place, and how to check it.

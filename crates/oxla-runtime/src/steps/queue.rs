@@ -25,13 +25,16 @@ fn to_buffers(v: &V) -> Result<Vec<Buffer>> {
                 ptr,
                 shape,
                 keep: Some(k),
-            } if ptr == k.ptr() => Ok(Buffer { shape, data: k }),
+            } if ptr == k.ptr() => Ok(Buffer {
+                shape: Arc::unwrap_or_clone(shape),
+                data: k,
+            }),
             V::Arr { ptr, shape, .. } => {
                 let n = array_bytes(&shape);
                 // SAFETY: `n` live bytes of the value.
                 let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, n) };
                 Ok(Buffer {
-                    shape,
+                    shape: Arc::unwrap_or_clone(shape),
                     data: Arc::new(Bytes::from_slice(bytes)?),
                 })
             }
@@ -49,7 +52,7 @@ fn from_buffers(shape: &Shape, leaves: &mut std::vec::IntoIter<Buffer>) -> Resul
                 .ok_or_else(|| Error::internal("payload has too few arrays"))?;
             Ok(V::Arr {
                 ptr: b.data.ptr(),
-                shape: b.shape,
+                shape: Arc::new(b.shape),
                 keep: Some(b.data),
             })
         }
@@ -76,7 +79,7 @@ fn context_value() -> Result<V> {
     let b = Arc::new(Bytes::from_slice(&0u32.to_le_bytes())?);
     Ok(V::Arr {
         ptr: b.ptr(),
-        shape: ArrayShape::new(PrimitiveType::U32, &[]),
+        shape: Arc::new(ArrayShape::new(PrimitiveType::U32, &[])),
         keep: Some(b),
     })
 }
