@@ -47,6 +47,7 @@ pub use oxla_runtime::{
 };
 
 pub mod bench;
+pub mod bench_report;
 pub mod cli;
 pub mod conformance;
 #[cfg(feature = "ndarray")]
