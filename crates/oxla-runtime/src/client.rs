@@ -242,7 +242,11 @@ impl Client {
     /// Compiles `module` (which is left unchanged).
     pub fn compile(&self, module: &HloModule, options: &CompileOptions) -> Result<Executable> {
         let t0 = Instant::now();
+        let profiler = options.profile.clone().or_else(crate::profile::from_env);
         oxla_hlo::verify_module(module)?;
+        if let Some(p) = &profiler {
+            p.record("verify", "compile", t0, Instant::now());
+        }
         let pick = |opt: usize, cfg: i64| if opt > 0 { opt as i64 } else { cfg.max(1) };
         let grid = GridSize::new(
             pick(options.replicas, module.config.num_replicas),
@@ -276,8 +280,17 @@ impl Client {
             }
             p
         };
+        if let Some(p) = profiler.clone() {
+            pipeline.on_pass = Some(Box::new(move |name, start, end, changed| {
+                let what = if changed { "" } else { " (no change)" };
+                p.record(format!("pass {name}{what}"), "pass", start, end);
+            }));
+        }
         let t_passes = Instant::now();
         pipeline.run(&mut m)?;
+        if let Some(p) = &profiler {
+            p.record("passes", "compile", t_passes, Instant::now());
+        }
         let passes_ms = t_passes.elapsed().as_secs_f64() * 1e3;
         if let Some(dir) = &dump_dir {
             dump(dir, "after_optimizations", &m)?;
@@ -290,6 +303,12 @@ impl Client {
         let t_code = Instant::now();
         let programs = Programs::build(&m, threads, &self.shared.custom_calls)?;
         let compile_time = t0.elapsed();
+        if let Some(p) = &profiler {
+            let end = Instant::now();
+            p.record("codegen (programs, kernels)", "compile", t_code, end);
+            p.record(format!("compile {}", m.name), "compile", t0, end);
+            p.flush()?;
+        }
         if std::env::var_os("OXLA_TIME").is_some() {
             eprintln!(
                 "compile {}: passes {passes_ms:.2} ms, code {:.2} ms, total {:.2} ms",
@@ -314,6 +333,7 @@ impl Client {
                 shared: self.shared.clone(),
                 grid,
                 assignment,
+                profiler,
             }),
         })
     }

@@ -19,6 +19,8 @@ pub(crate) struct ExecInner {
     pub shared: Arc<Shared>,
     pub grid: GridSize,
     pub assignment: DeviceAssignment,
+    /// Where runs are recorded ([`crate::CompileOptions::profile`]).
+    pub profiler: Option<Arc<crate::Profiler>>,
 }
 
 /// A compiled module. Cheap to clone; it may run concurrently from several threads.
@@ -150,7 +152,22 @@ impl Executable {
             device,
             self.inner.grid,
         );
-        self.inner.programs.run_entry(&x, args)
+        let Some(p) = &self.inner.profiler else {
+            return self.inner.programs.run_entry(&x, args);
+        };
+        let t = std::time::Instant::now();
+        let out = {
+            let _g = crate::profile::enter(Some(p.clone()), Arc::from("run"));
+            self.inner.programs.run_entry(&x, args)
+        };
+        p.record(
+            format!("run (replica {replica}, partition {partition})"),
+            "run",
+            t,
+            std::time::Instant::now(),
+        );
+        p.flush()?;
+        out
     }
 
     /// Runs a single-process program (one replica, one partition) on its device; a tuple

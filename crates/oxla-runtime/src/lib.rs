@@ -27,6 +27,7 @@ mod device;
 mod exec;
 mod executable;
 mod plan;
+pub mod profile;
 mod queue;
 mod run;
 mod steps;
@@ -40,6 +41,7 @@ pub use custom_call::{ArrayView, ArrayViewMut, CustomCallArgs, HostFn};
 pub use device::DeviceAssignment;
 pub use exec::Bytes;
 pub use executable::{Executable, ExecuteHandle, Launch, ShardedHandle};
+pub use profile::{Profiler, TraceEvent};
 
 /// Options for [`Client::compile`].
 #[derive(Clone, Debug)]
@@ -60,6 +62,9 @@ pub struct CompileOptions {
     /// Where each (replica, partition) runs (default: XLA's placement,
     /// [`DeviceAssignment::default_for`]).
     pub device_assignment: Option<DeviceAssignment>,
+    /// Record this compile's phases and every run of the executable into a profiler
+    /// ([`Profiler`]; default: the one `OXLA_PROFILE=FILE` asks for, if any).
+    pub profile: Option<std::sync::Arc<Profiler>>,
 }
 
 impl Default for CompileOptions {
@@ -72,6 +77,7 @@ impl Default for CompileOptions {
             replicas: 0,
             partitions: 0,
             device_assignment: None,
+            profile: None,
         }
     }
 }
