@@ -87,10 +87,30 @@ impl std::fmt::Debug for Client {
 
 impl Client {
     /// One CPU device.
+    ///
+    /// Compile an HLO module and run it on typed buffers:
+    ///
+    /// ```
+    /// use oxla_runtime::{Buffer, Client, CompileOptions};
+    ///
+    /// let module = oxla_hlo::text::parse_module(
+    ///     "HloModule m\n\nENTRY %main (x: f32[3], y: f32[3]) -> f32[3] {\n  \
+    ///      %x = f32[3] parameter(0)\n  %y = f32[3] parameter(1)\n  \
+    ///      ROOT %s = f32[3] multiply(%x, %y)\n}\n",
+    /// )?;
+    /// let client = Client::cpu()?;
+    /// let exe = client.compile(&module, &CompileOptions::default())?;
+    /// let x = Buffer::from_slice(&[1.0f32, 2.0, 3.0], &[3])?;
+    /// let y = Buffer::from_slice(&[4.0f32, 5.0, 6.0], &[3])?;
+    /// let out = exe.execute(&[&x, &y])?;
+    /// assert_eq!(out[0].to_vec::<f32>()?, vec![4.0, 10.0, 18.0]);
+    /// # Ok::<(), oxla_hlo::Error>(())
+    /// ```
     pub fn cpu() -> Result<Client> {
         Client::cpu_with(ClientOptions::default())
     }
 
+    /// A client with `options` (devices, threads, timeout, communicator).
     pub fn cpu_with(options: ClientOptions) -> Result<Client> {
         if options.devices == 0 {
             return Err(Error::invalid("a client needs at least one device"));
@@ -125,6 +145,7 @@ impl Client {
         })
     }
 
+    /// How many devices the client has.
     pub fn device_count(&self) -> usize {
         self.shared.queues.len()
     }
@@ -239,7 +260,9 @@ impl Client {
         self.device(device)?.outfeed.pop(timeout, &accept)
     }
 
-    /// Compiles `module` (which is left unchanged).
+    /// Compiles `module` (which is left unchanged): the pass pipeline, then code for every
+    /// program computation. An op the compiled path cannot run yet is an `Unimplemented`
+    /// error naming it. Example: [`Client::cpu`].
     pub fn compile(&self, module: &HloModule, options: &CompileOptions) -> Result<Executable> {
         let t0 = Instant::now();
         let profiler = options.profile.clone().or_else(crate::profile::from_env);
@@ -338,6 +361,7 @@ impl Client {
         })
     }
 
+    /// A buffer holding a copy of an array literal.
     pub fn buffer_from_literal(&self, l: &Literal) -> Result<Buffer> {
         Buffer::from_literal(l)
     }

@@ -111,6 +111,7 @@ impl Bytes {
             .ok_or_else(|| Error::runtime(format!("out of memory allocating {len} bytes")))
     }
 
+    /// Aligned memory holding a copy of `s`.
     pub fn from_slice(s: &[u8]) -> Result<Bytes> {
         let b = Self::uninit(s.len())?;
         // SAFETY: `b` has room for `s.len()` bytes.
@@ -118,10 +119,12 @@ impl Bytes {
         Ok(b)
     }
 
+    /// Length in bytes.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether it holds no bytes.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -19,6 +19,8 @@
 //! at a time, and a kernel that finds it busy runs on its instance's thread. So N devices on
 //! C cores keep at most N + C - 1 threads busy, and one device alone still uses every core.
 
+#![warn(missing_docs)]
+
 mod buffer;
 mod client;
 pub mod comm;

@@ -11,7 +11,9 @@ use crate::npy;
 
 /// A loaded program: the module and how many leading outputs are check values.
 pub struct Program {
+    /// The HLO module.
     pub module: HloModule,
+    /// Leading outputs that are check values (StableHLO test modules).
     pub skip_outputs: usize,
     /// Whether the entry's result is the tuple of the function's results (MLIR import).
     pub tuple_result: bool,
@@ -79,6 +81,7 @@ pub fn check_arguments(module: &HloModule, args: &[Literal]) -> Result<()> {
     Ok(())
 }
 
+/// Runs `p` on the interpreter as one process.
 pub fn execute(p: &Program, args: &[Literal]) -> Result<Vec<Literal>> {
     execute_on(p, args, false)
 }
@@ -150,7 +153,9 @@ fn flatten(l: &Literal, v: &mut Vec<Literal>) {
 /// A run of a program on a replica × partition grid: the process layout `oxla run` uses,
 /// on either backend.
 pub struct GridRun {
+    /// Replicas.
     pub replicas: usize,
+    /// Partitions.
     pub partitions: usize,
     /// Per process, replica-major (`replica * partitions + partition`), its arguments
     /// (token parameters left out).
@@ -174,6 +179,7 @@ pub struct GridOutcome {
 }
 
 impl GridRun {
+    /// Processes in the grid (replicas × partitions).
     pub fn processes(&self) -> usize {
         self.replicas * self.partitions
     }
