@@ -36,6 +36,9 @@ pub struct Profiler {
     epoch: Instant,
     events: Mutex<Vec<TraceEvent>>,
     path: Option<PathBuf>,
+    /// Held while the file is written, so that concurrent flushes (instances of a sharded
+    /// run) do not interleave and the last one writes every event.
+    writing: Mutex<()>,
 }
 
 impl std::fmt::Debug for Profiler {
@@ -59,6 +62,7 @@ impl Profiler {
             epoch: Instant::now(),
             events: Mutex::new(Vec::new()),
             path: None,
+            writing: Mutex::new(()),
         })
     }
 
@@ -69,6 +73,7 @@ impl Profiler {
             epoch: Instant::now(),
             events: Mutex::new(Vec::new()),
             path: Some(path.into()),
+            writing: Mutex::new(()),
         })
     }
 
@@ -134,6 +139,7 @@ impl Profiler {
 
     /// Writes the trace to `path`.
     pub fn write(&self, path: &Path) -> Result<()> {
+        let _w = self.writing.lock();
         std::fs::write(path, self.chrome_trace_json())
             .map_err(|e| Error::invalid(format!("cannot write {}: {e}", path.display())))
     }
