@@ -45,15 +45,19 @@ impl XlaComputation {
             uid: fresh_id(),
         })
     }
+    /// The HLO module.
     pub fn module(&self) -> &HloModule {
         &self.module
     }
+    /// The HLO module, by value.
     pub fn into_module(self) -> HloModule {
         self.module
     }
+    /// The module's name.
     pub fn name(&self) -> &str {
         &self.module.entry_computation().name
     }
+    /// The entry computation's parameter and result shapes.
     pub fn program_shape(&self) -> ProgramShape {
         self.module.entry_program_shape()
     }
@@ -82,6 +86,7 @@ pub struct XlaBuilder {
 }
 
 impl XlaBuilder {
+    /// A builder for a computation named `name`.
     pub fn new(name: impl Into<String>) -> XlaBuilder {
         let name = name.into();
         let mut comp_names = HashSet::new();
@@ -108,6 +113,7 @@ impl XlaBuilder {
         XlaBuilder::new(format!("{}.{}.{}", name, self.name, self.sub_counter))
     }
 
+    /// The name given to [`XlaBuilder::new`].
     pub fn name(&self) -> &str {
         &self.name
     }

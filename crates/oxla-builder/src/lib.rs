@@ -29,6 +29,8 @@
 //! `conv_with_general_padding`, `cross_replica_sum`, `rng_bernoulli` and implicit
 //! broadcasting of binary operands (explicit `broadcast` instructions are inserted).
 
+#![warn(missing_docs)]
+
 mod builder;
 mod ops;
 

@@ -43,7 +43,12 @@ pub struct Pipeline {
     pub verify: bool,
     /// Receives `(pass name, module text)` after every pass that changed the module.
     pub dump: Option<DumpFn>,
+    /// Receives `(pass name, start, end, changed)` after every pass run (profiles).
+    pub on_pass: Option<PassHook>,
 }
+
+/// A [`Pipeline::on_pass`] callback.
+pub type PassHook = Box<dyn FnMut(&str, std::time::Instant, std::time::Instant, bool)>;
 
 impl Pipeline {
     /// The default simplification pipeline.
@@ -57,6 +62,7 @@ impl Pipeline {
             ],
             verify: cfg!(debug_assertions),
             dump: None,
+            on_pass: None,
         }
     }
 
@@ -78,7 +84,11 @@ impl Pipeline {
         for _ in 0..8 {
             let mut changed = false;
             for (name, pass) in &self.passes {
+                let t = std::time::Instant::now();
                 let c = pass(module).map_err(|e| e.context(format!("pass {name}")))?;
+                if let Some(h) = self.on_pass.as_mut() {
+                    h(name, t, std::time::Instant::now(), c);
+                }
                 if c {
                     if self.verify {
                         oxla_hlo::verify_module(module)

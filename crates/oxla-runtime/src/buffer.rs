@@ -23,6 +23,7 @@ pub struct Buffer {
 }
 
 impl Buffer {
+    /// A buffer holding a copy of an array literal.
     pub fn from_literal(l: &Literal) -> Result<Buffer> {
         let a = l.shape().as_array().ok_or_else(|| {
             Error::invalid("a device buffer holds an array, not a tuple or token")
@@ -129,18 +130,22 @@ impl Buffer {
         Ok(unsafe { std::slice::from_raw_parts(self.data.ptr() as *const T, n) })
     }
 
+    /// A literal holding a copy of the elements.
     pub fn to_literal(&self) -> Result<Literal> {
         Literal::from_le_bytes(&Shape::Array(self.shape.clone()), self.data.as_slice())
     }
 
+    /// The shape (no layout: row-major).
     pub fn shape(&self) -> &ArrayShape {
         &self.shape
     }
 
+    /// The element type.
     pub fn element_type(&self) -> PrimitiveType {
         self.shape.element_type
     }
 
+    /// The dimension sizes.
     pub fn dims(&self) -> &[i64] {
         &self.shape.dims
     }
@@ -151,6 +156,7 @@ impl Buffer {
         self.data.ptr() as usize
     }
 
+    /// Bytes of memory held.
     pub fn size_bytes(&self) -> usize {
         self.data.len()
     }

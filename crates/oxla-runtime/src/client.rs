@@ -87,10 +87,30 @@ impl std::fmt::Debug for Client {
 
 impl Client {
     /// One CPU device.
+    ///
+    /// Compile an HLO module and run it on typed buffers:
+    ///
+    /// ```
+    /// use oxla_runtime::{Buffer, Client, CompileOptions};
+    ///
+    /// let module = oxla_hlo::text::parse_module(
+    ///     "HloModule m\n\nENTRY %main (x: f32[3], y: f32[3]) -> f32[3] {\n  \
+    ///      %x = f32[3] parameter(0)\n  %y = f32[3] parameter(1)\n  \
+    ///      ROOT %s = f32[3] multiply(%x, %y)\n}\n",
+    /// )?;
+    /// let client = Client::cpu()?;
+    /// let exe = client.compile(&module, &CompileOptions::default())?;
+    /// let x = Buffer::from_slice(&[1.0f32, 2.0, 3.0], &[3])?;
+    /// let y = Buffer::from_slice(&[4.0f32, 5.0, 6.0], &[3])?;
+    /// let out = exe.execute(&[&x, &y])?;
+    /// assert_eq!(out[0].to_vec::<f32>()?, vec![4.0, 10.0, 18.0]);
+    /// # Ok::<(), oxla_hlo::Error>(())
+    /// ```
     pub fn cpu() -> Result<Client> {
         Client::cpu_with(ClientOptions::default())
     }
 
+    /// A client with `options` (devices, threads, timeout, communicator).
     pub fn cpu_with(options: ClientOptions) -> Result<Client> {
         if options.devices == 0 {
             return Err(Error::invalid("a client needs at least one device"));
@@ -125,6 +145,7 @@ impl Client {
         })
     }
 
+    /// How many devices the client has.
     pub fn device_count(&self) -> usize {
         self.shared.queues.len()
     }
@@ -239,10 +260,16 @@ impl Client {
         self.device(device)?.outfeed.pop(timeout, &accept)
     }
 
-    /// Compiles `module` (which is left unchanged).
+    /// Compiles `module` (which is left unchanged): the pass pipeline, then code for every
+    /// program computation. An op the compiled path cannot run yet is an `Unimplemented`
+    /// error naming it. Example: [`Client::cpu`].
     pub fn compile(&self, module: &HloModule, options: &CompileOptions) -> Result<Executable> {
         let t0 = Instant::now();
+        let profiler = options.profile.clone().or_else(crate::profile::from_env);
         oxla_hlo::verify_module(module)?;
+        if let Some(p) = &profiler {
+            p.record("verify", "compile", t0, Instant::now());
+        }
         let pick = |opt: usize, cfg: i64| if opt > 0 { opt as i64 } else { cfg.max(1) };
         let grid = GridSize::new(
             pick(options.replicas, module.config.num_replicas),
@@ -276,8 +303,17 @@ impl Client {
             }
             p
         };
+        if let Some(p) = profiler.clone() {
+            pipeline.on_pass = Some(Box::new(move |name, start, end, changed| {
+                let what = if changed { "" } else { " (no change)" };
+                p.record(format!("pass {name}{what}"), "pass", start, end);
+            }));
+        }
         let t_passes = Instant::now();
         pipeline.run(&mut m)?;
+        if let Some(p) = &profiler {
+            p.record("passes", "compile", t_passes, Instant::now());
+        }
         let passes_ms = t_passes.elapsed().as_secs_f64() * 1e3;
         if let Some(dir) = &dump_dir {
             dump(dir, "after_optimizations", &m)?;
@@ -290,6 +326,12 @@ impl Client {
         let t_code = Instant::now();
         let programs = Programs::build(&m, threads, &self.shared.custom_calls)?;
         let compile_time = t0.elapsed();
+        if let Some(p) = &profiler {
+            let end = Instant::now();
+            p.record("codegen (programs, kernels)", "compile", t_code, end);
+            p.record(format!("compile {}", m.name), "compile", t0, end);
+            p.flush()?;
+        }
         if std::env::var_os("OXLA_TIME").is_some() {
             eprintln!(
                 "compile {}: passes {passes_ms:.2} ms, code {:.2} ms, total {:.2} ms",
@@ -314,10 +356,12 @@ impl Client {
                 shared: self.shared.clone(),
                 grid,
                 assignment,
+                profiler,
             }),
         })
     }
 
+    /// A buffer holding a copy of an array literal.
     pub fn buffer_from_literal(&self, l: &Literal) -> Result<Buffer> {
         Buffer::from_literal(l)
     }

@@ -16,8 +16,11 @@ use crate::Buffer;
 /// process ids, in group order) calling their `seq`-th collective over that group.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RendezvousKey {
+    /// The run (execution) id.
     pub run: u64,
+    /// The group's members (device ids).
     pub group: Vec<usize>,
+    /// This member's sequence number of collectives over the group.
     pub seq: u64,
 }
 
@@ -88,6 +91,7 @@ pub struct LocalCommunicator {
 }
 
 impl LocalCommunicator {
+    /// An in-process communicator.
     pub fn new() -> LocalCommunicator {
         LocalCommunicator::default()
     }

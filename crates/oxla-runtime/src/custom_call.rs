@@ -12,13 +12,17 @@ use crate::Client;
 
 /// A read-only view of an operand.
 pub struct ArrayView<'a> {
+    /// The operand's shape.
     pub shape: &'a ArrayShape,
+    /// Its raw little-endian bytes.
     pub bytes: &'a [u8],
 }
 
 /// A writable view of a result (its memory is uninitialized until written).
 pub struct ArrayViewMut<'a> {
+    /// The result's shape.
     pub shape: &'a ArrayShape,
+    /// Its bytes, to write.
     pub bytes: &'a mut [u8],
 }
 
@@ -60,12 +64,17 @@ impl ArrayViewMut<'_> {
 pub struct CustomCallArgs<'a> {
     /// The client running the program (to read queues, or run other programs).
     pub client: &'a Client,
+    /// The custom call's target name.
     pub target: &'a str,
     /// The instruction's attributes (`backend_config` / `mhlo.backend_config`), as text.
     pub backend_config: &'a str,
+    /// The replica running the call.
     pub replica: usize,
+    /// The partition running the call.
     pub partition: usize,
+    /// Views of the operands.
     pub operands: Vec<ArrayView<'a>>,
+    /// Views of the results, to write.
     pub results: Vec<ArrayViewMut<'a>>,
 }
 

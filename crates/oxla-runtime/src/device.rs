@@ -49,14 +49,17 @@ impl DeviceAssignment {
         }
     }
 
+    /// Replicas of the assignment.
     pub fn replicas(&self) -> usize {
         self.replicas
     }
 
+    /// Partitions of the assignment.
     pub fn partitions(&self) -> usize {
         self.partitions
     }
 
+    /// The device of (`replica`, `partition`).
     pub fn device(&self, replica: usize, partition: usize) -> usize {
         self.devices[replica * self.partitions + partition]
     }

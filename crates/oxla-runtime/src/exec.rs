@@ -196,6 +196,7 @@ impl Bytes {
             .ok_or_else(|| Error::runtime(format!("out of memory allocating {len} bytes")))
     }
 
+    /// Aligned memory holding a copy of `s`.
     pub fn from_slice(s: &[u8]) -> Result<Bytes> {
         let b = Self::uninit(s.len())?;
         // SAFETY: `b` has room for `s.len()` bytes.
@@ -203,10 +204,12 @@ impl Bytes {
         Ok(b)
     }
 
+    /// Length in bytes.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether it holds no bytes.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -272,6 +275,19 @@ unsafe impl<T> Sync for SendPtr<T> {}
 /// Runs `f(0..tasks)` on up to `threads` threads (the caller included), on the persistent
 /// worker pool of `oxla-kernels` (shared with the GEMM kernels).
 pub(crate) fn parallel_for(tasks: usize, threads: usize, f: &(dyn Fn(usize) + Sync)) {
+    // Profiled: each task recorded on the thread that runs it, under the current step.
+    if let Some((p, step)) = crate::profile::current() {
+        let timed = |t: usize| {
+            let start = std::time::Instant::now();
+            f(t);
+            p.record(&*step, "pool", start, std::time::Instant::now());
+        };
+        return parallel_for_inner(tasks, threads, &timed);
+    }
+    parallel_for_inner(tasks, threads, f)
+}
+
+fn parallel_for_inner(tasks: usize, threads: usize, f: &(dyn Fn(usize) + Sync)) {
     if threads <= 1 || tasks <= 1 {
         (0..tasks).for_each(f);
     } else {

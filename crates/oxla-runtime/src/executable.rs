@@ -19,6 +19,8 @@ pub(crate) struct ExecInner {
     pub shared: Arc<Shared>,
     pub grid: GridSize,
     pub assignment: DeviceAssignment,
+    /// Where runs are recorded ([`crate::CompileOptions::profile`]).
+    pub profiler: Option<Arc<crate::Profiler>>,
 }
 
 /// A compiled module. Cheap to clone; it may run concurrently from several threads.
@@ -29,9 +31,13 @@ pub struct Executable {
 
 /// One program instance of a multi-program launch ([`Client::execute_mpmd`]).
 pub struct Launch<'a> {
+    /// The executable to run.
     pub executable: &'a Executable,
+    /// Its replica.
     pub replica: usize,
+    /// Its partition.
     pub partition: usize,
+    /// Its arguments.
     pub args: Vec<&'a Buffer>,
 }
 
@@ -71,22 +77,27 @@ impl Executable {
         self.inner.programs.kernel_count()
     }
 
+    /// Parameter shapes (tokens included).
     pub fn parameter_shapes(&self) -> &[Shape] {
         &self.inner.param_shapes
     }
 
+    /// The result shape.
     pub fn result_shape(&self) -> &Shape {
         &self.inner.result_shape
     }
 
+    /// Replicas it was compiled for.
     pub fn num_replicas(&self) -> usize {
         self.inner.grid.replicas as usize
     }
 
+    /// Partitions it was compiled for.
     pub fn num_partitions(&self) -> usize {
         self.inner.grid.partitions as usize
     }
 
+    /// Where each (replica, partition) runs.
     pub fn device_assignment(&self) -> &DeviceAssignment {
         &self.inner.assignment
     }
@@ -150,12 +161,43 @@ impl Executable {
             device,
             self.inner.grid,
         );
-        self.inner.programs.run_entry(&x, args)
+        let Some(p) = &self.inner.profiler else {
+            return self.inner.programs.run_entry(&x, args);
+        };
+        let t = std::time::Instant::now();
+        let out = {
+            let _g = crate::profile::enter(Some(p.clone()), Arc::from("run"));
+            self.inner.programs.run_entry(&x, args)
+        };
+        p.record(
+            format!("run (replica {replica}, partition {partition})"),
+            "run",
+            t,
+            std::time::Instant::now(),
+        );
+        p.flush()?;
+        out
     }
 
     /// Runs a single-process program (one replica, one partition) on its device; a tuple
     /// result comes back as its elements. Token parameters are not passed and token results
-    /// not returned.
+    /// not returned. Arguments are checked against the parameter shapes.
+    ///
+    /// ```
+    /// use oxla_runtime::{Buffer, Client, CompileOptions};
+    ///
+    /// let m = oxla_hlo::text::parse_module(
+    ///     "HloModule m\n\nENTRY %main (x: s32[2]) -> (s32[2], s32[2]) {\n  \
+    ///      %x = s32[2] parameter(0)\n  %n = s32[2] negate(%x)\n  \
+    ///      ROOT %t = (s32[2], s32[2]) tuple(%x, %n)\n}\n",
+    /// )?;
+    /// let exe = Client::cpu()?.compile(&m, &CompileOptions::default())?;
+    /// let out = exe.execute(&[&Buffer::from_slice(&[1i32, -2], &[2])?])?;
+    /// assert_eq!(out.len(), 2); // the tuple's elements
+    /// assert_eq!(out[1].to_vec::<i32>()?, vec![-1, 2]);
+    /// assert!(exe.execute(&[]).is_err()); // wrong argument count
+    /// # Ok::<(), oxla_hlo::Error>(())
+    /// ```
     pub fn execute(&self, args: &[&Buffer]) -> Result<Vec<Buffer>> {
         self.execute_owned(args.iter().map(|&b| b.clone()).collect())
     }
@@ -295,6 +337,7 @@ pub struct ShardedHandle {
 }
 
 impl ShardedHandle {
+    /// Waits for every instance; their results, replica-major.
     pub fn wait(self) -> Result<Vec<Vec<Buffer>>> {
         self.handle
             .join()

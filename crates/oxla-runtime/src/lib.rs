@@ -19,6 +19,8 @@
 //! at a time, and a kernel that finds it busy runs on its instance's thread. So N devices on
 //! C cores keep at most N + C - 1 threads busy, and one device alone still uses every core.
 
+#![warn(missing_docs)]
+
 mod buffer;
 mod client;
 pub mod comm;
@@ -28,6 +30,7 @@ mod exec;
 mod executable;
 mod guard;
 mod plan;
+pub mod profile;
 mod queue;
 mod run;
 mod steps;
@@ -41,6 +44,7 @@ pub use custom_call::{ArrayView, ArrayViewMut, CustomCallArgs, HostFn};
 pub use device::DeviceAssignment;
 pub use exec::Bytes;
 pub use executable::{Executable, ExecuteHandle, Launch, ShardedHandle};
+pub use profile::{Profiler, TraceEvent};
 
 /// Options for [`Client::compile`].
 #[derive(Clone, Debug)]
@@ -61,6 +65,9 @@ pub struct CompileOptions {
     /// Where each (replica, partition) runs (default: XLA's placement,
     /// [`DeviceAssignment::default_for`]).
     pub device_assignment: Option<DeviceAssignment>,
+    /// Record this compile's phases and every run of the executable into a profiler
+    /// ([`Profiler`]; default: the one `OXLA_PROFILE=FILE` asks for, if any).
+    pub profile: Option<std::sync::Arc<Profiler>>,
 }
 
 impl Default for CompileOptions {
@@ -73,6 +80,7 @@ impl Default for CompileOptions {
             replicas: 0,
             partitions: 0,
             device_assignment: None,
+            profile: None,
         }
     }
 }

@@ -244,19 +244,32 @@ impl Programs {
         vals: &mut [V],
         own: bool,
     ) -> Result<V> {
+        let profiler = crate::profile::current().map(|c| c.0);
+        let printing = crate::profile::printing();
         for i in 0..c.instructions.len() {
             let ins = &c.instructions[i];
             let step = prog.step_of[i].map(|k| &prog.steps[k as usize]);
             let v = match (&ins.op, step) {
-                (_, Some(step)) if profiling() => {
+                (_, Some(step)) if printing || profiler.is_some() => {
+                    let plan = ins.plan.map_or("-", |p| p.name());
+                    let name: Arc<str> =
+                        Arc::from(format!("{} ({}, {plan})", ins.name, ins.op.opcode_name()));
                     let t = std::time::Instant::now();
-                    let v = self.run_step(x, prog, c, i, step, base, vals)?;
-                    eprintln!(
-                        "profile: {:>10.1} us  {} ({})",
-                        t.elapsed().as_secs_f64() * 1e6,
-                        ins.name,
-                        ins.op.opcode_name()
-                    );
+                    let v = {
+                        let _g = crate::profile::enter(profiler.clone(), name.clone());
+                        self.run_step(x, prog, c, i, step, base, vals)?
+                    };
+                    if let Some(p) = &profiler {
+                        p.record(&*name, "step", t, std::time::Instant::now());
+                    }
+                    if printing {
+                        eprintln!(
+                            "profile: {:>10.1} us  {} ({})",
+                            t.elapsed().as_secs_f64() * 1e6,
+                            ins.name,
+                            ins.op.opcode_name()
+                        );
+                    }
                     v
                 }
                 (_, Some(step)) => self.run_step(x, prog, c, i, step, base, vals)?,
@@ -527,12 +540,6 @@ impl Programs {
             e => e,
         })
     }
-}
-
-/// `OXLA_PROFILE=1` prints the time of every step as it runs.
-fn profiling() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("OXLA_PROFILE").is_some())
 }
 
 pub(crate) fn read_pred(v: &V) -> Result<bool> {

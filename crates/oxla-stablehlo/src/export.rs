@@ -20,22 +20,30 @@ pub const CALLING_CONVENTIONS: std::ops::RangeInclusive<u16> = 9..=10;
 pub struct Exported {
     /// The `serialization_version` field (JAX writes 3 for format 11, for old readers).
     pub serialization_version: u16,
+    /// The calling convention version (how arguments and effects are passed).
     pub calling_convention_version: u16,
+    /// The exported function's name.
     pub function_name: String,
+    /// Platforms the module was lowered for (`cpu`, ...).
     pub platforms: Vec<String>,
     /// Argument and result types (shapes as JAX writes them: integers, or symbolic names).
     pub in_avals: Vec<Aval>,
+    /// Result types.
     pub out_avals: Vec<Aval>,
     /// The arguments (indices into `in_avals`) the module kept; the others were unused.
     pub module_kept_var_idx: Vec<usize>,
+    /// Devices the function was exported for.
     pub nr_devices: u32,
+    /// Whether the function has ordered effects (a token argument and result).
     pub has_ordered_effects: bool,
     /// The portable artifact (MLIR bytecode).
     pub module: Vec<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
+/// An abstract value: a shape and a dtype.
 pub struct Aval {
+    /// Dimension sizes (integers, or symbolic names).
     pub shape: Vec<String>,
     /// JAX's `DType` enum value.
     pub dtype: u8,

@@ -1,6 +1,8 @@
 //! oxla-stablehlo: reads StableHLO programs (MLIR text, pretty or generic op syntax, as JAX
 //! exports them) and imports them into the Oxla HLO IR through `oxla-builder`.
 
+#![warn(missing_docs)]
+
 pub mod ast;
 pub mod bytecode;
 mod chlo;

@@ -11,6 +11,7 @@ use oxla_hlo::{Error, PrimitiveType, Result};
 
 use crate::ast::*;
 
+/// MLIR text parser (pretty and generic op syntax).
 pub struct Parser<'a> {
     src: &'a str,
     pos: usize,
@@ -25,6 +26,7 @@ fn is_ident_char(c: char) -> bool {
 }
 
 impl<'a> Parser<'a> {
+    /// A parser at the start of `src`.
     pub fn new(src: &'a str) -> Self {
         Parser {
             src,
@@ -47,6 +49,7 @@ impl<'a> Parser<'a> {
         (line, col)
     }
 
+    /// A parse error at the current position.
     pub fn err(&self, msg: impl Into<String>) -> Error {
         let (line, column) = self.line_col(self.pos);
         let found: String = self.rest().chars().take(20).collect();
@@ -343,6 +346,7 @@ impl<'a> Parser<'a> {
         }))
     }
 
+    /// Parses a type.
     pub fn ty(&mut self) -> Result<Type> {
         self.skip_ws();
         if self.eat("!stablehlo.token") {
@@ -452,6 +456,7 @@ impl<'a> Parser<'a> {
 
     // ---------------------------------------------------------------- attributes
 
+    /// Parses an attribute dictionary `{k = v, ...}`.
     pub fn attr_dict(&mut self) -> Result<Vec<(String, Attr)>> {
         self.expect("{")?;
         let mut v = Vec::new();
@@ -647,6 +652,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Parses an attribute value.
     pub fn attr(&mut self) -> Result<Attr> {
         self.skip_ws();
         let r = self.rest();
@@ -997,6 +1003,7 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// Parses a region `{ ... }`.
     pub fn region(&mut self) -> Result<Region> {
         self.expect("{")?;
         let mut blocks = Vec::new();

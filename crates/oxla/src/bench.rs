@@ -11,14 +11,23 @@ use oxla_runtime::{Buffer, Client, CompileOptions, Executable};
 use crate::run::{check_outputs, folder_args, load_program, Program};
 
 #[derive(Debug, Clone)]
+/// One workload's bench result.
 pub struct Row {
+    /// The workload (folder name).
     pub name: String,
+    /// Compile time (None: it did not compile).
     pub compile_ms: Option<f64>,
+    /// Median run time.
     pub run_ms: Option<f64>,
+    /// How many timed runs.
     pub runs: usize,
+    /// `GFLOPS` or `GB/s` (from meta.json).
     pub metric: Option<String>,
+    /// The rate in that metric.
     pub rate: Option<f64>,
+    /// Peak arena bytes of one run.
     pub peak_bytes: Option<usize>,
+    /// `ok`, or what failed.
     pub check: String,
 }
 
@@ -36,6 +45,7 @@ impl Row {
         }
     }
 
+    /// The row as `--json` writes it.
     pub fn to_json(&self) -> serde_json::Value {
         let mut o = serde_json::json!({
             "name": self.name,
@@ -161,6 +171,7 @@ fn bench_inner(dir: &Path, name: &str, min_time_s: f64, max_runs: usize) -> Resu
     })
 }
 
+/// Prints the rows as a table.
 pub fn print_table(rows: &[Row]) {
     println!(
         "{:<24} {:>10} {:>10} {:>6} {:>14} {:>12}  check",

@@ -66,12 +66,34 @@ pub enum BackendArg {
 #[derive(clap::Args, Debug)]
 #[command(after_help = format!(
     "Examples:\n  oxla bench ../shared/bench --json now.json\n  \
-     oxla bench ../shared/bench --filter softmax,gemm --min-time 0.2\n\n{EXIT_CODES}"
+     oxla bench ../shared/bench --filter softmax,matmul --min-time 0.2\n  \
+     oxla bench ../shared/bench --compare before.json          # per-workload deltas\n  \
+     oxla bench --load now.json --compare before.json           # compare two saved runs\n  \
+     oxla bench --load now.json --anchors anchors.json --report report.svg\n\n\
+     --anchors takes the results file of ../shared/bench/anchors/run_anchors.py.\n\n{EXIT_CODES}"
 ))]
 pub struct BenchArgs {
     /// A bench folder: workload folders holding program.mlir, arg*.npy, out*.npy, meta.json
-    /// (or one such folder).
-    pub dir: PathBuf,
+    /// (or one such folder). Not needed with --load.
+    #[arg(required_unless_present = "load")]
+    pub dir: Option<PathBuf>,
+    /// Take the rows from an earlier --json output instead of running the workloads.
+    #[arg(long, value_name = "FILE", conflicts_with = "dir")]
+    pub load: Option<PathBuf>,
+    /// Print each workload's compile and run time against an earlier --json output (ratio
+    /// now / base; faster or slower beyond --noise).
+    #[arg(long, value_name = "BASE.json")]
+    pub compare: Option<PathBuf>,
+    /// The relative change --compare counts as noise.
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.05)]
+    pub noise: f64,
+    /// Draw run time per workload (against --anchors when given) to FILE (.svg, or .html
+    /// with a table).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// The anchors' results (run_anchors.py's JSON) for --report.
+    #[arg(long, value_name = "FILE")]
+    pub anchors: Option<PathBuf>,
     /// Also write the rows as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -318,25 +340,78 @@ fn bench(a: &BenchArgs) -> Result<()> {
             a.min_time
         )));
     }
-    let mut rows = Vec::new();
-    for w in workloads(&a.dir)? {
-        let name = w
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
-        if let Some(f) = &a.filter {
-            if !f.split(',').any(|f| name.contains(f)) {
-                continue;
-            }
-        }
-        eprintln!("bench: {name}");
-        rows.push(bench_one(&w, a.min_time, a.max_runs));
+    if !(a.noise.is_finite() && a.noise >= 0.0) {
+        return Err(Error::invalid(format!(
+            "--noise: expected a fraction, got {}",
+            a.noise
+        )));
     }
+    let rows = match (&a.load, &a.dir) {
+        (Some(f), _) => crate::bench_report::load_rows(f)?,
+        (None, Some(dir)) => {
+            let selected: Vec<(PathBuf, String)> = workloads(dir)?
+                .into_iter()
+                .map(|w| {
+                    let name = w
+                        .file_name()
+                        .map(|n| n.to_string_lossy().to_string())
+                        .unwrap_or_default();
+                    (w, name)
+                })
+                .filter(|(_, name)| {
+                    a.filter
+                        .as_ref()
+                        .is_none_or(|f| f.split(',').any(|f| name.contains(f)))
+                })
+                .collect();
+            // A progress bar on a terminal; one line per workload otherwise (logs).
+            use std::io::IsTerminal;
+            let bar = std::io::stderr().is_terminal().then(|| {
+                let b = indicatif::ProgressBar::new(selected.len() as u64);
+                if let Ok(style) =
+                    indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}")
+                {
+                    b.set_style(style);
+                }
+                b
+            });
+            let mut rows = Vec::new();
+            for (w, name) in &selected {
+                match &bar {
+                    Some(b) => b.set_message(name.clone()),
+                    None => eprintln!("bench: {name}"),
+                }
+                rows.push(bench_one(w, a.min_time, a.max_runs));
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+            }
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+            rows
+        }
+        (None, None) => return Err(Error::invalid("oxla bench: give DIR or --load FILE")),
+    };
     print_table(&rows);
     if let Some(path) = &a.json {
         let j = serde_json::Value::Array(rows.iter().map(|r| r.to_json()).collect());
         let text = serde_json::to_string_pretty(&j).map_err(|e| Error::internal(e.to_string()))?;
         write_file(path, text + "\n")?;
+    }
+    if let Some(base) = &a.compare {
+        let base_rows = crate::bench_report::load_rows(base)?;
+        println!("\ncompared with {}:", base.display());
+        let deltas = crate::bench_report::compare(&base_rows, &rows, a.noise);
+        print!("{}", crate::bench_report::format_compare(&deltas, a.noise));
+    }
+    if let Some(path) = &a.report {
+        let anchors = match &a.anchors {
+            Some(f) => crate::bench_report::load_anchors(f)?,
+            None => Default::default(),
+        };
+        crate::bench_report::write_report(path, &rows, &anchors)?;
+        eprintln!("wrote {}", path.display());
     }
     Ok(())
 }

@@ -12,9 +12,13 @@ use oxla_stablehlo::ast::Module;
 use oxla_stablehlo::{CheckKind, Expected, Imported};
 
 #[derive(Debug, Clone, PartialEq)]
+/// What happened to one test module.
 pub enum Outcome {
+    /// Every check passed.
     Pass,
+    /// A check failed, or the module did not run.
     Fail(String),
+    /// Not run (unsupported feature), with the reason.
     Skip(String),
     /// The JIT does not compile the module yet (a clear compile error, counted apart).
     NotCompiled(String),
@@ -23,14 +27,18 @@ pub enum Outcome {
 /// Which engine runs the modules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
+    /// The reference interpreter.
     Interp,
+    /// The Cranelift JIT.
     Jit,
 }
 
 #[derive(Debug, Clone)]
+/// One test module's result.
 pub struct ModuleResult {
     /// `file.mlir:N` (N = chunk number from 0) and the first function's name.
     pub id: String,
+    /// What happened.
     pub outcome: Outcome,
 }
 

@@ -1,7 +1,7 @@
 //! Oxla: an XLA-compatible compiler for the CPU. This is the facade crate users depend on:
 //! it re-exports the pieces a Rust program needs — the [`XlaBuilder`] to build a computation,
 //! the [`Client`] to compile it into an [`Executable`], and typed [`Buffer`]s to run it on —
-//! and holds the `oxla` command line's implementation ([`run`], [`bench`], [`conformance`]).
+//! and holds the `oxla` command line's implementation ([`run`], [`mod@bench`], [`conformance`]).
 //!
 //! Build, compile and run a computation on `&[f32]`, reading back a `Vec<f32>`:
 //!
@@ -27,8 +27,10 @@
 //! ```
 //!
 //! The crates behind it are re-exported whole as [`hlo`], [`builder`], [`runtime`],
-//! [`stablehlo`], [`passes`] and [`interp`]. With the `ndarray` feature, [`ndarray_conv`]
+//! [`stablehlo`], [`passes`] and [`interp`]. With the `ndarray` feature, `ndarray_conv`
 //! converts between `ndarray::ArrayD` and [`Literal`] / [`Buffer`].
+
+#![warn(missing_docs)]
 
 pub use oxla_builder as builder;
 pub use oxla_hlo as hlo;
@@ -47,6 +49,7 @@ pub use oxla_runtime::{
 };
 
 pub mod bench;
+pub mod bench_report;
 pub mod cli;
 pub mod conformance;
 #[cfg(feature = "ndarray")]

@@ -100,6 +100,7 @@ pub fn from_bytes(bytes: &[u8], what: &str) -> Result<Literal> {
         .map_err(|e| e.context(what))
 }
 
+/// Reads a `.npy` file.
 pub fn read(path: &std::path::Path) -> Result<Literal> {
     let bytes = std::fs::read(path)
         .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;

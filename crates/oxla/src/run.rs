@@ -11,7 +11,9 @@ use crate::npy;
 
 /// A loaded program: the module and how many leading outputs are check values.
 pub struct Program {
+    /// The HLO module.
     pub module: HloModule,
+    /// Leading outputs that are check values (StableHLO test modules).
     pub skip_outputs: usize,
     /// Whether the entry's result is the tuple of the function's results (MLIR import).
     pub tuple_result: bool,
@@ -79,6 +81,7 @@ pub fn check_arguments(module: &HloModule, args: &[Literal]) -> Result<()> {
     Ok(())
 }
 
+/// Runs `p` on the interpreter as one process.
 pub fn execute(p: &Program, args: &[Literal]) -> Result<Vec<Literal>> {
     execute_on(p, args, false)
 }
@@ -150,7 +153,9 @@ fn flatten(l: &Literal, v: &mut Vec<Literal>) {
 /// A run of a program on a replica × partition grid: the process layout `oxla run` uses,
 /// on either backend.
 pub struct GridRun {
+    /// Replicas.
     pub replicas: usize,
+    /// Partitions.
     pub partitions: usize,
     /// Per process, replica-major (`replica * partitions + partition`), its arguments
     /// (token parameters left out).
@@ -174,6 +179,7 @@ pub struct GridOutcome {
 }
 
 impl GridRun {
+    /// Processes in the grid (replicas × partitions).
     pub fn processes(&self) -> usize {
         self.replicas * self.partitions
     }
@@ -211,6 +217,16 @@ pub fn outfeed_shapes(m: &HloModule) -> Vec<Shape> {
 
 /// Runs `p` on every process of `g`'s grid, on the JIT or the interpreter.
 pub fn run_grid(p: &Program, g: &GridRun, jit: bool) -> Result<GridOutcome> {
+    run_grid_profiled(p, g, jit, None)
+}
+
+/// [`run_grid`], recording the JIT's compile and run into `profile`.
+pub fn run_grid_profiled(
+    p: &Program,
+    g: &GridRun,
+    jit: bool,
+    profile: Option<std::sync::Arc<oxla_runtime::Profiler>>,
+) -> Result<GridOutcome> {
     let n = g.processes();
     if g.args.len() != n {
         return Err(Error::invalid(format!(
@@ -236,13 +252,18 @@ pub fn run_grid(p: &Program, g: &GridRun, jit: bool) -> Result<GridOutcome> {
         })
         .collect::<Result<Vec<_>>>()?;
     if jit {
-        run_grid_jit(p, g, &args)
+        run_grid_jit(p, g, &args, profile)
     } else {
         run_grid_interp(p, g, &args)
     }
 }
 
-fn run_grid_jit(p: &Program, g: &GridRun, args: &[Vec<Literal>]) -> Result<GridOutcome> {
+fn run_grid_jit(
+    p: &Program,
+    g: &GridRun,
+    args: &[Vec<Literal>],
+    profile: Option<std::sync::Arc<oxla_runtime::Profiler>>,
+) -> Result<GridOutcome> {
     use oxla_runtime::{Buffer, Client, ClientOptions, CompileOptions};
     let n = g.processes();
     let client = Client::cpu_with(ClientOptions {
@@ -255,6 +276,7 @@ fn run_grid_jit(p: &Program, g: &GridRun, args: &[Vec<Literal>]) -> Result<GridO
         &CompileOptions {
             replicas: g.replicas,
             partitions: g.partitions,
+            profile,
             ..Default::default()
         },
     )?;
@@ -524,6 +546,10 @@ pub struct RunArgs {
     /// Print every value of each output, not only a summary.
     #[arg(long)]
     pub print_all: bool,
+    /// Write a Chrome trace (JSON, for chrome://tracing or ui.perfetto.dev) of the compile
+    /// phases and every step of the run to FILE (JIT only).
+    #[arg(long, value_name = "FILE.json")]
+    pub profile: Option<PathBuf>,
 }
 
 fn positive_count(v: &str) -> std::result::Result<usize, String> {
@@ -709,6 +735,13 @@ pub fn command_with(o: &RunArgs) -> Result<bool> {
     }
     let program = o.program.clone();
     let jit = o.backend.map(|b| b == crate::cli::BackendArg::Jit);
+    if o.profile.is_some() && jit == Some(false) {
+        return Err(Error::invalid(
+            "--profile records the JIT's compile and run: it cannot be combined with \
+             --backend interp",
+        ));
+    }
+    let profiler = o.profile.as_ref().map(oxla_runtime::Profiler::to_file);
     let t0 = Instant::now();
     let p = load_program(&program)?;
     let load_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -763,8 +796,8 @@ pub fn command_with(o: &RunArgs) -> Result<bool> {
     };
     let t1 = Instant::now();
     let (res, jit) = match jit {
-        Some(j) => (run_grid(&p, &g, j)?, j),
-        None => match run_grid(&p, &g, true) {
+        Some(j) => (run_grid_profiled(&p, &g, j, profiler.clone())?, j),
+        None => match run_grid_profiled(&p, &g, true, profiler.clone()) {
             Ok(r) => (r, true),
             Err(Error::Unimplemented(m)) => {
                 eprintln!("note: {m}; running on the interpreter instead");
@@ -857,6 +890,14 @@ pub fn command_with(o: &RunArgs) -> Result<bool> {
                 }
             }
         }
+    }
+    if let (Some(path), Some(prof)) = (&o.profile, &profiler) {
+        prof.flush()?;
+        println!(
+            "  profile: {} event(s) written to {}",
+            prof.events().len(),
+            path.display()
+        );
     }
     Ok(ok)
 }

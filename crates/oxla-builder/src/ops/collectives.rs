@@ -27,6 +27,7 @@ impl XlaBuilder {
         self.get_tuple_element(t, 0)
     }
 
+    /// Writes `x` to the device's outfeed after `token`; returns a token.
     pub fn outfeed(&mut self, x: XlaOp, token: XlaOp, config: &str) -> XlaOp {
         self.add_instr(
             Op::Outfeed {
@@ -86,6 +87,7 @@ impl XlaBuilder {
         )
     }
 
+    /// All-gather along `dimension` within each replica group.
     pub fn all_gather(
         &mut self,
         x: XlaOp,
@@ -113,6 +115,7 @@ impl XlaBuilder {
         )
     }
 
+    /// All-reduce with `computation` within each replica group.
     pub fn all_reduce(
         &mut self,
         x: XlaOp,
@@ -148,6 +151,7 @@ impl XlaBuilder {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// Reduce-scatter: reduce with `computation`, then scatter along `dimension`.
     pub fn reduce_scatter(
         &mut self,
         x: XlaOp,
@@ -176,6 +180,7 @@ impl XlaBuilder {
         self.add_instr(op, &[x], c, declared)
     }
 
+    /// All-to-all: split along one dimension, exchange, concatenate along another.
     pub fn all_to_all(
         &mut self,
         x: XlaOp,
@@ -198,6 +203,7 @@ impl XlaBuilder {
         )
     }
 
+    /// Sends `x` from each source to its target (others get zeros).
     pub fn collective_permute(&mut self, x: XlaOp, source_target_pairs: &[(i64, i64)]) -> XlaOp {
         self.add_instr(
             Op::CollectivePermute {
@@ -210,6 +216,7 @@ impl XlaBuilder {
         )
     }
 
+    /// Broadcasts the first member's `x` to its replica group.
     pub fn collective_broadcast(
         &mut self,
         x: XlaOp,

@@ -8,12 +8,15 @@ use crate::builder::{XlaBuilder, XlaComputation, XlaOp};
 impl XlaBuilder {
     // ---------------- tuples and tokens ----------------
 
+    /// A tuple of `elements`.
     pub fn tuple(&mut self, elements: &[XlaOp]) -> XlaOp {
         self.add_instr(Op::Tuple, elements, vec![], None)
     }
+    /// Element `index` of tuple `t`.
     pub fn get_tuple_element(&mut self, t: XlaOp, index: usize) -> XlaOp {
         self.add_instr(Op::GetTupleElement { index }, &[t], vec![], None)
     }
+    /// A token that depends on `tokens`.
     pub fn after_all(&mut self, tokens: &[XlaOp]) -> XlaOp {
         self.add_instr(Op::AfterAll, tokens, vec![], None)
     }
@@ -24,6 +27,7 @@ impl XlaBuilder {
 
     // ---------------- control flow ----------------
 
+    /// `while condition(x): x = body(x)` from `init`.
     pub fn while_loop(
         &mut self,
         condition: &XlaComputation,
@@ -71,6 +75,7 @@ impl XlaBuilder {
         self.add_instr(Op::Conditional, &ops, c, None)
     }
 
+    /// Calls `computation` on `args`.
     pub fn call(&mut self, computation: &XlaComputation, args: &[XlaOp]) -> XlaOp {
         let Some(c) = self.import_all(&[computation]) else {
             return self.add_instr(Op::Call, &[], vec![], None);
@@ -98,6 +103,7 @@ impl XlaBuilder {
         self.add_instr(op, args, c, None)
     }
 
+    /// A custom call of `target` with result `shape` (run by a host function registered on the client, or a built-in target).
     pub fn custom_call(
         &mut self,
         target: &str,

@@ -19,6 +19,7 @@ impl XlaBuilder {
         self.broadcast_in_dim(x, &dims, &map)
     }
 
+    /// Broadcasts `x` into `out_dims`, operand dimension i going to `broadcast_dimensions[i]`.
     pub fn broadcast_in_dim(
         &mut self,
         x: XlaOp,
@@ -39,6 +40,7 @@ impl XlaBuilder {
         )
     }
 
+    /// Reshapes `x` to `new_sizes` (row-major).
     pub fn reshape(&mut self, x: XlaOp, new_sizes: &[i64]) -> XlaOp {
         let t = self
             .get_shape(x)
@@ -79,6 +81,7 @@ impl XlaBuilder {
         self.reshape(x, &dims)
     }
 
+    /// Permutes the dimensions of `x`.
     pub fn transpose(&mut self, x: XlaOp, permutation: &[i64]) -> XlaOp {
         self.add_instr(
             Op::Transpose {
@@ -90,6 +93,7 @@ impl XlaBuilder {
         )
     }
 
+    /// Reverses `x` along `dimensions`.
     pub fn rev(&mut self, x: XlaOp, dimensions: &[i64]) -> XlaOp {
         self.add_instr(
             Op::Reverse {
@@ -101,6 +105,7 @@ impl XlaBuilder {
         )
     }
 
+    /// The strided slice `[start, limit)` of `x`.
     pub fn slice(&mut self, x: XlaOp, start: &[i64], limit: &[i64], strides: &[i64]) -> XlaOp {
         self.add_instr(
             Op::Slice {
@@ -142,6 +147,7 @@ impl XlaBuilder {
         self.slice(x, &s, &l, &st)
     }
 
+    /// A slice of `slice_sizes` at run-time `start_indices` (clamped into range).
     pub fn dynamic_slice(
         &mut self,
         x: XlaOp,
@@ -160,6 +166,7 @@ impl XlaBuilder {
         )
     }
 
+    /// `operand` with `update` written at run-time `start_indices` (clamped).
     pub fn dynamic_update_slice(
         &mut self,
         x: XlaOp,
@@ -171,10 +178,12 @@ impl XlaBuilder {
         self.add_instr(Op::DynamicUpdateSlice, &ops, vec![], None)
     }
 
+    /// Concatenates `operands` along `dimension`.
     pub fn concat_in_dim(&mut self, operands: &[XlaOp], dimension: i64) -> XlaOp {
         self.add_instr(Op::Concatenate { dimension }, operands, vec![], None)
     }
 
+    /// Pads `x` with `value` (edge and interior padding per dimension).
     pub fn pad(&mut self, x: XlaOp, value: XlaOp, config: &PaddingConfig) -> XlaOp {
         self.add_instr(Op::Pad(config.clone()), &[x, value], vec![], None)
     }
@@ -192,14 +201,17 @@ impl XlaBuilder {
         self.pad(x, value, &config)
     }
 
+    /// A copy of `x`.
     pub fn copy(&mut self, x: XlaOp) -> XlaOp {
         self.add_instr(Op::Copy, &[x], vec![], None)
     }
 
+    /// The size of `dimension` of `x`, as an s32 scalar.
     pub fn get_dimension_size(&mut self, x: XlaOp, dimension: i64) -> XlaOp {
         self.add_instr(Op::GetDimensionSize { dimension }, &[x], vec![], None)
     }
 
+    /// `x` with the run-time size of `dimension` set to `size`.
     pub fn set_dimension_size(&mut self, x: XlaOp, size: XlaOp, dimension: i64) -> XlaOp {
         self.add_instr(Op::SetDimensionSize { dimension }, &[x, size], vec![], None)
     }

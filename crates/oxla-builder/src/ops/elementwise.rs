@@ -53,6 +53,7 @@ macro_rules! compare_methods {
 impl XlaBuilder {
     // ---------------- leaves ----------------
 
+    /// A constant holding `literal`.
     pub fn constant_literal(&mut self, literal: &Literal) -> XlaOp {
         self.add_instr(Op::Constant(literal.clone()), &[], vec![], None)
     }
@@ -64,6 +65,7 @@ impl XlaBuilder {
     pub fn constant_r1<T: NativeType>(&mut self, v: &[T]) -> XlaOp {
         self.constant_literal(&Literal::vec1(v))
     }
+    /// Values 0, 1, ... along `iota_dimension` of `shape`.
     pub fn iota(&mut self, shape: &Shape, iota_dimension: i64) -> XlaOp {
         self.add_instr(
             Op::Iota {
@@ -74,15 +76,18 @@ impl XlaBuilder {
             Some(shape.clone()),
         )
     }
+    /// The replica id (u32 scalar).
     pub fn replica_id(&mut self) -> XlaOp {
         self.add_instr(Op::ReplicaId, &[], vec![], None)
     }
+    /// The partition id (u32 scalar).
     pub fn partition_id(&mut self) -> XlaOp {
         self.add_instr(Op::PartitionId, &[], vec![], None)
     }
 
     // ---------------- element-wise ----------------
 
+    /// Any element-wise unary op.
     pub fn unary(&mut self, op: UnaryOp, x: XlaOp) -> XlaOp {
         self.add_instr(Op::Unary(op), &[x], vec![], None)
     }
@@ -204,6 +209,7 @@ impl XlaBuilder {
         self.compare_with_broadcast(lhs, rhs, &[], direction, comparison_type)
     }
 
+    /// Comparison with explicit broadcast dimensions for the lower-rank operand.
     pub fn compare_with_broadcast(
         &mut self,
         lhs: XlaOp,
@@ -243,6 +249,7 @@ impl XlaBuilder {
         self.add_instr(Op::Clamp, &[min, operand, max], vec![], None)
     }
 
+    /// Converts `x` to element type `to`.
     pub fn convert_element_type(&mut self, x: XlaOp, to: PrimitiveType) -> XlaOp {
         let Some(a) = self.array_shape(x) else {
             return self.add_instr(Op::Convert, &[], vec![], None);
@@ -275,6 +282,7 @@ impl XlaBuilder {
         )
     }
 
+    /// Rounds `x` to a float format with the given exponent and mantissa bits.
     pub fn reduce_precision(&mut self, x: XlaOp, exponent_bits: u32, mantissa_bits: u32) -> XlaOp {
         self.add_instr(
             Op::ReducePrecision {
@@ -287,6 +295,7 @@ impl XlaBuilder {
         )
     }
 
+    /// Applies scalar `computation` element-wise to `operands`.
     pub fn map(&mut self, operands: &[XlaOp], computation: &XlaComputation, dims: &[i64]) -> XlaOp {
         let Some(c) = self.import_all(&[computation]) else {
             return self.add_instr(
@@ -310,6 +319,7 @@ impl XlaBuilder {
 
     // ---------------- random numbers ----------------
 
+    /// Uniform random numbers in `[a, b)` of `shape`.
     pub fn rng_uniform(&mut self, a: XlaOp, b: XlaOp, shape: &Shape) -> XlaOp {
         self.add_instr(
             Op::Rng {
@@ -321,6 +331,7 @@ impl XlaBuilder {
         )
     }
 
+    /// Normal random numbers with mean `mu` and deviation `sigma` of `shape`.
     pub fn rng_normal(&mut self, mu: XlaOp, sigma: XlaOp, shape: &Shape) -> XlaOp {
         self.add_instr(
             Op::Rng {
@@ -366,6 +377,7 @@ impl XlaBuilder {
 
     // ---------------- quantization ----------------
 
+    /// Quantizes `x` with `params`.
     pub fn uniform_quantize(&mut self, x: XlaOp, params: &QuantParams) -> XlaOp {
         self.add_instr(
             Op::UniformQuantize {
@@ -396,6 +408,7 @@ impl XlaBuilder {
         )
     }
 
+    /// Dequantizes `x` with `params`.
     pub fn uniform_dequantize(&mut self, x: XlaOp, params: &QuantParams) -> XlaOp {
         self.add_instr(
             Op::UniformDequantize {

@@ -5,6 +5,7 @@ use oxla_hlo::{GatherDimensionNumbers, Op, ScatterDimensionNumbers};
 use crate::builder::{XlaBuilder, XlaComputation, XlaOp};
 
 impl XlaBuilder {
+    /// Gathers slices of `operand` at `start_indices` (XLA's gather dimension numbers).
     pub fn gather(
         &mut self,
         operand: XlaOp,

@@ -22,6 +22,7 @@ impl XlaBuilder {
         self.dot_general(lhs, rhs, &dnums, None, None)
     }
 
+    /// A dot product with explicit contracting and batch dimensions.
     pub fn dot_general(
         &mut self,
         lhs: XlaOp,
@@ -157,6 +158,7 @@ impl XlaBuilder {
         self.add_with_preferred_type(op, &[lhs, rhs], declared)
     }
 
+    /// An FFT of `fft_type` over the trailing `fft_length` dimensions.
     pub fn fft(&mut self, x: XlaOp, fft_type: FftType, fft_length: &[i64]) -> XlaOp {
         self.add_instr(
             Op::Fft {
@@ -169,6 +171,7 @@ impl XlaBuilder {
         )
     }
 
+    /// Solves a triangular system `op(a) x = b` (or `x op(a) = b`).
     pub fn triangular_solve(
         &mut self,
         a: XlaOp,
@@ -191,10 +194,12 @@ impl XlaBuilder {
         )
     }
 
+    /// The Cholesky factor of `a` (lower or upper).
     pub fn cholesky(&mut self, a: XlaOp, lower: bool) -> XlaOp {
         self.add_instr(Op::Cholesky { lower }, &[a], vec![], None)
     }
 
+    /// Batch normalization in training: normalized output, batch mean and variance.
     pub fn batch_norm_training(
         &mut self,
         x: XlaOp,
@@ -215,6 +220,7 @@ impl XlaBuilder {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// Batch normalization with given mean and variance.
     pub fn batch_norm_inference(
         &mut self,
         x: XlaOp,
@@ -237,6 +243,7 @@ impl XlaBuilder {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// Gradients of batch normalization.
     pub fn batch_norm_grad(
         &mut self,
         x: XlaOp,

@@ -27,6 +27,7 @@ impl XlaBuilder {
         self.add_instr(op, &ops, c, None)
     }
 
+    /// Reduces `x` over `dimensions` with `computation` from `init`.
     pub fn reduce(
         &mut self,
         x: XlaOp,
@@ -109,6 +110,7 @@ impl XlaBuilder {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// Select-and-scatter with padding given as a [`Padding`] kind (valid or same).
     pub fn select_and_scatter(
         &mut self,
         operand: XlaOp,
@@ -143,6 +145,7 @@ impl XlaBuilder {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// Select-and-scatter with explicit padding.
     pub fn select_and_scatter_with_general_padding(
         &mut self,
         operand: XlaOp,

@@ -32,10 +32,12 @@ impl<'a> Cursor<'a> {
         self.base + self.pos
     }
 
+    /// Bytes left to read.
     pub fn remaining(&self) -> usize {
         self.data.len() - self.pos
     }
 
+    /// Whether everything was read.
     pub fn is_empty(&self) -> bool {
         self.pos == self.data.len()
     }
@@ -45,6 +47,7 @@ impl<'a> Cursor<'a> {
         malformed(self.offset(), what)
     }
 
+    /// Reads one byte (`what` names it in the error at the end of the data).
     pub fn byte(&mut self, what: &str) -> Result<u8> {
         let b = *self
             .data
@@ -54,6 +57,7 @@ impl<'a> Cursor<'a> {
         Ok(b)
     }
 
+    /// Reads `n` bytes (`what` names them in the error).
     pub fn bytes(&mut self, n: u64, what: &str) -> Result<&'a [u8]> {
         if n > self.remaining() as u64 {
             return Err(self.err(format!(

@@ -17,22 +17,33 @@ pub enum CheckKind {
     /// `|a - e| <= tolerance` per element (`expect_almost_eq*`).
     AlmostEq(f64),
     /// ULP distance within [min, max] (`expect_close`).
-    Close { min_ulp: u64, max_ulp: u64 },
+    Close {
+        /// The smallest ULP distance allowed.
+        min_ulp: u64,
+        /// The largest ULP distance allowed.
+        max_ulp: u64,
+    },
 }
 
 #[derive(Clone, Debug)]
+/// A `check.*` op of a StableHLO test module, turned into outputs of the program.
 pub struct Check {
+    /// What is compared.
     pub kind: CheckKind,
     /// Output index of the checked value.
     pub actual: usize,
     /// The expected constant, or the output index of a runtime expected value.
     pub expected: Expected,
+    /// Source line of the check.
     pub line: usize,
 }
 
 #[derive(Clone, Debug)]
+/// The expected side of a check.
 pub enum Expected {
+    /// A constant.
     Literal(Literal),
+    /// Another output of the program (computed at run time).
     Output(usize),
 }
 

@@ -10,10 +10,13 @@ use crate::ast::*;
 use crate::convert::shape_of;
 
 #[derive(Clone, Debug)]
+/// An `interpreter.run_parallel` call: programs per process and their infeeds.
 pub struct ParallelRun {
+    /// The custom call's backend config, which names this run.
     pub key: String,
     /// `programs[replica][partition]`: function names.
     pub programs: Vec<Vec<String>>,
+    /// Infeed values (constant names) pushed before the run.
     pub infeed: Vec<String>,
 }
 

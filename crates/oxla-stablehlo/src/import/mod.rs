@@ -38,9 +38,13 @@ pub use interpreter::ParallelRun;
 /// The imported entry computation: its outputs are `checks`' values, then the function's
 /// returned values (`num_returns` of them), all in one tuple.
 pub struct Imported {
+    /// The imported program (entry: the module's `main`, or its only public function).
     pub computation: XlaComputation,
+    /// The test module's `check.*` ops.
     pub checks: Vec<Check>,
+    /// How many leading outputs are check values.
     pub num_check_outputs: usize,
+    /// How many results the function returns.
     pub num_returns: usize,
     /// `interpreter.run_parallel` programs: custom-call backend config → (grid, infeeds).
     pub parallel: Vec<ParallelRun>,
@@ -80,6 +84,7 @@ struct Scope {
     vals: HashMap<String, XlaOp>,
 }
 
+/// The importer's state while walking a module (see [`import`]).
 pub struct Importer<'m> {
     module: &'m Module,
     funcs: HashMap<&'m str, &'m Func>,
@@ -94,6 +99,20 @@ pub struct Importer<'m> {
 }
 
 /// Imports `module` with `entry` (or `main`, or the only function) as the entry.
+///
+/// ```
+/// let m = oxla_stablehlo::parse_module(
+///     "func.func @main(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {\n\
+///        %0 = stablehlo.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>\n\
+///        return %0 : tensor<3x2xf32>\n\
+///      }",
+/// )?;
+/// let imported = oxla_stablehlo::import(&m, None)?;
+/// let shape = imported.computation.program_shape();
+/// assert_eq!(shape.parameters[0].to_string(), "f32[2,3]");
+/// assert_eq!(imported.num_returns, 1);
+/// # Ok::<(), oxla_hlo::Error>(())
+/// ```
 pub fn import(module: &Module, entry: Option<&str>) -> Result<Imported> {
     let entry_name = match entry {
         Some(e) => e.to_string(),
