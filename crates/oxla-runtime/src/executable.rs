@@ -148,19 +148,31 @@ impl Executable {
         partition: usize,
         args: Vec<Buffer>,
     ) -> Result<Vec<Buffer>> {
+        self.run_instance_with(run, replica, partition, args, None)
+    }
+
+    fn run_instance_with(
+        &self,
+        run: u64,
+        replica: usize,
+        partition: usize,
+        args: Vec<Buffer>,
+        cancel: Option<&crate::Cancel>,
+    ) -> Result<Vec<Buffer>> {
         self.check_args(&args.iter().collect::<Vec<_>>())
             .map_err(|e| match self.inner.grid.processes() {
                 1 => e,
                 _ => e.context(format!("replica {replica} partition {partition}")),
             })?;
         let device = self.inner.assignment.device(replica, partition);
-        let x = Exec::new(
+        let mut x = Exec::new(
             &self.inner.shared,
             run,
             (replica as i64, partition as i64),
             device,
             self.inner.grid,
         );
+        x.cancel = cancel.cloned();
         let Some(p) = &self.inner.profiler else {
             return self.inner.programs.run_entry(&x, args);
         };
@@ -225,7 +237,41 @@ impl Executable {
         self.execute_owned(args)
     }
 
+    /// [`Executable::execute`] that stops with an error when `cancel` is triggered (from
+    /// another thread, or by its deadline); checked between steps and at every `while`
+    /// iteration. The executable stays usable afterwards.
+    ///
+    /// ```
+    /// use oxla_runtime::{Buffer, Cancel, Client, CompileOptions};
+    /// let text = "HloModule m\n\n%c (s: s32[]) -> pred[] {\n  %s = s32[] parameter(0)\n  \
+    ///     %z = s32[] constant(0)\n  ROOT %p = pred[] compare(%s, %z), direction=GE\n}\n\n\
+    ///     %b (s: s32[]) -> s32[] {\n  %s = s32[] parameter(0)\n  %o = s32[] constant(1)\n  \
+    ///     ROOT %n = s32[] add(%s, %o)\n}\n\nENTRY %e (x: s32[]) -> s32[] {\n  \
+    ///     %x = s32[] parameter(0)\n  ROOT %w = s32[] while(%x), condition=%c, body=%b\n}\n";
+    /// let m = oxla_hlo::text::parse_module(text)?;
+    /// let exe = Client::cpu()?.compile(&m, &CompileOptions::default())?;
+    /// // This loop only ends when the counter wraps around: stop it after 50 ms.
+    /// let cancel = Cancel::with_timeout(std::time::Duration::from_millis(50));
+    /// let err = exe.execute_with(&[&Buffer::scalar(0i32)?], &cancel).unwrap_err();
+    /// assert!(err.to_string().contains("deadline exceeded at"), "{err}");
+    /// // Still usable: with time to spare, a start near the wrap ends the loop.
+    /// let out = exe.execute(&[&Buffer::scalar(i32::MAX - 5)?])?;
+    /// assert_eq!(out[0].to_vec::<i32>()?, vec![i32::MIN]);
+    /// # Ok::<(), oxla_hlo::Error>(())
+    /// ```
+    pub fn execute_with(&self, args: &[&Buffer], cancel: &crate::Cancel) -> Result<Vec<Buffer>> {
+        self.execute_owned_with(args.iter().map(|&b| b.clone()).collect(), Some(cancel))
+    }
+
     fn execute_owned(&self, args: Vec<Buffer>) -> Result<Vec<Buffer>> {
+        self.execute_owned_with(args, None)
+    }
+
+    fn execute_owned_with(
+        &self,
+        args: Vec<Buffer>,
+        cancel: Option<&crate::Cancel>,
+    ) -> Result<Vec<Buffer>> {
         if self.inner.grid.processes() != 1 {
             return Err(Error::invalid(format!(
                 "the program runs on {} replicas × {} partitions: use execute_sharded",
@@ -234,7 +280,7 @@ impl Executable {
         }
         let shared = &self.inner.shared;
         let run = shared.new_run();
-        let r = self.run_instance(run, 0, 0, args);
+        let r = self.run_instance_with(run, 0, 0, args, cancel);
         shared.comm.finish(run);
         r
     }

@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 
 mod buffer;
+mod cancel;
 mod client;
 pub mod comm;
 mod custom_call;
@@ -38,6 +39,7 @@ mod steps;
 use std::path::PathBuf;
 
 pub use buffer::Buffer;
+pub use cancel::Cancel;
 pub use client::{Client, ClientOptions};
 pub use comm::{Communicator, LocalCommunicator, RendezvousKey};
 pub use custom_call::{ArrayView, ArrayViewMut, CustomCallArgs, HostFn};

@@ -30,6 +30,8 @@ pub(crate) struct Exec<'a> {
     /// The `rng` state (`oxla_elem::rng`), kept as the interpreter's process keeps it (the
     /// default seed, this replica and partition): advanced once per rng step run.
     rng: Cell<u64>,
+    /// Checked between steps and at loop back-edges ([`crate::Cancel`]).
+    pub cancel: Option<crate::Cancel>,
 }
 
 impl<'a> Exec<'a> {
@@ -53,6 +55,21 @@ impl<'a> Exec<'a> {
                 replica,
                 partition,
             )),
+            cancel: None,
+        }
+    }
+
+    /// Stops with an error naming instruction `name` when the execution is cancelled.
+    pub fn check_cancel(&self, name: &str) -> Result<()> {
+        match &self.cancel {
+            None => Ok(()),
+            Some(c) => c.check(|| match self.grid.processes() {
+                1 => name.to_string(),
+                _ => format!(
+                    "{name} (replica {}, partition {})",
+                    self.replica, self.partition
+                ),
+            }),
         }
     }
 
@@ -249,6 +266,9 @@ impl Programs {
         for i in 0..c.instructions.len() {
             let ins = &c.instructions[i];
             let step = prog.step_of[i].map(|k| &prog.steps[k as usize]);
+            if step.is_some() {
+                x.check_cancel(&ins.name)?;
+            }
             let v = match (&ins.op, step) {
                 (_, Some(step)) if printing || profiler.is_some() => {
                     let plan = ins.plan.map_or("-", |p| p.name());

@@ -196,3 +196,30 @@ fn a_program_larger_than_memory_is_an_error() {
     };
     assert!(err.contains("memory") || err.contains("allocate"), "{err}");
 }
+
+#[test]
+fn a_never_ending_loop_is_cancelled_from_another_thread() {
+    // The condition is `s != 7` and the body adds 2: from an even start it never ends.
+    let text = "HloModule forever\n\ncond {\n  s = s32[] parameter(0)\n  seven = s32[] constant(7)\n  ROOT ne = pred[] compare(s, seven), direction=NE\n}\n\nbody {\n  s = s32[] parameter(0)\n  two = s32[] constant(2)\n  ROOT n = s32[] add(s, two)\n}\n\nENTRY main {\n  x = s32[] parameter(0)\n  ROOT w = s32[] while(x), condition=cond, body=body\n}\n";
+    let m = parse_module(text).unwrap();
+    let exe = Client::cpu()
+        .unwrap()
+        .compile(&m, &CompileOptions::default())
+        .unwrap();
+    let cancel = oxla::runtime::Cancel::new();
+    let trigger = cancel.clone();
+    let t0 = Instant::now();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        trigger.cancel();
+    });
+    let even = oxla::runtime::Buffer::scalar(0i32).unwrap();
+    let err = exe.execute_with(&[&even], &cancel).unwrap_err().to_string();
+    stopper.join().unwrap();
+    assert!(err.contains("execution cancelled at"), "{err}");
+    assert!(t0.elapsed() < Duration::from_secs(10));
+    // The executable still runs: an odd start reaches 7.
+    let odd = oxla::runtime::Buffer::scalar(1i32).unwrap();
+    let out = exe.execute(&[&odd]).unwrap();
+    assert_eq!(out[0].to_vec::<i32>().unwrap(), vec![7]);
+}

@@ -16,6 +16,7 @@ impl Programs {
         let (mut cf, mut bf) = (Frame::default(), Frame::default());
         let mut args = vec![vals[ins.operands[0].index()].clone()];
         loop {
+            s.x.check_cancel(&ins.name)?;
             let c = self.run_in(s.x, *cond, &mut args, &mut cf, false)?;
             let go = read_pred(&c)?;
             drop(c);
