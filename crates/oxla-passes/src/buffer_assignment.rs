@@ -58,7 +58,9 @@ impl BufferAssignment {
                     continue;
                 };
                 let overlap = oi < oj + sj && oj < oi + si;
-                let in_place = self.last_use[i] == j && elementwise(&c.instructions[j].op);
+                let in_place = self.last_use[i] == j
+                    && elementwise(&c.instructions[j].op)
+                    && same_positions(c, j, i);
                 if overlap && self.last_use[i] >= j && !in_place {
                     return Err(format!(
                         "{} [{oi}, +{si}) and {} [{oj}, +{sj}) overlap while both are live",
@@ -125,6 +127,18 @@ fn elementwise(op: &Op) -> bool {
         op,
         Op::Unary(_) | Op::Binary(_) | Op::Compare { .. } | Op::Convert | Op::Select | Op::Clamp
     )
+}
+
+/// Whether element-wise instruction `i` reads operand `j` at the addresses it writes: `j` is
+/// a direct array operand with the output's element width and element count.
+fn same_positions(c: &HloComputation, i: usize, j: usize) -> bool {
+    let ins = &c.instructions[i];
+    let (o, x) = (&ins.shape, &c.instructions[j].shape);
+    ins.operands.iter().any(|op| op.index() == j)
+        && o.is_array()
+        && x.is_array()
+        && o.element_type().byte_size() == x.element_type().byte_size()
+        && shape_bytes(o) == shape_bytes(x)
 }
 
 /// Assigns arena offsets for `c` (instructions in arena order, which is topological).
@@ -197,10 +211,14 @@ pub fn assign_buffers(c: &HloComputation) -> BufferAssignment {
     for i in 0..n {
         let ins = &c.instructions[i];
         // An element-wise op may overwrite operands that die here.
-        let in_place = elementwise(&ins.op);
-        if in_place {
+        // An element-wise op may write over an operand that dies here only when each output
+        // element lands exactly on the input element it is computed from: a direct operand
+        // (not memory reached through an alias or a tuple) of the same byte size and element
+        // width. A wider output would overwrite elements not read yet (convert f32 -> c64),
+        // a narrower one races with the threads that split the loop.
+        if elementwise(&ins.op) {
             for j in std::mem::take(&mut dying_at[i]) {
-                if j != i {
+                if j != i && same_positions(c, i, j) {
                     release(j, &slots, &mut free, &mut live_bytes);
                 } else {
                     dying_at[i].push(j);
@@ -232,7 +250,7 @@ pub fn assign_buffers(c: &HloComputation) -> BufferAssignment {
             live_bytes += size;
             peak = peak.max(live_bytes);
         }
-        if !in_place {
+        {
             for j in std::mem::take(&mut dying_at[i]) {
                 if j != i {
                     release(j, &slots, &mut free, &mut live_bytes);
