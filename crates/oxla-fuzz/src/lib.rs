@@ -225,7 +225,7 @@ fn fuzz_choices(
                 .collect();
             let why = explain(&small, &operands, &last)
                 .or_else(|| diff::explain_propagated(&small, &last))
-                .or_else(|| diff::explain_nan_sign(&small, &last));
+                .or_else(|| diff::explain_nan_bits(client, &small, &last));
             match why {
                 Some(why) => *report.explained.entry(why).or_default() += 1,
                 None => {

@@ -39,6 +39,16 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     fn identity(&mut self, op: BinaryOp, t: PrimitiveType, lanes: u32) -> R<Val> {
         use BinaryOp::*;
+        // Complex max/min order lexicographically: both parts at the far end.
+        if t.is_complex() && matches!(op, Max | Min) {
+            let inf = if op == Max {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
+            let c = Scalar::Complex(num_complex::Complex64::new(inf, inf));
+            return self.constant(t, c, lanes);
+        }
         let s = match (op, t.is_float()) {
             (Add | Or | Xor, _) => Scalar::Int(0),
             (Mul, _) => Scalar::Int(1),
