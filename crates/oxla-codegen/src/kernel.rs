@@ -153,6 +153,9 @@ fn build_kernel(
     // The execution plan chose the loop nest; an in-place update writes only the update.
     let schedule = match spec.mode {
         KernelMode::Loop(s) => s,
+        KernelMode::UpdateInPlace if matches!(body.instr(root).op, Op::Scatter { .. }) => {
+            LoopSchedule::Scatter
+        }
         KernelMode::UpdateInPlace | KernelMode::Comparator | KernelMode::Combiner(_) => {
             LoopSchedule::Elementwise
         }
@@ -209,6 +212,7 @@ fn build_kernel(
         _ => None,
     };
     let is_scatter = schedule == LoopSchedule::Scatter;
+    let mut scatter_extent = None;
     let in_place = spec.mode == KernelMode::UpdateInPlace
         && matches!(body.instr(root).op, Op::DynamicUpdateSlice);
     if in_place {
@@ -227,7 +231,17 @@ fn build_kernel(
             lanes,
         )?;
     } else if is_scatter {
-        gen_scatter(&mut em, &ctx, body.instr(root), &out_ptrs, lanes)?;
+        // The update-only form of a scatter writes into its operand's memory.
+        let copy = spec.mode != KernelMode::UpdateInPlace;
+        scatter_extent = gen_scatter(
+            &mut em,
+            &ctx,
+            body.instr(root),
+            &out_ptrs,
+            lanes,
+            (start, end),
+            copy,
+        )?;
     } else if dims.contains(&0) {
         // Nothing to compute.
     } else if let Some(d) = scan {
@@ -272,7 +286,9 @@ fn build_kernel(
     em.b.seal_all_blocks();
     let cfg = em.jm.isa().frontend_config();
     em.b.finalize(cfg);
-    let extent = if rank == 0 || scan == Some(0) || is_scatter || in_place {
+    let extent = if let Some(e) = scatter_extent {
+        e
+    } else if rank == 0 || scan == Some(0) || is_scatter || in_place {
         1
     } else if scan.is_some() {
         dims[0]

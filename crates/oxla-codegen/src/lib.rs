@@ -46,8 +46,9 @@ pub struct KernelSpec {
 pub enum KernelMode {
     /// The instruction's whole output, with the loop schedule the execution plan chose.
     Loop(LoopSchedule),
-    /// For a dynamic-update-slice: write only the update into the output buffer, which
-    /// already holds the operand (the runtime updates a dead operand in place).
+    /// For a dynamic-update-slice or a scatter of one operand: write only the update(s)
+    /// into the output buffer, which already holds the operand (the runtime updates a dead
+    /// operand in place).
     UpdateInPlace,
     /// For a sort: its comparator on one pair of elements. `inputs` holds 2N pointers to
     /// the elements (lhs and rhs of each operand, interleaved as the comparator's

@@ -21,6 +21,7 @@ mod buf;
 mod gemm;
 pub mod linalg;
 pub mod pool;
+pub mod radix;
 
 pub use gemm::{
     dgemm, dgemm_batched, dgemm_batched_with, dgemm_ex, dgemm_ex_with, dgemm_with, sgemm,

@@ -42,11 +42,13 @@ pub(crate) enum Step {
     Linalg {
         ins: usize,
     },
-    /// Sort along `dim` with the JIT-compiled comparator kernel `cmp`.
+    /// Sort along `dim` with the JIT-compiled comparator kernel `cmp`, or by radix where
+    /// the comparator was recognised as a key order (`steps/sort.rs`).
     Sort {
         ins: usize,
         cmp: usize,
         dim: usize,
+        radix: Option<Box<crate::steps::sort::RadixPlan>>,
     },
     /// `rng` (uniform / normal) from the execution's rng state, run by `steps/rng.rs`.
     Rng {
@@ -247,10 +249,12 @@ impl<'m> Builder<'m> {
                         instruction: oxla_hlo::InstrId(i as u32),
                         mode: KernelMode::Comparator,
                     });
+                    let radix = crate::steps::sort::radix_plan(self.m, c, ins).map(Box::new);
                     steps.push(Step::Sort {
                         ins: i,
                         cmp,
                         dim: *dimension as usize,
+                        radix,
                     });
                 }
                 ExecPlan::Rng => {

@@ -532,7 +532,9 @@ impl Programs {
             Step::Gemm { g, .. } => self.run_gemm(&s, g),
             Step::Fft { plan, .. } => self.run_fft(&s, plan),
             Step::Linalg { .. } => self.run_linalg(&s),
-            Step::Sort { cmp, dim, .. } => self.run_sort(&s, cmp, dim),
+            Step::Sort {
+                cmp, dim, radix, ..
+            } => self.run_sort(&s, cmp, dim, radix.as_deref()),
             Step::Rng { .. } => self.run_rng(&s),
             Step::RngBitGenerator { .. } => self.run_rng_bit_generator(&s),
             Step::SelectAndScatter {

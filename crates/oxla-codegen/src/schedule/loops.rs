@@ -18,8 +18,32 @@ pub(crate) fn gen_loops(
     lanes: u32,
     store_all: &dyn Fn(&mut Emitter, &Idx) -> Result<()>,
 ) -> Result<()> {
+    gen_loops_split(
+        em,
+        dims,
+        split_dim(dims),
+        k,
+        prefix,
+        (start, end),
+        lanes,
+        store_all,
+    )
+}
+
+/// [`gen_loops`] with dimension `split` (rather than the outermost non-unit one) over
+/// `[start, end)`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gen_loops_split(
+    em: &mut Emitter,
+    dims: &[i64],
+    split: usize,
+    k: usize,
+    prefix: &mut Vec<cranelift_codegen::ir::Value>,
+    (start, end): (cranelift_codegen::ir::Value, cranelift_codegen::ir::Value),
+    lanes: u32,
+    store_all: &dyn Fn(&mut Emitter, &Idx) -> Result<()>,
+) -> Result<()> {
     let r = dims.len();
-    let split = split_dim(dims);
     let (lo, hi) = if k == split {
         (start, end)
     } else {
@@ -71,7 +95,16 @@ pub(crate) fn gen_loops(
     }
     em.for_loop(lo, hi, 1, &mut |em, i| {
         prefix.push(i);
-        let r = gen_loops(em, dims, k + 1, prefix, start, end, lanes, store_all);
+        let r = gen_loops_split(
+            em,
+            dims,
+            split,
+            k + 1,
+            prefix,
+            (start, end),
+            lanes,
+            store_all,
+        );
         prefix.pop();
         r
     })?;

@@ -1,22 +1,59 @@
 //! Scatter: a copy of the operands, then every update combined into its target in order.
+//! Where an update window dimension covers a whole operand dimension that no index
+//! offsets, the kernel computes one range of that dimension (copy and updates), so ranges
+//! split across threads write disjoint elements and apply each element's updates in the
+//! same order as one thread would: the same result, bit for bit.
 
 use cranelift_codegen::ir::InstBuilder;
 use oxla_hlo::{Error, Op, PrimitiveType, Result};
 
-use super::gen_loops;
+use super::{gen_loops, gen_loops_split};
 use crate::emit::{self, Ctx, Emitter, Idx};
 use crate::kernel::split_dim;
 
-/// scatter: the outputs start as copies of the operands; then, in order, every update element
-/// whose target lies inside the operand is combined into it with the (inlined) update
-/// computation. Runs on one thread: updates may hit the same element.
+/// The operand dimension and update window dimension a scatter may be split along: a
+/// window dimension as long as its operand dimension, which no scatter index offsets.
+pub(crate) fn parallel_dims(
+    ins: &oxla_hlo::HloInstruction,
+    xd: &[i64],
+    ud: &[i64],
+) -> Option<(usize, usize)> {
+    let Op::Scatter { dnums, .. } = &ins.op else {
+        return None;
+    };
+    let window_operand: Vec<usize> = (0..xd.len())
+        .filter(|d| {
+            !dnums.inserted_window_dims.contains(&(*d as i64))
+                && !dnums.input_batching_dims.contains(&(*d as i64))
+        })
+        .collect();
+    dnums
+        .update_window_dims
+        .iter()
+        .enumerate()
+        .map(|(k, &wd)| (window_operand.get(k).copied(), wd as usize))
+        .find_map(|(d, wd)| {
+            let d = d?;
+            let offset = dnums.scatter_dims_to_operand_dims.contains(&(d as i64));
+            (!offset && ud.get(wd) == xd.get(d) && xd[d] > 1).then_some((d, wd))
+        })
+}
+
+/// scatter: the outputs start as copies of the operands (unless `copy` is false: the
+/// outputs are the operands' own memory); then, in order, every update element whose
+/// target lies inside the operand is combined into it with the (inlined) update
+/// computation. Returns the extent of the dimension the kernel's `[start, end)` covers
+/// (see [`parallel_dims`]), or None when it runs whole on one thread.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn gen_scatter(
     em: &mut Emitter,
     ctx: &Ctx,
     ins: &oxla_hlo::HloInstruction,
     out_ptrs: &[cranelift_codegen::ir::Value],
     lanes: u32,
-) -> Result<()> {
+    range: (cranelift_codegen::ir::Value, cranelift_codegen::ir::Value),
+    copy: bool,
+) -> Result<Option<i64>> {
     let Op::Scatter { dnums, .. } = &ins.op else {
         return Err(Error::internal("scatter expected"));
     };
@@ -28,8 +65,28 @@ pub(crate) fn gen_scatter(
         .called
         .first()
         .ok_or_else(|| Error::internal("scatter without computation"))?;
+    let split = if xd.contains(&0) || ud.contains(&0) {
+        None
+    } else {
+        parallel_dims(ins, &xd, &ud)
+    };
     // 1. Copy the operands.
-    if !xd.contains(&0) {
+    if let (Some((d, _)), true) = (split, copy) {
+        let copy = |em: &mut Emitter, idx: &Idx| -> Result<()> {
+            let (off, _) = em.linear(idx, &xd);
+            for (j, &out) in out_ptrs.iter().enumerate().take(n) {
+                let v = em.emit1(ctx, ins.operands[j], idx)?;
+                em.store(v, out, off)?;
+            }
+            Ok(())
+        };
+        let l = if *xd.last().unwrap_or(&0) >= lanes as i64 {
+            lanes
+        } else {
+            1
+        };
+        gen_loops_split(em, &xd, d, 0, &mut Vec::new(), range, l, &copy)?;
+    } else if copy && !xd.contains(&0) {
         let zero = em.iconst(0);
         let end = em.iconst(if xd.is_empty() { 1 } else { xd[split_dim(&xd)] });
         let copy = |em: &mut Emitter, idx: &Idx| -> Result<()> {
@@ -58,7 +115,7 @@ pub(crate) fn gen_scatter(
         }
     }
     if ud.contains(&0) {
-        return Ok(());
+        return Ok(None);
     }
     // 2. Apply the updates in order.
     let scatter_dims: Vec<usize> = (0..ud.len())
@@ -132,8 +189,11 @@ pub(crate) fn gen_scatter(
         };
         let (off, _) = em.linear(&tidx, &xd);
         let mut args = Vec::new();
+        // A vector of lanes runs along the innermost window dimension, contiguous in the
+        // operand and inside it whenever its first lane is (see `vector_updates`).
+        let l = idx.lanes;
         for j in 0..n {
-            args.push(em.load(types[j], out_ptrs[j], off, 0, 1)?);
+            args.push(em.load(types[j], out_ptrs[j], off, (l > 1) as i64, l)?);
         }
         for j in 0..n {
             args.push(em.emit1(ctx, ins.operands[n + 1 + j], idx)?);
@@ -148,6 +208,15 @@ pub(crate) fn gen_scatter(
         em.b.seal_block(next);
         Ok(())
     };
+    if let Some((d, wd)) = split {
+        // Vectors along the split dimension where it is innermost in both the updates and
+        // the operand: the window's lanes then cover operand elements [j, j + lanes) of a
+        // dimension as long as the window's, so the first lane's bounds check holds for all.
+        let vector_updates = d + 1 == xd.len() && wd + 1 == ud.len() && ud[wd] >= lanes as i64;
+        let l = if vector_updates { lanes } else { 1 };
+        gen_loops_split(em, &ud, wd, 0, &mut Vec::new(), range, l, &body)?;
+        return Ok(Some(xd[d]));
+    }
     let zero = em.iconst(0);
     let end = em.iconst(if ud.is_empty() { 1 } else { ud[split_dim(&ud)] });
     if ud.is_empty() {
@@ -157,8 +226,9 @@ pub(crate) fn gen_scatter(
                 d: vec![],
                 lanes: 1,
             },
-        )
+        )?;
     } else {
-        gen_loops(em, &ud, 0, &mut Vec::new(), zero, end, 1, &body)
+        gen_loops(em, &ud, 0, &mut Vec::new(), zero, end, 1, &body)?;
     }
+    Ok(None)
 }

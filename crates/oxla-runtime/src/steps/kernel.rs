@@ -25,8 +25,27 @@ impl Programs {
             return Err(Error::internal("in-place operand is not an array"));
         };
         let outs = [*ptr];
-        // SAFETY: the operand's memory is exclusively this instruction's (checked).
-        unsafe { (k.func)(inputs.as_ptr(), outs.as_ptr(), 0, k.extent) };
+        let (ins_p, outs_p) = (SendPtr(inputs.as_ptr()), SendPtr(outs.as_ptr()));
+        let (f, extent) = (k.func, k.extent);
+        let total = extent.saturating_mul(k.work_per_unit.max(1));
+        if extent >= 2 && total >= 1 << 16 && self.threads > 1 {
+            // A scatter split along a dimension its updates cannot cross (see
+            // oxla-codegen's schedule/scatter.rs).
+            let chunks = (self.threads * 4).min(extent as usize);
+            let per = (extent as usize).div_ceil(chunks);
+            parallel_for(chunks, self.threads, &|t| {
+                let s = (t * per) as i64;
+                let e = ((t + 1) * per).min(extent as usize) as i64;
+                let (a, b) = (ins_p, outs_p);
+                if s < e {
+                    // SAFETY: disjoint ranges of the operand's memory per task.
+                    unsafe { f(a.0, b.0, s, e) };
+                }
+            });
+        } else {
+            // SAFETY: the operand's memory is exclusively this instruction's (checked).
+            unsafe { f(ins_p.0, outs_p.0, 0, extent) };
+        }
         // The value keeps the operand's memory (and owner) under the result's shape.
         Ok(match target {
             V::Arr { ptr, keep, .. } => V::Arr {
@@ -235,7 +254,8 @@ fn operand_ptrs<'a>(
     Ok(v)
 }
 
-/// Whether dynamic-update-slice `i` may update its operand in place, and how to check it.
+/// Whether dynamic-update-slice or scatter `i` may update its operand in place, and how to
+/// check it.
 pub(crate) fn in_place_kind(
     c: &HloComputation,
     slots: &[Slot],
@@ -243,7 +263,14 @@ pub(crate) fn in_place_kind(
     i: usize,
 ) -> Option<InPlace> {
     let ins = &c.instructions[i];
-    if !matches!(ins.op, Op::DynamicUpdateSlice) {
+    // A dynamic-update-slice, or a scatter of one operand (its update-only kernel skips
+    // the copy).
+    let ok = match ins.op {
+        Op::DynamicUpdateSlice => true,
+        Op::Scatter { .. } => ins.operands.len() == 3,
+        _ => false,
+    };
+    if !ok {
         return None;
     }
     let x = ins.operands[0];

@@ -1,0 +1,378 @@
+//! Stable LSD radix sort of order-preserving unsigned keys, returning the permutation.
+//!
+//! Callers map their values to keys whose unsigned order is the order they sort by (IEEE
+//! total order, signed integers with the sign bit flipped, ...). Each key is packed with
+//! its index (`key << 32 | index`) and the packed words are sorted on the key bits, 11
+//! bits per pass; LSD passes are stable and the indices start ascending, so equal keys
+//! keep their input order. A pass whose digit is the same for every key is skipped. Large
+//! inputs split every pass across the worker pool: each thread counts its own contiguous
+//! part, and the parts scatter to offsets laid out digit-major, part-minor, which keeps
+//! the sort stable.
+
+use crate::pool;
+
+const DIGIT_BITS: u32 = 11;
+const BUCKETS: usize = 1 << DIGIT_BITS;
+/// Below this many keys one thread sorts.
+const PARALLEL_MIN: usize = 1 << 16;
+
+/// A packed `(key, index)` word.
+trait Packed: Copy + Send + Sync + Default {
+    fn digit(self, shift: u32) -> usize;
+}
+
+impl Packed for u64 {
+    #[inline(always)]
+    fn digit(self, shift: u32) -> usize {
+        ((self >> shift) as usize) & (BUCKETS - 1)
+    }
+}
+
+impl Packed for u128 {
+    #[inline(always)]
+    fn digit(self, shift: u32) -> usize {
+        ((self >> shift) as usize) & (BUCKETS - 1)
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Ptr<T>(*mut T);
+unsafe impl<T> Send for Ptr<T> {}
+unsafe impl<T> Sync for Ptr<T> {}
+
+/// Sorts `a` on the `key_bits` bits above bit 32, stably, using `b` (as long) as the other
+/// buffer; `threads` caps the parallelism. Returns whether the result ended in `b`.
+fn sort_packed<T: Packed>(a: &mut [T], b: &mut [T], key_bits: u32, threads: usize) -> bool {
+    let n = a.len();
+    let (mut v, mut tmp) = (a, b);
+    let mut swapped = false;
+    let parts = if n >= PARALLEL_MIN {
+        threads.clamp(1, pool::num_threads())
+    } else {
+        1
+    };
+    let per = n.div_ceil(parts.max(1)).max(1);
+    let mut counts = vec![0usize; parts * BUCKETS];
+    // One thread: every pass's digit counts in one read (a pass permutes the words, so the
+    // counts of the other digits stay valid).
+    let passes = key_bits.div_ceil(DIGIT_BITS) as usize;
+    let mut serial_counts = Vec::new();
+    if parts == 1 {
+        serial_counts = vec![0usize; passes * BUCKETS];
+        for &x in v.iter() {
+            for q in 0..passes {
+                serial_counts[q * BUCKETS + x.digit(32 + q as u32 * DIGIT_BITS)] += 1;
+            }
+        }
+    }
+    let mut shift = 32;
+    while shift < 32 + key_bits {
+        // Count each part's digits.
+        if parts == 1 {
+            let q = ((shift - 32) / DIGIT_BITS) as usize;
+            counts.copy_from_slice(&serial_counts[q * BUCKETS..(q + 1) * BUCKETS]);
+        } else {
+            let cp = Ptr(counts.as_mut_ptr());
+            let src = &*v;
+            let count = |p: usize| {
+                let all = cp;
+                // SAFETY: part p owns counts[p * BUCKETS..(p + 1) * BUCKETS].
+                let c = unsafe { std::slice::from_raw_parts_mut(all.0.add(p * BUCKETS), BUCKETS) };
+                c.iter_mut().for_each(|x| *x = 0);
+                let lo = (p * per).min(n);
+                let hi = ((p + 1) * per).min(n);
+                for &x in &src[lo..hi] {
+                    c[x.digit(shift)] += 1;
+                }
+            };
+            run(parts, &count);
+        }
+        // One digit everywhere: this pass would not move anything.
+        let mut totals = [0usize; BUCKETS];
+        for p in 0..parts {
+            for (t, c) in totals
+                .iter_mut()
+                .zip(&counts[p * BUCKETS..(p + 1) * BUCKETS])
+            {
+                *t += c;
+            }
+        }
+        if totals.contains(&n) {
+            shift += DIGIT_BITS;
+            continue;
+        }
+        // Offsets: digit-major, part-minor (stable).
+        let mut at = 0usize;
+        for d in 0..BUCKETS {
+            for p in 0..parts {
+                let c = counts[p * BUCKETS + d];
+                counts[p * BUCKETS + d] = at;
+                at += c;
+            }
+        }
+        {
+            let cp = Ptr(counts.as_mut_ptr());
+            let dst = Ptr(tmp.as_mut_ptr());
+            let src = &*v;
+            let scatter = |p: usize| {
+                let (all, out) = (cp, dst);
+                // SAFETY: part p owns its offsets; the offsets of all parts are disjoint
+                // ranges of `tmp` covering it exactly once.
+                let off =
+                    unsafe { std::slice::from_raw_parts_mut(all.0.add(p * BUCKETS), BUCKETS) };
+                let lo = (p * per).min(n);
+                let hi = ((p + 1) * per).min(n);
+                for &x in &src[lo..hi] {
+                    let d = x.digit(shift);
+                    // SAFETY: off[d] < n by construction of the offsets.
+                    unsafe { *out.0.add(off[d]) = x };
+                    off[d] += 1;
+                }
+            };
+            run(parts, &scatter);
+        }
+        std::mem::swap(&mut v, &mut tmp);
+        swapped = !swapped;
+        shift += DIGIT_BITS;
+    }
+    swapped
+}
+
+fn run(parts: usize, f: &(dyn Fn(usize) + Sync)) {
+    if parts <= 1 {
+        (0..parts).for_each(f);
+    } else {
+        pool::parallel_for(parts, f);
+    }
+}
+
+thread_local! {
+    /// Sort buffers kept between calls: fresh pages cost more than a pass over them.
+    static SCRATCH64: std::cell::RefCell<(Vec<u64>, Vec<u64>)> = const {
+        std::cell::RefCell::new((Vec::new(), Vec::new()))
+    };
+    static SCRATCH128: std::cell::RefCell<(Vec<u128>, Vec<u128>)> = const {
+        std::cell::RefCell::new((Vec::new(), Vec::new()))
+    };
+}
+
+/// Sorts `n` elements by `key(i)` (in parallel where large), stably, and hands `then` the
+/// sorted `key << 32 | i` words (their low 32 bits are the input indices). `None` when a
+/// key is `None` or `n` exceeds `u32::MAX`.
+fn sorted_with<T, R>(
+    scratch: &'static std::thread::LocalKey<std::cell::RefCell<(Vec<T>, Vec<T>)>>,
+    n: usize,
+    key_bits: u32,
+    pack: impl Fn(usize) -> Option<T> + Sync,
+    threads: usize,
+    then: impl FnOnce(&[T]) -> R,
+) -> Option<R>
+where
+    T: Packed,
+{
+    u32::try_from(n).ok()?;
+    let (mut a, mut b) = scratch
+        .try_with(|s| s.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)).ok())
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    a.resize(n, T::default());
+    b.resize(n, T::default());
+    let parts = if n >= PARALLEL_MIN && threads > 1 {
+        threads.min(pool::num_threads()) * 4
+    } else {
+        1
+    };
+    let per = n.div_ceil(parts).max(1);
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    {
+        let ap = Ptr(a.as_mut_ptr());
+        let fill = |p: usize| {
+            let dst = ap;
+            for i in (p * per).min(n)..((p + 1) * per).min(n) {
+                match pack(i) {
+                    // SAFETY: i < n; part p owns its range.
+                    Some(w) => unsafe { *dst.0.add(i) = w },
+                    None => {
+                        failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    }
+                }
+            }
+        };
+        run(parts, &fill);
+    }
+    let r = if failed.into_inner() {
+        None
+    } else {
+        let in_b = sort_packed(&mut a, &mut b, key_bits, threads);
+        Some(then(if in_b { &b } else { &a }))
+    };
+    let _ = scratch.try_with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            *s = (a, b);
+        }
+    });
+    r
+}
+
+/// Sorts by 32-bit keys: see [`sorted_with`]; `then` gets the packed words, whose low 32
+/// bits are the indices in sorted order.
+pub fn sorted_u32<R>(
+    n: usize,
+    key: impl Fn(usize) -> Option<u32> + Sync,
+    threads: usize,
+    then: impl FnOnce(&[u64]) -> R,
+) -> Option<R> {
+    let pack = |i: usize| key(i).map(|k| (k as u64) << 32 | i as u64);
+    sorted_with(&SCRATCH64, n, 32, pack, threads, then)
+}
+
+/// Sorts `n` elements by `key(i).0`, stably, and hands `then` the sorted
+/// `key << 32 | payload` words (`key(i).1` is the payload: an element's own bits, say, so
+/// a one-operand sort reads its result from the low 32 bits without gathering).
+pub fn sorted_u32_payload<R>(
+    n: usize,
+    key: impl Fn(usize) -> Option<(u32, u32)> + Sync,
+    threads: usize,
+    then: impl FnOnce(&[u64]) -> R,
+) -> Option<R> {
+    let pack = |i: usize| key(i).map(|(k, v)| (k as u64) << 32 | v as u64);
+    sorted_with(&SCRATCH64, n, 32, pack, threads, then)
+}
+
+/// Sorts by 64-bit keys: see [`sorted_u32`] (packed words of 128 bits).
+pub fn sorted_u64<R>(
+    n: usize,
+    key: impl Fn(usize) -> Option<u64> + Sync,
+    threads: usize,
+    then: impl FnOnce(&[u128]) -> R,
+) -> Option<R> {
+    let pack = |i: usize| key(i).map(|k| (k as u128) << 32 | i as u128);
+    sorted_with(&SCRATCH128, n, 64, pack, threads, then)
+}
+
+/// The stable ascending permutation of 32-bit `keys` (`perm[j]` is the input index of the
+/// j-th smallest), or `None` when there are more than `u32::MAX` keys.
+pub fn argsort_u32(keys: &[u32], threads: usize) -> Option<Vec<u32>> {
+    sorted_u32(
+        keys.len(),
+        |i| Some(keys[i]),
+        threads,
+        |w| w.iter().map(|&x| x as u32).collect(),
+    )
+}
+
+/// The stable ascending permutation of 64-bit `keys` (see [`argsort_u32`]).
+pub fn argsort_u64(keys: &[u64], threads: usize) -> Option<Vec<u32>> {
+    sorted_u64(
+        keys.len(),
+        |i| Some(keys[i]),
+        threads,
+        |w| w.iter().map(|&x| x as u32).collect(),
+    )
+}
+
+/// The unsigned key of an f32 whose order is IEEE total order
+/// (-NaN < -inf < ... < -0 < +0 < ... < inf < +NaN).
+#[inline]
+pub fn total_order_key_f32(x: f32) -> u32 {
+    let b = x.to_bits();
+    if b >> 31 != 0 {
+        !b
+    } else {
+        b | 1 << 31
+    }
+}
+
+/// The unsigned key of an f64 in IEEE total order (see [`total_order_key_f32`]).
+#[inline]
+pub fn total_order_key_f64(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 != 0 {
+        !b
+    } else {
+        b | 1 << 63
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lcg(seed: &mut u64) -> u64 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *seed >> 11
+    }
+
+    /// The reference: a stable comparison sort of the indices.
+    fn reference<K: Ord + Copy>(keys: &[K]) -> Vec<u32> {
+        let mut p: Vec<u32> = (0..keys.len() as u32).collect();
+        p.sort_by_key(|&i| keys[i as usize]);
+        p
+    }
+
+    #[test]
+    fn matches_a_stable_comparison_sort() {
+        let mut s = 7;
+        for &n in &[0usize, 1, 2, 3, 100, 5000, 70_000, 200_000] {
+            for &range in &[1u64, 3, 1 << 12, 1 << 32] {
+                let k32: Vec<u32> = (0..n).map(|_| (lcg(&mut s) % range) as u32).collect();
+                for t in [1, 2, 4] {
+                    assert_eq!(argsort_u32(&k32, t).unwrap(), reference(&k32), "u32 n={n}");
+                }
+                let k64: Vec<u64> = (0..n)
+                    .map(|_| (lcg(&mut s) % range).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+                    .collect();
+                assert_eq!(argsort_u64(&k64, 2).unwrap(), reference(&k64), "u64 n={n}");
+            }
+        }
+    }
+
+    #[test]
+    fn payloads_keep_input_order_among_equal_keys() {
+        let mut s = 3;
+        let keys: Vec<u32> = (0..100_000).map(|_| (lcg(&mut s) % 50) as u32).collect();
+        // Payloads descending, so an order by payload would differ from the stable order.
+        let got = sorted_u32_payload(
+            keys.len(),
+            |i| Some((keys[i], u32::MAX - i as u32)),
+            2,
+            |w| w.iter().map(|&x| u32::MAX - x as u32).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        assert_eq!(got, reference(&keys));
+    }
+
+    #[test]
+    fn float_keys_follow_total_order() {
+        let xs = [
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            -0.0,
+            0.0,
+            -1.5,
+            1e-45,
+            -1e-45,
+            f32::NEG_INFINITY,
+            3.0,
+        ];
+        let mut sorted = xs.to_vec();
+        sorted.sort_by(|a, b| a.total_cmp(b));
+        let keys: Vec<u32> = xs.iter().map(|&x| total_order_key_f32(x)).collect();
+        let p = argsort_u32(&keys, 1).unwrap();
+        let got: Vec<u32> = p.iter().map(|&i| xs[i as usize].to_bits()).collect();
+        let want: Vec<u32> = sorted.iter().map(|x| x.to_bits()).collect();
+        assert_eq!(got, want);
+        let ys = [f64::NAN, -0.0, 0.0, -f64::NAN, f64::MIN_POSITIVE, -2.0];
+        let mut sorted = ys.to_vec();
+        sorted.sort_by(|a, b| a.total_cmp(b));
+        let keys: Vec<u64> = ys.iter().map(|&x| total_order_key_f64(x)).collect();
+        let p = argsort_u64(&keys, 1).unwrap();
+        let got: Vec<u64> = p.iter().map(|&i| ys[i as usize].to_bits()).collect();
+        assert_eq!(got, sorted.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+    }
+}
