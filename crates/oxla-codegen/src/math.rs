@@ -176,7 +176,7 @@ pub(crate) fn tanh_f32(em: &mut Emitter, x: Val) -> R<Val> {
 
 /// log(x): x = 2^e · m with m in [√½, √2), log(m) = 2·atanh(s), s = (m-1)/(m+1), by its odd
 /// series to s¹¹ (|s| <= 0.1716); e·ln2 added in two parts. Subnormal inputs are scaled
-/// first; x < 0 and NaN give NaN, 0 gives -inf, +inf gives +inf.
+/// first; x < 0 gives -NaN, a NaN itself, 0 gives -inf, +inf gives +inf.
 pub(crate) fn log_f32(em: &mut Emitter, x: Val) -> R<Val> {
     let l = x.lanes;
     let (fty, ity) = vec_types(em, x.v);
@@ -231,13 +231,17 @@ pub(crate) fn log_f32(em: &mut Emitter, x: Val) -> R<Val> {
     // Special values.
     let inf = k(em, f64::INFINITY, l)?;
     let ninf = k(em, f64::NEG_INFINITY, l)?;
-    let nan = k(em, f64::NAN, l)?;
+    // A NaN input is the result itself and x < 0 gives the negative default NaN, as libm's
+    // log (and so the interpreter) does: the sign shows through total-order compares.
+    let nan = k(em, -f64::NAN, l)?;
     let is_zero = em.b.ins().fcmp(FloatCC::Equal, x.v, zero);
     let is_inf = em.b.ins().fcmp(FloatCC::Equal, x.v, inf);
-    let is_bad = em.b.ins().fcmp(FloatCC::UnorderedOrLessThan, x.v, zero);
+    let is_neg = em.b.ins().fcmp(FloatCC::LessThan, x.v, zero);
+    let is_nan = em.b.ins().fcmp(FloatCC::Unordered, x.v, x.v);
     let res = sel(em, is_zero, ninf, res, l);
     let res = sel(em, is_inf, inf, res, l);
-    let res = sel(em, is_bad, nan, res, l);
+    let res = sel(em, is_neg, nan, res, l);
+    let res = sel(em, is_nan, x.v, res, l);
     Ok(Val {
         v: res,
         t: F32,
