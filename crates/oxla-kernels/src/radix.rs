@@ -13,6 +13,8 @@ use crate::pool;
 
 const DIGIT_BITS: u32 = 11;
 const BUCKETS: usize = 1 << DIGIT_BITS;
+/// Sort buffers a thread keeps between calls, at most.
+const KEEP_MAX_BYTES: usize = 64 << 20;
 /// Below this many keys one thread sorts.
 const PARALLEL_MIN: usize = 1 << 16;
 
@@ -208,11 +210,14 @@ where
         let in_b = sort_packed(&mut a, &mut b, key_bits, threads);
         Some(then(if in_b { &b } else { &a }))
     };
-    let _ = scratch.try_with(|s| {
-        if let Ok(mut s) = s.try_borrow_mut() {
-            *s = (a, b);
-        }
-    });
+    // Kept for the next call up to a bound (a huge sort's buffers go back to the allocator).
+    if (a.capacity() + b.capacity()) * std::mem::size_of::<T>() <= KEEP_MAX_BYTES {
+        let _ = scratch.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                *s = (a, b);
+            }
+        });
+    }
     r
 }
 
