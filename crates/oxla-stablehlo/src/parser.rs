@@ -11,6 +11,9 @@ use oxla_hlo::{Error, PrimitiveType, Result};
 
 use crate::ast::*;
 
+/// The most results one op may declare (`%x:N = ...`).
+const MAX_RESULTS: i128 = 1 << 16;
+
 /// MLIR text parser (pretty and generic op syntax).
 pub struct Parser<'a> {
     src: &'a str,
@@ -1052,6 +1055,13 @@ impl<'a> Parser<'a> {
                 let n = self.value_name()?;
                 if self.eat(":") {
                     let k = self.number()?.as_int().unwrap_or(1);
+                    // A result group names its results one by one: bound the count so a
+                    // malformed `%x:1000000000` is an error, not gigabytes of names.
+                    if !(0..=MAX_RESULTS).contains(&k) {
+                        return Err(self.err(&format!(
+                            "result group {n}:{k}: expected 0 to {MAX_RESULTS} results"
+                        )));
+                    }
                     for i in 0..k {
                         results.push(format!("{n}#{i}"));
                     }

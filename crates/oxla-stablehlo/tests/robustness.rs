@@ -97,3 +97,12 @@ fn mutated_modules_never_panic() {
     eprintln!("{} chunks, {imported} mutated modules parsed", chunks.len());
     assert!(chunks.is_empty() || imported > 1000, "{imported}");
 }
+
+/// Found by the `stablehlo_text` fuzz target: a result group with a huge count
+/// (`%1:277777…`) named every result and ran out of memory; it is now an error.
+#[test]
+fn huge_result_group_is_an_error() {
+    let text = "func.func @main(%a: tensor<f32>) -> tensor<f32> {\n  %1:2777777777777 = stablehlo.add %a, %a : tensor<f32>\n  return %a : tensor<f32>\n}\n";
+    let e = oxla_stablehlo::parse_module(text).unwrap_err().to_string();
+    assert!(e.contains("result group"), "{e}");
+}
