@@ -1058,7 +1058,7 @@ impl<'a> Parser<'a> {
                     // A result group names its results one by one: bound the count so a
                     // malformed `%x:1000000000` is an error, not gigabytes of names.
                     if !(0..=MAX_RESULTS).contains(&k) {
-                        return Err(self.err(&format!(
+                        return Err(self.err(format!(
                             "result group {n}:{k}: expected 0 to {MAX_RESULTS} results"
                         )));
                     }
