@@ -259,6 +259,10 @@ impl Gen<'_> {
             .into_iter()
             .filter(|&op| infer_shape(&Op::Binary(op), &[s, s], &[], None).is_ok())
             .collect();
+        if ok.is_empty() {
+            // No binary op takes this type (and no unary one did): start a new value.
+            return self.leaf();
+        }
         let y = self.operand_like(s)?;
         let op = self.c.pick(&ok);
         let (a, b) = if self.c.chance(50) { (x, y) } else { (y, x) };
