@@ -40,17 +40,6 @@ fn component_type(t: PrimitiveType) -> PrimitiveType {
     }
 }
 
-/// Sign-magnitude bits to a key whose difference counts representable values between.
-fn ulp_key(bits: u64, width: usize) -> i128 {
-    let sign = 1u64 << (width - 1);
-    let mag = (bits & (sign - 1)) as i128;
-    if bits & sign != 0 {
-        -mag
-    } else {
-        mag
-    }
-}
-
 /// Each float component as (raw bits, value).
 pub(crate) fn components(l: &Literal) -> Option<Vec<(u64, f64)>> {
     let t = component_type(l.element_type());
@@ -113,7 +102,7 @@ pub fn diff_leaf(got: &Literal, want: &Literal) -> Option<LeafDiff> {
             d.count += 1;
             d.max_ulp = d
                 .max_ulp
-                .max((ulp_key(ga, w) - ulp_key(wb, w)).unsigned_abs() as u64);
+                .max(oxla_hlo::literal::ulp_distance_bits(ga, wb, w));
             if x.is_finite() && y.is_finite() {
                 d.max_abs = d.max_abs.max((x - y).abs());
             } else {

@@ -179,15 +179,8 @@ pub fn explain(p: &Program, operands: &[Literal], m: &Mismatch) -> Option<String
             if matches!(in_type, F32) =>
         {
             let ulp32 = |x: f64, y: f64| {
-                let key = |v: f32| {
-                    let b = v.to_bits() as i64;
-                    if b & 0x8000_0000 != 0 {
-                        -(b & 0x7fff_ffff)
-                    } else {
-                        b
-                    }
-                };
-                (key(x as f32) - key(y as f32)).unsigned_abs()
+                let bits = |v: f64| (v as f32).to_bits() as u64;
+                oxla_hlo::literal::ulp_distance_bits(bits(x), bits(y), 32)
             };
             let ok = d.clone().all(|d| {
                 d.pairs

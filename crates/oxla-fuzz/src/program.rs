@@ -224,42 +224,8 @@ fn shape_of(b: &XlaBuilder, x: XlaOp) -> Result<Shape> {
 
 /// The identity of `op` over type `t`: what a reduction starts from.
 pub fn identity(op: BinaryOp, t: PrimitiveType) -> Result<Literal> {
-    use oxla_hlo::literal::Scalar;
-    let v = match op {
-        BinaryOp::Add | BinaryOp::Or | BinaryOp::Xor => Scalar::Int(0),
-        BinaryOp::Mul => Scalar::Int(1),
-        BinaryOp::And => {
-            if t == PrimitiveType::Pred {
-                Scalar::Int(1)
-            } else {
-                Scalar::Int(-1)
-            }
-        }
-        BinaryOp::Max | BinaryOp::Min => {
-            let max = op == BinaryOp::Max;
-            let inf = if max {
-                f64::NEG_INFINITY
-            } else {
-                f64::INFINITY
-            };
-            if t.is_complex() {
-                // Lexicographic order: both parts at the far end.
-                Scalar::Complex(num_complex::Complex64::new(inf, inf))
-            } else if t.is_float() {
-                Scalar::Float(if max {
-                    f64::NEG_INFINITY
-                } else {
-                    f64::INFINITY
-                })
-            } else if t == PrimitiveType::Pred {
-                Scalar::Int(if max { 0 } else { 1 })
-            } else {
-                let (lo, hi) = oxla_hlo::literal::int_range(t);
-                Scalar::Int(if max { lo } else { hi })
-            }
-        }
-        _ => return Err(Error::invalid(format!("{op:?} is not a reducer"))),
-    };
+    let v = oxla_hlo::literal::reduction_identity(op, t)
+        .ok_or_else(|| Error::invalid(format!("{op:?} is not a reducer")))?;
     Literal::from_scalars(t, &[], [v])
 }
 

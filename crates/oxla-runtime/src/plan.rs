@@ -150,6 +150,14 @@ pub(crate) struct Program {
 }
 
 impl Program {
+    /// Whether step `i` writes fresh owned memory rather than its arena slot: a result of
+    /// the program (written straight into memory it returns), or a dynamic-update-slice that
+    /// buffer assignment placed over its operand when the operand's memory turns out not to
+    /// be this frame's to update (see `in_place_kind`).
+    pub(crate) fn writes_owned(&self, i: usize) -> bool {
+        self.to_owned[i] || matches!(self.slots[i], Slot::Alias(_))
+    }
+
     /// The array shape of instruction `i`.
     pub(crate) fn shape(&self, i: usize) -> Result<Arc<oxla_hlo::ArrayShape>> {
         self.shapes

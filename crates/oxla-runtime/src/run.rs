@@ -421,10 +421,7 @@ impl Programs {
         shape: &Shape,
         base: *mut u8,
     ) -> Result<(Vec<*mut u8>, V)> {
-        // A result of the program is written straight into memory it returns; so is a
-        // dynamic-update-slice that buffer assignment placed over its operand when the
-        // operand's memory turns out not to be this frame's to update (see `in_place_kind`).
-        if prog.to_owned[i] || matches!(prog.slots[i], Slot::Alias(_)) {
+        if prog.writes_owned(i) {
             let leaves: Vec<Shape> = match shape {
                 Shape::Tuple(t) => t.clone(),
                 s => vec![s.clone()],

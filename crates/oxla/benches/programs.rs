@@ -12,8 +12,6 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use oxla::builder::scalar_binary_computation;
-use oxla::hlo::BinaryOp;
 use oxla::prelude::*;
 
 /// A program and its arguments.
@@ -38,22 +36,11 @@ fn jax_program(rel: &str) -> Result<Case> {
 /// Row softmax of f32[512,512], built with the builder, and a deterministic input.
 fn softmax() -> Result<Case> {
     const N: i64 = 512;
-    let mut b = XlaBuilder::new("softmax");
-    let x = b.parameter(0, &Shape::array(PrimitiveType::F32, &[N, N]), "x");
-    let max = scalar_binary_computation(&mut b, "max", BinaryOp::Max, PrimitiveType::F32)?;
-    let add = scalar_binary_computation(&mut b, "add", BinaryOp::Add, PrimitiveType::F32)?;
-    let neg_inf = b.constant(f32::NEG_INFINITY);
-    let zero = b.constant(0.0f32);
-    let row_max = b.reduce(x, neg_inf, &max, &[1]);
-    let shifted = b.sub_with_broadcast(x, row_max, &[0]);
-    let e = b.exp(shifted);
-    let sum = b.reduce(e, zero, &add, &[1]);
-    b.div_with_broadcast(e, sum, &[0]);
     let data: Vec<f32> = (0..N * N)
         .map(|i| ((i * 7919) % 1000) as f32 / 100.0)
         .collect();
     Ok((
-        b.build()?.into_module(),
+        oxla::cli::build_softmax(N, N)?.into_module(),
         vec![Buffer::from_slice(&data, &[N, N])?],
     ))
 }

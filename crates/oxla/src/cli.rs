@@ -238,10 +238,11 @@ where
     }
 }
 
-/// softmax over the rows of an f32[4,8] input, built with the XlaBuilder API.
-fn build_softmax() -> Result<XlaComputation> {
+/// Softmax over the rows of an f32[rows, cols] input, built with the XlaBuilder API (the
+/// `oxla example` program, and a whole-program benchmark).
+pub fn build_softmax(rows: i64, cols: i64) -> Result<XlaComputation> {
     let mut b = XlaBuilder::new("softmax");
-    let x = b.parameter(0, &Shape::array(PrimitiveType::F32, &[4, 8]), "x");
+    let x = b.parameter(0, &Shape::array(PrimitiveType::F32, &[rows, cols]), "x");
     let max = scalar_binary_computation(&mut b, "max", BinaryOp::Max, PrimitiveType::F32)?;
     let add = scalar_binary_computation(&mut b, "add", BinaryOp::Add, PrimitiveType::F32)?;
     let neg_inf = b.constant(f32::NEG_INFINITY);
@@ -255,7 +256,7 @@ fn build_softmax() -> Result<XlaComputation> {
 }
 
 fn example() -> Result<()> {
-    let c = build_softmax()?;
+    let c = build_softmax(4, 8)?;
     let printed = c.to_hlo_text();
     print!("{printed}");
     let reparsed = text::parse_module(&printed)?;

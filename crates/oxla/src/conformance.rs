@@ -392,14 +392,7 @@ fn ulp_distance(t: PrimitiveType, a: u64, e: u64, av: f64, ev: f64) -> u64 {
     if !(av.is_finite() && ev.is_finite()) {
         return u64::MAX;
     }
-    let w = t.bit_width() as u32;
-    let sign = 1u64 << (w - 1);
-    let (ma, me) = (a & !sign, e & !sign);
-    if (a & sign) == (e & sign) {
-        ma.abs_diff(me)
-    } else {
-        ma + me
-    }
+    oxla_hlo::literal::ulp_distance_bits(a, e, t.bit_width())
 }
 
 /// One check op's comparison, element by element.

@@ -10,6 +10,7 @@ mod common;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use oxla::hlo::literal::ulp_distance_bits;
 use oxla::hlo::text::{parse_module, parse_shape, print_module};
 use oxla::hlo::{HloModule, Literal, Op, PrimitiveType, Shape};
 use oxla::interp::Interpreter;
@@ -402,24 +403,6 @@ fn make_args(t: &TestFile, m: &HloModule) -> Result<Vec<Vec<Literal>>, String> {
 
 // -------------------------------------------------------------------- comparison
 
-fn ulp_key32(x: f32) -> i64 {
-    let i = x.to_bits() as i32;
-    if i < 0 {
-        i32::MIN as i64 - i as i64
-    } else {
-        i as i64
-    }
-}
-
-fn ulp_key64(x: f64) -> i128 {
-    let i = x.to_bits() as i64;
-    if i < 0 {
-        i64::MIN as i128 - i as i128
-    } else {
-        i as i128
-    }
-}
-
 /// Float components of an array leaf widened to f64 with their ULP distance function, or
 /// `None` for exactly compared types.
 fn float_parts(l: &Literal) -> Option<(Vec<f64>, bool)> {
@@ -480,10 +463,10 @@ fn compare_leaf(got: &Literal, want: &Literal, tol: Tolerance) -> Result<(), Str
                 true
             } else {
                 let d = if is32 {
-                    (ulp_key32(x as f32) - ulp_key32(y as f32)).unsigned_abs() as u128
+                    ulp_distance_bits((x as f32).to_bits() as u64, (y as f32).to_bits() as u64, 32)
                 } else {
-                    (ulp_key64(x) - ulp_key64(y)).unsigned_abs()
-                };
+                    ulp_distance_bits(x.to_bits(), y.to_bits(), 64)
+                } as u128;
                 // Subnormal results of approximations may flush; allow a tiny absolute
                 // error when any ULP error is allowed.
                 let tiny = is32 && tol.ulp > 0 && (x - y).abs() < 1e-37;

@@ -5,7 +5,6 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I8;
 use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::Variable;
-use oxla_hlo::literal::Scalar;
 use oxla_hlo::{BinaryOp, ComputationId, Error, HloInstruction, InstrId, Op, PrimitiveType};
 
 use super::{Ctx, Emitter, Idx, IdxDim, Val, R};
@@ -38,36 +37,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
     }
 
     fn identity(&mut self, op: BinaryOp, t: PrimitiveType, lanes: u32) -> R<Val> {
-        use BinaryOp::*;
-        // Complex max/min order lexicographically: both parts at the far end.
-        if t.is_complex() && matches!(op, Max | Min) {
-            let inf = if op == Max {
-                f64::NEG_INFINITY
-            } else {
-                f64::INFINITY
-            };
-            let c = Scalar::Complex(num_complex::Complex64::new(inf, inf));
-            return self.constant(t, c, lanes);
-        }
-        let s = match (op, t.is_float()) {
-            (Add | Or | Xor, _) => Scalar::Int(0),
-            (Mul, _) => Scalar::Int(1),
-            (And, _) => Scalar::Int(-1),
-            (Max, true) => Scalar::Float(f64::NEG_INFINITY),
-            (Min, true) => Scalar::Float(f64::INFINITY),
-            (Max, false) => Scalar::Int(oxla_hlo::literal::int_range(t).0),
-            (Min, false) => Scalar::Int(oxla_hlo::literal::int_range(t).1),
-            _ => return Err(Error::internal("identity")),
-        };
-        let s = match (s, t.is_float()) {
-            (Scalar::Int(i), true) => Scalar::Float(i as f64),
-            (s, _) => s,
-        };
-        let s = if t == PrimitiveType::Pred {
-            Scalar::Pred(s.as_i128() != 0)
-        } else {
-            s
-        };
+        let s = oxla_hlo::literal::reduction_identity(op, t)
+            .ok_or_else(|| Error::internal(format!("{} is not a reducer", op.name())))?;
         self.constant(t, s, lanes)
     }
 

@@ -71,34 +71,26 @@ pub(crate) fn gen_scatter(
         parallel_dims(ins, &xd, &ud)
     };
     // 1. Copy the operands.
+    let copy_at = |em: &mut Emitter, idx: &Idx| -> Result<()> {
+        let (off, _) = em.linear(idx, &xd);
+        for (j, &out) in out_ptrs.iter().enumerate().take(n) {
+            let v = em.emit1(ctx, ins.operands[j], idx)?;
+            em.store(v, out, off)?;
+        }
+        Ok(())
+    };
     if let (Some((d, _)), true) = (split, copy) {
-        let copy = |em: &mut Emitter, idx: &Idx| -> Result<()> {
-            let (off, _) = em.linear(idx, &xd);
-            for (j, &out) in out_ptrs.iter().enumerate().take(n) {
-                let v = em.emit1(ctx, ins.operands[j], idx)?;
-                em.store(v, out, off)?;
-            }
-            Ok(())
-        };
         let l = if *xd.last().unwrap_or(&0) >= lanes as i64 {
             lanes
         } else {
             1
         };
-        gen_loops_split(em, &xd, d, 0, &mut Vec::new(), range, l, &copy)?;
+        gen_loops_split(em, &xd, d, 0, &mut Vec::new(), range, l, &copy_at)?;
     } else if copy && !xd.contains(&0) {
         let zero = em.iconst(0);
         let end = em.iconst(if xd.is_empty() { 1 } else { xd[split_dim(&xd)] });
-        let copy = |em: &mut Emitter, idx: &Idx| -> Result<()> {
-            let (off, _) = em.linear(idx, &xd);
-            for (j, &out) in out_ptrs.iter().enumerate().take(n) {
-                let v = em.emit1(ctx, ins.operands[j], idx)?;
-                em.store(v, out, off)?;
-            }
-            Ok(())
-        };
         if xd.is_empty() {
-            copy(
+            copy_at(
                 em,
                 &Idx {
                     d: vec![],
@@ -111,7 +103,7 @@ pub(crate) fn gen_scatter(
             } else {
                 1
             };
-            gen_loops(em, &xd, 0, &mut Vec::new(), zero, end, l, &copy)?;
+            gen_loops(em, &xd, 0, &mut Vec::new(), zero, end, l, &copy_at)?;
         }
     }
     if ud.contains(&0) {

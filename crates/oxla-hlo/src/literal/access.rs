@@ -58,6 +58,42 @@ impl Scalar {
 }
 
 /// Integer range of an integer type as (min, max).
+/// The identity of reducer `op` over element type `t`: what a reduction's partial results
+/// start from (0 for add/or/xor, 1 for mul, all ones for and, the type's lowest value for
+/// max and highest for min; complex max/min order lexicographically, so both parts sit at
+/// the far end). `None` for ops that are not reducers.
+pub fn reduction_identity(op: crate::op::BinaryOp, t: PrimitiveType) -> Option<Scalar> {
+    use crate::op::BinaryOp::*;
+    let s = match op {
+        Add | Or | Xor => Scalar::Int(0),
+        Mul => Scalar::Int(1),
+        And => Scalar::Int(-1),
+        Max | Min => {
+            let inf = if op == Max {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
+            if t.is_complex() {
+                Scalar::Complex(Complex64::new(inf, inf))
+            } else if t.is_float() {
+                Scalar::Float(inf)
+            } else if t == PrimitiveType::Pred {
+                Scalar::Int((op == Min) as i128)
+            } else {
+                let (lo, hi) = int_range(t);
+                Scalar::Int(if op == Max { lo } else { hi })
+            }
+        }
+        _ => return None,
+    };
+    Some(match (s, t) {
+        (Scalar::Int(i), PrimitiveType::Pred) => Scalar::Pred(i != 0),
+        (Scalar::Int(i), t) if t.is_float() => Scalar::Float(i as f64),
+        (s, _) => s,
+    })
+}
+
 pub fn int_range(t: PrimitiveType) -> (i128, i128) {
     let w = t.bit_width() as u32;
     if t.is_signed_int() {

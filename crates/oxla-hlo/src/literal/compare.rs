@@ -23,28 +23,25 @@ impl Default for Tolerance {
     }
 }
 
+/// How many representable values lie between two floats of `width` bits (any IEEE-style
+/// format: f8 … f64, or a complex part), given as raw bits. Sign-magnitude: -0 and +0 are 0
+/// apart; values of opposite signs are the sum of their distances from zero.
+pub fn ulp_distance_bits(a: u64, b: u64, width: usize) -> u64 {
+    let sign = 1u64 << (width.clamp(2, 64) - 1);
+    let (ma, mb) = (a & (sign - 1), b & (sign - 1));
+    if (a & sign) == (b & sign) {
+        ma.abs_diff(mb)
+    } else {
+        ma.saturating_add(mb)
+    }
+}
+
 fn ulp_distance_f32(a: f32, b: f32) -> u64 {
-    let key = |x: f32| {
-        let b = x.to_bits() as i64;
-        if b < 0x8000_0000 {
-            b
-        } else {
-            0x8000_0000 - b
-        }
-    };
-    (key(a) - key(b)).unsigned_abs()
+    ulp_distance_bits(a.to_bits() as u64, b.to_bits() as u64, 32)
 }
 
 fn ulp_distance_f64(a: f64, b: f64) -> u64 {
-    let key = |x: f64| {
-        let b = x.to_bits() as i128;
-        if b < 1 << 63 {
-            b
-        } else {
-            (1i128 << 63) - b
-        }
-    };
-    (key(a) - key(b)).unsigned_abs() as u64
+    ulp_distance_bits(a.to_bits(), b.to_bits(), 64)
 }
 
 fn close(a: f64, e: f64, tol: &Tolerance, is_f64: bool) -> bool {

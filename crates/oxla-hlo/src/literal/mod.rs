@@ -387,5 +387,7 @@ impl Literal {
 
 mod access;
 mod compare;
-pub use access::{convert_scalar, int_range, round_to_float, strides, wrap_int, Scalar};
-pub use compare::Tolerance;
+pub use access::{
+    convert_scalar, int_range, reduction_identity, round_to_float, strides, wrap_int, Scalar,
+};
+pub use compare::{ulp_distance_bits, Tolerance};

@@ -72,9 +72,7 @@ impl Programs {
         let mut one = [std::ptr::null_mut(); 1];
         let (outs, v): (&[*mut u8], V) = match &ins.shape {
             oxla_hlo::Shape::Array(a) => {
-                // An aliased dynamic-update-slice not updating in place (its operand's
-                // memory is not this frame's) also writes fresh owned memory.
-                let (p, v) = if prog.to_owned[i] || matches!(prog.slots[i], Slot::Alias(_)) {
+                let (p, v) = if prog.writes_owned(i) {
                     self.owned_out(prog, i, a)?
                 } else {
                     self.arena_out(prog, i, a, base)?
