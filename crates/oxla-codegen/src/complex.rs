@@ -51,7 +51,7 @@ impl Emitter<'_, '_> {
     }
 
     pub(crate) fn complex_load(&mut self, t: PrimitiveType, addr: Value) -> Val {
-        let f = crate::emit::flags();
+        let f = self.load_flags();
         let v = if t == PrimitiveType::C64 {
             // 8 bytes: (re, im) become lanes 0 and 1.
             let bits = self.b.ins().load(F64, f, addr, 0);
