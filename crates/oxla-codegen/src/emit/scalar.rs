@@ -149,6 +149,32 @@ impl<'a, 'b> Emitter<'a, 'b> {
         })
     }
 
+    /// rsqrt of four f32 lanes in f64 halves (two lanes per 128-bit vector), rounded once.
+    fn rsqrt_f32x4(&mut self, x: Val) -> Val {
+        use cranelift_codegen::ir::types::{F32X4, F64X2, I64X2};
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let b = &mut self.b;
+        // Lanes 2 and 3 moved down to 0 and 1.
+        let bits = b.ins().bitcast(I64X2, le, x.v);
+        let hi64 = b.ins().extractlane(bits, 1);
+        let hi = b.ins().scalar_to_vector(I64X2, hi64);
+        let hi = b.ins().bitcast(F32X4, le, hi);
+        let one = b.ins().f64const(1.0);
+        let one = b.ins().splat(F64X2, one);
+        let mut half = |v: Value| {
+            let w = b.ins().fvpromote_low(v);
+            let s = b.ins().sqrt(w);
+            let r = b.ins().fdiv(one, s);
+            let n = b.ins().fvdemote(r);
+            b.ins().bitcast(I64X2, le, n)
+        };
+        let (lo, hi) = (half(x.v), half(hi));
+        let hi64 = b.ins().extractlane(hi, 0);
+        let both = b.ins().insertlane(lo, hi64, 1);
+        let v = b.ins().bitcast(F32X4, le, both);
+        Val { v, ..x }
+    }
+
     pub fn unary(&mut self, op: UnaryOp, x: Val, out_t: PrimitiveType) -> R<Val> {
         use UnaryOp::*;
         let t = x.t;
@@ -159,6 +185,9 @@ impl<'a, 'b> Emitter<'a, 'b> {
         if op == Rsqrt && t == PrimitiveType::F32 {
             // 1/sqrt rounded twice in f32 is off by an ulp now and then; in f64 and rounded
             // once it is the interpreter's (oxla-elem's) value.
+            if lanes == 4 {
+                return Ok(self.rsqrt_f32x4(x));
+            }
             return self.lanewise(&[x], &mut |e, a| {
                 let w = e.b.ins().fpromote(F64, a[0].v);
                 let s = e.b.ins().sqrt(w);
