@@ -1,7 +1,7 @@
 //! Reductions and reduce-window: inlined or vectorizable reducers, the loops over reduced
 //! dimensions (four partial results along the last one) and window loops.
 
-use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::I8;
 use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::Variable;
@@ -206,6 +206,22 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     v
                 })
                 .collect();
+            // A float max/min keeps its first NaN per lane beside the accumulator, so
+            // the accumulator's own chain is a short compare-and-select (see `minmax_step`).
+            let split_nan = matches!(op, BinaryOp::Max | BinaryOp::Min)
+                && matches!(t, PrimitiveType::F32 | PrimitiveType::F64)
+                && l > 1;
+            let nans: Vec<Variable> = if split_nan {
+                (0..acc_n)
+                    .map(|_| {
+                        let v = self.b.declare_var(vty);
+                        self.b.def_var(v, id.v);
+                        v
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let zero = self.iconst(0);
             let lim = self.iconst(d - (acc_n as i64 * l as i64) + 1);
             let cs = counters.clone();
@@ -219,11 +235,37 @@ impl<'a, 'b> Emitter<'a, 'b> {
                         t,
                         lanes: l,
                     };
+                    if let Some(&nv) = nans.get(a) {
+                        let nan = Val {
+                            v: em.b.use_var(nv),
+                            t,
+                            lanes: l,
+                        };
+                        let (r, n) = em.minmax_step(op, cur, nan, x)?;
+                        em.b.def_var(acc, r.v);
+                        em.b.def_var(nv, n.v);
+                        continue;
+                    }
                     let r = em.binary(op, cur, x)?;
                     em.b.def_var(acc, r.v);
                 }
                 Ok(())
             })?;
+            for (&acc, &nv) in accs.iter().zip(&nans) {
+                let cur = Val {
+                    v: self.b.use_var(acc),
+                    t,
+                    lanes: l,
+                };
+                let nan = Val {
+                    v: self.b.use_var(nv),
+                    t,
+                    lanes: l,
+                };
+                let is_nan = self.is_nan(nan);
+                let r = self.select(is_nan, nan, cur)?;
+                self.b.def_var(acc, r.v);
+            }
             let mut total = Val {
                 v: self.b.use_var(accs[0]),
                 t,
@@ -305,6 +347,48 @@ impl<'a, 'b> Emitter<'a, 'b> {
             self.b.def_var(var, r.v);
         }
         Ok(())
+    }
+
+    /// One step of a float max/min reduction split in two chains: `acc` takes a
+    /// compare-and-select that is exact for every non-NaN input (an equal pair, ±0, gives
+    /// the bitwise and for max, or for min: +0 before -0 for max, -0 for min) and `nan`
+    /// keeps the first NaN seen. The caller takes `nan` over `acc` when it is a NaN. The
+    /// NaN-propagating max on the accumulator is a dependency chain several times longer,
+    /// and it bounded a row reduction's speed (a softmax's max took 5× its sum).
+    fn minmax_step(&mut self, op: BinaryOp, acc: Val, nan: Val, x: Val) -> R<(Val, Val)> {
+        let lanes = acc.lanes;
+        let cmp = |e: &mut Self, a: Val, b: Val| Val {
+            v: e.b.ins().fcmp(FloatCC::LessThan, a.v, b.v),
+            t: PrimitiveType::Pred,
+            lanes,
+        };
+        let (acc_lt, x_lt) = (cmp(self, acc, x), cmp(self, x, acc));
+        let both = Val {
+            v: if op == BinaryOp::Max {
+                self.b.ins().band(acc.v, x.v)
+            } else {
+                self.b.ins().bor(acc.v, x.v)
+            },
+            ..acc
+        };
+        let r = if op == BinaryOp::Max {
+            let r = self.select(x_lt, acc, both)?;
+            self.select(acc_lt, x, r)?
+        } else {
+            let r = self.select(acc_lt, acc, both)?;
+            self.select(x_lt, x, r)?
+        };
+        let seen = self.is_nan(nan);
+        let n = self.select(seen, nan, x)?;
+        Ok((r, n))
+    }
+
+    fn is_nan(&mut self, x: Val) -> Val {
+        Val {
+            v: self.b.ins().fcmp(FloatCC::Unordered, x.v, x.v),
+            t: PrimitiveType::Pred,
+            lanes: x.lanes,
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
