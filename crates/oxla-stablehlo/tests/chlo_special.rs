@@ -162,3 +162,32 @@ fn mismatched_operands_are_an_error() {
     let e = import(&module, None).err().expect("an error");
     assert!(e.to_string().contains("chlo.zeta"), "{e}");
 }
+
+#[test]
+fn atanh_near_minus_one_and_at_the_edges() {
+    let text = "func.func @main(%arg0: tensor<5xf32>) -> tensor<5xf32> {\n  \
+                %0 = chlo.atanh %arg0 : tensor<5xf32> -> tensor<5xf32>\n  \
+                return %0 : tensor<5xf32>\n}\n";
+    let module = parse_module(text).expect("parses");
+    let imp = import(&module, None).expect("imports");
+    let x = [-0.977_542_2_f32, 0.5, 1.0, -1.0, 1.5];
+    let out = oxla_interp::Interpreter::new()
+        .run(
+            imp.computation.module(),
+            &[Literal::from_vec(&[5], x.to_vec()).unwrap()],
+        )
+        .expect("runs");
+    let out = out.tuple_elements().map_or(out.clone(), |t| t[0].clone());
+    let got = out.data_as::<f32>().unwrap();
+    // Within two f32 ULP of the exact values (the corpus's x = -0.9775 was 10 ULP off with
+    // log1p(2x / (1 - x))).
+    for (g, want) in got[..2].iter().zip([(x[0] as f64).atanh(), 0.5f64.atanh()]) {
+        assert!(
+            (*g as f64 - want).abs() <= 2.4e-7 * want.abs(),
+            "{g} vs {want}"
+        );
+    }
+    assert_eq!(got[2], f32::INFINITY);
+    assert_eq!(got[3], f32::NEG_INFINITY);
+    assert!(got[4].is_nan());
+}
