@@ -25,7 +25,13 @@ pub fn larfg<S: Scalar>(alpha: S, x: &mut [S]) -> (S, S) {
 }
 
 /// C(rows, cols) := (I - tau v v^H) C, with v indexed like the rows.
-fn apply_left<S: Scalar>(c: &mut Mat<S>, r0: usize, cols: std::ops::Range<usize>, v: &[S], tau: S) {
+pub(crate) fn apply_left<S: Scalar>(
+    c: &mut Mat<S>,
+    r0: usize,
+    cols: std::ops::Range<usize>,
+    v: &[S],
+    tau: S,
+) {
     if tau == S::zero() {
         return;
     }

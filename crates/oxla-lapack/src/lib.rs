@@ -9,12 +9,14 @@
 //! agree by construction; batched matrices run in parallel. Cholesky, LU, triangular solves,
 //! Householder QR / Hessenberg / tridiagonal reductions and the tridiagonal solver follow
 //! LAPACK's unblocked algorithms (same pivots, signs and compact forms); eigen- and
-//! singular-value decompositions use faer.
+//! singular-value decompositions use faer; the complex Schur decomposition (gees) is
+//! Hessenberg reduction and shifted QR sweeps as ?lahqr (faer keeps its Schur step private).
 
 mod factor;
 mod householder;
 mod mat;
 mod scalar;
+mod schur;
 mod spectral;
 mod tridiagonal;
 
@@ -25,6 +27,7 @@ pub use factor::{getrf, potrf, trsm, Trans};
 pub use householder::{gehrd, geqrf, larfg, orgqr, sytrd_lower};
 pub use mat::Mat;
 pub use scalar::Scalar;
+pub use schur::{gees, Schur};
 pub use spectral::Spectral;
 pub use tridiagonal::gtsv;
 
@@ -509,10 +512,41 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
                 c.info(4, infos)?,
             ])
         }
-        "gees" => Err(Error::unimplemented(format!(
-            "{}: the Schur decomposition is not implemented yet",
-            c.target
-        ))),
+        "gees" => {
+            let (count, n) = c.square(0)?;
+            if flag(cfg, "sort", 'N') != 'N' {
+                return Err(Error::unimplemented(format!(
+                    "{}: ordering the eigenvalues (sort = 'S') is not supported, as in JAX",
+                    c.target
+                )));
+            }
+            if !S::COMPLEX {
+                return Err(Error::unimplemented(format!(
+                    "{}: the real Schur form (2x2 blocks for complex pairs) is not implemented \
+                     yet; the complex one is (lapack_cgees_ffi, lapack_zgees_ffi)",
+                    c.target
+                )));
+            }
+            let want_z = flag(cfg, "mode", 'N') == 'V';
+            let a = S::load(c.operand(0)?)?;
+            let res = batch_map(count, 30 * n * n * n, |b| {
+                let m = a[b * n * n..(b + 1) * n * n]
+                    .iter()
+                    .map(|v| Complex64::new(v.re(), v.im()))
+                    .collect();
+                gees(&Mat::new(n, n, m), want_z)
+            })?;
+            let ts: Vec<Complex64> = res.iter().flat_map(|r| r.t.data.iter().copied()).collect();
+            let zs: Vec<Complex64> = res.iter().flat_map(|r| r.z.data.iter().copied()).collect();
+            let ws: Vec<Complex64> = res.iter().flat_map(|r| r.w.iter().copied()).collect();
+            Ok(vec![
+                c.store(0, &ts)?,
+                c.store(1, &zs)?,
+                c.store(2, &ws)?,
+                c.info(3, vec![0; count])?,
+                c.info(4, res.iter().map(|r| r.info).collect())?,
+            ])
+        }
         _ => Err(Error::unimplemented(format!("LAPACK routine {routine}"))),
     }
 }
@@ -532,6 +566,48 @@ mod tests {
         assert_eq!(flag(cfg, "uplo", 'L'), 'U');
         assert_eq!(flag(cfg, "trans_x", 'N'), 'N');
         assert_eq!(attr("{high = 5 : i32, low = 1 : i32}", "high"), Some(5));
+    }
+
+    #[test]
+    fn batched_cgees_through_literals() {
+        use num_complex::Complex32;
+        // diag(2, 3i) and [[1, 1], [0, 1]]: already triangular, eigenvalues on the diagonal.
+        let z = |re: f32, im: f32| Complex32::new(re, im);
+        let a = Literal::from_vec(
+            &[2, 2, 2],
+            vec![
+                z(2., 0.),
+                z(0., 0.),
+                z(0., 0.),
+                z(0., 3.),
+                z(1., 0.),
+                z(1., 0.),
+                z(0., 0.),
+                z(1., 0.),
+            ],
+        )
+        .unwrap();
+        let c64 = |d: &[i64]| Shape::array(PrimitiveType::C64, d);
+        let s32 = || Shape::array(PrimitiveType::S32, &[2]);
+        let shape = Shape::Tuple(vec![
+            c64(&[2, 2, 2]),
+            c64(&[2, 2, 2]),
+            c64(&[2, 2]),
+            s32(),
+            s32(),
+        ]);
+        let cfg = "{mode = 86 : ui8, sort = 78 : ui8}";
+        let out = call("lapack_cgees_ffi", cfg, &[&a], &shape).unwrap();
+        let t = out.tuple_elements().unwrap();
+        let w = t[2].data_as::<Complex32>().unwrap();
+        assert_eq!(w, &[z(2., 0.), z(0., 3.), z(1., 0.), z(1., 0.)]);
+        assert_eq!(t[4].data_as::<i32>().unwrap(), &[0, 0]);
+        // Sorting and the real Schur form are not supported: errors, not panics.
+        let sorted = "{mode = 86 : ui8, sort = 83 : ui8}";
+        assert!(call("lapack_cgees_ffi", sorted, &[&a], &shape).is_err());
+        let r = Literal::from_vec(&[2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
+        let e = call("lapack_sgees_ffi", cfg, &[&r], &shape).unwrap_err();
+        assert!(e.to_string().contains("real Schur"), "{e}");
     }
 
     #[test]

@@ -212,6 +212,10 @@ pub fn build(b: &mut XlaBuilder, op: &Operation, args: &[XlaOp]) -> Result<Vec<X
     if short == "next_after" {
         return Ok(vec![next_after(b, args[0], args[1])?]);
     }
+    if short == "zeta" || short == "polygamma" {
+        let g: fn(&mut F, XlaOp, XlaOp) -> XlaOp = if short == "zeta" { zeta } else { polygamma };
+        return Ok(vec![binary_float(b, op, args, g)?]);
+    }
     let t0 = b.get_shape(args[0])?.element_type();
     if t0.is_complex() {
         if let Some(r) = complex_op(b, short, args[0], t0) {
@@ -266,6 +270,52 @@ pub fn build(b: &mut XlaBuilder, op: &Operation, args: &[XlaOp]) -> Result<Vec<X
     } else {
         b.convert_element_type(r, t)
     }])
+}
+
+/// A two-operand element-wise CHLO op on floats of one shape, computed as the unary ones are
+/// (f32/f64 in their own type, narrower floats in f32 and rounded back once).
+fn binary_float(
+    b: &mut XlaBuilder,
+    op: &Operation,
+    args: &[XlaOp],
+    g: fn(&mut F, XlaOp, XlaOp) -> XlaOp,
+) -> Result<XlaOp> {
+    let [x, y] = args else {
+        return Err(Error::invalid(format!(
+            "line {}:{}: {} takes 2 operands, got {}",
+            op.line,
+            op.column,
+            op.name,
+            args.len()
+        )));
+    };
+    let (sx, sy) = (b.get_shape(*x)?, b.get_shape(*y)?);
+    let t = sx.element_type();
+    if !t.is_float() || sx != sy {
+        return Err(Error::invalid(format!(
+            "line {}:{}: {} takes two float operands of one shape, got {sx} and {sy}",
+            op.line, op.column, op.name
+        )));
+    }
+    let ct = if matches!(t, PrimitiveType::F32 | PrimitiveType::F64) {
+        t
+    } else {
+        PrimitiveType::F32
+    };
+    let (x, y) = if ct == t {
+        (*x, *y)
+    } else {
+        (
+            b.convert_element_type(*x, ct),
+            b.convert_element_type(*y, ct),
+        )
+    };
+    let r = g(&mut F { b: &mut *b, t: ct }, x, y);
+    Ok(if ct == t {
+        r
+    } else {
+        b.convert_element_type(r, t)
+    })
 }
 
 /// A builder with the compute type, for scalar constants.
@@ -403,15 +453,15 @@ fn acosh(f: &mut F, x: XlaOp) -> XlaOp {
 }
 
 fn atanh(f: &mut F, x: XlaOp) -> XlaOp {
-    // 0.5 * log1p(2x / (1 - x))
-    let one = f.c(1.0);
-    let d = f.b.sub(one, x);
-    let two = f.c(2.0);
-    let n = f.b.mul(two, x);
-    let q = f.b.div(n, d);
-    let l = f.b.log1p(q);
+    // (log1p(x) - log1p(-x)) / 2, as StableHLO decomposes it. log1p(2x / (1 - x)) rounds the
+    // quotient q first and log1p magnifies that error by 1 / (1 + q), large near x = -1
+    // (2.4e-6 in f32 at x = -0.9775). |x| > 1 gives NaN (log1p below -1), ±1 gives ±inf.
+    let a = f.b.log1p(x);
+    let nx = f.b.neg(x);
+    let c = f.b.log1p(nx);
+    let d = f.b.sub(a, c);
     let h = f.c(0.5);
-    f.b.mul(h, l)
+    f.b.mul(d, h)
 }
 
 fn erf_inv(f: &mut F, x: XlaOp) -> XlaOp {
@@ -579,6 +629,133 @@ fn digamma(f: &mut F, x: XlaOp) -> XlaOp {
     let nan = f.c(f64::NAN);
     let nanb = broadcast_like(f, nan, x);
     f.b.select(pole, nanb, v)
+}
+
+/// (2j)! / B_2j for j = 12 down to 1: the Euler–Maclaurin coefficients of the Hurwitz zeta
+/// tail, highest order first.
+const ZETA_EM: [f64; 12] = [
+    -7.166_165_256_175_667e18,
+    1.815_210_540_194_354_7e17,
+    -4.597_978_722_407_473e15,
+    1.164_678_281_435_006_7e14,
+    -2.950_130_727_918_164e12,
+    7.472_424_96e10,
+    -1.892_437_580_318_379_2e9,
+    47_900_160.0,
+    -1_209_600.0,
+    30_240.0,
+    -720.0,
+    12.0,
+];
+
+/// The Hurwitz zeta function zeta(x, q) = sum_{k>=0} (q + k)^-x, as XLA computes it: the first
+/// ten terms summed directly, then the Euler–Maclaurin tail at w = q + 10,
+///   w^(1-x) / (x-1) + w^-x / 2 + sum_{j=1..12} B_2j/(2j)! x(x+1)...(x+2j-2) w^(-x-2j+1),
+/// its sum in Horner form in 1/w^2. Outside the domain: x = 1 gives +inf, x < 1 NaN; for q <= 0
+/// a non-integer x gives NaN, and at the poles (integer q <= 0) an even integer x gives +inf,
+/// any other x NaN.
+fn zeta(f: &mut F, x: XlaOp, q: XlaOp) -> XlaOp {
+    let one = f.c(1.0);
+    let nx = f.b.neg(x);
+    let mut a = q;
+    let mut head = f.b.pow(q, nx);
+    for _ in 0..9 {
+        a = f.b.add(a, one);
+        let p = f.b.pow(a, nx);
+        head = f.b.add(head, p);
+    }
+    // w = q + 10
+    a = f.b.add(a, one);
+    let w_x = f.b.pow(a, nx);
+    let xm1 = f.b.sub(x, one);
+    let wa = f.b.mul(w_x, a);
+    let integral = f.b.div(wa, xm1);
+    let s = f.b.add(head, integral);
+    let a2 = f.b.mul(a, a);
+    let inv_a2 = f.b.div(one, a2);
+    // Horner from the highest order: h <- (x+2k-1)(x+2k)/w^2 * (h + (2j)!/B_2j reciprocal).
+    let mut h = f.c(0.0);
+    for (i, &c) in ZETA_EM[..11].iter().enumerate() {
+        let k1 = f.c((22 - 2 * i) as f64);
+        let k2 = f.c((21 - 2 * i) as f64);
+        let l = f.b.add(x, k1);
+        let r = f.b.add(x, k2);
+        let fac = f.b.mul(l, r);
+        let cc = f.c(1.0 / c);
+        let hc = f.b.add(h, cc);
+        let t = f.b.mul(inv_a2, hc);
+        h = f.b.mul(fac, t);
+    }
+    let c1 = f.c(1.0 / ZETA_EM[11]);
+    let hc = f.b.add(c1, h);
+    let xa = f.b.div(x, a);
+    let xh = f.b.mul(xa, hc);
+    let half = f.c(0.5);
+    let inner = f.b.add(half, xh);
+    let tail = f.b.mul(w_x, inner);
+    let full = f.b.add(s, tail);
+    // Where the tail is negligible next to the direct sum, the direct sum alone.
+    let aw = f.b.abs(w_x);
+    let ah = f.b.abs(head);
+    let eps = f.c(if f.t == PrimitiveType::F64 {
+        f64::MIN_POSITIVE
+    } else {
+        f32::MIN_POSITIVE as f64
+    });
+    let tiny = f.b.mul(ah, eps);
+    let negligible = f.b.lt(aw, tiny);
+    let mut out = f.b.select(negligible, head, full);
+    let nan = f.c(f64::NAN);
+    let nan = broadcast_like(f, nan, x);
+    let inf = f.c(f64::INFINITY);
+    let inf = broadcast_like(f, inf, x);
+    let below = f.b.lt(x, one);
+    out = f.b.select(below, nan, out);
+    let zero = f.c(0.0);
+    let q_le0 = f.b.le(q, zero);
+    let fx = f.b.floor(x);
+    let x_not_int = f.b.ne(x, fx);
+    let domain = f.b.and(q_le0, x_not_int);
+    out = f.b.select(domain, nan, out);
+    let fq = f.b.floor(q);
+    let q_int = f.b.eq(q, fq);
+    let pole = f.b.and(q_le0, q_int);
+    let x_int = f.b.eq(x, fx);
+    let two = f.c(2.0);
+    let xr = f.b.rem(x, two);
+    let x_even = f.b.eq(xr, zero);
+    let even_int = f.b.and(x_int, x_even);
+    let at_pole = f.b.select(even_int, inf, nan);
+    out = f.b.select(pole, at_pole, out);
+    let x_one = f.b.eq(x, one);
+    f.b.select(x_one, inf, out)
+}
+
+/// polygamma(n, x): digamma(x) for n = 0, else (-1)^(n+1) n! zeta(n+1, x) with n! as
+/// exp(lgamma(n+1)); NaN where n is not a natural number.
+fn polygamma(f: &mut F, n: XlaOp, x: XlaOp) -> XlaOp {
+    let one = f.c(1.0);
+    let two = f.c(2.0);
+    let nr = f.b.rem(n, two);
+    let nr2 = f.b.mul(two, nr);
+    let sign = f.b.sub(nr2, one);
+    let np1 = f.b.add(n, one);
+    let lg = lgamma(f, np1);
+    let fact = f.b.exp(lg);
+    let z = zeta(f, np1, x);
+    let sf = f.b.mul(sign, fact);
+    let mut out = f.b.mul(sf, z);
+    let zero = f.c(0.0);
+    let n0 = f.b.eq(n, zero);
+    let dg = digamma(f, x);
+    out = f.b.select(n0, dg, out);
+    let fl = f.b.floor(n);
+    let not_int = f.b.ne(n, fl);
+    let neg = f.b.lt(n, zero);
+    let bad = f.b.or(not_int, neg);
+    let nan = f.c(f64::NAN);
+    let nan = broadcast_like(f, nan, x);
+    f.b.select(bad, nan, out)
 }
 
 /// i1e(x) = exp(-|x|) I1(x). Below a cutoff (8 for f32, 20 for f64): the power series

@@ -9,6 +9,18 @@ use oxla_hlo::{BinaryOp, HloInstruction, PrimitiveType};
 
 use super::{Ctx, Emitter, Idx, IdxDim, Val, R};
 
+/// The type a dot or convolution of result type `t` sums in: f16, bf16 and the 8-bit floats in
+/// f64 (their kernels are scalar), rounded once at the end as the interpreter does — not after
+/// every term, which loses the sum's low bits; every other type in itself.
+fn accumulator(t: PrimitiveType, lanes: u32) -> PrimitiveType {
+    let narrow = matches!(t, PrimitiveType::F16 | PrimitiveType::BF16) || t.is_minifloat();
+    match (narrow, lanes) {
+        (true, 1) => PrimitiveType::F64,
+        (true, _) => PrimitiveType::F32,
+        _ => t,
+    }
+}
+
 impl<'a, 'b> Emitter<'a, 'b> {
     /// dot_general as a reduction over the contracting dimensions (all element types; the
     /// runtime sends large f32/f64 dots to the GEMM kernels instead).
@@ -49,11 +61,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
         for (j, &k) in rfree.iter().enumerate() {
             ri[k] = idx.d[nb + lfree.len() + j];
         }
-        let zero_s = self.constant(t, Scalar::Int(0), lanes)?;
-        let zero_s = if t.is_float() {
-            self.constant(t, Scalar::Float(0.0), lanes)?
+        let acc = accumulator(t, lanes);
+        let zero_s = if acc.is_float() {
+            self.constant(acc, Scalar::Float(0.0), lanes)?
         } else {
-            zero_s
+            self.constant(acc, Scalar::Int(0), lanes)?
         };
         let var = {
             let ty = self.b.func.dfg.value_type(zero_s.v);
@@ -67,12 +79,13 @@ impl<'a, 'b> Emitter<'a, 'b> {
             .zip(&dn.rhs_contracting_dims)
             .map(|(&a, &b)| (a as usize, b as usize, lhs[a as usize]))
             .collect();
-        self.dot_loops(ctx, ins, &contract, 0, &mut li, &mut ri, var, t, lanes)?;
-        Ok(vec![Val {
+        self.dot_loops(ctx, ins, &contract, 0, &mut li, &mut ri, var, acc, lanes)?;
+        let sum = Val {
             v: self.b.use_var(var),
-            t,
+            t: acc,
             lanes,
-        }])
+        };
+        Ok(vec![self.convert(sum, t)?])
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -171,16 +184,17 @@ impl<'a, 'b> Emitter<'a, 'b> {
         li[dn.input_batch_dimension as usize] = (self.b.ins().iadd(bbase, ob), 0);
         ri[dn.kernel_output_feature_dimension as usize] = (of, ofs);
         let fbase = self.b.ins().imul_imm_s(fg, in_feat / fgc.max(1));
-        let zero = if t.is_float() {
-            self.constant(t, Scalar::Float(0.0), lanes)?
+        let acc = accumulator(t, lanes);
+        let zero = if acc.is_float() {
+            self.constant(acc, Scalar::Float(0.0), lanes)?
         } else {
-            self.constant(t, Scalar::Int(0), lanes)?
+            self.constant(acc, Scalar::Int(0), lanes)?
         };
         let ty = self.b.func.dfg.value_type(zero.v);
         let var = self.b.declare_var(ty);
         self.b.def_var(var, zero.v);
         if k_in == 0 || ld.contains(&0) || rd.contains(&0) {
-            return Ok(vec![zero]);
+            return Ok(vec![self.convert(zero, t)?]);
         }
         let lim = self.iconst(k_in);
         let outs: Vec<Value> = dn
@@ -192,14 +206,15 @@ impl<'a, 'b> Emitter<'a, 'b> {
             li[dn.input_feature_dimension as usize] = (em.b.ins().iadd(fbase, kf), 0);
             ri[dn.kernel_input_feature_dimension as usize] = (kf, 0);
             em.conv_window(
-                ctx, ins, w, dn, &ld, &outs, 0, &mut li, &mut ri, var, t, lanes, None,
+                ctx, ins, w, dn, &ld, &outs, 0, &mut li, &mut ri, var, acc, lanes, None,
             )
         })?;
-        Ok(vec![Val {
+        let sum = Val {
             v: self.b.use_var(var),
-            t,
+            t: acc,
             lanes,
-        }])
+        };
+        Ok(vec![self.convert(sum, t)?])
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -1,0 +1,193 @@
+//! CHLO special functions decomposed by the importer, checked on the interpreter against
+//! hand-computed values (closed forms where they exist).
+
+use oxla_hlo::Literal;
+use oxla_stablehlo::{import, parse_module};
+
+/// Imports `body` (one CHLO op `%0 = ...` over `%arg0`, `%arg1` of type `ty`) and runs it.
+fn run(op: &str, ty: &str, args: &[Literal]) -> Literal {
+    let text = format!(
+        "func.func @main(%arg0: {ty}, %arg1: {ty}) -> {ty} {{\n  \
+         %0 = {op} %arg0, %arg1 : {ty}, {ty} -> {ty}\n  \
+         return %0 : {ty}\n}}\n"
+    );
+    let module = parse_module(&text).expect("parses");
+    let imp = import(&module, None).expect("imports");
+    let out = oxla_interp::Interpreter::new()
+        .run(imp.computation.module(), args)
+        .expect("runs");
+    // The function's results come back as a tuple.
+    match out.tuple_elements() {
+        Some(t) => t[0].clone(),
+        None => out,
+    }
+}
+
+const ZETA_3: f64 = 1.202_056_903_159_594_2;
+const PI2_6: f64 = std::f64::consts::PI * std::f64::consts::PI / 6.0;
+
+/// (x, q, zeta(x, q)): Riemann values, a shifted one (zeta(2, 2) = pi^2/6 - 1), zeta(2, 1/2) =
+/// 3 zeta(2) (= pi^2/2), the harmonic pole and the domain errors.
+fn zeta_cases() -> Vec<(f64, f64, f64)> {
+    vec![
+        (2.0, 1.0, PI2_6),
+        (3.0, 1.0, ZETA_3),
+        (4.0, 1.0, std::f64::consts::PI.powi(4) / 90.0),
+        (2.0, 2.0, PI2_6 - 1.0),
+        (2.0, 0.5, 3.0 * PI2_6),
+        (1.0, 3.0, f64::INFINITY),
+        (0.5, 3.0, f64::NAN),
+        (2.5, -1.5, f64::NAN),
+        (2.0, -2.0, f64::INFINITY),
+        (3.0, 0.0, f64::NAN),
+    ]
+}
+
+fn close(got: f64, want: f64, rel: f64) -> bool {
+    if want.is_nan() {
+        return got.is_nan();
+    }
+    if want.is_infinite() {
+        return got == want;
+    }
+    (got - want).abs() <= rel * want.abs()
+}
+
+#[test]
+fn zeta_matches_closed_forms() {
+    let cases = zeta_cases();
+    let xs: Vec<f64> = cases.iter().map(|c| c.0).collect();
+    let qs: Vec<f64> = cases.iter().map(|c| c.1).collect();
+    let n = cases.len() as i64;
+    let ty = format!("tensor<{n}xf64>");
+    let out = run(
+        "chlo.zeta",
+        &ty,
+        &[
+            Literal::from_vec(&[n], xs.clone()).unwrap(),
+            Literal::from_vec(&[n], qs.clone()).unwrap(),
+        ],
+    );
+    for (g, c) in out.data_as::<f64>().unwrap().iter().zip(&cases) {
+        assert!(
+            close(*g, c.2, 1e-14),
+            "zeta({}, {}) = {g}, want {}",
+            c.0,
+            c.1,
+            c.2
+        );
+    }
+    // f32 computes in f32.
+    let ty = format!("tensor<{n}xf32>");
+    let out = run(
+        "chlo.zeta",
+        &ty,
+        &[
+            Literal::from_vec(&[n], xs.iter().map(|&v| v as f32).collect()).unwrap(),
+            Literal::from_vec(&[n], qs.iter().map(|&v| v as f32).collect()).unwrap(),
+        ],
+    );
+    for (g, c) in out.data_as::<f32>().unwrap().iter().zip(&cases) {
+        assert!(
+            close(*g as f64, c.2, 1e-6),
+            "f32 zeta({}, {}) = {g}",
+            c.0,
+            c.1
+        );
+    }
+}
+
+#[test]
+fn polygamma_matches_closed_forms() {
+    // (n, x, polygamma(n, x)): digamma(1) = -gamma, trigamma(1) = pi^2/6,
+    // polygamma(2, 1) = -2 zeta(3), trigamma(1/2) = pi^2/2, polygamma(3, 1) = pi^4/15,
+    // and NaN for n that is not a natural number.
+    let cases = [
+        (0.0, 1.0, -0.577_215_664_901_532_9),
+        (1.0, 1.0, PI2_6),
+        (2.0, 1.0, -2.0 * ZETA_3),
+        (1.0, 0.5, 3.0 * PI2_6),
+        (3.0, 1.0, std::f64::consts::PI.powi(4) / 15.0),
+        (1.5, 1.0, f64::NAN),
+        (-1.0, 1.0, f64::NAN),
+    ];
+    let n = cases.len() as i64;
+    let ns: Vec<f64> = cases.iter().map(|c| c.0).collect();
+    let xs: Vec<f64> = cases.iter().map(|c| c.1).collect();
+    let out = run(
+        "chlo.polygamma",
+        &format!("tensor<{n}xf64>"),
+        &[
+            Literal::from_vec(&[n], ns.clone()).unwrap(),
+            Literal::from_vec(&[n], xs.clone()).unwrap(),
+        ],
+    );
+    for (g, c) in out.data_as::<f64>().unwrap().iter().zip(&cases) {
+        assert!(
+            close(*g, c.2, 1e-13),
+            "polygamma({}, {}) = {g}, want {}",
+            c.0,
+            c.1,
+            c.2
+        );
+    }
+    let p2 = out.data_as::<f64>().unwrap()[2];
+    assert!((p2 - -2.404_113_806_319_188_5).abs() < 1e-14, "{p2}");
+    // bf16 computes in f32 and rounds once.
+    let bf = |v: &[f64]| {
+        let h: Vec<half::bf16> = v.iter().map(|&x| half::bf16::from_f64(x)).collect();
+        Literal::from_vec(&[v.len() as i64], h).unwrap()
+    };
+    let out = run(
+        "chlo.polygamma",
+        &format!("tensor<{n}xbf16>"),
+        &[bf(&ns), bf(&xs)],
+    );
+    for (g, c) in out.data_as::<half::bf16>().unwrap().iter().zip(&cases) {
+        assert!(
+            close(g.to_f64(), c.2, 1e-2),
+            "bf16 polygamma({}, {}) = {g}",
+            c.0,
+            c.1
+        );
+    }
+}
+
+#[test]
+fn mismatched_operands_are_an_error() {
+    let text = "func.func @main(%arg0: tensor<2xf32>, %arg1: tensor<2xf64>) -> tensor<2xf32> {\n  \
+                %0 = chlo.zeta %arg0, %arg1 : tensor<2xf32>, tensor<2xf64> -> tensor<2xf32>\n  \
+                return %0 : tensor<2xf32>\n}\n";
+    let module = parse_module(text).expect("parses");
+    let e = import(&module, None).err().expect("an error");
+    assert!(e.to_string().contains("chlo.zeta"), "{e}");
+}
+
+#[test]
+fn atanh_near_minus_one_and_at_the_edges() {
+    let text = "func.func @main(%arg0: tensor<5xf32>) -> tensor<5xf32> {\n  \
+                %0 = chlo.atanh %arg0 : tensor<5xf32> -> tensor<5xf32>\n  \
+                return %0 : tensor<5xf32>\n}\n";
+    let module = parse_module(text).expect("parses");
+    let imp = import(&module, None).expect("imports");
+    let x = [-0.977_542_2_f32, 0.5, 1.0, -1.0, 1.5];
+    let out = oxla_interp::Interpreter::new()
+        .run(
+            imp.computation.module(),
+            &[Literal::from_vec(&[5], x.to_vec()).unwrap()],
+        )
+        .expect("runs");
+    let out = out.tuple_elements().map_or(out.clone(), |t| t[0].clone());
+    let got = out.data_as::<f32>().unwrap();
+    // Within two f32 ULP of the exact values (the corpus's x = -0.9775 was 10 ULP off with
+    // log1p(2x / (1 - x))).
+    for (g, want) in got[..2].iter().zip([(x[0] as f64).atanh(), 0.5f64.atanh()]) {
+        assert!(
+            (*g as f64 - want).abs() <= 2.4e-7 * want.abs(),
+            "{g} vs {want}"
+        );
+    }
+    assert_eq!(got[2], f32::INFINITY);
+    assert_eq!(got[3], f32::NEG_INFINITY);
+    assert!(got[4].is_nan());
+}
