@@ -68,8 +68,9 @@ fn simplified(c: &HloComputation, id: InstrId) -> Option<InstrId> {
                     }
                 }
                 BinaryOp::Sub if exact_int && is_splat(c, c.instr(r), 0) => Some(l),
-                // x * 1, 1 * x, x / 1 (exact for every type)
-                BinaryOp::Mul => {
+                // x * 1, 1 * x, x / 1: exact for every real type. Not for complex: (1+0i)
+                // times (-inf-inf i) is (-inf·1 - (-inf)·0) + … = NaN, as XLA computes it.
+                BinaryOp::Mul if !t.is_complex() => {
                     if is_splat(c, c.instr(r), 1) {
                         Some(l)
                     } else if is_splat(c, c.instr(l), 1) {
@@ -78,7 +79,7 @@ fn simplified(c: &HloComputation, id: InstrId) -> Option<InstrId> {
                         None
                     }
                 }
-                BinaryOp::Div if is_splat(c, c.instr(r), 1) => Some(l),
+                BinaryOp::Div if !t.is_complex() && is_splat(c, c.instr(r), 1) => Some(l),
                 BinaryOp::And if t.is_pred() => {
                     if is_splat(c, c.instr(r), 1) {
                         Some(l)
