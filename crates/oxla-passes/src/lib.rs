@@ -14,6 +14,7 @@ mod inline;
 mod layout;
 pub mod plan;
 mod rewrite;
+pub mod row_groups;
 mod simplify;
 
 use oxla_hlo::{HloModule, Result};

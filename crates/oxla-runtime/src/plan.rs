@@ -147,6 +147,8 @@ pub(crate) struct Program {
     pub(crate) arena_bytes: usize,
     /// Instructions whose value is (part of) the result: computed into owned memory.
     pub(crate) to_owned: Vec<bool>,
+    /// Per step: its part in a row group (`steps/row_group.rs`), if any.
+    pub(crate) groups: Vec<Option<crate::steps::row_group::GroupRole>>,
 }
 
 impl Program {
@@ -402,7 +404,16 @@ impl<'m> Builder<'m> {
             .iter()
             .map(|x| x.shape.as_array().cloned().map(Arc::new))
             .collect();
+        let mut ba = ba;
+        let groups = crate::steps::row_group::row_groups(
+            self.m,
+            c,
+            &steps,
+            &mut ba.slots,
+            &mut ba.arena_bytes,
+        );
         self.progs[idx] = Some(Program {
+            groups,
             comp: cid,
             shapes,
             step_of,

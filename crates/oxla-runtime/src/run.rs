@@ -263,6 +263,8 @@ impl Programs {
     ) -> Result<V> {
         let profiler = crate::profile::current().map(|c| c.0);
         let printing = crate::profile::printing();
+        // Prepared kernels of the row group being reached (launched at its last step).
+        let mut pending = Vec::new();
         for i in 0..c.instructions.len() {
             let ins = &c.instructions[i];
             let step = prog.step_of[i].map(|k| &prog.steps[k as usize]);
@@ -277,7 +279,7 @@ impl Programs {
                     let t = std::time::Instant::now();
                     let v = {
                         let _g = crate::profile::enter(profiler.clone(), name.clone());
-                        self.run_step(x, prog, c, i, step, base, vals)?
+                        self.run_step(x, prog, c, i, step, base, vals, &mut pending)?
                     };
                     if let Some(p) = &profiler {
                         p.record(&*name, "step", t, std::time::Instant::now());
@@ -292,7 +294,7 @@ impl Programs {
                     }
                     v
                 }
-                (_, Some(step)) => self.run_step(x, prog, c, i, step, base, vals)?,
+                (_, Some(step)) => self.run_step(x, prog, c, i, step, base, vals, &mut pending)?,
                 // Moved out of the arguments: the frame is then the only holder of memory its
                 // caller handed over (which in-place updates check).
                 (Op::Parameter { number }, _) => args
@@ -501,6 +503,7 @@ impl Programs {
         step: &Step,
         base: *mut u8,
         vals: &[V],
+        pending: &mut Vec<crate::steps::row_group::MemberRun>,
     ) -> Result<V> {
         let ins = &c.instructions[i];
         let s = StepCtx {
@@ -512,7 +515,17 @@ impl Programs {
             base,
             vals,
         };
+        let role = prog.step_of[i].and_then(|k| prog.groups.get(k as usize).copied().flatten());
         match step {
+            Step::Kernel { kernel, .. } if role.is_some() => {
+                let (run, v) = self.prepare_group_kernel(&s, *kernel)?;
+                pending.push(run);
+                if let Some(r) = role.filter(|r| r.last) {
+                    self.launch_row_group(pending, r.rows);
+                    pending.clear();
+                }
+                Ok(v)
+            }
             Step::Kernel {
                 in_place: Some((uk, kind)),
                 ..

@@ -1,5 +1,5 @@
 //! Runtime steps, one file per kind: JIT loop kernels (and in-place updates), GEMM calls,
-//! sort, FFT, linear algebra, random numbers, select-and-scatter, top-k, control flow,
+//! row groups of loop kernels run block by block, sort, FFT, linear algebra, random numbers, select-and-scatter, top-k, control flow,
 //! collectives, host queues and channels, and host custom calls. Each adds a `run_*`
 //! method to `Programs`.
 
@@ -12,6 +12,7 @@ pub(crate) mod kernel;
 pub(crate) mod linalg;
 pub(crate) mod queue;
 pub(crate) mod rng;
+pub(crate) mod row_group;
 pub(crate) mod select_and_scatter;
 pub(crate) mod sort;
 pub(crate) mod top_k;
