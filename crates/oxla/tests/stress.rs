@@ -1,8 +1,10 @@
 //! Stress: one executable run from 16 threads at once with every result checked; compiles
 //! of a long program and of a deeply nested one (no stack overflow; time reported, and
-//! checked to grow about linearly with size). `OXLA_STRESS_SECONDS` (default 2) and
-//! `OXLA_STRESS_INSTRUCTIONS` (default 8000) widen the runs; docs/fuzzing.md gives the long
-//! commands.
+//! checked to grow about linearly with size); infeed and outfeed queues of four devices
+//! under concurrent host producers and consumers while four replicas loop over them (every
+//! item out exactly once, in order per producer). `OXLA_STRESS_SECONDS` (default 2),
+//! `OXLA_STRESS_INSTRUCTIONS` (default 8000) and `OXLA_STRESS_QUEUE_ITEMS` (default 1500
+//! per producer) widen the runs; docs/fuzzing.md gives the long commands.
 
 use std::time::{Duration, Instant};
 
@@ -222,4 +224,145 @@ fn a_never_ending_loop_is_cancelled_from_another_thread() {
     let odd = oxla::runtime::Buffer::scalar(1i32).unwrap();
     let out = exe.execute(&[&odd]).unwrap();
     assert_eq!(out[0].to_vec::<i32>().unwrap(), vec![7]);
+}
+
+/// Four replicas on four devices, each looping `n` times over infeed → compute → outfeed.
+const QUEUE_PROGRAM: &str = r#"
+HloModule queues
+
+cond {
+  st = (s32[], s32[], token[]) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  n = s32[] get-tuple-element(st), index=1
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
+body {
+  st = (s32[], s32[], token[]) parameter(0)
+  i = s32[] get-tuple-element(st), index=0
+  n = s32[] get-tuple-element(st), index=1
+  tk = token[] get-tuple-element(st), index=2
+  in = (s32[8], token[]) infeed(tk)
+  x = s32[8] get-tuple-element(in), index=0
+  tk2 = token[] get-tuple-element(in), index=1
+  two = s32[] constant(2)
+  one = s32[] constant(1)
+  r = u32[] replica-id()
+  rs = s32[] convert(r)
+  k = s32[] add(one, rs)
+  twos = s32[8] broadcast(two), dimensions={}
+  ks = s32[8] broadcast(k), dimensions={}
+  x2 = s32[8] multiply(x, twos)
+  y = s32[8] add(x2, ks)
+  o = token[] outfeed(y, tk2), outfeed_shape=s32[8]
+  i1 = s32[] add(i, one)
+  ROOT next = (s32[], s32[], token[]) tuple(i1, n, o)
+}
+
+ENTRY main {
+  n = s32[] parameter(0)
+  zero = s32[] constant(0)
+  t = token[] after-all()
+  init = (s32[], s32[], token[]) tuple(zero, n, t)
+  w = (s32[], s32[], token[]) while(init), condition=cond, body=body
+  ROOT done = s32[] get-tuple-element(w), index=0
+}
+"#;
+
+#[test]
+fn queues_under_concurrent_producers_and_consumers() {
+    use oxla::runtime::{Buffer, ClientOptions};
+    use std::collections::HashSet;
+    const DEVICES: usize = 4;
+    let per_producer = env("OXLA_STRESS_QUEUE_ITEMS", 1500) as usize;
+    let client = Client::cpu_with(ClientOptions {
+        devices: DEVICES,
+        ..ClientOptions::default()
+    })
+    .unwrap();
+    let m = parse_module(QUEUE_PROGRAM).unwrap();
+    let exe = client
+        .compile(
+            &m,
+            &CompileOptions {
+                replicas: DEVICES,
+                ..CompileOptions::default()
+            },
+        )
+        .unwrap();
+    let n = (2 * per_producer) as i32;
+    let args: Vec<Vec<Buffer>> = (0..DEVICES)
+        .map(|_| vec![Buffer::from_slice(&[n], &[]).unwrap()])
+        .collect();
+    let t0 = Instant::now();
+    let run = exe.execute_sharded_async(args);
+    let out_shape = oxla::hlo::Shape::array(PrimitiveType::S32, &[8]);
+    let seen: Vec<Vec<(i32, i32)>> = std::thread::scope(|s| {
+        // Replica r runs on device r (the default assignment); two producers and two
+        // consumers per device, all at once.
+        for d in 0..DEVICES {
+            for p in 0..2 {
+                let client = &client;
+                s.spawn(move || {
+                    for seq in 0..per_producer as i32 {
+                        let x = [p, seq, d as i32, seq * 3, -seq, 7, p + seq, 11];
+                        client
+                            .infeed(d, Buffer::from_slice(&x, &[8]).unwrap())
+                            .unwrap();
+                    }
+                });
+            }
+        }
+        let consumers: Vec<_> = (0..DEVICES * 2)
+            .map(|c| {
+                let (client, out_shape) = (&client, &out_shape);
+                s.spawn(move || {
+                    let d = c / 2;
+                    let k = 1 + d as i32;
+                    let mut got = Vec::new();
+                    let mut last = [-1i32; 2];
+                    for _ in 0..per_producer {
+                        let y: Vec<i32> = client.outfeed(d, out_shape).unwrap().to_vec().unwrap();
+                        let x: Vec<i32> = y.iter().map(|v| (v - k) / 2).collect();
+                        assert_eq!(y, x.iter().map(|v| 2 * v + k).collect::<Vec<_>>());
+                        let (p, seq) = (x[0], x[1]);
+                        assert_eq!(x[2], d as i32, "an item of device {} on device {d}", x[2]);
+                        assert_eq!(x[3..], [seq * 3, -seq, 7, p + seq, 11]);
+                        // Each producer's items leave in the order they came.
+                        assert!(seq > last[p as usize], "device {d}: reordered");
+                        last[p as usize] = seq;
+                        got.push((p, seq));
+                    }
+                    got
+                })
+            })
+            .collect();
+        consumers.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let done = run.wait().unwrap();
+    for (d, r) in done.iter().enumerate() {
+        assert_eq!(r[0].to_vec::<i32>().unwrap(), vec![n], "device {d}");
+    }
+    // Every item came out exactly once on its own device.
+    for d in 0..DEVICES {
+        let all: HashSet<(i32, i32)> = seen[2 * d]
+            .iter()
+            .chain(&seen[2 * d + 1])
+            .copied()
+            .collect();
+        assert_eq!(
+            all.len(),
+            2 * per_producer,
+            "device {d}: lost or duplicated items"
+        );
+    }
+    for d in 0..DEVICES {
+        assert_eq!(client.infeed_len(d).unwrap(), 0);
+        assert_eq!(client.outfeed_len(d).unwrap(), 0);
+    }
+    println!(
+        "{} items through {DEVICES} devices' queues (2 producers, 2 consumers each) in {:.2} s",
+        DEVICES * 2 * per_producer,
+        t0.elapsed().as_secs_f64()
+    );
 }
