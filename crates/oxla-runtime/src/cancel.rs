@@ -1,8 +1,10 @@
-//! Cancelling an execution: a [`Cancel`] handle, given to [`crate::Executable::execute_with`],
-//! can be triggered from another thread or carry a deadline. A running program checks it
-//! between steps and at every `while` back-edge, and then stops with an error naming where;
-//! the executable stays usable. A single long kernel (one GEMM, one loop nest) runs to its
-//! end before the check.
+//! Cancelling an execution: a [`Cancel`] handle, given to [`crate::Executable::execute_with`]
+//! or [`crate::Executable::execute_sharded_with`], can be triggered from another thread or
+//! carry a deadline. A running program checks it between steps, at every `while` back-edge
+//! and every few milliseconds while it waits on its infeed, and then stops with an error
+//! naming where; in a sharded run the run is also aborted, which wakes instances waiting
+//! in a collective or a receive. The executable stays usable. A single long kernel (one
+//! GEMM, one loop nest) runs to its end before the check.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -141,16 +141,6 @@ impl Executable {
     }
 
     /// Runs instance (replica, partition) within run `run`.
-    fn run_instance(
-        &self,
-        run: u64,
-        replica: usize,
-        partition: usize,
-        args: Vec<Buffer>,
-    ) -> Result<Vec<Buffer>> {
-        self.run_instance_with(run, replica, partition, args, None)
-    }
-
     fn run_instance_with(
         &self,
         run: u64,
@@ -320,7 +310,38 @@ impl Executable {
                 args: a.clone(),
             })
             .collect();
-        launch(&self.inner.shared, &launches)
+        launch(&self.inner.shared, &launches, None)
+    }
+
+    /// [`Executable::execute_sharded`] that stops every instance when `cancel` is triggered
+    /// (or its deadline passes): each checks it between steps, at loop back-edges and while
+    /// it waits on its infeed, and an instance blocked in a collective or a receive is woken
+    /// by aborting the run. The error names where the first instance stopped.
+    pub fn execute_sharded_with(
+        &self,
+        args: &[Vec<&Buffer>],
+        cancel: &crate::Cancel,
+    ) -> Result<Vec<Vec<Buffer>>> {
+        let g = self.inner.grid;
+        if args.len() != g.processes() {
+            return Err(Error::invalid(format!(
+                "execute_sharded_with: {} argument lists for {} replicas × {} partitions",
+                args.len(),
+                g.replicas,
+                g.partitions
+            )));
+        }
+        let launches: Vec<Launch> = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Launch {
+                executable: self,
+                replica: i / g.partitions as usize,
+                partition: i % g.partitions as usize,
+                args: a.clone(),
+            })
+            .collect();
+        launch(&self.inner.shared, &launches, Some(cancel))
     }
 
     /// Starts a single-process execution on another thread and returns at once, so the
@@ -403,7 +424,7 @@ impl Client {
                 ));
             }
         }
-        launch(&self.shared, launches)
+        launch(&self.shared, launches, None)
     }
 }
 
@@ -413,7 +434,11 @@ fn owned(args: &[&Buffer]) -> Vec<Buffer> {
 
 /// Runs `launches` concurrently, one thread each, in one run: when one fails, the run is
 /// aborted so the others stop waiting for it; the first real failure is returned.
-fn launch(shared: &Arc<Shared>, launches: &[Launch]) -> Result<Vec<Vec<Buffer>>> {
+fn launch(
+    shared: &Arc<Shared>,
+    launches: &[Launch],
+    cancel: Option<&crate::Cancel>,
+) -> Result<Vec<Vec<Buffer>>> {
     let run = shared.new_run();
     let mut seen = std::collections::HashSet::new();
     for l in launches {
@@ -435,16 +460,35 @@ fn launch(shared: &Arc<Shared>, launches: &[Launch]) -> Result<Vec<Vec<Buffer>>>
         let l = &launches[0];
         vec![l
             .executable
-            .run_instance(run, l.replica, l.partition, owned(&l.args))]
+            .run_instance_with(run, l.replica, l.partition, owned(&l.args), cancel)]
     } else {
+        let finished = std::sync::atomic::AtomicUsize::new(0);
         std::thread::scope(|s| {
+            // A cancellation also wakes instances blocked in a collective or a receive.
+            if let Some(c) = cancel {
+                let finished = &finished;
+                s.spawn(move || {
+                    while finished.load(std::sync::atomic::Ordering::Acquire) < launches.len() {
+                        if c.is_cancelled() {
+                            shared.comm.abort(run, "execution cancelled");
+                            return;
+                        }
+                        std::thread::sleep(std::time::Duration::from_millis(5));
+                    }
+                });
+            }
             let handles: Vec<_> = launches
                 .iter()
                 .map(|l| {
+                    let finished = &finished;
                     s.spawn(move || {
-                        let r =
-                            l.executable
-                                .run_instance(run, l.replica, l.partition, owned(&l.args));
+                        let r = l.executable.run_instance_with(
+                            run,
+                            l.replica,
+                            l.partition,
+                            owned(&l.args),
+                            cancel,
+                        );
                         if let Err(e) = &r {
                             shared.comm.abort(
                                 run,
@@ -454,6 +498,7 @@ fn launch(shared: &Arc<Shared>, launches: &[Launch]) -> Result<Vec<Vec<Buffer>>>
                                 ),
                             );
                         }
+                        finished.fetch_add(1, std::sync::atomic::Ordering::Release);
                         r
                     })
                 })

@@ -73,6 +73,32 @@ impl<'a> Exec<'a> {
         }
     }
 
+    /// Waits up to `timeout` through `f` (one wait of at most the duration it is given, `None`
+    /// when nothing came). With a cancel handle the wait is cut into short slices so a
+    /// cancellation stops it at once, naming `name`.
+    pub fn wait_cancellable<T>(
+        &self,
+        name: &str,
+        timeout: std::time::Duration,
+        mut f: impl FnMut(std::time::Duration) -> Result<Option<T>>,
+    ) -> Result<Option<T>> {
+        if self.cancel.is_none() {
+            return f(timeout);
+        }
+        const SLICE: std::time::Duration = std::time::Duration::from_millis(10);
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            self.check_cancel(name)?;
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if let Some(v) = f(left.min(SLICE))? {
+                return Ok(Some(v));
+            }
+            if left <= SLICE {
+                return Ok(None);
+            }
+        }
+    }
+
     /// The seed of one rng step execution (the state advanced).
     pub fn next_rng_seed(&self) -> u64 {
         let s = oxla_elem::rng::next_rng_seed(self.rng.get());

@@ -226,6 +226,61 @@ fn a_never_ending_loop_is_cancelled_from_another_thread() {
     assert_eq!(out[0].to_vec::<i32>().unwrap(), vec![7]);
 }
 
+#[test]
+fn a_sharded_run_is_cancelled_in_loops_collectives_and_queues() {
+    use oxla::runtime::{Buffer, Cancel, ClientOptions};
+    // Replica 0 loops forever (an even start never reaches 7); replica 1 ends its loop and
+    // waits in the all-reduce for it. The client's timeout is long: only the cancellation
+    // can end the run soon.
+    let text = "HloModule m\n\nadd {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  ROOT c = s32[] add(a, b)\n}\n\ncond {\n  s = s32[] parameter(0)\n  seven = s32[] constant(7)\n  ROOT ne = pred[] compare(s, seven), direction=NE\n}\n\nbody {\n  s = s32[] parameter(0)\n  two = s32[] constant(2)\n  ROOT n = s32[] add(s, two)\n}\n\nENTRY main {\n  x = s32[] parameter(0)\n  w = s32[] while(x), condition=cond, body=body\n  ROOT r = s32[] all-reduce(w), replica_groups={}, to_apply=add\n}\n";
+    let client = Client::cpu_with(ClientOptions {
+        devices: 2,
+        timeout: Duration::from_secs(60),
+        ..ClientOptions::default()
+    })
+    .unwrap();
+    let m = parse_module(text).unwrap();
+    let opts = CompileOptions {
+        replicas: 2,
+        ..CompileOptions::default()
+    };
+    let exe = client.compile(&m, &opts).unwrap();
+    let (even, odd) = (Buffer::scalar(0i32).unwrap(), Buffer::scalar(1i32).unwrap());
+    let t0 = Instant::now();
+    let err = exe
+        .execute_sharded_with(
+            &[vec![&even], vec![&odd]],
+            &Cancel::with_timeout(Duration::from_millis(100)),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("deadline exceeded at"), "{err}");
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+    // Both odd: the loops end, the all-reduce meets (7 + 7).
+    let out = exe
+        .execute_sharded_with(&[vec![&odd], vec![&odd]], &Cancel::new())
+        .unwrap();
+    assert_eq!(out[1][0].to_vec::<i32>().unwrap(), vec![14]);
+
+    // Every replica waiting on an empty infeed: cancelled from another thread.
+    let feed = "HloModule f\n\nENTRY main {\n  t = token[] after-all()\n  in = (s32[2], token[]) infeed(t)\n  ROOT v = s32[2] get-tuple-element(in), index=0\n}\n";
+    let exe = client.compile(&parse_module(feed).unwrap(), &opts).unwrap();
+    let cancel = Cancel::new();
+    let trigger = cancel.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        trigger.cancel();
+    });
+    let t0 = Instant::now();
+    let err = exe
+        .execute_sharded_with(&[vec![], vec![]], &cancel)
+        .unwrap_err()
+        .to_string();
+    stopper.join().unwrap();
+    assert!(err.contains("execution cancelled at in"), "{err}");
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+}
+
 /// Four replicas on four devices, each looping `n` times over infeed → compute → outfeed.
 const QUEUE_PROGRAM: &str = r#"
 HloModule queues

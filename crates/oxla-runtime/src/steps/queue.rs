@@ -113,9 +113,10 @@ impl Programs {
                     }
                     Ok(())
                 };
-                let item = queues
-                    .infeed
-                    .pop(Some(x.shared.timeout), &accept)?
+                let item = x
+                    .wait_cancellable(&ins.name, x.shared.timeout, |t| {
+                        queues.infeed.pop(Some(t), &accept)
+                    })?
                     .ok_or_else(|| {
                         Error::runtime(format!(
                             "timed out after {:?}: the infeed queue of device {} stayed empty",
