@@ -25,6 +25,11 @@ pub(crate) struct GroupRole {
     pub rows: i64,
     /// Whether this is the group's last step (the one that launches it).
     pub last: bool,
+    /// The group (groups of a program are numbered in step order).
+    pub group: u32,
+    /// The member's result is read only by later members of its group: each block keeps
+    /// its rows in per-block scratch memory and they never reach main memory.
+    pub local: bool,
 }
 
 /// One member kernel, ready to run on any range of rows.
@@ -35,6 +40,12 @@ pub(crate) struct MemberRun {
     outs: [*mut u8; 1],
     /// Bytes the kernel reads and writes per row.
     row_bytes: usize,
+    /// The instruction it computes, and its result's bytes per row when that result is
+    /// block-local (see [`GroupRole::local`]).
+    ins_index: usize,
+    local_row_bytes: Option<usize>,
+    /// Per operand: the instruction whose block-local result it reads, if any.
+    local_in: Vec<Option<usize>>,
 }
 
 // SAFETY: the pointers are memory the frame keeps alive until the group has run; blocks
@@ -64,14 +75,18 @@ pub(crate) fn row_groups(
     let mut rows = 0i64;
     let mut members: Vec<usize> = Vec::new();
     let mut ranges: Vec<(usize, (usize, usize))> = Vec::new();
-    let close = |group: &mut Vec<usize>, roles: &mut Vec<Option<GroupRole>>, rows: i64| {
+    let mut next_group = 0u32;
+    let mut close = |group: &mut Vec<usize>, roles: &mut Vec<Option<GroupRole>>, rows: i64| {
         if group.len() >= 2 {
             for (n, &s) in group.iter().enumerate() {
                 roles[s] = Some(GroupRole {
                     rows,
                     last: n + 1 == group.len(),
+                    group: next_group,
+                    local: false,
                 });
             }
+            next_group += 1;
         }
         group.clear();
     };
@@ -144,6 +159,30 @@ pub(crate) fn row_groups(
         }
     }
     close(&mut group, &mut roles, rows);
+    // A member whose every user is a later member of its group (read row by row, so only
+    // the block's own rows) and whose memory is its arena slot is block-local.
+    let users = c.users();
+    let group_of: std::collections::HashMap<usize, u32> = steps
+        .iter()
+        .zip(&roles)
+        .filter_map(|(st, r)| r.map(|r| (st.ins(), r.group)))
+        .collect();
+    for (st, role) in steps.iter().zip(roles.iter_mut()) {
+        let Some(r) = role else { continue };
+        let i = st.ins();
+        let us = &users[i];
+        r.local = i != c.root.index()
+            && matches!(slots[i], Slot::Arena { .. })
+            && !us.is_empty()
+            && us.iter().all(|u| {
+                group_of.get(&u.index()) == Some(&r.group) && {
+                    let y = &c.instructions[u.index()];
+                    (0..y.operands.len())
+                        .filter(|&k| y.operands[k].index() == i)
+                        .all(|k| reads_operand_by_row(m, c, y, k))
+                }
+            });
+    }
     roles
 }
 
@@ -194,6 +233,30 @@ impl Programs {
             .sum::<usize>()
             + crate::exec::array_bytes(a);
         let row_bytes = touched / (k.extent.max(1) as usize);
+        let role = |i: usize| {
+            s.prog
+                .step_of
+                .get(i)
+                .copied()
+                .flatten()
+                .and_then(|st| s.prog.groups.get(st as usize).copied().flatten())
+        };
+        let mine = role(s.i);
+        let local_row_bytes = mine
+            .filter(|r| r.local && r.rows > 0)
+            .map(|r| crate::exec::array_bytes(a) / r.rows as usize);
+        let local_in = s
+            .ins
+            .operands
+            .iter()
+            .map(|&o| {
+                let o = o.index();
+                match (role(o), mine) {
+                    (Some(r), Some(me)) if r.local && r.group == me.group => Some(o),
+                    _ => None,
+                }
+            })
+            .collect();
         Ok((
             MemberRun {
                 f: k.func,
@@ -201,6 +264,9 @@ impl Programs {
                 ins,
                 outs: [p],
                 row_bytes,
+                ins_index: s.i,
+                local_row_bytes,
+                local_in,
             },
             v,
         ))
@@ -208,19 +274,13 @@ impl Programs {
 
     /// Runs a row group's kernels, block of rows by block of rows.
     pub(crate) fn launch_row_group(&self, launches: &[MemberRun], rows: i64) {
-        let run_all = |s: i64, e: i64| {
-            for l in launches {
-                // SAFETY: each kernel's pointers match its inputs and outputs, sized by
-                // their shapes; `s..e` lies inside its extent; a block reads only rows that
-                // earlier members wrote for the same block (row-local by construction).
-                unsafe { (l.f)(l.ins.as_ptr(), l.outs.as_ptr(), s, e) };
-            }
-        };
         // A kernel whose rows are not the group's runs whole (not expected: the plan and
-        // the code generator split loop kernels along the same first dimension).
+        // the code generator split loop kernels along the same first dimension); its
+        // block-local results then live in the arena as usual.
         if launches.iter().any(|l| l.extent != rows) {
             for l in launches {
-                // SAFETY: as above, over the kernel's whole extent.
+                // SAFETY: each kernel's pointers match its inputs and outputs (the arena
+                // slots), sized by their shapes, over its whole extent.
                 unsafe { (l.f)(l.ins.as_ptr(), l.outs.as_ptr(), 0, l.extent) };
             }
             return;
@@ -232,17 +292,70 @@ impl Programs {
         if self.threads > 1 {
             per = per.min(n.div_ceil(self.threads * 4)).max(1);
         }
+        // Block-local results: their offsets in a block's scratch memory.
+        let mut scratch = 0usize;
+        let mut local: Vec<(usize, usize, usize)> = Vec::new(); // (instruction, offset, row bytes)
+        for l in launches {
+            if let Some(rb) = l.local_row_bytes {
+                local.push((l.ins_index, scratch, rb));
+                scratch += (per * rb).next_multiple_of(64);
+            }
+        }
         let blocks = n.div_ceil(per);
         let total: usize = row_bytes.saturating_mul(n);
         let threads = if total >= 1 << 18 { self.threads } else { 1 };
+        let run_block = |s: i64, e: i64| {
+            SCRATCH.with(|buf| {
+                let mut buf = buf.borrow_mut();
+                if buf.len() * 64 < scratch {
+                    buf.resize(scratch.div_ceil(64), Line([0; 64]));
+                }
+                let base = buf.as_mut_ptr().cast::<u8>();
+                // Row `s` of a block-local result sits at its scratch offset: the kernel's
+                // address of row r is base + offset + (r - s) * row bytes.
+                let at = |i: usize| -> Option<*mut u8> {
+                    local
+                        .iter()
+                        .find(|x| x.0 == i)
+                        .map(|&(_, off, rb)| base.wrapping_add(off).wrapping_sub(s as usize * rb))
+                };
+                let mut ins_buf: Vec<*const u8> = Vec::new();
+                for l in launches {
+                    ins_buf.clear();
+                    ins_buf.extend(
+                        l.ins
+                            .iter()
+                            .zip(&l.local_in)
+                            .map(|(&p, li)| li.and_then(at).map_or(p, |q| q as *const u8)),
+                    );
+                    let outs = [at(l.ins_index).unwrap_or(l.outs[0])];
+                    // SAFETY: each kernel's pointers match its inputs and outputs, sized by
+                    // their shapes, except block-local results, whose rows s..e lie in this
+                    // block's scratch (sized `per` rows each); `s..e` lies inside every
+                    // extent and a member reads another's result only at rows s..e
+                    // (row-local by construction), after it wrote them.
+                    unsafe { (l.f)(ins_buf.as_ptr(), outs.as_ptr(), s, e) };
+                }
+            });
+        };
         parallel_for(blocks, threads, &|t| {
             let s = (t * per) as i64;
             let e = ((t + 1) * per).min(n) as i64;
             if s < e {
-                run_all(s, e);
+                run_block(s, e);
             }
         });
     }
+}
+
+/// A 64-byte aligned cache line of scratch memory.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line([u8; 64]);
+
+thread_local! {
+    /// Each worker's scratch for block-local results (grown to the largest block seen).
+    static SCRATCH: std::cell::RefCell<Vec<Line>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 #[cfg(test)]
@@ -318,14 +431,22 @@ ENTRY main {
         let mut ba = oxla_passes::assign_buffers(c);
         let before = ba.arena_bytes;
         let roles = row_groups(&m, c, &steps, &mut ba.slots, &mut ba.arena_bytes);
-        let role = |rows, last| Some(GroupRole { rows, last });
+        let role = |rows, last, local| {
+            Some(GroupRole {
+                rows,
+                last,
+                group: 0,
+                local,
+            })
+        };
+        // mean and c are read only inside the group; var too; y is read by the column sum.
         assert_eq!(
             roles,
             vec![
-                role(8, false),
-                role(8, false),
-                role(8, false),
-                role(8, true),
+                role(8, false, true),
+                role(8, false, true),
+                role(8, false, true),
+                role(8, true, false),
                 None
             ]
         );
