@@ -38,11 +38,39 @@ pub fn num_threads() -> usize {
     pool().workers + 1
 }
 
+/// What a profiler gives the pool: called on the thread that starts a parallel loop, it
+/// returns what to call with each task's start and end (on the thread that ran the task),
+/// or `None` when nothing is being recorded.
+pub type TaskObserver = fn() -> Option<Box<dyn Fn(Instant, Instant) + Sync>>;
+
+static OBSERVER: OnceLock<TaskObserver> = OnceLock::new();
+
+/// Installs the process's task observer (the first call wins). Without one, or while it
+/// returns `None`, a parallel loop costs one extra load.
+pub fn set_task_observer(observer: TaskObserver) {
+    let _ = OBSERVER.set(observer);
+}
+
 /// Runs `f(0)`, ..., `f(tasks - 1)` on the pool (the calling thread takes part) and returns
-/// when all of them have finished. Tasks may run in any order and concurrently.
+/// when all of them have finished. Tasks may run in any order and concurrently. Each task is
+/// reported to the task observer when one records (see [`set_task_observer`]).
 ///
 /// If a task panics, the other tasks still run and the panic is then resumed on the caller.
 pub fn parallel_for(tasks: usize, f: &(dyn Fn(usize) + Sync)) {
+    if let Some(record) = OBSERVER.get().and_then(|o| o()) {
+        let timed = |i: usize| {
+            let start = Instant::now();
+            f(i);
+            record(start, Instant::now());
+        };
+        return parallel_for_unobserved(tasks, &timed);
+    }
+    parallel_for_unobserved(tasks, f)
+}
+
+/// [`parallel_for`] without reporting to the task observer (for callers that time their
+/// tasks themselves).
+pub fn parallel_for_unobserved(tasks: usize, f: &(dyn Fn(usize) + Sync)) {
     if tasks == 0 {
         return;
     }

@@ -291,6 +291,8 @@ fn parallel_for_inner(tasks: usize, threads: usize, f: &(dyn Fn(usize) + Sync)) 
     if threads <= 1 || tasks <= 1 {
         (0..tasks).for_each(f);
     } else {
-        oxla_kernels::pool::parallel_for(tasks, f)
+        // Timed above when profiling; the kernels' own parallel loops (GEMM, sort, FFT)
+        // report through the pool's task observer (`profile::pool_observer`).
+        oxla_kernels::pool::parallel_for_unobserved(tasks, f)
     }
 }

@@ -53,11 +53,27 @@ impl std::fmt::Debug for Profiler {
 /// Whether any profiler exists (the cheap test that keeps profiling free when off).
 static ANY: AtomicBool = AtomicBool::new(false);
 
+/// Notes that a profiler exists, and has the kernels' pool report its tasks (a GEMM's,
+/// a sort's or an FFT's chunks on each worker) under the step that started them.
+fn mark_profiling() {
+    ANY.store(true, Ordering::Relaxed);
+    oxla_kernels::pool::set_task_observer(pool_observer);
+}
+
+/// The pool's task observer: records each task as a "pool" event of the calling thread's
+/// current step, when that thread is profiling.
+fn pool_observer() -> Option<Box<dyn Fn(Instant, Instant) + Sync>> {
+    let (p, step) = current()?;
+    Some(Box::new(move |start, end| {
+        p.record(&*step, "pool", start, end)
+    }))
+}
+
 impl Profiler {
     /// A profiler that keeps its events in memory ([`Profiler::events`],
     /// [`Profiler::write`]).
     pub fn new() -> Arc<Profiler> {
-        ANY.store(true, Ordering::Relaxed);
+        mark_profiling();
         Arc::new(Profiler {
             epoch: Instant::now(),
             events: Mutex::new(Vec::new()),
@@ -68,7 +84,7 @@ impl Profiler {
 
     /// A profiler that [`Profiler::flush`] writes to `path`.
     pub fn to_file(path: impl Into<PathBuf>) -> Arc<Profiler> {
-        ANY.store(true, Ordering::Relaxed);
+        mark_profiling();
         Arc::new(Profiler {
             epoch: Instant::now(),
             events: Mutex::new(Vec::new()),

@@ -110,6 +110,12 @@ fn trace_of_a_compile_and_a_run() -> Result<()> {
                 "pool event {name} has no step"
             );
         }
+        // The GEMM's own chunks (split by oxla-kernels, not the runtime) are there too.
+        assert!(
+            pool.iter()
+                .any(|p| p["name"].as_str().unwrap().contains("gemm")),
+            "no GEMM chunks in {pool:?}"
+        );
     }
 
     // Another executable without a profiler records nothing more.
