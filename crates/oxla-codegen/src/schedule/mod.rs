@@ -20,5 +20,6 @@ pub(crate) use scan::gen_scan;
 pub(crate) use scatter::gen_scatter;
 pub(crate) use update_in_place::gen_update_in_place;
 pub(crate) use wide_math::{
-    enabled as wide_enabled, gen_wide_loops, min_extent as wide_min_extent, wide_candidates,
+    buffer_leaves, enabled as wide_enabled, gen_wide_loops, gen_wide_row,
+    min_extent as wide_min_extent, wide_candidates,
 };

@@ -11,6 +11,11 @@
 //! of the 128-bit code; the elements of a row's scalar tail, which the plain loop computes
 //! through the exact `oxla-elem` helpers, take the vector approximation here too.
 //!
+//! Row reductions over the last dimension do the same inside their four-accumulator loop
+//! ([`gen_wide_row`], called from `emit/reduce.rs`): the loop runs tile by tile over the
+//! whole steps of the row, so the partial sums are formed in the same order and the results
+//! are the plain loop's bit for bit; the leftover vectors and scalar tail stay as they were.
+//!
 //! Only a transcendental evaluated at the kernel's own output index is tiled (one reached
 //! from the root through element-wise ops of the output's shape); one seen through a
 //! broadcast, slice, transpose … is computed as before. On a CPU without AVX2 + FMA, or
@@ -23,7 +28,7 @@ use oxla_hlo::{HloComputation, InstrId, Op, PrimitiveType, Result, UnaryOp};
 use oxla_kernels::vmath::{VFunc, VIsa};
 
 use super::loops::{gen_loops_with, inner_loops};
-use crate::emit::{Ctx, Emitter, Idx, Tile};
+use crate::emit::{Ctx, Emitter, Idx, IdxDim, Leaves, Tile};
 use crate::kernel::split_dim;
 
 /// Elements per tile: one buffer of 2 KiB per transcendental, in L1 between the phases.
@@ -189,4 +194,91 @@ pub(crate) fn gen_wide_loops(
             Ok(())
         },
     )
+}
+
+/// The instructions of `ctx` read from input buffers (see [`wide_candidates`]).
+pub(crate) fn buffer_leaves(ctx: &Ctx) -> Vec<InstrId> {
+    match &ctx.leaves {
+        Leaves::Buffers(ptrs) => ctx
+            .comp
+            .instructions
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| ptrs.get(i).is_some_and(|p| p.is_some()))
+            .map(|(i, _)| InstrId(i as u32))
+            .collect(),
+        Leaves::Values(_) => Vec::new(),
+    }
+}
+
+/// A row reduction's accumulation loop over `[0, total)` in steps of `step` (which divides
+/// the tile) with its operand's transcendentals `cands` in tiles: `body(j)` accumulates the
+/// vectors at `j`, `j + lanes`, … and must mark each position it reads as live in
+/// `Emitter::tile`. The steps run in the same order as the plain loop's, so the sums are
+/// the same. `prefix` is the operand's index without its last (reduced) dimension.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gen_wide_row<'a, 'b>(
+    em: &mut Emitter<'a, 'b>,
+    ctx: &Ctx,
+    cands: &[(InstrId, VFunc)],
+    prefix: &[IdxDim],
+    total: i64,
+    step: i64,
+    lanes: u32,
+    body: &mut dyn FnMut(&mut Emitter<'a, 'b>, Value) -> Result<()>,
+) -> Result<Value> {
+    let cache_id = ctx
+        .cache_id
+        .ok_or_else(|| oxla_hlo::Error::internal("wide math without a cache"))?;
+    if TILE % step != 0 || total % step != 0 {
+        return Err(oxla_hlo::Error::internal("wide row tile"));
+    }
+    let mut bufs = Vec::new();
+    for _ in cands {
+        let slot = em.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            (TILE * 4) as u32,
+            6,
+        ));
+        bufs.push(em.b.ins().stack_addr(I64, slot, 0));
+    }
+    let zero = em.iconst(0);
+    let lim = em.iconst(total);
+    em.for_loop(zero, lim, TILE, &mut |em, jt| {
+        let rest = em.b.ins().isub(lim, jt);
+        let tile = em.iconst(TILE);
+        let short = em.b.ins().icmp(IntCC::SignedLessThan, rest, tile);
+        let n = em.b.ins().select(short, rest, tile);
+        let te = em.b.ins().iadd(jt, n);
+        em.tile = Some(Tile {
+            cache_id,
+            prefix: prefix.to_vec(),
+            j0: jt,
+            live: Vec::new(),
+            bufs: Vec::new(),
+        });
+        for (&(id, f), &buf) in cands.iter().zip(&bufs) {
+            let arg = ctx.comp.instr(id).operands[0];
+            // Whole vectors only: the tile is a multiple of `step`, itself of `lanes`.
+            em.for_loop(jt, te, lanes as i64, &mut |em, j| {
+                if let Some(t) = em.tile.as_mut() {
+                    t.live = vec![j];
+                }
+                let mut d = prefix.to_vec();
+                d.push((j, 1));
+                let v = em.emit1(ctx, arg, &Idx { d, lanes })?;
+                let v = em.splat(v, lanes)?;
+                let off = em.b.ins().isub(j, jt);
+                em.store(v, buf, off)
+            })?;
+            em.call_helper_void(helper(f), &[buf, n])?;
+            if let Some(t) = em.tile.as_mut() {
+                t.bufs.push((id, buf));
+            }
+        }
+        let r = em.for_loop(jt, te, step, body);
+        em.tile = None;
+        r.map(|_| ())
+    })?;
+    Ok(lim)
 }
