@@ -282,9 +282,37 @@ minifloat_helpers!(
     6 "f8e4m3fnuz", 7 "f8e4m3b11fnuz", 8 "f8e5m2", 9 "f8e5m2fnuz", 10 "f8e8m0fnu"
 );
 
+// ---------------------------------------------------------------- wide math
+
+/// `fn(ptr, n)`: f32 exp/tanh/logistic/log over `n` floats in place at the CPU's vector
+/// width (`oxla_kernels::vmath`); the tiles of `schedule/wide_math.rs`.
+macro_rules! vmath_helpers {
+    ($($sym:literal => $c:ident = $f:ident;)*) => {
+        $(extern "C" fn $c(ptr: *mut f32, n: i64) {
+            if ptr.is_null() || n <= 0 {
+                return;
+            }
+            // SAFETY: the JIT passes a tile buffer of at least `n` floats.
+            let xs = unsafe { std::slice::from_raw_parts_mut(ptr, n as usize) };
+            oxla_kernels::vmath::apply(oxla_kernels::vmath::VFunc::$f, xs);
+        })*
+        fn vmath_helpers() -> Vec<Helper> {
+            vec![$(($sym, $c as *const u8, vec![I64, I64], None)),*]
+        }
+    };
+}
+
+vmath_helpers! {
+    "oxla_vexp_f32" => vexp_f32 = Exp;
+    "oxla_vtanh_f32" => vtanh_f32 = Tanh;
+    "oxla_vlogistic_f32" => vlogistic_f32 = Logistic;
+    "oxla_vlog_f32" => vlog_f32 = Log;
+}
+
 /// Every helper, for the JIT to declare.
 pub(crate) fn symbols() -> Vec<Helper> {
-    let mut v = float_helpers();
+    let mut v = vmath_helpers();
+    v.extend(float_helpers());
     v.extend(complex_helpers());
     v.extend(minifloat_helpers());
     v

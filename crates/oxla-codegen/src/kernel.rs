@@ -16,7 +16,7 @@ use crate::emit::{self, Ctx, Emitter, Idx, Leaves};
 use crate::jit::cl_err;
 use crate::schedule::{
     build_combiner, build_comparator, gen_column_reduce, gen_loops, gen_scan, gen_scatter,
-    gen_update_in_place,
+    gen_update_in_place, gen_wide_loops, wide_candidates,
 };
 use crate::{Kernel, KernelMode, KernelSpec};
 
@@ -271,16 +271,41 @@ fn build_kernel(
             },
         )?;
     } else {
-        gen_loops(
-            &mut em,
-            &dims,
-            0,
-            &mut Vec::new(),
-            start,
-            end,
-            out_lanes,
-            &store_all,
-        )?;
+        // Transcendentals at the full vector width where the row is long enough.
+        let wide = spec.mode == KernelMode::Loop(LoopSchedule::Elementwise)
+            && out_lanes == 4
+            && dims[rank - 1] >= crate::schedule::wide_min_extent()
+            && crate::schedule::wide_enabled();
+        let cands = if wide {
+            {
+                let leaves: Vec<InstrId> = leaf_ids.iter().map(|&(id, _)| id).collect();
+                wide_candidates(body, root, &dims, &leaves)
+            }
+        } else {
+            Vec::new()
+        };
+        if cands.is_empty() {
+            gen_loops(
+                &mut em,
+                &dims,
+                0,
+                &mut Vec::new(),
+                start,
+                end,
+                out_lanes,
+                &store_all,
+            )?;
+        } else {
+            gen_wide_loops(
+                &mut em,
+                &ctx,
+                &cands,
+                &dims,
+                (start, end),
+                out_lanes,
+                &store_all,
+            )?;
+        }
     }
     em.b.ins().return_(&[]);
     em.b.seal_all_blocks();

@@ -12,6 +12,9 @@
 //! - `*_batched`: a strided [`Batch`] of GEMMs; small matrices are spread over threads
 //!   whole, large ones split by rows and columns.
 //!
+//! [`vmath`]: f32 exp, tanh, logistic and log over a slice at the CPU's vector width (AVX-512F,
+//! AVX2 + FMA, or a portable twin), for JIT kernels whose own vectors are 128-bit.
+//!
 //! [`linalg`]: Cholesky and triangular solve on real (f64) or complex (c128) matrices.
 //!
 //! Threads come from a persistent pool ([`pool`]); `threads` is an upper bound. Bad sizes,
@@ -22,6 +25,7 @@ mod gemm;
 pub mod linalg;
 pub mod pool;
 pub mod radix;
+pub mod vmath;
 
 pub use gemm::{
     dgemm, dgemm_batched, dgemm_batched_with, dgemm_ex, dgemm_ex_with, dgemm_with, sgemm,

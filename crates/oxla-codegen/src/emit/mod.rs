@@ -93,6 +93,20 @@ pub(crate) struct Emitter<'a, 'b> {
     splat_src: HashMap<Value, Value>,
     /// Set while loading a kernel input or a constant: memory the kernel never writes.
     reading_input: bool,
+    /// Transcendental values already computed into tile buffers (`schedule/wide_math.rs`).
+    pub tile: Option<Tile>,
+}
+
+/// A tile of the innermost loop whose transcendental values lie in stack buffers: where
+/// instruction `id` of the kernel's computation is evaluated at the loop's own index (the
+/// outer loops' `prefix`, then one of the `live` innermost positions with stride 1, or 0 for
+/// a scalar), its value is `bufs[id][position - j0]`.
+pub(crate) struct Tile {
+    pub cache_id: usize,
+    pub prefix: Vec<IdxDim>,
+    pub j0: Value,
+    pub live: Vec<Value>,
+    pub bufs: Vec<(InstrId, Value)>,
 }
 
 pub(crate) fn flags() -> MemFlagsData {
@@ -148,6 +162,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             consts,
             splat_src: HashMap::new(),
             reading_input: false,
+            tile: None,
         }
     }
 
@@ -534,6 +549,9 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// The value(s) of instruction `id` of `ctx` at `idx` (several for tuple-valued
     /// reduces and tuples).
     pub fn emit(&mut self, ctx: &Ctx, id: InstrId, idx: &Idx) -> R<Vec<Val>> {
+        if let Some(v) = self.tile_value(ctx, id, idx)? {
+            return Ok(vec![v]);
+        }
         let key = ctx.cache_id.map(|c| (c, id.0, idx.d.clone(), idx.lanes));
         if let Some(k) = &key {
             for level in self.cache.iter().rev() {
@@ -552,6 +570,36 @@ impl<'a, 'b> Emitter<'a, 'b> {
             }
         }
         Ok(vals)
+    }
+
+    /// The value of `id` at `idx` from the current tile's buffers, where it lies there.
+    fn tile_value(&mut self, ctx: &Ctx, id: InstrId, idx: &Idx) -> R<Option<Val>> {
+        let Some(t) = &self.tile else {
+            return Ok(None);
+        };
+        let Some(&(_, buf)) = t.bufs.iter().find(|(i, _)| *i == id) else {
+            return Ok(None);
+        };
+        let n = idx.d.len();
+        if ctx.cache_id != Some(t.cache_id) || n != t.prefix.len() + 1 {
+            return Ok(None);
+        }
+        let (base, stride) = idx.d[n - 1];
+        if idx.d[..n - 1] != t.prefix[..]
+            || !t.live.contains(&base)
+            || stride != (idx.lanes > 1) as i64
+        {
+            return Ok(None);
+        }
+        let j0 = t.j0;
+        let off = self.b.ins().isub(base, j0);
+        Ok(Some(self.load(
+            PrimitiveType::F32,
+            buf,
+            off,
+            stride,
+            idx.lanes,
+        )?))
     }
 
     pub fn emit1(&mut self, ctx: &Ctx, id: InstrId, idx: &Idx) -> R<Val> {

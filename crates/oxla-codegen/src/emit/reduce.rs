@@ -223,11 +223,37 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 Vec::new()
             };
             let zero = self.iconst(0);
-            let lim = self.iconst(d - (acc_n as i64 * l as i64) + 1);
+            let step = acc_n as i64 * l as i64;
+            let lim = self.iconst(d - step + 1);
             let cs = counters.clone();
-            let after = self.for_loop(zero, lim, acc_n as i64 * l as i64, &mut |em, j| {
+            // Transcendentals of the operand at full vector width (schedule/wide_math.rs):
+            // the last dimension reduced, the rows long enough, and no tile already open.
+            let wide = if acc_n == 4
+                && l == 4
+                && t == PrimitiveType::F32
+                && ctx.cache_id.is_some()
+                && self.tile.is_none()
+                && d >= crate::schedule::wide_min_extent()
+                && crate::schedule::wide_enabled()
+            {
+                let probe = build_idx(&cs, Some((zero, 1)), l);
+                let n = probe.d.len();
+                let leaves = crate::schedule::buffer_leaves(ctx);
+                let cands = crate::schedule::wide_candidates(ctx.comp, ops[0], in_dims, &leaves);
+                (n >= 1 && probe.d[n - 1] == (zero, 1) && !cands.is_empty())
+                    .then(|| (probe.d[..n - 1].to_vec(), cands))
+            } else {
+                None
+            };
+            let tiled = wide.is_some();
+            let mut acc_body = |em: &mut Self, j: Value| -> R<()> {
                 for (a, &acc) in accs.iter().enumerate() {
                     let jj = em.b.ins().iadd_imm_s(j, (a as i64) * l as i64);
+                    if tiled {
+                        if let Some(tile) = em.tile.as_mut() {
+                            tile.live = vec![jj];
+                        }
+                    }
                     let idx = build_idx(&cs, Some((jj, 1)), l);
                     let x = em.emit1(ctx, ops[0], &idx)?;
                     let cur = Val {
@@ -250,7 +276,20 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     em.b.def_var(acc, r.v);
                 }
                 Ok(())
-            })?;
+            };
+            let after = match wide {
+                Some((prefix, cands)) => crate::schedule::gen_wide_row(
+                    self,
+                    ctx,
+                    &cands,
+                    &prefix,
+                    d / step * step,
+                    step,
+                    l,
+                    &mut acc_body,
+                )?,
+                None => self.for_loop(zero, lim, step, &mut acc_body)?,
+            };
             for (&acc, &nv) in accs.iter().zip(&nans) {
                 let cur = Val {
                     v: self.b.use_var(acc),

@@ -1,11 +1,17 @@
 //! The plain loop nest over a kernel's output: the split dimension over `[start, end)`, the
 //! innermost dimension two vectors at a time, then one vector, then a scalar tail.
 
-use cranelift_codegen::ir::InstBuilder;
+use cranelift_codegen::ir::{InstBuilder, Value};
 use oxla_hlo::Result;
 
 use crate::emit::{Emitter, Idx};
 use crate::kernel::split_dim;
+
+/// What runs the innermost dimension over `[lo, hi)` below the outer loops' indices
+/// `prefix`; `extent` is the dimension's size and `known` the trip count where it is a
+/// constant (not the split dimension).
+pub(crate) type Inner<'f> =
+    dyn FnMut(&mut Emitter, &[Value], (Value, Value), i64, Option<i64>) -> Result<()> + 'f;
 
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gen_loops(
@@ -43,6 +49,31 @@ pub(crate) fn gen_loops_split(
     lanes: u32,
     store_all: &dyn Fn(&mut Emitter, &Idx) -> Result<()>,
 ) -> Result<()> {
+    gen_loops_with(
+        em,
+        dims,
+        split,
+        k,
+        prefix,
+        (start, end),
+        &mut |em, prefix, range, extent, known| {
+            inner_loops(em, prefix, range, extent, known, lanes, &mut |em, idx| {
+                store_all(em, idx)
+            })
+        },
+    )
+}
+
+/// The outer loops of [`gen_loops_split`], with `inner` running the innermost dimension.
+pub(crate) fn gen_loops_with(
+    em: &mut Emitter,
+    dims: &[i64],
+    split: usize,
+    k: usize,
+    prefix: &mut Vec<Value>,
+    (start, end): (Value, Value),
+    inner: &mut Inner,
+) -> Result<()> {
     let r = dims.len();
     let (lo, hi) = if k == split {
         (start, end)
@@ -50,63 +81,79 @@ pub(crate) fn gen_loops_split(
         (em.iconst(0), em.iconst(dims[k]))
     };
     if k == r - 1 {
-        // Which loops can run: for an inner dimension the trip counts are known, so loops
-        // that would never execute are not emitted (less code, faster compiles).
-        let l = lanes as i64;
         let known = (k != split).then_some(dims[k]);
-        let unrolled = lanes > 1 && dims[k] >= 4 * l;
-        let rest = known.map(|d| if unrolled { d % (2 * l) } else { d });
-        let vector = lanes > 1 && rest.is_none_or(|r| r >= l);
-        let scalar = rest.is_none_or(|r| r % l.max(1) != 0 || lanes == 1);
-        let mut after = lo;
-        if unrolled {
-            // Two vectors per iteration: independent dependency chains for the CPU to overlap.
-            let lim = em.b.ins().iadd_imm_s(hi, -(2 * l - 1));
-            after = em.for_loop(lo, lim, 2 * l, &mut |em, j| {
-                for u in 0..2 {
-                    let mut d: Vec<_> = prefix.iter().map(|&p| (p, 0)).collect();
-                    let jj = if u == 0 {
-                        j
-                    } else {
-                        em.b.ins().iadd_imm_s(j, l)
-                    };
-                    d.push((jj, 1));
-                    store_all(em, &Idx { d, lanes })?;
-                }
-                Ok(())
-            })?;
-        }
-        if vector {
-            let lim = em.b.ins().iadd_imm_s(hi, -(l - 1));
-            after = em.for_loop(after, lim, l, &mut |em, j| {
-                let mut d: Vec<_> = prefix.iter().map(|&p| (p, 0)).collect();
-                d.push((j, 1));
-                store_all(em, &Idx { d, lanes })
-            })?;
-        }
-        if scalar {
-            em.for_loop(after, hi, 1, &mut |em, j| {
-                let mut d: Vec<_> = prefix.iter().map(|&p| (p, 0)).collect();
-                d.push((j, 0));
-                store_all(em, &Idx { d, lanes: 1 })
-            })?;
-        }
-        return Ok(());
+        return inner(em, prefix, (lo, hi), dims[k], known);
     }
     em.for_loop(lo, hi, 1, &mut |em, i| {
         prefix.push(i);
-        let r = gen_loops_split(
-            em,
-            dims,
-            split,
-            k + 1,
-            prefix,
-            (start, end),
-            lanes,
-            store_all,
-        );
+        let r = gen_loops_with(em, dims, split, k + 1, prefix, (start, end), inner);
         prefix.pop();
         r
     })?;
+    Ok(())
+}
+
+/// The innermost dimension over `[lo, hi)`: two vectors per iteration, then one, then a
+/// scalar tail; `body` stores the values at one index.
+pub(crate) fn inner_loops(
+    em: &mut Emitter,
+    prefix: &[Value],
+    (lo, hi): (Value, Value),
+    extent: i64,
+    known: Option<i64>,
+    lanes: u32,
+    body: &mut dyn FnMut(&mut Emitter, &Idx) -> Result<()>,
+) -> Result<()> {
+    // Which loops can run: for an inner dimension the trip counts are known, so loops
+    // that would never execute are not emitted (less code, faster compiles).
+    let l = lanes as i64;
+    let unrolled = lanes > 1 && extent >= 4 * l;
+    let rest = known.map(|d| if unrolled { d % (2 * l) } else { d });
+    let vector = lanes > 1 && rest.is_none_or(|r| r >= l);
+    let scalar = rest.is_none_or(|r| r % l.max(1) != 0 || lanes == 1);
+    let at = |j: Value, stride: i64| {
+        let mut d: Vec<_> = prefix.iter().map(|&p| (p, 0)).collect();
+        d.push((j, stride));
+        d
+    };
+    let mut after = lo;
+    if unrolled {
+        // Two vectors per iteration: independent dependency chains for the CPU to overlap.
+        let lim = em.b.ins().iadd_imm_s(hi, -(2 * l - 1));
+        after = em.for_loop(lo, lim, 2 * l, &mut |em, j| {
+            for u in 0..2 {
+                let jj = if u == 0 {
+                    j
+                } else {
+                    em.b.ins().iadd_imm_s(j, l)
+                };
+                body(
+                    em,
+                    &Idx {
+                        d: at(jj, 1),
+                        lanes,
+                    },
+                )?;
+            }
+            Ok(())
+        })?;
+    }
+    if vector {
+        let lim = em.b.ins().iadd_imm_s(hi, -(l - 1));
+        after = em.for_loop(after, lim, l, &mut |em, j| {
+            body(em, &Idx { d: at(j, 1), lanes })
+        })?;
+    }
+    if scalar {
+        em.for_loop(after, hi, 1, &mut |em, j| {
+            body(
+                em,
+                &Idx {
+                    d: at(j, 0),
+                    lanes: 1,
+                },
+            )
+        })?;
+    }
     Ok(())
 }

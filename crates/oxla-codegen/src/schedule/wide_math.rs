@@ -1,0 +1,284 @@
+//! Wide math: element-wise loops whose values contain f32 `exponential`, `tanh`, `logistic`
+//! or `log` run the innermost dimension in tiles. Cranelift's x86 vectors are 128-bit, so
+//! `math.rs` computes these four lanes at a time; here each transcendental's argument is
+//! first computed for a whole tile into a stack buffer (with the kernel's own vectors),
+//! then one call to `oxla_kernels::vmath` applies the function to the buffer at the CPU's
+//! full width (AVX-512F or AVX2 + FMA), and last the rest of the expression is computed
+//! with the transcendental read back from the buffer. A transcendental of a transcendental
+//! gets one phase each, in operand order.
+//!
+//! `vmath` runs the same operation sequence as `math.rs`, so results are bit for bit those
+//! of the 128-bit code; the elements of a row's scalar tail, which the plain loop computes
+//! through the exact `oxla-elem` helpers, take the vector approximation here too.
+//!
+//! Row reductions over the last dimension do the same inside their four-accumulator loop
+//! ([`gen_wide_row`], called from `emit/reduce.rs`): the loop runs tile by tile over the
+//! whole steps of the row, so the partial sums are formed in the same order and the results
+//! are the plain loop's bit for bit; the leftover vectors and scalar tail stay as they were.
+//!
+//! Only a transcendental evaluated at the kernel's own output index is tiled (one reached
+//! from the root through element-wise ops of the output's shape); one seen through a
+//! broadcast, slice, transpose … is computed as before. On a CPU without AVX2 + FMA, or
+//! with `OXLA_WIDE_MATH=0`, nothing is tiled.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::I64;
+use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind, Value};
+use oxla_hlo::{HloComputation, InstrId, Op, PrimitiveType, Result, UnaryOp};
+use oxla_kernels::vmath::{VFunc, VIsa};
+
+use super::loops::{gen_loops_with, inner_loops};
+use crate::emit::{Ctx, Emitter, Idx, IdxDim, Leaves, Tile};
+use crate::kernel::split_dim;
+
+/// Elements per tile: one buffer of 2 KiB per transcendental, in L1 between the phases.
+const TILE: i64 = 512;
+/// Rows shorter than this keep the plain loop (a call per row would cost more than it
+/// saves); `OXLA_WIDE_MIN_ROW=n` changes it (the fuzzer's arrays are tiny: 4 tiles them).
+pub(crate) fn min_extent() -> i64 {
+    static MIN: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *MIN.get_or_init(|| {
+        std::env::var("OXLA_WIDE_MIN_ROW")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(64)
+    })
+}
+
+/// The `extern "C" fn(ptr, n)` helper applying `f` to `n` floats in place.
+pub(crate) fn helper(f: VFunc) -> &'static str {
+    match f {
+        VFunc::Exp => "oxla_vexp_f32",
+        VFunc::Tanh => "oxla_vtanh_f32",
+        VFunc::Logistic => "oxla_vlogistic_f32",
+        VFunc::Log => "oxla_vlog_f32",
+    }
+}
+
+/// Whether kernels are tiled at all: a SIMD `vmath` on this CPU and no `OXLA_WIDE_MATH=0`.
+pub(crate) fn enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| {
+        VIsa::detect().is_wide() && std::env::var("OXLA_WIDE_MATH").map_or(true, |v| v != "0")
+    })
+}
+
+fn vfunc(op: UnaryOp) -> Option<VFunc> {
+    Some(match op {
+        UnaryOp::Exp => VFunc::Exp,
+        UnaryOp::Tanh => VFunc::Tanh,
+        UnaryOp::Logistic => VFunc::Logistic,
+        UnaryOp::Log => VFunc::Log,
+        _ => return None,
+    })
+}
+
+/// The f32 transcendentals of `comp` reached from `root` through element-wise ops of shape
+/// `dims` (so evaluated at the output's index), operands before their users. `leaves` are
+/// read from the kernel's input buffers (an unfused kernel's operands): not walked into.
+pub(crate) fn wide_candidates(
+    comp: &HloComputation,
+    root: InstrId,
+    dims: &[i64],
+    leaves: &[InstrId],
+) -> Vec<(InstrId, VFunc)> {
+    let mut seen = vec![false; comp.instructions.len()];
+    let mut stack = vec![root];
+    let mut found = Vec::new();
+    let same = |id: InstrId| {
+        comp.instr(id)
+            .shape
+            .as_array()
+            .is_some_and(|a| a.dims == dims)
+    };
+    while let Some(id) = stack.pop() {
+        if std::mem::replace(&mut seen[id.index()], true) || leaves.contains(&id) {
+            continue;
+        }
+        let ins = comp.instr(id);
+        let walk = match &ins.op {
+            Op::Tuple => id == root,
+            Op::Unary(op) => {
+                if let Some(f) = vfunc(*op) {
+                    if ins.shape.element_type() == PrimitiveType::F32 && same(id) {
+                        found.push((id, f));
+                    }
+                }
+                same(id)
+            }
+            Op::Binary(_) | Op::Compare { .. } | Op::Select | Op::Clamp | Op::Convert => same(id),
+            _ => false,
+        };
+        if walk {
+            stack.extend(ins.operands.iter().copied().filter(|&o| same(o)));
+        }
+    }
+    found.sort_by_key(|&(id, _)| id.index());
+    found
+}
+
+/// The loop nest of `gen_loops` with the innermost dimension in tiles (see the module
+/// docs); `cands` from [`wide_candidates`], non-empty, and `lanes` the kernel's vector width.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gen_wide_loops(
+    em: &mut Emitter,
+    ctx: &Ctx,
+    cands: &[(InstrId, VFunc)],
+    dims: &[i64],
+    (start, end): (Value, Value),
+    lanes: u32,
+    store_all: &dyn Fn(&mut Emitter, &Idx) -> Result<()>,
+) -> Result<()> {
+    let cache_id = ctx
+        .cache_id
+        .ok_or_else(|| oxla_hlo::Error::internal("wide math without a cache"))?;
+    // One buffer per transcendental, addressed once here (the entry dominates every loop).
+    let mut bufs = Vec::new();
+    for _ in cands {
+        let slot = em.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            (TILE * 4) as u32,
+            6,
+        ));
+        bufs.push(em.b.ins().stack_addr(I64, slot, 0));
+    }
+    let live = |em: &mut Emitter, idx: &Idx| {
+        if let (Some(t), Some(&(j, _))) = (em.tile.as_mut(), idx.d.last()) {
+            t.live = vec![j];
+        }
+    };
+    gen_loops_with(
+        em,
+        dims,
+        split_dim(dims),
+        0,
+        &mut Vec::new(),
+        (start, end),
+        &mut |em, prefix, (lo, hi), extent, _known| {
+            let width = TILE.min(extent);
+            em.for_loop(lo, hi, TILE, &mut |em, jt| {
+                let rest = em.b.ins().isub(hi, jt);
+                let tile = em.iconst(TILE);
+                let short = em.b.ins().icmp(IntCC::SignedLessThan, rest, tile);
+                let n = em.b.ins().select(short, rest, tile);
+                let te = em.b.ins().iadd(jt, n);
+                em.tile = Some(Tile {
+                    cache_id,
+                    prefix: prefix.iter().map(|&p| (p, 0)).collect(),
+                    j0: jt,
+                    live: Vec::new(),
+                    bufs: Vec::new(),
+                });
+                for (&(id, f), &buf) in cands.iter().zip(&bufs) {
+                    let arg = ctx.comp.instr(id).operands[0];
+                    inner_loops(em, prefix, (jt, te), width, None, lanes, &mut |em, idx| {
+                        live(em, idx);
+                        let v = em.emit1(ctx, arg, idx)?;
+                        let v = em.splat(v, idx.lanes)?;
+                        let (j, _) = idx.d[idx.d.len() - 1];
+                        let off = em.b.ins().isub(j, jt);
+                        em.store(v, buf, off)
+                    })?;
+                    em.call_helper_void(helper(f), &[buf, n])?;
+                    if let Some(t) = em.tile.as_mut() {
+                        t.bufs.push((id, buf));
+                    }
+                }
+                let r = inner_loops(em, prefix, (jt, te), width, None, lanes, &mut |em, idx| {
+                    live(em, idx);
+                    store_all(em, idx)
+                });
+                em.tile = None;
+                r
+            })?;
+            Ok(())
+        },
+    )
+}
+
+/// The instructions of `ctx` read from input buffers (see [`wide_candidates`]).
+pub(crate) fn buffer_leaves(ctx: &Ctx) -> Vec<InstrId> {
+    match &ctx.leaves {
+        Leaves::Buffers(ptrs) => ctx
+            .comp
+            .instructions
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| ptrs.get(i).is_some_and(|p| p.is_some()))
+            .map(|(i, _)| InstrId(i as u32))
+            .collect(),
+        Leaves::Values(_) => Vec::new(),
+    }
+}
+
+/// A row reduction's accumulation loop over `[0, total)` in steps of `step` (which divides
+/// the tile) with its operand's transcendentals `cands` in tiles: `body(j)` accumulates the
+/// vectors at `j`, `j + lanes`, … and must mark each position it reads as live in
+/// `Emitter::tile`. The steps run in the same order as the plain loop's, so the sums are
+/// the same. `prefix` is the operand's index without its last (reduced) dimension.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gen_wide_row<'a, 'b>(
+    em: &mut Emitter<'a, 'b>,
+    ctx: &Ctx,
+    cands: &[(InstrId, VFunc)],
+    prefix: &[IdxDim],
+    total: i64,
+    step: i64,
+    lanes: u32,
+    body: &mut dyn FnMut(&mut Emitter<'a, 'b>, Value) -> Result<()>,
+) -> Result<Value> {
+    let cache_id = ctx
+        .cache_id
+        .ok_or_else(|| oxla_hlo::Error::internal("wide math without a cache"))?;
+    if TILE % step != 0 || total % step != 0 {
+        return Err(oxla_hlo::Error::internal("wide row tile"));
+    }
+    let mut bufs = Vec::new();
+    for _ in cands {
+        let slot = em.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            (TILE * 4) as u32,
+            6,
+        ));
+        bufs.push(em.b.ins().stack_addr(I64, slot, 0));
+    }
+    let zero = em.iconst(0);
+    let lim = em.iconst(total);
+    em.for_loop(zero, lim, TILE, &mut |em, jt| {
+        let rest = em.b.ins().isub(lim, jt);
+        let tile = em.iconst(TILE);
+        let short = em.b.ins().icmp(IntCC::SignedLessThan, rest, tile);
+        let n = em.b.ins().select(short, rest, tile);
+        let te = em.b.ins().iadd(jt, n);
+        em.tile = Some(Tile {
+            cache_id,
+            prefix: prefix.to_vec(),
+            j0: jt,
+            live: Vec::new(),
+            bufs: Vec::new(),
+        });
+        for (&(id, f), &buf) in cands.iter().zip(&bufs) {
+            let arg = ctx.comp.instr(id).operands[0];
+            // Whole vectors only: the tile is a multiple of `step`, itself of `lanes`.
+            em.for_loop(jt, te, lanes as i64, &mut |em, j| {
+                if let Some(t) = em.tile.as_mut() {
+                    t.live = vec![j];
+                }
+                let mut d = prefix.to_vec();
+                d.push((j, 1));
+                let v = em.emit1(ctx, arg, &Idx { d, lanes })?;
+                let v = em.splat(v, lanes)?;
+                let off = em.b.ins().isub(j, jt);
+                em.store(v, buf, off)
+            })?;
+            em.call_helper_void(helper(f), &[buf, n])?;
+            if let Some(t) = em.tile.as_mut() {
+                t.bufs.push((id, buf));
+            }
+        }
+        let r = em.for_loop(jt, te, step, body);
+        em.tile = None;
+        r.map(|_| ())
+    })?;
+    Ok(lim)
+}

@@ -1,0 +1,811 @@
+//! f32 exp, tanh, logistic and log over a slice, in place, at the CPU's full vector width.
+//!
+//! JIT kernels (whose Cranelift code is 128-bit only) compute a tile of arguments, call one
+//! of these on it, and read the results back. Each routine is the same operation sequence
+//! as `oxla-codegen`'s `math.rs` (range reduction and polynomial, the same f32 constants,
+//! fused multiply-adds, the same selects for NaN, ±inf, ±0, subnormals and overflow), so a
+//! kernel gets the same bits whichever path computes an element.
+//!
+//! The algorithms are written once over [`Lanes`]; AVX-512F (16 lanes) and AVX2 + FMA (8
+//! lanes) implement it with `std::arch`, chosen at run time ([`VIsa::detect`]), and
+//! [`Scalar`] is the portable twin that tests compare them against (with or without fused
+//! multiply-adds, as `math.rs` emits them on a CPU with or without FMA). A slice whose length
+//! is not a multiple of the vector width ends with a masked (AVX-512) or scalar (AVX2) tail:
+//! nothing outside the slice is read or written.
+
+/// An f32 function the routines compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VFunc {
+    Exp,
+    Tanh,
+    Logistic,
+    Log,
+}
+
+impl VFunc {
+    pub const ALL: [VFunc; 4] = [VFunc::Exp, VFunc::Tanh, VFunc::Logistic, VFunc::Log];
+}
+
+/// Which implementation runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VIsa {
+    /// 16 lanes, mask registers for selects and the tail.
+    Avx512,
+    /// 8 lanes with FMA.
+    Avx2,
+    /// One element at a time (fused multiply-adds when `fma`).
+    Scalar { fma: bool },
+}
+
+impl VIsa {
+    /// The widest implementation this CPU runs (cached after the first call);
+    /// `OXLA_VMATH=avx2` or `scalar` asks for a narrower one (to measure it).
+    pub fn detect() -> VIsa {
+        static ISA: std::sync::OnceLock<VIsa> = std::sync::OnceLock::new();
+        *ISA.get_or_init(|| {
+            let asked = match std::env::var("OXLA_VMATH").as_deref() {
+                Ok("avx2") => Some(VIsa::Avx2),
+                Ok("scalar") => Some(VIsa::Scalar { fma: true }),
+                _ => None,
+            };
+            if let Some(isa) = asked.filter(|i| i.available()) {
+                return isa;
+            }
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    return VIsa::Avx512;
+                }
+                if std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("fma")
+                {
+                    return VIsa::Avx2;
+                }
+                VIsa::Scalar {
+                    fma: std::arch::is_x86_feature_detected!("fma"),
+                }
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                VIsa::Scalar { fma: false }
+            }
+        })
+    }
+
+    /// Whether this CPU runs `self`.
+    pub fn available(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            VIsa::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            #[cfg(target_arch = "x86_64")]
+            VIsa::Avx2 => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("fma")
+            }
+            VIsa::Scalar { .. } => true,
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// Whether this is a SIMD implementation (worth tiling a kernel for).
+    pub fn is_wide(self) -> bool {
+        !matches!(self, VIsa::Scalar { .. })
+    }
+}
+
+/// `xs[i] = f(xs[i])` with the detected implementation.
+pub fn apply(f: VFunc, xs: &mut [f32]) {
+    // detect() only returns what the CPU runs.
+    apply_with(VIsa::detect(), f, xs);
+}
+
+/// `xs[i] = f(xs[i])` with implementation `isa`; one the CPU lacks runs the scalar twin
+/// (with fused multiply-adds, as every SIMD variant uses them).
+pub fn apply_with(isa: VIsa, f: VFunc, xs: &mut [f32]) {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        VIsa::Avx512 if isa.available() => {
+            // SAFETY: the CPU has AVX-512F (checked above).
+            unsafe { x86::apply_avx512(f, xs) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        VIsa::Avx2 if isa.available() => {
+            // SAFETY: the CPU has AVX2 and FMA (checked above).
+            unsafe { x86::apply_avx2(f, xs) }
+        }
+        VIsa::Scalar { fma: false } => scalar_apply::<false>(f, xs),
+        _ => scalar_apply::<true>(f, xs),
+    }
+}
+
+fn scalar_apply<const FMA: bool>(f: VFunc, xs: &mut [f32]) {
+    for x in xs.iter_mut() {
+        *x = eval(f, Scalar::<FMA>(*x)).0;
+    }
+}
+
+/// One vector of f32 lanes and the operations the algorithms need. Masks are whatever the
+/// implementation compares into; `select(m, a, b)` is `a` where `m` holds, else `b`.
+pub(crate) trait Lanes: Copy {
+    type Mask: Copy;
+    fn splat(x: f32) -> Self;
+    fn add(self, b: Self) -> Self;
+    fn sub(self, b: Self) -> Self;
+    fn mul(self, b: Self) -> Self;
+    fn div(self, b: Self) -> Self;
+    /// self * b + c (fused where the implementation says so).
+    fn mul_add(self, b: Self, c: Self) -> Self;
+    fn neg(self) -> Self;
+    /// Ordered comparisons (false with a NaN operand) and the unordered test.
+    fn lt(self, b: Self) -> Self::Mask;
+    fn gt(self, b: Self) -> Self::Mask;
+    fn eq(self, b: Self) -> Self::Mask;
+    fn unord(self, b: Self) -> Self::Mask;
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self;
+    /// The float whose bits are `(bits(self) - k) << 23` (wrapping i32 arithmetic).
+    fn sub_shl23(self, k: i32) -> Self;
+    /// (exponent field - 127 as a float, the mantissa with a zero exponent, in [1, 2)).
+    fn exponent_mantissa(self) -> (Self, Self);
+}
+
+/// The portable twin: one lane, fused multiply-adds when `FMA`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scalar<const FMA: bool>(pub f32);
+
+impl<const FMA: bool> Lanes for Scalar<FMA> {
+    type Mask = bool;
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        Scalar(x)
+    }
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        Scalar(self.0 + b.0)
+    }
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        Scalar(self.0 - b.0)
+    }
+    #[inline(always)]
+    fn mul(self, b: Self) -> Self {
+        Scalar(self.0 * b.0)
+    }
+    #[inline(always)]
+    fn div(self, b: Self) -> Self {
+        Scalar(self.0 / b.0)
+    }
+    #[inline(always)]
+    fn mul_add(self, b: Self, c: Self) -> Self {
+        if FMA {
+            Scalar(self.0.mul_add(b.0, c.0))
+        } else {
+            Scalar(self.0 * b.0 + c.0)
+        }
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Scalar(-self.0)
+    }
+    #[inline(always)]
+    fn lt(self, b: Self) -> bool {
+        self.0 < b.0
+    }
+    #[inline(always)]
+    fn gt(self, b: Self) -> bool {
+        self.0 > b.0
+    }
+    #[inline(always)]
+    fn eq(self, b: Self) -> bool {
+        self.0 == b.0
+    }
+    #[inline(always)]
+    fn unord(self, b: Self) -> bool {
+        self.0.is_nan() || b.0.is_nan()
+    }
+    #[inline(always)]
+    fn select(m: bool, a: Self, b: Self) -> Self {
+        if m {
+            a
+        } else {
+            b
+        }
+    }
+    #[inline(always)]
+    fn sub_shl23(self, k: i32) -> Self {
+        Scalar(f32::from_bits(
+            ((self.0.to_bits() as i32).wrapping_sub(k) << 23) as u32,
+        ))
+    }
+    #[inline(always)]
+    fn exponent_mantissa(self) -> (Self, Self) {
+        let bits = self.0.to_bits();
+        let e = ((bits >> 23) as i32).wrapping_sub(127) as f32;
+        let m = f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000);
+        (Scalar(e), Scalar(m))
+    }
+}
+
+/// An f64 constant as `math.rs` emits it (rounded to f32 once).
+#[inline(always)]
+fn k<V: Lanes>(x: f64) -> V {
+    V::splat(x as f32)
+}
+
+#[inline(always)]
+fn horner<V: Lanes>(x: V, coeffs: &[f64]) -> V {
+    let mut p = k::<V>(coeffs[0]);
+    for &c in &coeffs[1..] {
+        p = p.mul_add(x, k(c));
+    }
+    p
+}
+
+#[inline(always)]
+pub(crate) fn eval<V: Lanes>(f: VFunc, x: V) -> V {
+    match f {
+        VFunc::Exp => exp(x),
+        VFunc::Tanh => tanh(x),
+        VFunc::Logistic => logistic(x),
+        VFunc::Log => log(x),
+    }
+}
+
+/// exp(x): x = n ln2 + r, 2·exp(r) by its degree-7 Taylor polynomial, times 2^(n-1) built
+/// in the exponent field; > 88.72 is +inf, < -86.98 flushes to 0 (see `math.rs`).
+#[inline(always)]
+pub(crate) fn exp<V: Lanes>(x: V) -> V {
+    let t = x.mul(k(std::f64::consts::LOG2_E));
+    let magic = k::<V>(12_582_912.0);
+    let tm = t.add(magic);
+    let n = tm.sub(magic);
+    let r = n.mul_add(k(-0.693_145_751_953_125), x);
+    let r = n.mul_add(k(-1.428_606_765_330_187e-6), r);
+    let p = horner(
+        r,
+        &[
+            2.0 / 5040.0,
+            2.0 / 720.0,
+            2.0 / 120.0,
+            2.0 / 24.0,
+            2.0 / 6.0,
+            1.0,
+            2.0,
+            2.0,
+        ],
+    );
+    let scale = tm.sub_shl23(0x4B40_0000 - 126);
+    let res = p.mul(scale);
+    let res = V::select(x.gt(k(88.722_839_355_468_75)), k(f64::INFINITY), res);
+    V::select(x.lt(k(-86.98)), k(0.0), res)
+}
+
+/// tanh(x) = x·P(s)/Q(s), s = x²/9.2², x clamped to ±9.2 (NaN kept).
+#[inline(always)]
+pub(crate) fn tanh<V: Lanes>(x: V) -> V {
+    let hi = k::<V>(9.2);
+    let lo = k::<V>(-9.2);
+    let xc = V::select(x.gt(hi), hi, x);
+    let xc = V::select(xc.lt(lo), lo, xc);
+    let s = xc.mul(xc).mul(k(1.0 / (9.2 * 9.2)));
+    let p = horner(
+        s,
+        &[
+            0.036_294_707_837_428_344,
+            -0.259_650_977_748_332_6,
+            1.092_705_763_054_598_9,
+            -5.740_429_471_400_8,
+            -6.729_566_094_456_96,
+            15.977_547_532_416_976,
+            10.520_923_508_431_888,
+            0.999_999_999_690_443_1,
+        ],
+    );
+    let q = horner(
+        s,
+        &[
+            -99.508_143_579_879_85,
+            52.424_385_986_668_53,
+            153.609_477_865_270_7,
+            38.734_256_530_204_37,
+            1.0,
+        ],
+    );
+    xc.mul(p).div(q)
+}
+
+/// logistic(x) = 1 / (1 + exp(-x)).
+#[inline(always)]
+pub(crate) fn logistic<V: Lanes>(x: V) -> V {
+    let one = k::<V>(1.0);
+    one.div(one.add(exp(x.neg())))
+}
+
+/// log(x) = e·ln2 + 2·atanh((m-1)/(m+1)), m in [√½, √2); subnormals scaled by 2^23 first;
+/// 0 is -inf, +inf itself, x < 0 the negative default NaN, a NaN itself.
+#[inline(always)]
+pub(crate) fn log<V: Lanes>(x: V) -> V {
+    let zero = k::<V>(0.0);
+    let is_sub = x.lt(k(f32::MIN_POSITIVE as f64));
+    let xs = V::select(is_sub, x.mul(k(8_388_608.0)), x);
+    let (ef, m) = xs.exponent_mantissa();
+    let ef = ef.add(V::select(is_sub, k(-23.0), zero));
+    let one = k::<V>(1.0);
+    let hi = m.gt(k(std::f64::consts::SQRT_2));
+    let m = V::select(hi, m.mul(k(0.5)), m);
+    let ef = V::select(hi, ef.add(one), ef);
+    let f = m.sub(one);
+    let s = f.div(f.add(k(2.0)));
+    let z = s.mul(s);
+    let p = horner(
+        z,
+        &[2.0 / 11.0, 2.0 / 9.0, 2.0 / 7.0, 2.0 / 5.0, 2.0 / 3.0, 2.0],
+    );
+    let lm = s.mul(p);
+    let lo = ef.mul_add(k(1.428_606_765_330_187e-6), lm);
+    let res = ef.mul_add(k(0.693_145_751_953_125), lo);
+    let res = V::select(x.eq(zero), k(f64::NEG_INFINITY), res);
+    let res = V::select(x.eq(k(f64::INFINITY)), k(f64::INFINITY), res);
+    let res = V::select(x.lt(zero), k(-f64::NAN), res);
+    V::select(x.unord(x), x, res)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::{eval, Lanes, VFunc};
+
+    #[derive(Clone, Copy)]
+    pub(super) struct Z(__m512);
+
+    // SAFETY (every method): only called from `apply_avx512`, which runs with AVX-512F.
+    impl Lanes for Z {
+        type Mask = __mmask16;
+        #[inline(always)]
+        fn splat(x: f32) -> Self {
+            unsafe { Z(_mm512_set1_ps(x)) }
+        }
+        #[inline(always)]
+        fn add(self, b: Self) -> Self {
+            unsafe { Z(_mm512_add_ps(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn sub(self, b: Self) -> Self {
+            unsafe { Z(_mm512_sub_ps(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn mul(self, b: Self) -> Self {
+            unsafe { Z(_mm512_mul_ps(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn div(self, b: Self) -> Self {
+            unsafe { Z(_mm512_div_ps(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn mul_add(self, b: Self, c: Self) -> Self {
+            unsafe { Z(_mm512_fmadd_ps(self.0, b.0, c.0)) }
+        }
+        #[inline(always)]
+        fn neg(self) -> Self {
+            unsafe {
+                Z(_mm512_castsi512_ps(_mm512_xor_si512(
+                    _mm512_castps_si512(self.0),
+                    _mm512_set1_epi32(i32::MIN),
+                )))
+            }
+        }
+        #[inline(always)]
+        fn lt(self, b: Self) -> __mmask16 {
+            unsafe { _mm512_cmp_ps_mask::<_CMP_LT_OQ>(self.0, b.0) }
+        }
+        #[inline(always)]
+        fn gt(self, b: Self) -> __mmask16 {
+            unsafe { _mm512_cmp_ps_mask::<_CMP_GT_OQ>(self.0, b.0) }
+        }
+        #[inline(always)]
+        fn eq(self, b: Self) -> __mmask16 {
+            unsafe { _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(self.0, b.0) }
+        }
+        #[inline(always)]
+        fn unord(self, b: Self) -> __mmask16 {
+            unsafe { _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(self.0, b.0) }
+        }
+        #[inline(always)]
+        fn select(m: __mmask16, a: Self, b: Self) -> Self {
+            unsafe { Z(_mm512_mask_blend_ps(m, b.0, a.0)) }
+        }
+        #[inline(always)]
+        fn sub_shl23(self, k: i32) -> Self {
+            unsafe {
+                let i = _mm512_sub_epi32(_mm512_castps_si512(self.0), _mm512_set1_epi32(k));
+                Z(_mm512_castsi512_ps(_mm512_slli_epi32::<23>(i)))
+            }
+        }
+        #[inline(always)]
+        fn exponent_mantissa(self) -> (Self, Self) {
+            unsafe {
+                let bits = _mm512_castps_si512(self.0);
+                let e = _mm512_sub_epi32(_mm512_srli_epi32::<23>(bits), _mm512_set1_epi32(127));
+                let mb = _mm512_or_si512(
+                    _mm512_and_si512(bits, _mm512_set1_epi32(0x007f_ffff)),
+                    _mm512_set1_epi32(0x3f80_0000),
+                );
+                (Z(_mm512_cvtepi32_ps(e)), Z(_mm512_castsi512_ps(mb)))
+            }
+        }
+    }
+
+    #[derive(Clone, Copy)]
+    pub(super) struct Y(__m256);
+
+    // SAFETY (every method): only called from `apply_avx2`, which runs with AVX2 and FMA.
+    impl Lanes for Y {
+        type Mask = __m256;
+        #[inline(always)]
+        fn splat(x: f32) -> Self {
+            unsafe { Y(_mm256_set1_ps(x)) }
+        }
+        #[inline(always)]
+        fn add(self, b: Self) -> Self {
+            unsafe { Y(_mm256_add_ps(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn sub(self, b: Self) -> Self {
+            unsafe { Y(_mm256_sub_ps(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn mul(self, b: Self) -> Self {
+            unsafe { Y(_mm256_mul_ps(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn div(self, b: Self) -> Self {
+            unsafe { Y(_mm256_div_ps(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn mul_add(self, b: Self, c: Self) -> Self {
+            unsafe { Y(_mm256_fmadd_ps(self.0, b.0, c.0)) }
+        }
+        #[inline(always)]
+        fn neg(self) -> Self {
+            unsafe { Y(_mm256_xor_ps(self.0, _mm256_set1_ps(-0.0))) }
+        }
+        #[inline(always)]
+        fn lt(self, b: Self) -> __m256 {
+            unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(self.0, b.0) }
+        }
+        #[inline(always)]
+        fn gt(self, b: Self) -> __m256 {
+            unsafe { _mm256_cmp_ps::<_CMP_GT_OQ>(self.0, b.0) }
+        }
+        #[inline(always)]
+        fn eq(self, b: Self) -> __m256 {
+            unsafe { _mm256_cmp_ps::<_CMP_EQ_OQ>(self.0, b.0) }
+        }
+        #[inline(always)]
+        fn unord(self, b: Self) -> __m256 {
+            unsafe { _mm256_cmp_ps::<_CMP_UNORD_Q>(self.0, b.0) }
+        }
+        #[inline(always)]
+        fn select(m: __m256, a: Self, b: Self) -> Self {
+            unsafe { Y(_mm256_blendv_ps(b.0, a.0, m)) }
+        }
+        #[inline(always)]
+        fn sub_shl23(self, k: i32) -> Self {
+            unsafe {
+                let i = _mm256_sub_epi32(_mm256_castps_si256(self.0), _mm256_set1_epi32(k));
+                Y(_mm256_castsi256_ps(_mm256_slli_epi32::<23>(i)))
+            }
+        }
+        #[inline(always)]
+        fn exponent_mantissa(self) -> (Self, Self) {
+            unsafe {
+                let bits = _mm256_castps_si256(self.0);
+                let e = _mm256_sub_epi32(_mm256_srli_epi32::<23>(bits), _mm256_set1_epi32(127));
+                let mb = _mm256_or_si256(
+                    _mm256_and_si256(bits, _mm256_set1_epi32(0x007f_ffff)),
+                    _mm256_set1_epi32(0x3f80_0000),
+                );
+                (Y(_mm256_cvtepi32_ps(e)), Y(_mm256_castsi256_ps(mb)))
+            }
+        }
+    }
+
+    /// Runs `f` over whole vectors, two at a time (independent chains for the core to
+    /// overlap), then one.
+    #[inline(always)]
+    unsafe fn body<V: Lanes, const W: usize>(
+        f: VFunc,
+        xs: &mut [f32],
+        load: unsafe fn(*const f32) -> V,
+        store: unsafe fn(*mut f32, V),
+    ) -> usize {
+        let n = xs.len();
+        let p = xs.as_mut_ptr();
+        let mut i = 0;
+        while i + 2 * W <= n {
+            // SAFETY: i + 2W <= n.
+            unsafe {
+                let a = load(p.add(i));
+                let b = load(p.add(i + W));
+                let (a, b) = (eval(f, a), eval(f, b));
+                store(p.add(i), a);
+                store(p.add(i + W), b);
+            }
+            i += 2 * W;
+        }
+        while i + W <= n {
+            // SAFETY: i + W <= n.
+            unsafe { store(p.add(i), eval(f, load(p.add(i)))) };
+            i += W;
+        }
+        i
+    }
+
+    #[inline(always)]
+    unsafe fn load_z(p: *const f32) -> Z {
+        unsafe { Z(_mm512_loadu_ps(p)) }
+    }
+    #[inline(always)]
+    unsafe fn store_z(p: *mut f32, v: Z) {
+        unsafe { _mm512_storeu_ps(p, v.0) }
+    }
+    #[inline(always)]
+    unsafe fn load_y(p: *const f32) -> Y {
+        unsafe { Y(_mm256_loadu_ps(p)) }
+    }
+    #[inline(always)]
+    unsafe fn store_y(p: *mut f32, v: Y) {
+        unsafe { _mm256_storeu_ps(p, v.0) }
+    }
+
+    macro_rules! wide {
+        ($name:ident, $feature:literal, $body:ident) => {
+            #[target_feature(enable = $feature)]
+            unsafe fn $name(xs: &mut [f32]) -> usize {
+                unsafe { $body(xs) }
+            }
+        };
+    }
+
+    /// One monomorphized loop per function, so `eval`'s match folds away.
+    macro_rules! per_func {
+        ($apply:ident, $feature:literal, $V:ty, $W:literal, $load:ident, $store:ident,
+         $tail:expr) => {
+            /// # Safety
+            /// The CPU must have the target features.
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn $apply(f: VFunc, xs: &mut [f32]) {
+                #[inline(always)]
+                unsafe fn exp(xs: &mut [f32]) -> usize {
+                    unsafe { body::<$V, $W>(VFunc::Exp, xs, $load, $store) }
+                }
+                #[inline(always)]
+                unsafe fn tanh(xs: &mut [f32]) -> usize {
+                    unsafe { body::<$V, $W>(VFunc::Tanh, xs, $load, $store) }
+                }
+                #[inline(always)]
+                unsafe fn logistic(xs: &mut [f32]) -> usize {
+                    unsafe { body::<$V, $W>(VFunc::Logistic, xs, $load, $store) }
+                }
+                #[inline(always)]
+                unsafe fn log(xs: &mut [f32]) -> usize {
+                    unsafe { body::<$V, $W>(VFunc::Log, xs, $load, $store) }
+                }
+                wide!(run_exp, $feature, exp);
+                wide!(run_tanh, $feature, tanh);
+                wide!(run_logistic, $feature, logistic);
+                wide!(run_log, $feature, log);
+                // SAFETY: the caller guarantees the features.
+                let done = unsafe {
+                    match f {
+                        VFunc::Exp => run_exp(xs),
+                        VFunc::Tanh => run_tanh(xs),
+                        VFunc::Logistic => run_logistic(xs),
+                        VFunc::Log => run_log(xs),
+                    }
+                };
+                let tail: unsafe fn(VFunc, &mut [f32]) = $tail;
+                // SAFETY: as above.
+                unsafe { tail(f, &mut xs[done..]) };
+            }
+        };
+    }
+
+    per_func!(apply_avx512, "avx512f", Z, 16, load_z, store_z, tail_avx512);
+    per_func!(apply_avx2, "avx2,fma", Y, 8, load_y, store_y, tail_avx2);
+
+    /// Fewer than 16 elements: one masked vector (nothing outside the slice is touched).
+    #[target_feature(enable = "avx512f")]
+    unsafe fn tail_avx512(f: VFunc, xs: &mut [f32]) {
+        let n = xs.len();
+        if n == 0 {
+            return;
+        }
+        let m: __mmask16 = ((1u32 << n.min(16)) - 1) as __mmask16;
+        let p = xs.as_mut_ptr();
+        // SAFETY: masked lanes are not accessed; the others lie in the slice.
+        unsafe {
+            let v = Z(_mm512_maskz_loadu_ps(m, p));
+            let r = eval(f, v);
+            _mm512_mask_storeu_ps(p, m, r.0);
+        }
+    }
+
+    /// Fewer than 8 elements: through an 8-lane copy on the stack.
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn tail_avx2(f: VFunc, xs: &mut [f32]) {
+        let n = xs.len().min(8);
+        if n == 0 {
+            return;
+        }
+        let mut buf = [0f32; 8];
+        buf[..n].copy_from_slice(&xs[..n]);
+        // SAFETY: buf holds 8 floats.
+        unsafe {
+            let r = eval(f, Y(_mm256_loadu_ps(buf.as_ptr())));
+            _mm256_storeu_ps(buf.as_mut_ptr(), r.0);
+        }
+        xs[..n].copy_from_slice(&buf[..n]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Special values and their neighbours: signed zeros, subnormals, the smallest normal,
+    /// ±1, the overflow and flush thresholds, the tanh clamp, large values, ±inf, NaNs.
+    fn specials() -> Vec<f32> {
+        let mut v = vec![
+            0.0,
+            -0.0,
+            f32::from_bits(1),
+            f32::from_bits(0x0000_ffff),
+            f32::from_bits(0x007f_ffff),
+            f32::MIN_POSITIVE,
+            1.0,
+            std::f32::consts::SQRT_2,
+            std::f32::consts::FRAC_1_SQRT_2,
+            88.72284,
+            88.72283,
+            88.7,
+            89.0,
+            -86.98,
+            -86.97,
+            -87.5,
+            -103.0,
+            -104.0,
+            9.2,
+            9.200001,
+            20.0,
+            1e10,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NAN,
+            f32::from_bits(0x7fc1_2345),
+            f32::from_bits(0xffc0_0001),
+            f32::from_bits(0x7f80_0001),
+        ];
+        let neg: Vec<f32> = v.iter().map(|x| -x).collect();
+        v.extend(neg);
+        v
+    }
+
+    /// A dense sweep: every 1009th bit pattern of the f32 line (both signs).
+    fn sweep() -> Vec<f32> {
+        (0..=u32::MAX / 1009)
+            .map(|i| f32::from_bits(i * 1009))
+            .collect()
+    }
+
+    fn check(isa: VIsa, xs: &[f32]) {
+        for f in VFunc::ALL {
+            let mut got = xs.to_vec();
+            apply_with(isa, f, &mut got);
+            for (&x, &g) in xs.iter().zip(&got) {
+                let want = eval(f, Scalar::<true>(x)).0;
+                // The sign and payload of a NaN that arithmetic passes on depend on operand
+                // order, which LLVM may commute in the scalar twin; log selects its NaNs.
+                let nans = g.is_nan() && want.is_nan() && f != VFunc::Log;
+                assert!(
+                    nans || g.to_bits() == want.to_bits(),
+                    "{isa:?} {f:?}({x:e} = {:#x}): {g:e} ({:#x}) vs scalar {want:e} ({:#x})",
+                    x.to_bits(),
+                    g.to_bits(),
+                    want.to_bits()
+                );
+            }
+        }
+    }
+
+    fn isas() -> Vec<VIsa> {
+        [VIsa::Avx512, VIsa::Avx2]
+            .into_iter()
+            .filter(|i| i.available())
+            .collect()
+    }
+
+    #[test]
+    fn simd_matches_scalar_twin_bit_for_bit_on_special_values() {
+        for isa in isas() {
+            // Every length up to two vectors and beyond: whole vectors, pairs and tails.
+            for n in 0..=40 {
+                let xs: Vec<f32> = specials().into_iter().cycle().skip(n).take(n).collect();
+                check(isa, &xs);
+            }
+            check(isa, &specials());
+        }
+    }
+
+    #[test]
+    fn simd_matches_scalar_twin_bit_for_bit_on_a_dense_sweep() {
+        let xs = sweep();
+        for isa in isas() {
+            check(isa, &xs);
+        }
+    }
+
+    #[test]
+    fn tails_touch_nothing_outside_the_slice() {
+        for isa in isas() {
+            for n in 0..40 {
+                let mut buf = vec![f32::from_bits(0x7fc0_dead); n + 64];
+                for (i, x) in buf[32..32 + n].iter_mut().enumerate() {
+                    *x = i as f32 * 0.25 - 3.0;
+                }
+                apply_with(isa, VFunc::Log, &mut buf[32..32 + n]);
+                assert!(buf[..32].iter().all(|x| x.to_bits() == 0x7fc0_dead));
+                assert!(buf[32 + n..].iter().all(|x| x.to_bits() == 0x7fc0_dead));
+            }
+        }
+    }
+
+    /// Accuracy against f64 libm on the sweep: exp, logistic, log within 4 ULP, tanh 5
+    /// (the bounds docs/semantics.md states for the vector paths), results flushed below
+    /// f32's normal range as documented.
+    #[test]
+    fn within_documented_ulp_of_f64() {
+        fn ulp(a: f32, b: f32) -> u64 {
+            let key = |x: f32| {
+                let b = x.to_bits() as i64;
+                if b < 0 {
+                    i64::MIN - b
+                } else {
+                    b
+                }
+            };
+            let (a, b) = (key(a) as i128, key(b) as i128);
+            (a - b).unsigned_abs() as u64
+        }
+        for x in sweep() {
+            for (f, bound) in [
+                (VFunc::Exp, 4),
+                (VFunc::Tanh, 5),
+                (VFunc::Logistic, 4),
+                (VFunc::Log, 4),
+            ] {
+                let got = eval(f, Scalar::<true>(x)).0;
+                let xd = x as f64;
+                let want = match f {
+                    VFunc::Exp => xd.exp(),
+                    VFunc::Tanh => xd.tanh(),
+                    VFunc::Logistic => 1.0 / (1.0 + (-xd).exp()),
+                    VFunc::Log => xd.ln(),
+                } as f32;
+                if want.is_nan() {
+                    assert!(got.is_nan(), "{f:?}({x:e}) = {got:e}");
+                    continue;
+                }
+                if want.abs() < f32::MIN_POSITIVE * 2.0 && got.abs() < f32::MIN_POSITIVE * 2.0 {
+                    continue;
+                }
+                assert!(
+                    ulp(got, want) <= bound,
+                    "{f:?}({x:e}): {got:e} vs {want:e} ({} ulp)",
+                    ulp(got, want)
+                );
+            }
+        }
+    }
+}
