@@ -5,11 +5,14 @@ use half::{bf16, f16};
 use oxla_hlo::minifloat;
 use oxla_hlo::PrimitiveType;
 
+/// f16 bits as f32; a NaN keeps its sign and payload (signaling ones stay signaling, as
+/// when XLA copies the bits).
 pub fn f16_bits_to_f32(bits: u16) -> f32 {
-    f16::from_bits(bits).to_f32()
+    oxla_hlo::literal::nan_bits::f16_bits_to_f32(bits)
 }
+/// f32 to f16 bits (nearest even); a NaN keeps its sign and payload's top bits.
 pub fn f32_to_f16_bits(x: f32) -> u16 {
-    f16::from_f32(x).to_bits()
+    oxla_hlo::literal::nan_bits::f32_to_f16_bits(x)
 }
 /// Rounds an f32 to the nearest f16 (ties to even), returned as f32 (exact).
 pub fn round_to_f16(x: f32) -> f32 {

@@ -120,9 +120,10 @@ pub fn wrap_int(t: PrimitiveType, v: i128) -> i128 {
 pub fn round_to_float(t: PrimitiveType, v: f64) -> f64 {
     match t {
         PrimitiveType::F64 => v,
-        PrimitiveType::F32 => v as f32 as f64,
-        PrimitiveType::F16 => f16::from_f64(v).to_f64(),
-        PrimitiveType::BF16 => bf16::from_f64(v).to_f64(),
+        // A NaN keeps its sign and payload (see [`nan_bits`]).
+        PrimitiveType::F32 => nan_bits::f32_to_f64(nan_bits::f64_to_f32(v)),
+        PrimitiveType::F16 => nan_bits::f16_to_f64(nan_bits::f64_to_f16(v)),
+        PrimitiveType::BF16 => nan_bits::bf16_to_f64(nan_bits::f64_to_bf16(v)),
         t if t.is_minifloat() => minifloat::bits_to_f64(t, minifloat::f64_to_bits(t, v)),
         _ => v,
     }
@@ -140,11 +141,14 @@ fn get(t: PrimitiveType, s: &Storage, i: usize) -> Scalar {
         Storage::U16(v) => Scalar::Int(v[i] as i128),
         Storage::U32(v) => Scalar::Int(v[i] as i128),
         Storage::U64(v) => Scalar::Int(v[i] as i128),
-        Storage::F16(v) => Scalar::Float(v[i].to_f64()),
-        Storage::BF16(v) => Scalar::Float(v[i].to_f64()),
-        Storage::F32(v) => Scalar::Float(v[i] as f64),
+        Storage::F16(v) => Scalar::Float(nan_bits::f16_to_f64(v[i])),
+        Storage::BF16(v) => Scalar::Float(nan_bits::bf16_to_f64(v[i])),
+        Storage::F32(v) => Scalar::Float(nan_bits::f32_to_f64(v[i])),
         Storage::F64(v) => Scalar::Float(v[i]),
-        Storage::C64(v) => Scalar::Complex(Complex64::new(v[i].re as f64, v[i].im as f64)),
+        Storage::C64(v) => Scalar::Complex(Complex64::new(
+            nan_bits::f32_to_f64(v[i].re),
+            nan_bits::f32_to_f64(v[i].im),
+        )),
         Storage::C128(v) => Scalar::Complex(v[i]),
     }
 }
@@ -233,15 +237,143 @@ fn push(t: PrimitiveType, s: &mut Storage, x: Scalar) {
         Storage::U16(v) => v.push(x.as_i128() as u16),
         Storage::U32(v) => v.push(x.as_i128() as u32),
         Storage::U64(v) => v.push(x.as_i128() as u64),
-        Storage::F16(v) => v.push(f16::from_f64(x.as_f64())),
-        Storage::BF16(v) => v.push(bf16::from_f64(x.as_f64())),
-        Storage::F32(v) => v.push(x.as_f64() as f32),
+        Storage::F16(v) => v.push(nan_bits::f64_to_f16(x.as_f64())),
+        Storage::BF16(v) => v.push(nan_bits::f64_to_bf16(x.as_f64())),
+        Storage::F32(v) => v.push(nan_bits::f64_to_f32(x.as_f64())),
         Storage::F64(v) => v.push(x.as_f64()),
         Storage::C64(v) => {
             let c = x.as_complex();
-            v.push(Complex32::new(c.re as f32, c.im as f32))
+            v.push(Complex32::new(
+                nan_bits::f64_to_f32(c.re),
+                nan_bits::f64_to_f32(c.im),
+            ))
         }
         Storage::C128(v) => v.push(x.as_complex()),
+    }
+}
+
+/// Widening and narrowing of float elements that keep a NaN's sign and payload, signaling
+/// ones included. The hardware's and `half`'s conversions set the quiet bit, which would
+/// turn a signaling NaN quiet in pure data movement (pad, slice, transpose, ...), where XLA
+/// copies bits. Non-NaN values convert as usual (exact widening, round-to-nearest narrowing).
+pub mod nan_bits {
+    use half::{bf16, f16};
+
+    /// An f64 NaN with `sign` and the `bits`-wide mantissa `m` at the top of its mantissa.
+    fn widen(sign: bool, m: u64, bits: u32) -> f64 {
+        f64::from_bits((sign as u64) << 63 | 0x7ff << 52 | m << (52 - bits))
+    }
+
+    /// The sign and the top `bits` mantissa bits of NaN `x` (never all zero: that would be
+    /// an infinity, so the quiet bit is set then).
+    fn narrow(x: f64, bits: u32) -> (bool, u64) {
+        let b = x.to_bits();
+        let m = (b & ((1 << 52) - 1)) >> (52 - bits);
+        (b >> 63 != 0, if m == 0 { 1 << (bits - 1) } else { m })
+    }
+
+    pub fn f32_to_f64(x: f32) -> f64 {
+        if x.is_nan() {
+            let b = x.to_bits();
+            widen(b >> 31 != 0, (b & 0x7f_ffff) as u64, 23)
+        } else {
+            x as f64
+        }
+    }
+
+    pub fn f64_to_f32(x: f64) -> f32 {
+        if x.is_nan() {
+            let (s, m) = narrow(x, 23);
+            f32::from_bits((s as u32) << 31 | 0x7f80_0000 | m as u32)
+        } else {
+            x as f32
+        }
+    }
+
+    pub fn f16_to_f64(x: f16) -> f64 {
+        if x.is_nan() {
+            let b = x.to_bits();
+            widen(b >> 15 != 0, (b & 0x3ff) as u64, 10)
+        } else {
+            x.to_f64()
+        }
+    }
+
+    pub fn f64_to_f16(x: f64) -> f16 {
+        if x.is_nan() {
+            let (s, m) = narrow(x, 10);
+            f16::from_bits((s as u16) << 15 | 0x7c00 | m as u16)
+        } else {
+            f16::from_f64(x)
+        }
+    }
+
+    pub fn bf16_to_f64(x: bf16) -> f64 {
+        if x.is_nan() {
+            let b = x.to_bits();
+            widen(b >> 15 != 0, (b & 0x7f) as u64, 7)
+        } else {
+            x.to_f64()
+        }
+    }
+
+    pub fn f64_to_bf16(x: f64) -> bf16 {
+        if x.is_nan() {
+            let (s, m) = narrow(x, 7);
+            bf16::from_bits((s as u16) << 15 | 0x7f80 | m as u16)
+        } else {
+            bf16::from_f64(x)
+        }
+    }
+
+    /// f16 bits to f32 keeping a NaN's payload (the JIT's f16 loads).
+    pub fn f16_bits_to_f32(bits: u16) -> f32 {
+        f64_to_f32(f16_to_f64(f16::from_bits(bits)))
+    }
+
+    /// f32 to f16 bits, rounding to nearest even, keeping a NaN's payload (the JIT's f16
+    /// stores).
+    pub fn f32_to_f16_bits(x: f32) -> u16 {
+        if x.is_nan() {
+            f64_to_f16(f32_to_f64(x)).to_bits()
+        } else {
+            f16::from_f32(x).to_bits()
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn signaling_nans_round_trip_and_values_convert_as_usual() {
+            for b in [
+                0x7f80_0001u32,
+                0xff80_0001,
+                0x7fa0_0000,
+                0xffc0_1234,
+                0x7fff_ffff,
+            ] {
+                let x = f32::from_bits(b);
+                assert_eq!(f64_to_f32(f32_to_f64(x)).to_bits(), b);
+            }
+            for b in [0x7c01u16, 0xfdb8, 0x7e00, 0xffff] {
+                assert_eq!(f64_to_f16(f16_to_f64(f16::from_bits(b))).to_bits(), b);
+                assert_eq!(f32_to_f16_bits(f16_bits_to_f32(b)), b);
+            }
+            for b in [0x7f81u16, 0xffb8, 0x7fc0, 0xffff] {
+                assert_eq!(f64_to_bf16(bf16_to_f64(bf16::from_bits(b))).to_bits(), b);
+            }
+            // A NaN whose payload lies below the narrow mantissa stays a NaN.
+            assert!(f64_to_f32(f64::from_bits(0x7ff0_0000_0000_0001)).is_nan());
+            assert!(f64_to_f16(f64::from_bits(0xfff0_0000_0000_0001)).is_nan());
+            // Ordinary values: exact widening, nearest-even narrowing.
+            assert_eq!(f32_to_f64(1.5), 1.5);
+            assert_eq!(f64_to_f32(0.1), 0.1f32);
+            assert_eq!(f64_to_f16(65520.0), f16::INFINITY);
+            assert_eq!(f64_to_bf16(-0.0).to_bits(), 0x8000);
+            assert_eq!(f32_to_f16_bits(1.0), 0x3c00);
+        }
     }
 }
 

@@ -388,6 +388,7 @@ impl Literal {
 mod access;
 mod compare;
 pub use access::{
-    convert_scalar, int_range, reduction_identity, round_to_float, strides, wrap_int, Scalar,
+    convert_scalar, int_range, nan_bits, reduction_identity, round_to_float, strides, wrap_int,
+    Scalar,
 };
 pub use compare::{ulp_distance_bits, Tolerance};
