@@ -50,8 +50,7 @@ impl Emitter<'_, '_> {
         (re, im)
     }
 
-    pub(crate) fn complex_load(&mut self, t: PrimitiveType, addr: Value) -> Val {
-        let f = self.load_flags();
+    pub(crate) fn complex_load(&mut self, f: MemFlagsData, t: PrimitiveType, addr: Value) -> Val {
         let v = if t == PrimitiveType::C64 {
             // 8 bytes: (re, im) become lanes 0 and 1.
             let bits = self.b.ins().load(F64, f, addr, 0);

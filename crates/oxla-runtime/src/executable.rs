@@ -291,26 +291,7 @@ impl Executable {
     /// assert_eq!(out[1][0].to_vec::<f32>().unwrap(), vec![11.0, 22.0]);
     /// ```
     pub fn execute_sharded(&self, args: &[Vec<&Buffer>]) -> Result<Vec<Vec<Buffer>>> {
-        let g = self.inner.grid;
-        if args.len() != g.processes() {
-            return Err(Error::invalid(format!(
-                "execute_sharded: {} argument lists for {} replicas × {} partitions",
-                args.len(),
-                g.replicas,
-                g.partitions
-            )));
-        }
-        let launches: Vec<Launch> = args
-            .iter()
-            .enumerate()
-            .map(|(i, a)| Launch {
-                executable: self,
-                replica: i / g.partitions as usize,
-                partition: i % g.partitions as usize,
-                args: a.clone(),
-            })
-            .collect();
-        launch(&self.inner.shared, &launches, None)
+        self.sharded("execute_sharded", args, None)
     }
 
     /// [`Executable::execute_sharded`] that stops every instance when `cancel` is triggered
@@ -322,10 +303,21 @@ impl Executable {
         args: &[Vec<&Buffer>],
         cancel: &crate::Cancel,
     ) -> Result<Vec<Vec<Buffer>>> {
+        self.sharded("execute_sharded_with", args, Some(cancel))
+    }
+
+    /// One instance per (replica, partition) with `args` in replica-major order; `what`
+    /// names the caller in the argument-count error.
+    fn sharded(
+        &self,
+        what: &str,
+        args: &[Vec<&Buffer>],
+        cancel: Option<&crate::Cancel>,
+    ) -> Result<Vec<Vec<Buffer>>> {
         let g = self.inner.grid;
         if args.len() != g.processes() {
             return Err(Error::invalid(format!(
-                "execute_sharded_with: {} argument lists for {} replicas × {} partitions",
+                "{what}: {} argument lists for {} replicas × {} partitions",
                 args.len(),
                 g.replicas,
                 g.partitions
@@ -341,7 +333,7 @@ impl Executable {
                 args: a.clone(),
             })
             .collect();
-        launch(&self.inner.shared, &launches, Some(cancel))
+        launch(&self.inner.shared, &launches, cancel)
     }
 
     /// Starts a single-process execution on another thread and returns at once, so the

@@ -160,6 +160,12 @@ impl Program {
         self.to_owned[i] || matches!(self.slots[i], Slot::Alias(_))
     }
 
+    /// The row-group role of the step computing instruction `i`, if it has one.
+    pub(crate) fn group_role(&self, i: usize) -> Option<crate::steps::row_group::GroupRole> {
+        let step = (*self.step_of.get(i)?)?;
+        self.groups.get(step as usize).copied().flatten()
+    }
+
     /// The array shape of instruction `i`.
     pub(crate) fn shape(&self, i: usize) -> Result<Arc<oxla_hlo::ArrayShape>> {
         self.shapes

@@ -541,7 +541,7 @@ impl Programs {
             base,
             vals,
         };
-        let role = prog.step_of[i].and_then(|k| prog.groups.get(k as usize).copied().flatten());
+        let role = prog.group_role(i);
         match step {
             Step::Kernel { kernel, .. } if role.is_some() => {
                 let (run, v) = self.prepare_group_kernel(&s, *kernel)?;

@@ -91,8 +91,6 @@ pub(crate) struct Emitter<'a, 'b> {
     /// Vector values made by splatting a scalar, with that scalar (vector shifts take a
     /// scalar amount).
     splat_src: HashMap<Value, Value>,
-    /// Set while loading a kernel input or a constant: memory the kernel never writes.
-    reading_input: bool,
     /// Transcendental values already computed into tile buffers (`schedule/wide_math.rs`).
     pub tile: Option<Tile>,
 }
@@ -161,17 +159,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             cache: vec![HashMap::new()],
             consts,
             splat_src: HashMap::new(),
-            reading_input: false,
             tile: None,
-        }
-    }
-
-    /// Flags for the load being emitted (see [`input_flags`]).
-    pub(crate) fn load_flags(&self) -> MemFlagsData {
-        if self.reading_input {
-            input_flags()
-        } else {
-            flags()
         }
     }
 
@@ -184,10 +172,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         ls: i64,
         lanes: u32,
     ) -> R<Val> {
-        self.reading_input = true;
-        let r = self.load(t, ptr, off, ls, lanes);
-        self.reading_input = false;
-        r
+        self.load_with(input_flags(), t, ptr, off, ls, lanes)
     }
 
     // ---------------------------------------------------------------- types and constants
@@ -376,15 +361,27 @@ impl<'a, 'b> Emitter<'a, 'b> {
         ls: i64,
         lanes: u32,
     ) -> R<Val> {
-        let fl = self.load_flags();
+        self.load_with(flags(), t, ptr, off, ls, lanes)
+    }
+
+    /// [`Emitter::load`] with memory flags `fl`.
+    fn load_with(
+        &mut self,
+        fl: MemFlagsData,
+        t: PrimitiveType,
+        ptr: Value,
+        off: Value,
+        ls: i64,
+        lanes: u32,
+    ) -> R<Val> {
         let size = t.byte_size() as i64;
         let boff = self.b.ins().imul_imm_s(off, size);
         let addr = self.b.ins().iadd(ptr, boff);
         if lanes == 1 {
-            return self.load_scalar(t, addr);
+            return self.load_scalar(fl, t, addr);
         }
         if ls == 0 {
-            let s = self.load_scalar(t, addr)?;
+            let s = self.load_scalar(fl, t, addr)?;
             return self.splat(s, lanes);
         }
         if ls == 1 && t != PrimitiveType::Pred {
@@ -395,16 +392,15 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let mut xs = Vec::new();
         for l in 0..lanes as i64 {
             let a = self.b.ins().iadd_imm_s(addr, l * ls * size);
-            xs.push(self.load_scalar(t, a)?);
+            xs.push(self.load_scalar(fl, t, a)?);
         }
         self.gather_lanes(&xs)
     }
 
-    fn load_scalar(&mut self, t: PrimitiveType, addr: Value) -> R<Val> {
+    fn load_scalar(&mut self, fl: MemFlagsData, t: PrimitiveType, addr: Value) -> R<Val> {
         use PrimitiveType::{Pred, BF16, F16};
-        let fl = self.load_flags();
         if t.is_complex() {
-            return Ok(self.complex_load(t, addr));
+            return Ok(self.complex_load(fl, t, addr));
         }
         let v = match t {
             F16 => {

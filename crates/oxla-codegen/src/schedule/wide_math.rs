@@ -117,6 +117,54 @@ pub(crate) fn wide_candidates(
     found
 }
 
+/// `count` stack buffers of one tile of f32 each (64-byte aligned).
+fn tile_buffers(em: &mut Emitter, count: usize) -> Vec<Value> {
+    (0..count)
+        .map(|_| {
+            let slot = em.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                (TILE * 4) as u32,
+                6,
+            ));
+            em.b.ins().stack_addr(I64, slot, 0)
+        })
+        .collect()
+}
+
+/// Starts the tile at `jt` of a row ending at `hi`: its length `n` (a whole tile or the
+/// rest) and end `jt + n`, with `Emitter::tile` set for it.
+fn begin_tile(
+    em: &mut Emitter,
+    cache_id: usize,
+    prefix: Vec<IdxDim>,
+    jt: Value,
+    hi: Value,
+) -> (Value, Value) {
+    let rest = em.b.ins().isub(hi, jt);
+    let tile = em.iconst(TILE);
+    let short = em.b.ins().icmp(IntCC::SignedLessThan, rest, tile);
+    let n = em.b.ins().select(short, rest, tile);
+    let te = em.b.ins().iadd(jt, n);
+    em.tile = Some(Tile {
+        cache_id,
+        prefix,
+        j0: jt,
+        live: Vec::new(),
+        bufs: Vec::new(),
+    });
+    (n, te)
+}
+
+/// Runs transcendental `f` over the `n` arguments in `buf` (in place) and makes the tile
+/// read instruction `id` from there.
+fn apply(em: &mut Emitter, id: InstrId, f: VFunc, buf: Value, n: Value) -> Result<()> {
+    em.call_helper_void(helper(f), &[buf, n])?;
+    if let Some(t) = em.tile.as_mut() {
+        t.bufs.push((id, buf));
+    }
+    Ok(())
+}
+
 /// The loop nest of `gen_loops` with the innermost dimension in tiles (see the module
 /// docs); `cands` from [`wide_candidates`], non-empty, and `lanes` the kernel's vector width.
 #[allow(clippy::too_many_arguments)]
@@ -133,15 +181,7 @@ pub(crate) fn gen_wide_loops(
         .cache_id
         .ok_or_else(|| oxla_hlo::Error::internal("wide math without a cache"))?;
     // One buffer per transcendental, addressed once here (the entry dominates every loop).
-    let mut bufs = Vec::new();
-    for _ in cands {
-        let slot = em.b.create_sized_stack_slot(StackSlotData::new(
-            StackSlotKind::ExplicitSlot,
-            (TILE * 4) as u32,
-            6,
-        ));
-        bufs.push(em.b.ins().stack_addr(I64, slot, 0));
-    }
+    let bufs = tile_buffers(em, cands.len());
     let live = |em: &mut Emitter, idx: &Idx| {
         if let (Some(t), Some(&(j, _))) = (em.tile.as_mut(), idx.d.last()) {
             t.live = vec![j];
@@ -157,18 +197,8 @@ pub(crate) fn gen_wide_loops(
         &mut |em, prefix, (lo, hi), extent, _known| {
             let width = TILE.min(extent);
             em.for_loop(lo, hi, TILE, &mut |em, jt| {
-                let rest = em.b.ins().isub(hi, jt);
-                let tile = em.iconst(TILE);
-                let short = em.b.ins().icmp(IntCC::SignedLessThan, rest, tile);
-                let n = em.b.ins().select(short, rest, tile);
-                let te = em.b.ins().iadd(jt, n);
-                em.tile = Some(Tile {
-                    cache_id,
-                    prefix: prefix.iter().map(|&p| (p, 0)).collect(),
-                    j0: jt,
-                    live: Vec::new(),
-                    bufs: Vec::new(),
-                });
+                let prefix_idx = prefix.iter().map(|&p| (p, 0)).collect();
+                let (n, te) = begin_tile(em, cache_id, prefix_idx, jt, hi);
                 for (&(id, f), &buf) in cands.iter().zip(&bufs) {
                     let arg = ctx.comp.instr(id).operands[0];
                     inner_loops(em, prefix, (jt, te), width, None, lanes, &mut |em, idx| {
@@ -179,10 +209,7 @@ pub(crate) fn gen_wide_loops(
                         let off = em.b.ins().isub(j, jt);
                         em.store(v, buf, off)
                     })?;
-                    em.call_helper_void(helper(f), &[buf, n])?;
-                    if let Some(t) = em.tile.as_mut() {
-                        t.bufs.push((id, buf));
-                    }
+                    apply(em, id, f, buf, n)?;
                 }
                 let r = inner_loops(em, prefix, (jt, te), width, None, lanes, &mut |em, idx| {
                     live(em, idx);
@@ -233,30 +260,11 @@ pub(crate) fn gen_wide_row<'a, 'b>(
     if TILE % step != 0 || total % step != 0 {
         return Err(oxla_hlo::Error::internal("wide row tile"));
     }
-    let mut bufs = Vec::new();
-    for _ in cands {
-        let slot = em.b.create_sized_stack_slot(StackSlotData::new(
-            StackSlotKind::ExplicitSlot,
-            (TILE * 4) as u32,
-            6,
-        ));
-        bufs.push(em.b.ins().stack_addr(I64, slot, 0));
-    }
+    let bufs = tile_buffers(em, cands.len());
     let zero = em.iconst(0);
     let lim = em.iconst(total);
     em.for_loop(zero, lim, TILE, &mut |em, jt| {
-        let rest = em.b.ins().isub(lim, jt);
-        let tile = em.iconst(TILE);
-        let short = em.b.ins().icmp(IntCC::SignedLessThan, rest, tile);
-        let n = em.b.ins().select(short, rest, tile);
-        let te = em.b.ins().iadd(jt, n);
-        em.tile = Some(Tile {
-            cache_id,
-            prefix: prefix.to_vec(),
-            j0: jt,
-            live: Vec::new(),
-            bufs: Vec::new(),
-        });
+        let (n, te) = begin_tile(em, cache_id, prefix.to_vec(), jt, lim);
         for (&(id, f), &buf) in cands.iter().zip(&bufs) {
             let arg = ctx.comp.instr(id).operands[0];
             // Whole vectors only: the tile is a multiple of `step`, itself of `lanes`.
@@ -271,10 +279,7 @@ pub(crate) fn gen_wide_row<'a, 'b>(
                 let off = em.b.ins().isub(j, jt);
                 em.store(v, buf, off)
             })?;
-            em.call_helper_void(helper(f), &[buf, n])?;
-            if let Some(t) = em.tile.as_mut() {
-                t.bufs.push((id, buf));
-            }
+            apply(em, id, f, buf, n)?;
         }
         let r = em.for_loop(jt, te, step, body);
         em.tile = None;

@@ -233,15 +233,7 @@ impl Programs {
             .sum::<usize>()
             + crate::exec::array_bytes(a);
         let row_bytes = touched / (k.extent.max(1) as usize);
-        let role = |i: usize| {
-            s.prog
-                .step_of
-                .get(i)
-                .copied()
-                .flatten()
-                .and_then(|st| s.prog.groups.get(st as usize).copied().flatten())
-        };
-        let mine = role(s.i);
+        let mine = s.prog.group_role(s.i);
         let local_row_bytes = mine
             .filter(|r| r.local && r.rows > 0)
             .map(|r| crate::exec::array_bytes(a) / r.rows as usize);
@@ -251,7 +243,7 @@ impl Programs {
             .iter()
             .map(|&o| {
                 let o = o.index();
-                match (role(o), mine) {
+                match (s.prog.group_role(o), mine) {
                     (Some(r), Some(me)) if r.local && r.group == me.group => Some(o),
                     _ => None,
                 }
