@@ -8,6 +8,8 @@ Environment:
   OXLA_NUM_DEVICES        number of Oxla devices (default 1), for pmap / shard_map
   OXLA_JAX_PRIORITY       backend priority (default -100: the CPU backend stays the default
                           unless JAX_PLATFORMS names oxla)
+  OXLA_JAX_CPU_LOWERINGS=0  do not reuse JAX's CPU lowering rules for platform oxla (see
+                          `_reuse_cpu_lowerings`)
   OXLA_JAX_SHARDY=1       keep JAX's Shardy partitioner on. By default initialize() turns it
                           off (jax_use_shardy_partitioner=False): Oxla reads GSPMD sharding
                           annotations but not yet the `sdy` dialect that Shardy puts in every
@@ -47,6 +49,9 @@ def initialize():
             mlir._platforms_with_donation.append("oxla")
     except (ImportError, AttributeError):
         pass
+    if os.environ.get("OXLA_JAX_CPU_LOWERINGS", "1") != "0":
+        _reuse_cpu_lowerings()
+    _enable_compilation_cache()
     if os.environ.get("OXLA_JAX_SHARDY", "0") != "1":
         jax.config.update("jax_use_shardy_partitioner", False)
 
@@ -60,3 +65,54 @@ def initialize():
         library_path=library_path(),
         options=options or None,
     )
+
+
+# CPU lowering rules that call back into the Python process (host callbacks through XLA's FFI
+# handlers): Oxla has no such handlers, so these keep JAX's generic rule (or none).
+_NOT_REUSED = {"debug_callback", "debug_print"}
+
+
+def _reuse_cpu_lowerings():
+    """Lowers programs for platform oxla as JAX lowers them for its CPU backend.
+
+    JAX has no rule for a new platform where its rules are per platform: eigh and svd, for
+    example, exist only for cpu/cuda/rocm, and qr would fall back to the `Qr` custom call. The
+    CPU rules emit `lapack_*_ffi` custom calls, which Oxla implements (oxla-lapack), and the
+    StableHLO that the JAX corpus was exported and checked with. Only primitives without an
+    oxla rule of their own are filled in.
+    """
+    try:
+        from jax._src.interpreters import mlir
+    except ImportError:
+        return
+    table = getattr(mlir, "_platform_specific_lowerings", None)
+    if table is None or "cpu" not in table:
+        return
+    mine = table["oxla"]
+    for prim, entry in list(table["cpu"].items()):
+        if str(prim) not in _NOT_REUSED and prim not in mine:
+            mine[prim] = entry
+
+
+def _enable_compilation_cache():
+    """Lets JAX's persistent compilation cache store Oxla executables.
+
+    JAX uses the cache only for the platforms on a fixed list (tpu, gpu, cpu, neuron); Oxla
+    serializes and deserializes executables (PJRT_Executable_Serialize /
+    PJRT_Executable_DeserializeAndLoad), so it is added by wrapping the check.
+    """
+    try:
+        from jax._src import compilation_cache as cc
+    except ImportError:
+        return
+    check = getattr(cc, "is_cache_used", None)
+    if check is None or getattr(check, "_oxla", False):
+        return
+
+    def is_cache_used(backend):
+        if getattr(backend, "platform", None) == "oxla" and cc._is_cache_enabled():
+            return True
+        return check(backend)
+
+    is_cache_used._oxla = True
+    cc.is_cache_used = is_cache_used
