@@ -375,6 +375,10 @@ pub enum FusionKind {
     Input,
     /// Consumers fused into a dot or convolution.
     Output,
+    /// A backend's own fusion (XLA CPU's `__ynn_fusion` around a dot or convolution): run
+    /// as a call of its computation — the call-inlining pass inlines it, so Oxla's own
+    /// passes decide how its instructions run.
+    Custom,
 }
 
 impl FusionKind {
@@ -383,6 +387,7 @@ impl FusionKind {
             FusionKind::Loop => "kLoop",
             FusionKind::Input => "kInput",
             FusionKind::Output => "kOutput",
+            FusionKind::Custom => "kCustom",
         }
     }
 }

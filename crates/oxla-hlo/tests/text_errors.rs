@@ -75,12 +75,24 @@ fn unknown_opcode() {
 #[test]
 fn unsupported_xla_opcode_is_unimplemented() {
     let e = parse_module(&entry(
-        "  %p = f32[2] parameter(0)\n  ROOT %r = f32[2] bitcast(%p)",
+        "  %p = f32[2] parameter(0)\n  ROOT %r = f32[2] domain(%p)",
     ))
     .unwrap_err();
     assert!(matches!(e, Error::Unimplemented(_)), "{e:?}");
     assert!(
-        e.to_string().contains("'bitcast'") && e.to_string().contains("5:20"),
+        e.to_string().contains("'domain'") && e.to_string().contains("5:20"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_bitcast_that_changes_the_size_is_an_error_at_its_opcode() {
+    let e = parse_module(&entry(
+        "  %p = f32[2] parameter(0)\n  ROOT %r = f32[3] bitcast(%p)",
+    ))
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("number of elements") && e.to_string().contains("5:20"),
         "{e}"
     );
 }
@@ -563,4 +575,25 @@ fn meaning_changing_attributes_are_unimplemented() {
         assert!(matches!(e, Error::Unimplemented(_)), "{e:?}");
         assert!(e.to_string().contains("is not supported"), "{e}");
     }
+}
+
+/// XLA's source-location tables (`.compile().as_text()` prints them after the header) are
+/// skipped; a malformed entry is an error at the entry.
+#[test]
+fn xla_debug_tables() {
+    let tables = "HloModule m, is_scheduled=true\n\nFileNames\n1 \"/a/b.py\"\n\n\
+                  FunctionNames\n1 \"<module>\"\n\nFileLocations\n\
+                  1 {file_name_id=1 function_name_id=1 line=3 end_line=3 column=1 end_column=9}\n\n\
+                  StackFrames\n1 {file_location_id=1 parent_frame_id=1}\n\n\n";
+    let m = parse_module(&format!(
+        "{tables}ENTRY %e {{\n  %p = f32[2] parameter(0), metadata={{stack_frame_id=1}}\n}}\n"
+    ))
+    .unwrap();
+    assert_eq!(m.computations.len(), 1);
+    check(
+        "HloModule m\n\nFileNames\n1 nope\n\nENTRY %e {\n  %p = f32[2] parameter(0)\n}\n",
+        4,
+        3,
+        "expected a string or a '{...}' table entry",
+    );
 }

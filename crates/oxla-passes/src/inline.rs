@@ -1,10 +1,22 @@
-//! Call inlining (XLA's CallInliner): every `call` (and `composite` call) is replaced by a
-//! copy of its callee's instructions, so later passes see one computation — fusion across
+//! Call inlining (XLA's CallInliner): every `call` (and `composite` call, and `kCustom`
+//! fusion from an XLA dump) is replaced by a copy of its callee's instructions, so later passes see one computation — fusion across
 //! the call boundary, and buffer reuse / in-place updates that a call frame would hide.
 
 use std::collections::HashSet;
 
-use oxla_hlo::{HloInstruction, HloModule, InstrId, Op, Result};
+use oxla_hlo::{FusionKind, HloInstruction, HloModule, InstrId, Op, Result};
+
+/// The ops whose called computation is inlined.
+fn inlined(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Call
+            | Op::CompositeCall { .. }
+            | Op::Fusion {
+                kind: FusionKind::Custom
+            }
+    )
+}
 
 pub fn inline_calls(module: &mut HloModule) -> Result<bool> {
     let mut changed = false;
@@ -12,7 +24,7 @@ pub fn inline_calls(module: &mut HloModule) -> Result<bool> {
         let has_call = module.computations[ci]
             .instructions
             .iter()
-            .any(|i| matches!(i.op, Op::Call | Op::CompositeCall { .. }));
+            .any(|i| inlined(&i.op));
         if !has_call {
             continue;
         }
@@ -24,9 +36,7 @@ pub fn inline_calls(module: &mut HloModule) -> Result<bool> {
         for ins in &c.instructions {
             let operands: Vec<InstrId> = ins.operands.iter().map(|o| map[o.index()]).collect();
             let callee = match (&ins.op, ins.called.first()) {
-                (Op::Call | Op::CompositeCall { .. }, Some(&callee)) if callee.index() != ci => {
-                    callee
-                }
+                (op, Some(&callee)) if inlined(op) && callee.index() != ci => callee,
                 _ => {
                     let mut n = ins.clone();
                     n.operands = operands;

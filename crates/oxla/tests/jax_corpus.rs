@@ -30,6 +30,17 @@ fn typed(l: Literal, dtype: &str) -> Literal {
 fn check(dir: &Path, p: &serde_json::Value, jit: bool) -> Result<(), String> {
     let name = p["name"].as_str().unwrap();
     let base = dir.join(p["area"].as_str().unwrap()).join(name);
+    check_program(&base, &base.with_extension("mlir"), p, jit)
+}
+
+/// Runs `program` (the exported StableHLO, or an XLA dump of it) on the inputs of `base`.npz
+/// and compares with the outputs there.
+fn check_program(
+    base: &Path,
+    program: &Path,
+    p: &serde_json::Value,
+    jit: bool,
+) -> Result<(), String> {
     let arrays: BTreeMap<String, Literal> = npy::read_npz(&base.with_extension("npz"))
         .map_err(|e| e.to_string())?
         .into_iter()
@@ -48,7 +59,7 @@ fn check(dir: &Path, p: &serde_json::Value, jit: bool) -> Result<(), String> {
         .enumerate()
         .map(|(i, d)| typed(arrays[&format!("in{i}")].clone(), d))
         .collect();
-    let prog = load_program(&base.with_extension("mlir")).map_err(|e| format!("load: {e}"))?;
+    let prog = load_program(program).map_err(|e| format!("load: {e}"))?;
     let got = execute_on(&prog, &args, jit).map_err(|e| format!("run: {e}"))?;
     if got.len() != outs.len() {
         return Err(format!("{} outputs, expected {}", got.len(), outs.len()));
@@ -146,4 +157,44 @@ fn jax_corpus_matches_xla() {
         .map(|(k, v)| format!("{k}: {v}"))
         .collect();
     assert!(new.is_empty(), "new failures:\n{}", new.join("\n"));
+}
+
+/// XLA's HLO of corpus programs (`xla/NAME.before.hlo` as XLA receives it, `.after.hlo` after
+/// its CPU pipeline) runs on the JIT and matches XLA's outputs like the StableHLO does.
+#[test]
+fn xla_dumps_of_corpus_programs_match_xla() {
+    let dir = corpus();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let by_name: BTreeMap<&str, &serde_json::Value> = manifest["programs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap(), p))
+        .collect();
+    let mut n = 0;
+    let mut failures = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(dir.join("xla"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    for f in files {
+        let file = f.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(stem) = file
+            .strip_suffix(".before.hlo")
+            .or_else(|| file.strip_suffix(".after.hlo"))
+        else {
+            continue;
+        };
+        let p = by_name[stem];
+        let base = dir.join(p["area"].as_str().unwrap()).join(stem);
+        if let Err(e) = check_program(&base, &f, p, true) {
+            failures.push(format!("{file}: {e}"));
+        }
+        n += 1;
+    }
+    assert!(n >= 40, "only {n} dumps");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

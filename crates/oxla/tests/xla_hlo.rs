@@ -116,3 +116,41 @@ fn mutated_hlo_never_panics() {
     }
     assert!(verified > 20, "{verified}");
 }
+
+/// XLA's own HLO for the 20 bench programs, before and after XLA CPU's pipeline
+/// (`tests/data/bench_xla/gen.py`: layouts, layout-changing bitcasts, kCustom fusions,
+/// `is_scheduled`): each runs on the JIT and matches the bench folder's outputs from JAX.
+#[test]
+fn xla_dumps_of_the_bench_programs_run_and_match() {
+    use oxla::run::{check_outputs, execute_on, folder_args, load_program};
+    let here = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let bench = here.join("../../../shared/bench");
+    if !bench.exists() {
+        eprintln!("note: {} is absent; skipped", bench.display());
+        return;
+    }
+    let dir = here.join("tests/data/bench_xla");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "hlo"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 40, "20 programs, before and after");
+    for f in files {
+        let file = f.file_name().unwrap().to_string_lossy().into_owned();
+        let workload = bench.join(file.split('.').next().unwrap());
+        let p = load_program(&f).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let outs = execute_on(&p, &folder_args(&workload).unwrap(), true)
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let checks = check_outputs(&workload, &outs).unwrap();
+        assert!(!checks.is_empty(), "{file}: nothing checked");
+        for (k, err, verdict) in checks {
+            assert!(
+                verdict.is_ok(),
+                "{file} out{k}: {verdict:?} (max err {err})"
+            );
+        }
+    }
+}

@@ -28,6 +28,7 @@
 //!   give `Error::Unimplemented`; a call cycle is a parse error.
 
 mod attributes;
+mod bitcast;
 mod lexer;
 mod literal_text;
 pub(crate) use literal_text::literal_value_text;

@@ -9,7 +9,6 @@ use crate::op::*;
 
 /// XLA opcodes Oxla knows of but does not implement.
 const UNSUPPORTED_OPCODES: &[&str] = &[
-    "bitcast",
     "domain",
     "add-dependency",
     "copy-start",
@@ -407,6 +406,7 @@ pub(crate) fn build_op(a: &Attrs, num_replicas: i64) -> Result<Op> {
                     "kLoop" => Ok(FusionKind::Loop),
                     "kInput" => Ok(FusionKind::Input),
                     "kOutput" => Ok(FusionKind::Output),
+                    "kCustom" => Ok(FusionKind::Custom),
                     k => Err(c.err_at(pos, format!("unknown fusion kind {k}"))),
                 }
             })?,

@@ -8,6 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::bitcast::bitcast_steps;
 use super::lexer::{error_at, Cursor};
 use super::literal_text::parse_literal;
 use super::op_attrs::{build_op, called_refs, Attr, Attrs, NameRef};
@@ -15,6 +16,7 @@ use super::shape_text::{at_shape, shape};
 use crate::error::Result;
 use crate::ir::{ComputationId, HloComputation, HloInstruction, HloModule, InstrId, ModuleConfig};
 use crate::op::*;
+use crate::shape::Shape;
 
 pub use super::shape_text::parse_shape;
 
@@ -82,6 +84,7 @@ impl<'a> Parser<'a> {
                 _ => {} // entry_computation_layout, is_scheduled, aliasing, ...: not modelled.
             }
         }
+        self.debug_tables()?;
         while !self.c.at_end() {
             self.computation()?;
         }
@@ -114,6 +117,35 @@ impl<'a> Parser<'a> {
             entry,
             config: self.config.clone(),
         })
+    }
+
+    /// The source-location tables XLA prints after the header (`FileNames`,
+    /// `FunctionNames`, `FileLocations`, `StackFrames`: numbered strings or `{...}` records
+    /// that instructions' `stack_frame_id` metadata points into): read for form and skipped,
+    /// as metadata is.
+    fn debug_tables(&mut self) -> Result<()> {
+        const TABLES: [&str; 4] = ["FileNames", "FunctionNames", "FileLocations", "StackFrames"];
+        while TABLES.iter().any(|t| self.c.eat_keyword(t)) {
+            loop {
+                self.c.skip_ws();
+                if !self.c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
+                    break;
+                }
+                self.c.uint("a table entry number")?;
+                self.c.skip_ws();
+                match self.c.peek() {
+                    Some('"') => {
+                        self.c.string()?;
+                    }
+                    Some('{') => {
+                        let end = self.c.value_end();
+                        self.c.pos = end;
+                    }
+                    _ => return Err(self.c.expected("a string or a '{...}' table entry")),
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Computations may not call themselves, directly or through others (XLA forbids
@@ -283,6 +315,43 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// `bitcast`: the leading steps of [`bitcast_steps`] become instructions of their own
+    /// (named after the bitcast); returns the last step's op and its operand.
+    fn bitcast(
+        &mut self,
+        text_name: &str,
+        opcode_pos: usize,
+        operands: &[InstrId],
+        shape: &Shape,
+        instructions: &mut Vec<HloInstruction>,
+    ) -> Result<(Op, InstrId)> {
+        let &[mut x] = operands else {
+            return Err(self.c.err_at(opcode_pos, "bitcast takes one operand"));
+        };
+        let mut steps = bitcast_steps(&instructions[x.index()].shape, shape)
+            .map_err(|e| self.c.err_at(opcode_pos, e.to_string()))?;
+        let Some((last, _)) = steps.pop() else {
+            return Err(self.c.err_at(opcode_pos, "bitcast: no steps"));
+        };
+        for (k, (op, step_shape)) in steps.into_iter().enumerate() {
+            let mut name = format!("{text_name}.bitcast.{k}");
+            while self.instr_names.contains(&name) {
+                name.push('_');
+            }
+            self.instr_names.insert(name.clone());
+            instructions.push(HloInstruction {
+                name,
+                op,
+                operands: vec![x],
+                called: Vec::new(),
+                shape: step_shape,
+                plan: None,
+            });
+            x = InstrId(instructions.len() as u32 - 1);
+        }
+        Ok((last, x))
+    }
+
     fn instruction(
         &mut self,
         cidx: usize,
@@ -396,6 +465,12 @@ impl<'a> Parser<'a> {
         let op = match (param_number, literal) {
             (Some(number), _) => Op::Parameter { number },
             (_, Some(lit)) => Op::Constant(lit),
+            _ if opcode == "bitcast" => {
+                let (op, x) =
+                    self.bitcast(text_name, opcode_pos, &operands, &shape, instructions)?;
+                operands = vec![x];
+                op
+            }
             _ => build_op(&attrs, self.config.num_replicas)?,
         };
         let calls = called_refs(&attrs)?;
