@@ -56,7 +56,8 @@ fn clamp_hi(em: &mut Emitter, x: Value, hi: Value, l: u32) -> Value {
 }
 
 /// exp(x): x = n ln2 + r with |r| <= ln2/2, exp(r) by its degree-7 Taylor polynomial, and
-/// 2^n applied in two halves so results down to the subnormals are right.
+/// 2^n applied through the exponent field (two ways, so the results down to the smallest
+/// normal are right; below it they flush, as on XLA's CPU backend).
 pub(crate) fn exp_f32(em: &mut Emitter, x: Val) -> R<Val> {
     let l = x.lanes;
     let log2e = k(em, std::f64::consts::LOG2_E, l)?;
@@ -90,20 +91,35 @@ pub(crate) fn exp_f32(em: &mut Emitter, x: Val) -> R<Val> {
     // 2^(n-1) built in the exponent field.
     let (fty, ity) = vec_types(em, x.v);
     let tmi = em.b.ins().bitcast(ity, MemFlagsData::new(), tm);
-    let magic_i = em.b.ins().iconst(I32, 0x4B40_0000 - 126);
-    let magic_i = em.b.ins().splat(ity, magic_i);
-    let e = em.b.ins().isub(tmi, magic_i);
-    let e = em.b.ins().ishl_imm_s(e, 23);
-    let ty = fty;
-    let scale = em.b.ins().bitcast(ty, MemFlagsData::new(), e);
+    let pow2 = |em: &mut Emitter, bias: i64| {
+        let magic_i = em.b.ins().iconst(I32, 0x4B40_0000 - bias);
+        let magic_i = em.b.ins().splat(ity, magic_i);
+        let e = em.b.ins().isub(tmi, magic_i);
+        let e = em.b.ins().ishl_imm_s(e, 23);
+        em.b.ins().bitcast(fty, MemFlagsData::new(), e)
+    };
+    let scale = pow2(em, 126);
     let res = em.b.ins().fmul(p, scale);
-    // Overflow to +inf; results below f32's normal range flush to 0, as XLA's CPU backend
-    // computes with denormals flushed (NaN falls through both tests).
-    let over = k(em, 88.722_839_355_468_75, l)?;
-    // Below -125.5·ln2, n < -125: flushed (results under 2.4e-38).
-    let under = k(em, -86.98, l)?;
-    let inf = k(em, f64::INFINITY, l)?;
+    // Below -125.5·ln2, n < -125 and 2^(n-1) is not a normal float: scale by 2^(n+1) and
+    // then by 1/4 (exact while the result stays normal). Results below f32's smallest normal
+    // flush to 0, as XLA's CPU backend computes with denormals flushed; past -88 all do (and
+    // the rounding trick no longer holds). Overflow is +inf; NaN falls through every test.
+    let scale_low = pow2(em, 128);
+    let low = em.b.ins().fmul(p, scale_low);
+    let quarter = k(em, 0.25, l)?;
+    let low = em.b.ins().fmul(low, quarter);
+    let tiny = k(em, f32::MIN_POSITIVE as f64, l)?;
     let zero = k(em, 0.0, l)?;
+    let is_tiny = em.b.ins().fcmp(FloatCC::LessThan, low, tiny);
+    let low = sel(em, is_tiny, zero, low, l);
+    let is_low = {
+        let c = k(em, -86.98, l)?;
+        em.b.ins().fcmp(FloatCC::LessThan, x.v, c)
+    };
+    let res = sel(em, is_low, low, res, l);
+    let over = k(em, 88.722_839_355_468_75, l)?;
+    let under = k(em, -88.0, l)?;
+    let inf = k(em, f64::INFINITY, l)?;
     let is_over = em.b.ins().fcmp(FloatCC::GreaterThan, x.v, over);
     let is_under = em.b.ins().fcmp(FloatCC::LessThan, x.v, under);
     let res = sel(em, is_over, inf, res, l);
