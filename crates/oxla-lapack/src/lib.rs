@@ -9,12 +9,15 @@
 //! agree by construction; batched matrices run in parallel. Cholesky, LU, triangular solves,
 //! Householder QR / Hessenberg / tridiagonal reductions and the tridiagonal solver follow
 //! LAPACK's unblocked algorithms (same pivots, signs and compact forms); eigen- and
-//! singular-value decompositions use faer; the complex Schur decomposition (gees) is
-//! Hessenberg reduction and shifted QR sweeps as ?lahqr (faer keeps its Schur step private).
+//! singular-value decompositions use faer; the Schur decompositions (gees) are Hessenberg
+//! reduction and shifted QR sweeps as ?lahqr — single-shift for complex matrices,
+//! Francis double-shift with standardized 2x2 blocks for real ones (faer keeps its Schur
+//! step private).
 
 mod factor;
 mod householder;
 mod mat;
+mod real_schur;
 mod scalar;
 mod schur;
 mod spectral;
@@ -26,6 +29,7 @@ use oxla_hlo::{Error, Literal, PrimitiveType, Result, Shape};
 pub use factor::{getrf, potrf, trsm, Trans};
 pub use householder::{gehrd, geqrf, larfg, orgqr, sytrd_lower};
 pub use mat::Mat;
+pub use real_schur::{gees_real, RealSchur};
 pub use scalar::Scalar;
 pub use schur::{gees, Schur};
 pub use spectral::Spectral;
@@ -520,15 +524,31 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
                     c.target
                 )));
             }
-            if !S::COMPLEX {
-                return Err(Error::unimplemented(format!(
-                    "{}: the real Schur form (2x2 blocks for complex pairs) is not implemented \
-                     yet; the complex one is (lapack_cgees_ffi, lapack_zgees_ffi)",
-                    c.target
-                )));
-            }
             let want_z = flag(cfg, "mode", 'N') == 'V';
             let a = S::load(c.operand(0)?)?;
+            if !S::COMPLEX {
+                // T, Z, wr, wi, sdim, info.
+                let res = batch_map(count, 30 * n * n * n, |b| {
+                    let m = a[b * n * n..(b + 1) * n * n]
+                        .iter()
+                        .map(|v| v.re())
+                        .collect();
+                    gees_real(&Mat::new(n, n, m), want_z)
+                })?;
+                let real = |f: &dyn Fn(&RealSchur) -> &[f64]| -> Vec<S> {
+                    res.iter()
+                        .flat_map(|r| f(r).iter().map(|&v| S::from_re(v)))
+                        .collect()
+                };
+                return Ok(vec![
+                    c.store(0, &real(&|r| &r.t.data))?,
+                    c.store(1, &real(&|r| &r.z.data))?,
+                    c.store(2, &real(&|r| &r.wr))?,
+                    c.store(3, &real(&|r| &r.wi))?,
+                    c.info(4, vec![0; count])?,
+                    c.info(5, res.iter().map(|r| r.info).collect())?,
+                ]);
+            }
             let res = batch_map(count, 30 * n * n * n, |b| {
                 let m = a[b * n * n..(b + 1) * n * n]
                     .iter()
@@ -602,12 +622,38 @@ mod tests {
         let w = t[2].data_as::<Complex32>().unwrap();
         assert_eq!(w, &[z(2., 0.), z(0., 3.), z(1., 0.), z(1., 0.)]);
         assert_eq!(t[4].data_as::<i32>().unwrap(), &[0, 0]);
-        // Sorting and the real Schur form are not supported: errors, not panics.
+        // Sorting is not supported: an error, not a panic.
         let sorted = "{mode = 86 : ui8, sort = 83 : ui8}";
         assert!(call("lapack_cgees_ffi", sorted, &[&a], &shape).is_err());
-        let r = Literal::from_vec(&[2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
-        let e = call("lapack_sgees_ffi", cfg, &[&r], &shape).unwrap_err();
-        assert!(e.to_string().contains("real Schur"), "{e}");
+    }
+
+    #[test]
+    fn batched_sgees_through_literals() {
+        // [[0, -2], [2, 0]] (eigenvalues ±2i, a standardized block already) and
+        // [[1, 2], [0, 3]] (triangular): T = A, Z = I, (wr, wi) off the blocks.
+        let a = Literal::from_vec(&[2, 2, 2], vec![0.0f32, -2.0, 2.0, 0.0, 1.0, 2.0, 0.0, 3.0])
+            .unwrap();
+        let f32s = |d: &[i64]| Shape::array(PrimitiveType::F32, d);
+        let s32 = || Shape::array(PrimitiveType::S32, &[2]);
+        let shape = Shape::Tuple(vec![
+            f32s(&[2, 2, 2]),
+            f32s(&[2, 2, 2]),
+            f32s(&[2, 2]),
+            f32s(&[2, 2]),
+            s32(),
+            s32(),
+        ]);
+        let cfg = "{mode = 86 : ui8, sort = 78 : ui8}";
+        let out = call("lapack_sgees_ffi", cfg, &[&a], &shape).unwrap();
+        let t = out.tuple_elements().unwrap();
+        assert_eq!(t[0].data_as::<f32>().unwrap(), a.data_as::<f32>().unwrap());
+        assert_eq!(
+            t[1].data_as::<f32>().unwrap(),
+            &[1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0]
+        );
+        assert_eq!(t[2].data_as::<f32>().unwrap(), &[0.0, 0.0, 1.0, 3.0]);
+        assert_eq!(t[3].data_as::<f32>().unwrap(), &[2.0, -2.0, 0.0, 0.0]);
+        assert_eq!(t[5].data_as::<i32>().unwrap(), &[0, 0]);
     }
 
     #[test]

@@ -677,6 +677,22 @@ def linalg():
         yield Program("linalg", f"schur_abs_diag_{d}",
                       lambda a: jnp.sort(jnp.abs(jnp.diagonal(jsl.schur(a[0].astype(
                           jnp.complex64 if single else jnp.complex128))[0]))), (a,), **L)
+        if d in ("float32", "float64"):
+            # The real Schur form is unique up to the signs of the Schur vectors and the
+            # rotation of each 2x2 block, which depend on when a rounding-level subdiagonal
+            # entry deflates: compare T's diagonal (eigenvalue order) and the residuals.
+            def schur_checks(a):
+                t, z = lax.linalg.schur(a)
+                zt = jnp.swapaxes(z, -1, -2)
+                eye = jnp.eye(a.shape[-1], dtype=a.dtype)
+                return (jnp.diagonal(t, axis1=-2, axis2=-1),
+                        jnp.linalg.norm(z @ t @ zt - a, axis=(-2, -1)),
+                        jnp.linalg.norm(zt @ z - eye, axis=(-2, -1)),
+                        jnp.linalg.norm(jnp.tril(t, -2), axis=(-2, -1)))
+            yield Program("linalg", f"schur_real_{d}", schur_checks, (a,), **L)
+            yield Program("linalg", f"schur_real_t_diag_{d}",
+                          lambda a: jnp.diagonal(lax.linalg.schur(a, compute_schur_vectors=False)[0],
+                                                 axis1=-2, axis2=-1), (a,), **L)
         yield Program("linalg", f"hessenberg_norm_{d}",
                       lambda a: jnp.linalg.norm(jsl.hessenberg(a[0])), (a,), **L)
         yield Program("linalg", f"tridiagonal_eigvals_{d}",
