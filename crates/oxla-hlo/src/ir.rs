@@ -144,6 +144,18 @@ impl HloComputation {
 pub struct ModuleConfig {
     pub num_replicas: i64,
     pub num_partitions: i64,
+    /// Set when a manually partitioned program (shard_map, pmap) was turned into its
+    /// per-device program: the global arrays it computes on.
+    pub spmd: Option<SpmdSignature>,
+}
+
+/// How a manually partitioned program's per-device parameters and results form global
+/// arrays: each one's global shape and HLO sharding (`{devices=[4,1]<=[4]}`,
+/// `{replicated}`), for runtimes that report it (PJRT: JAX reads the shardings back).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpmdSignature {
+    pub parameters: Vec<(Shape, String)>,
+    pub results: Vec<(Shape, String)>,
 }
 
 impl Default for ModuleConfig {
@@ -151,6 +163,7 @@ impl Default for ModuleConfig {
         ModuleConfig {
             num_replicas: 1,
             num_partitions: 1,
+            spmd: None,
         }
     }
 }

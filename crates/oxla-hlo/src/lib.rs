@@ -17,7 +17,9 @@ pub mod verifier;
 pub use collective::{collective_group, GridSize};
 pub use error::{Error, Result};
 pub use inference::infer_shape;
-pub use ir::{ComputationId, HloComputation, HloInstruction, HloModule, InstrId, ModuleConfig};
+pub use ir::{
+    ComputationId, HloComputation, HloInstruction, HloModule, InstrId, ModuleConfig, SpmdSignature,
+};
 pub use literal::{Literal, LiteralData, NativeType, Storage, StorageKind};
 pub use op::*;
 pub use plan::{ExecPlan, LoopSchedule};

@@ -1556,6 +1556,7 @@ fn module_config_round_trips() {
     m.config = ModuleConfig {
         num_replicas: 2,
         num_partitions: 8,
+        spmd: None,
     };
     let text = print_module(&m);
     assert!(text.starts_with(

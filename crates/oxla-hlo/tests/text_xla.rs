@@ -89,7 +89,8 @@ fn collectives_with_replica_groups() {
         m.config,
         ModuleConfig {
             num_replicas: 4,
-            num_partitions: 2
+            num_partitions: 2,
+            spmd: None,
         }
     );
     let e = m.entry_computation();

@@ -16,6 +16,7 @@ pub mod plan;
 mod rewrite;
 pub mod row_groups;
 mod simplify;
+mod spmd;
 
 use oxla_hlo::{HloModule, Result};
 
@@ -30,6 +31,7 @@ pub use inline::inline_calls;
 pub use layout::assign_layouts;
 pub use plan::plan_execution;
 pub use simplify::simplify;
+pub use spmd::partition_manual;
 
 /// Receives `(pass name, module text)`.
 pub type DumpFn = Box<dyn FnMut(&str, &str)>;

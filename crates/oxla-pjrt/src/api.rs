@@ -128,7 +128,7 @@ table! {
     Executable_SizeOfGeneratedCodeInBytes => impl executable::executable_code_size,
     Executable_GetCostAnalysis => stub,
     Executable_OutputMemoryKinds => impl executable::executable_output_memory_kinds,
-    Executable_OptimizedProgram => stub,
+    Executable_OptimizedProgram => impl executable::executable_optimized_program,
     Executable_Serialize => impl executable::executable_serialize,
     LoadedExecutable_Destroy => impl executable::loaded_destroy,
     LoadedExecutable_GetExecutable => impl executable::loaded_get_executable,

@@ -34,21 +34,6 @@ impl Client {
             devices,
             ..Default::default()
         })?;
-        // GSPMD's sharding annotation: on one program instance, the identity.
-        rt.register_custom_call("Sharding", |c| {
-            let (Some(x), Some(y)) = (c.operands.first(), c.results.first_mut()) else {
-                return Err(oxla_hlo::Error::invalid(
-                    "Sharding takes one operand and one result",
-                ));
-            };
-            if x.bytes.len() != y.bytes.len() {
-                return Err(oxla_hlo::Error::unimplemented(
-                    "a Sharding annotation that changes the shape (needs SPMD partitioning)",
-                ));
-            }
-            y.bytes.copy_from_slice(x.bytes);
-            Ok(())
-        })?;
         let mut c = Client {
             rt,
             devices: Vec::new(),

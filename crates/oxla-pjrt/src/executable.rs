@@ -138,6 +138,22 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
         ..Default::default()
     };
     let exe = client.rt.compile(&hlo, &rt_opts)?;
+    // Arrays sharded across partitions outside a shard_map need XLA's automatic SPMD
+    // partitioner: refuse them here rather than fail on the first execution's shapes.
+    if exe.num_partitions() > 1 && exe.spmd_signature().is_none() {
+        for i in 0..entry.args.len() {
+            if let Some(oxla_stablehlo::ast::Attr::Str(s)) = entry.arg_attr(i, "mhlo.sharding") {
+                if s.starts_with("{devices=") {
+                    return Err(Error::unimplemented(format!(
+                        "argument {i} is sharded {s} over {} partitions outside a shard_map: \
+                         automatic SPMD partitioning (jit with in_shardings) is not supported \
+                         by Oxla; use shard_map or pmap",
+                        exe.num_partitions()
+                    )));
+                }
+            }
+        }
+    }
     let da = exe.device_assignment();
     let rows: Vec<Vec<usize>> = (0..da.replicas())
         .map(|r| (0..da.partitions()).map(|p| da.device(r, p)).collect())
@@ -315,6 +331,130 @@ entry!(
             a.serialized_compile_options,
             a.serialized_compile_options_deleter,
         ) = give_bytes(e.state.options.clone());
+        Ok(())
+    }
+);
+
+// ---------------------------------------------------------------- optimized program
+
+/// `tensor<4x3xf32>` for an array shape.
+fn tensor_type(s: &Shape) -> Result<String> {
+    let Shape::Array(a) = s else {
+        return Err(Error::unimplemented(format!(
+            "the optimized program of a partitioned program with a {s} value"
+        )));
+    };
+    let elem = oxla_stablehlo::mlir_element_type(a.element_type).ok_or_else(|| {
+        Error::unimplemented(format!("element type {:?} in MLIR", a.element_type))
+    })?;
+    let dims: String = a.dims.iter().map(|d| format!("{d}x")).collect();
+    Ok(format!("tensor<{dims}{elem}>"))
+}
+
+fn quoted(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// What `PJRT_Executable_OptimizedProgram` returns for a manually partitioned program (JAX's
+/// shard_map): JAX reads each argument's and result's sharding from it (XLA's
+/// `spmd_parameters_shardings` / `spmd_output_sharding`, as the module attributes MLIR carries
+/// them) to know how the per-device pieces form the global arrays. The body is one opaque
+/// custom call standing for Oxla's compiled code, over the global signature: Oxla has no
+/// textual form of its generated code to give.
+fn optimized_program(s: &ExecState) -> Result<String> {
+    let sig = s.exe.spmd_signature().ok_or_else(|| {
+        Error::unimplemented(
+            "PJRT_Executable_OptimizedProgram: only partitioned (shard_map, pmap) programs \
+             have one in Oxla",
+        )
+    })?;
+    let params = sig
+        .parameters
+        .iter()
+        .map(|(sh, _)| tensor_type(sh))
+        .collect::<Result<Vec<_>>>()?;
+    let results = sig
+        .results
+        .iter()
+        .map(|(sh, _)| tensor_type(sh))
+        .collect::<Result<Vec<_>>>()?;
+    let param_shardings: Vec<String> = sig.parameters.iter().map(|(_, h)| quoted(h)).collect();
+    let out_sharding = match &sig.results[..] {
+        [(_, one)] => one.clone(),
+        many => format!(
+            "{{{}}}",
+            many.iter()
+                .map(|(_, h)| h.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let args: Vec<String> = params
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!("%arg{i}: {t}"))
+        .collect();
+    let arg_names: Vec<String> = (0..params.len()).map(|i| format!("%arg{i}")).collect();
+    let (lhs, ret) = match results.len() {
+        0 => (String::new(), "return".to_string()),
+        1 => ("%0 = ".to_string(), format!("return %0 : {}", results[0])),
+        n => (
+            format!("%0:{n} = "),
+            format!(
+                "return {} : {}",
+                (0..n)
+                    .map(|i| format!("%0#{i}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                results.join(", ")
+            ),
+        ),
+    };
+    Ok(format!(
+        "module @{name} attributes {{mhlo.num_partitions = {p} : i32, mhlo.num_replicas = {r} : i32, \
+         mhlo.spmd_output_sharding = {out}, mhlo.spmd_parameters_shardings = [{ins}]}} {{\n  \
+         func.func public @main({args}) -> ({res}) {{\n    \
+         {lhs}stablehlo.custom_call @oxla.compiled_program({names}) : ({ptypes}) -> ({res})\n    \
+         {ret}\n  }}\n}}\n",
+        name = s.name.replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"),
+        p = s.exe.num_partitions(),
+        r = s.exe.num_replicas(),
+        out = quoted(&out_sharding),
+        ins = param_shardings.join(", "),
+        args = args.join(", "),
+        res = results.join(", "),
+        names = arg_names.join(", "),
+        ptypes = params.join(", "),
+    ))
+}
+
+entry!(
+    executable_optimized_program,
+    PJRT_Executable_OptimizedProgram_Args,
+    |a| {
+        let e = unsafe { handle(a.executable, "executable")? };
+        let program =
+            unsafe { a.program.as_mut() }.ok_or_else(|| Error::invalid("program is NULL"))?;
+        let text = optimized_program(&e.state)?;
+        const FORMAT: &str = "mlir";
+        program.format = FORMAT.as_ptr() as *const c_char;
+        program.format_size = FORMAT.len();
+        if program.code.is_null() {
+            program.code_size = text.len();
+        } else {
+            if program.code_size < text.len() {
+                return Err(Error::invalid(format!(
+                    "optimized program: a buffer of {} bytes for {} bytes",
+                    program.code_size,
+                    text.len()
+                )));
+            }
+            // SAFETY: the caller's buffer holds code_size >= text.len() bytes.
+            unsafe {
+                std::ptr::copy_nonoverlapping(text.as_ptr(), program.code as *mut u8, text.len())
+            };
+            program.code_size = text.len();
+        }
         Ok(())
     }
 );

@@ -283,6 +283,9 @@ impl Client {
         let mut m = module.clone();
         m.config.num_replicas = grid.replicas;
         m.config.num_partitions = grid.partitions;
+        // shard_map / pmap programs become the per-device program first (the parameter and
+        // result shapes change to the shards').
+        oxla_passes::partition_manual(&mut m)?;
         // OXLA_DUMP_DIR works like XLA's --xla_dump_to.
         let env_dir = std::env::var_os("OXLA_DUMP_DIR").map(PathBuf::from);
         let dump_dir = options.dump_dir.clone().or(env_dir);
@@ -352,6 +355,7 @@ impl Client {
                 programs,
                 param_shapes,
                 result_shape: m.entry_computation().root_instr().shape.without_layout(),
+                spmd: m.config.spmd.clone(),
                 compile_time_ms: compile_time.as_secs_f64() * 1e3,
                 shared: self.shared.clone(),
                 grid,

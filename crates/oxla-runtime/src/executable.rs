@@ -15,6 +15,8 @@ pub(crate) struct ExecInner {
     pub programs: Programs,
     pub param_shapes: Vec<Shape>,
     pub result_shape: Shape,
+    /// The global arrays of a manually partitioned program (shard_map, pmap).
+    pub spmd: Option<oxla_hlo::SpmdSignature>,
     pub compile_time_ms: f64,
     pub shared: Arc<Shared>,
     pub grid: GridSize,
@@ -85,6 +87,12 @@ impl Executable {
     /// The result shape.
     pub fn result_shape(&self) -> &Shape {
         &self.inner.result_shape
+    }
+
+    /// For a manually partitioned program (JAX's shard_map and pmap), how each device's
+    /// parameters and results form the global arrays; `None` for other programs.
+    pub fn spmd_signature(&self) -> Option<&oxla_hlo::SpmdSignature> {
+        self.inner.spmd.as_ref()
     }
 
     /// Replicas it was compiled for.

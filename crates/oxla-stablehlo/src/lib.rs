@@ -14,7 +14,7 @@ pub mod parser;
 
 pub use convert::{dense_literal, shape_of};
 pub use import::{import, Check, CheckKind, Expected, Imported, ParallelRun};
-pub use parser::{parse_module, split_input_file};
+pub use parser::{mlir_element_type, parse_module, split_input_file};
 
 /// Reads a program given as bytes: MLIR bytecode (a portable artifact, recognised by its magic
 /// number), a `jax.export` serialization (`Exported.serialize()`, a flatbuffer around a

@@ -28,6 +28,49 @@ fn is_ident_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$' | '-')
 }
 
+/// The MLIR spelling of an element type (`f32`, `ui8`, `i1`, `complex<f64>`), the inverse
+/// of what the parser reads; `None` for types MLIR has no name for (tokens, tuples).
+pub fn mlir_element_type(t: PrimitiveType) -> Option<String> {
+    const NAMES: &[&str] = &[
+        "i1",
+        "i2",
+        "i4",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "ui2",
+        "ui4",
+        "ui8",
+        "ui16",
+        "ui32",
+        "ui64",
+        "bf16",
+        "f16",
+        "f32",
+        "f64",
+        "f4E2M1FN",
+        "f6E2M3FN",
+        "f6E3M2FN",
+        "f8E3M4",
+        "f8E4M3",
+        "f8E4M3FN",
+        "f8E4M3FNUZ",
+        "f8E4M3B11FNUZ",
+        "f8E5M2",
+        "f8E5M2FNUZ",
+        "f8E8M0FNU",
+    ];
+    match t {
+        PrimitiveType::C64 => Some("complex<f32>".into()),
+        PrimitiveType::C128 => Some("complex<f64>".into()),
+        _ => NAMES
+            .iter()
+            .find(|n| Parser::elem_type_name(n) == Some(t))
+            .map(|n| n.to_string()),
+    }
+}
+
 impl<'a> Parser<'a> {
     /// A parser at the start of `src`.
     pub fn new(src: &'a str) -> Self {

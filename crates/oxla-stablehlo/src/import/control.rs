@@ -117,6 +117,14 @@ impl Importer<'_> {
                     (_, Some(Attr::Str(s))) => s.clone(),
                     _ => String::new(),
                 };
+                // JAX's SPMD annotations (shard_map, pmap) say how an array is split in
+                // `mhlo.sharding`; the SPMD pass (oxla-passes `spmd.rs`) reads it here.
+                let cfg = match (target.as_str(), op.attr("mhlo.sharding")) {
+                    ("Sharding" | "SPMDFullToShardShape" | "SPMDShardToFullShape", Some(a)) => {
+                        a.as_str().map_or(cfg, str::to_string)
+                    }
+                    _ => cfg,
+                };
                 let r = b.custom_call(
                     &target,
                     args,

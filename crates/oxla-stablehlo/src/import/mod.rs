@@ -164,6 +164,7 @@ fn module_config(m: &Module) -> ModuleConfig {
     ModuleConfig {
         num_replicas: get("mhlo.num_replicas"),
         num_partitions: get("mhlo.num_partitions"),
+        spmd: None,
     }
 }
 
