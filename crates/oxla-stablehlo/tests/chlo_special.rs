@@ -191,3 +191,40 @@ fn atanh_near_minus_one_and_at_the_edges() {
     assert_eq!(got[3], f32::NEG_INFINITY);
     assert!(got[4].is_nan());
 }
+
+/// What JAX's plugin path sends for `jax.jit(lax.erf)` on f32[4] (a portable artifact, MLIR
+/// bytecode): VHLO has no CHLO, so `chlo.erf` is a composite whose decomposition is
+/// StableHLO's rational expansion (erf(3.96) = 0.9999996 from it). The importer lowers the
+/// composite as the CHLO op itself: the correctly rounded values.
+#[test]
+fn chlo_composites_in_portable_artifacts_take_oxlas_lowering() {
+    let bytes = include_bytes!("data/erf_composite_f32.mlirbc");
+    let module = oxla_stablehlo::parse_program(bytes).expect("decodes");
+    let imp = import(&module, None).expect("imports");
+    let x = [3.960_530_5f32, 3.924_554_8, -3.519_968, 2.805_308_6];
+    let out = oxla_interp::Interpreter::new()
+        .run(imp.computation.module(), &[Literal::vec1(&x)])
+        .expect("runs");
+    let out = match out.tuple_elements() {
+        Some(t) => t[0].clone(),
+        None => out,
+    };
+    let got = out.data_as::<f32>().unwrap();
+    // erf in f64, rounded once: 1, 1, -0.99999934, 0.9999273.
+    let want: Vec<f32> = x.iter().map(|&v| libm_erf(v as f64) as f32).collect();
+    assert_eq!(got, &want[..]);
+    assert_eq!(got[0], 1.0);
+}
+
+/// erf by its Maclaurin series near 0 and its asymptotic continued fraction beyond: enough
+/// for the test's four points (|x| > 2.8) to far below an f32 ulp.
+fn libm_erf(x: f64) -> f64 {
+    // erfc(x) = exp(-x^2)/(x sqrt(pi)) * 1/(1 + 1/(2x^2)/(1 + 2/(2x^2)/(1 + ...))) (Lentz).
+    let a = x.abs();
+    let mut f = 0.0f64;
+    for k in (1..200).rev() {
+        f = (k as f64 / 2.0) / (a + f);
+    }
+    let erfc = (-a * a).exp() / std::f64::consts::PI.sqrt() / (a + f);
+    (1.0 - erfc).copysign(x)
+}

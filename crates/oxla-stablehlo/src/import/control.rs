@@ -69,6 +69,23 @@ impl Importer<'_> {
             }
             "stablehlo.while" => self.while_op(b, cx.scope, op, args),
             "stablehlo.if" | "stablehlo.case" => self.conditional(b, cx.scope, op, args),
+            "stablehlo.composite" if chlo_composite(b, op, args) => {
+                // A CHLO op as a portable artifact carries it (JAX's plugin path: VHLO has no
+                // CHLO, so `chlo.erf` arrives as a composite whose decomposition is
+                // StableHLO's generic expansion, 7 ULP off in f32): Oxla's own lowering, the
+                // one the text path takes, instead.
+                let mut chlo = op.clone();
+                chlo.name = op
+                    .attr("name")
+                    .and_then(Attr::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                chlo.attrs = match op.attr("composite_attributes") {
+                    Some(Attr::Dict(d)) => d.clone(),
+                    _ => Vec::new(),
+                };
+                crate::chlo::build(b, &chlo, args)
+            }
             "func.call" | "stablehlo.composite" => {
                 let target = op
                     .attr(if name == "func.call" {
@@ -318,4 +335,44 @@ fn render_ffi_attrs(d: &[(String, Attr)]) -> String {
         })
         .collect();
     format!("{{{}}}", items.join(", "))
+}
+
+/// Whether a composite is a CHLO op Oxla lowers itself: the element-wise special functions
+/// on real floats (their lowering cannot fail part-way, which would poison the builder).
+fn chlo_composite(b: &XlaBuilder, op: &Operation, args: &[XlaOp]) -> bool {
+    const OWN: &[&str] = &[
+        "erf",
+        "erfc",
+        "erf_inv",
+        "lgamma",
+        "digamma",
+        "tan",
+        "atan",
+        "asin",
+        "acos",
+        "sinh",
+        "cosh",
+        "asinh",
+        "acosh",
+        "atanh",
+        "bessel_i1e",
+        "next_after",
+        "zeta",
+        "polygamma",
+    ];
+    let Some(short) = op
+        .attr("name")
+        .and_then(Attr::as_str)
+        .and_then(|n| n.strip_prefix("chlo."))
+    else {
+        return false;
+    };
+    OWN.contains(&short)
+        && op.results.len() == 1
+        && args.iter().all(|&a| {
+            b.get_shape(a).is_ok_and(|s| {
+                let t = s.element_type();
+                t.is_float()
+            })
+        })
 }
