@@ -217,6 +217,20 @@ pub fn build(b: &mut XlaBuilder, op: &Operation, args: &[XlaOp]) -> Result<Vec<X
         return Ok(vec![binary_float(b, op, args, g)?]);
     }
     let t0 = b.get_shape(args[0])?.element_type();
+    if short == "conj" {
+        // The complex conjugate (jnp.conj inside jax.scipy.linalg.polar's iteration); the
+        // identity on real values.
+        let [x] = args else {
+            return Err(Error::invalid(format!("{}: one operand", op.name)));
+        };
+        if !t0.is_complex() {
+            return Ok(vec![*x]);
+        }
+        let re = b.real(*x);
+        let im = b.imag(*x);
+        let im = b.neg(im);
+        return Ok(vec![b.complex(re, im)]);
+    }
     if t0.is_complex() {
         if let Some(r) = complex_op(b, short, args[0], t0) {
             return Ok(vec![r]);

@@ -228,3 +228,29 @@ fn libm_erf(x: f64) -> f64 {
     let erfc = (-a * a).exp() / std::f64::consts::PI.sqrt() / (a + f);
     (1.0 - erfc).copysign(x)
 }
+
+/// chlo.conj: (1+2i, -3-0i) → (1-2i, -3+0i); the identity on real values.
+#[test]
+fn conj_negates_the_imaginary_part() {
+    use num_complex::Complex32;
+    let text = "func.func @main(%arg0: tensor<2xcomplex<f32>>, %arg1: tensor<2xf32>) -> \
+                (tensor<2xcomplex<f32>>, tensor<2xf32>) {\n  \
+                %0 = chlo.conj %arg0 : tensor<2xcomplex<f32>> -> tensor<2xcomplex<f32>>\n  \
+                %1 = chlo.conj %arg1 : tensor<2xf32> -> tensor<2xf32>\n  \
+                return %0, %1 : tensor<2xcomplex<f32>>, tensor<2xf32>\n}\n";
+    let module = parse_module(text).expect("parses");
+    let imp = import(&module, None).expect("imports");
+    let z = [Complex32::new(1.0, 2.0), Complex32::new(-3.0, -0.0)];
+    let r = [1.5f32, -0.0];
+    let out = oxla_interp::Interpreter::new()
+        .run(
+            imp.computation.module(),
+            &[Literal::vec1(&z), Literal::vec1(&r)],
+        )
+        .expect("runs");
+    let t = out.tuple_elements().expect("two results");
+    let c = t[0].data_as::<Complex32>().unwrap();
+    assert_eq!(c[0], Complex32::new(1.0, -2.0));
+    assert_eq!((c[1].re, c[1].im.to_bits()), (-3.0, 0.0f32.to_bits()));
+    assert_eq!(t[1].data_as::<f32>().unwrap(), &r);
+}

@@ -693,6 +693,21 @@ def linalg():
             yield Program("linalg", f"schur_real_t_diag_{d}",
                           lambda a: jnp.diagonal(lax.linalg.schur(a, compute_schur_vectors=False)[0],
                                                  axis1=-2, axis2=-1), (a,), **L)
+        # Eigenvectors are unique up to a (complex) scale: compare the sorted eigenvalues and
+        # the residual |A v - v w| instead of v.
+        def eig_checks(a):
+            w, v = jnp.linalg.eig(a)
+            r = a.astype(v.dtype) @ v - v * w[..., None, :]
+            return jnp.sort(w), jnp.linalg.norm(r, axis=(-2, -1))
+        yield Program("linalg", f"eig_residual_{d}", eig_checks, (a,), **L)
+        yield Program("linalg", f"norm_nuc_{d}", lambda a: jnp.linalg.norm(a, ord="nuc", axis=(1, 2)),
+                      (a,), **L)
+        yield Program("linalg", f"multi_dot_{d}", lambda a: jnp.linalg.multi_dot([a[0], a[1], a[0]]),
+                      (a,), **L)
+        yield Program("linalg", f"tensorsolve_{d}",
+                      lambda a, b: jnp.linalg.tensorsolve(a[0], b[0, :, 0]), (a, b), **L)
+        yield Program("linalg", f"polar_{d}", lambda s: jsl.polar(s[0]), (s,), **L)
+        yield Program("linalg", f"sqrtm_{d}", lambda s: jsl.sqrtm(s[0]), (s,), **L)
         yield Program("linalg", f"hessenberg_norm_{d}",
                       lambda a: jnp.linalg.norm(jsl.hessenberg(a[0])), (a,), **L)
         yield Program("linalg", f"tridiagonal_eigvals_{d}",

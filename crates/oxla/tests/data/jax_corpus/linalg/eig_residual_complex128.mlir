@@ -1,0 +1,82 @@
+module @jit_eig_checks attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x5x5xcomplex<f64>>) -> (tensor<2x5xcomplex<f64>> {jax.result_info = "result[0]"}, tensor<2xf64> {jax.result_info = "result[1]"}) {
+    %0:4 = stablehlo.custom_call @lapack_zgeev_ffi(%arg0) {backend_config = "", mhlo.backend_config = {compute_left = 78 : ui8, compute_right = 86 : ui8}, mhlo.frontend_attributes = {num_batch_dims = "1"}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>, dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 2, 0]> : tensor<3xindex>, dense<0> : tensor<1xindex>]} : (tensor<2x5x5xcomplex<f64>>) -> (tensor<2x5xcomplex<f64>>, tensor<2x5x5xcomplex<f64>>, tensor<2x5x5xcomplex<f64>>, tensor<2xi32>)
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %1 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> tensor<2xi32>
+    %2 = stablehlo.compare EQ, %0#3, %1, SIGNED : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi1>
+    %3 = stablehlo.broadcast_in_dim %2, dims = [0] : (tensor<2xi1>) -> tensor<2x1xi1>
+    %cst = stablehlo.constant dense<(0x7FF8000000000000,0x7FF8000000000000)> : tensor<complex<f64>>
+    %4 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<complex<f64>>) -> tensor<2x5xcomplex<f64>>
+    %5 = stablehlo.broadcast_in_dim %3, dims = [0, 1] : (tensor<2x1xi1>) -> tensor<2x5xi1>
+    %6 = stablehlo.select %5, %0#0, %4 : tensor<2x5xi1>, tensor<2x5xcomplex<f64>>
+    %7 = stablehlo.broadcast_in_dim %2, dims = [0] : (tensor<2xi1>) -> tensor<2x1x1xi1>
+    %cst_0 = stablehlo.constant dense<(0x7FF8000000000000,0x7FF8000000000000)> : tensor<complex<f64>>
+    %8 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<complex<f64>>) -> tensor<2x5x5xcomplex<f64>>
+    %9 = stablehlo.broadcast_in_dim %7, dims = [0, 1, 2] : (tensor<2x1x1xi1>) -> tensor<2x5x5xi1>
+    %10 = stablehlo.select %9, %0#2, %8 : tensor<2x5x5xi1>, tensor<2x5x5xcomplex<f64>>
+    %11 = stablehlo.dot_general %arg0, %10, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT] : (tensor<2x5x5xcomplex<f64>>, tensor<2x5x5xcomplex<f64>>) -> tensor<2x5x5xcomplex<f64>>
+    %12 = stablehlo.broadcast_in_dim %6, dims = [0, 2] : (tensor<2x5xcomplex<f64>>) -> tensor<2x1x5xcomplex<f64>>
+    %13 = stablehlo.broadcast_in_dim %12, dims = [0, 1, 2] : (tensor<2x1x5xcomplex<f64>>) -> tensor<2x5x5xcomplex<f64>>
+    %14 = stablehlo.multiply %10, %13 : tensor<2x5x5xcomplex<f64>>
+    %15 = stablehlo.subtract %11, %14 : tensor<2x5x5xcomplex<f64>>
+    %16 = call @sort(%6) : (tensor<2x5xcomplex<f64>>) -> tensor<2x5xcomplex<f64>>
+    %17 = call @norm(%15) : (tensor<2x5x5xcomplex<f64>>) -> tensor<2xf64>
+    return %16, %17 : tensor<2x5xcomplex<f64>>, tensor<2xf64>
+  }
+  func.func private @sort(%arg0: tensor<2x5xcomplex<f64>>) -> tensor<2x5xcomplex<f64>> {
+    %0 = "stablehlo.sort"(%arg0) <{dimension = 1 : i64, is_stable = true}> ({
+    ^bb0(%arg1: tensor<complex<f64>>, %arg2: tensor<complex<f64>>):
+      %1 = stablehlo.real %arg1 : (tensor<complex<f64>>) -> tensor<f64>
+      %cst = stablehlo.constant dense<0.000000e+00> : tensor<f64>
+      %2 = stablehlo.compare EQ, %1, %cst, FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+      %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f64>
+      %3 = stablehlo.select %2, %cst_0, %1 : tensor<i1>, tensor<f64>
+      %4 = stablehlo.compare NE, %1, %1, FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+      %cst_1 = stablehlo.constant dense<0x7FF8000000000000> : tensor<f64>
+      %5 = stablehlo.select %4, %cst_1, %3 : tensor<i1>, tensor<f64>
+      %6 = stablehlo.imag %arg1 : (tensor<complex<f64>>) -> tensor<f64>
+      %cst_2 = stablehlo.constant dense<0.000000e+00> : tensor<f64>
+      %7 = stablehlo.compare EQ, %6, %cst_2, FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+      %cst_3 = stablehlo.constant dense<0.000000e+00> : tensor<f64>
+      %8 = stablehlo.select %7, %cst_3, %6 : tensor<i1>, tensor<f64>
+      %9 = stablehlo.compare NE, %6, %6, FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+      %cst_4 = stablehlo.constant dense<0x7FF8000000000000> : tensor<f64>
+      %10 = stablehlo.select %9, %cst_4, %8 : tensor<i1>, tensor<f64>
+      %11 = stablehlo.real %arg2 : (tensor<complex<f64>>) -> tensor<f64>
+      %cst_5 = stablehlo.constant dense<0.000000e+00> : tensor<f64>
+      %12 = stablehlo.compare EQ, %11, %cst_5, FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+      %cst_6 = stablehlo.constant dense<0.000000e+00> : tensor<f64>
+      %13 = stablehlo.select %12, %cst_6, %11 : tensor<i1>, tensor<f64>
+      %14 = stablehlo.compare NE, %11, %11, FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+      %cst_7 = stablehlo.constant dense<0x7FF8000000000000> : tensor<f64>
+      %15 = stablehlo.select %14, %cst_7, %13 : tensor<i1>, tensor<f64>
+      %16 = stablehlo.imag %arg2 : (tensor<complex<f64>>) -> tensor<f64>
+      %cst_8 = stablehlo.constant dense<0.000000e+00> : tensor<f64>
+      %17 = stablehlo.compare EQ, %16, %cst_8, FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+      %cst_9 = stablehlo.constant dense<0.000000e+00> : tensor<f64>
+      %18 = stablehlo.select %17, %cst_9, %16 : tensor<i1>, tensor<f64>
+      %19 = stablehlo.compare NE, %16, %16, FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+      %cst_10 = stablehlo.constant dense<0x7FF8000000000000> : tensor<f64>
+      %20 = stablehlo.select %19, %cst_10, %18 : tensor<i1>, tensor<f64>
+      %21 = stablehlo.compare LT, %10, %20, TOTALORDER : (tensor<f64>, tensor<f64>) -> tensor<i1>
+      %22 = stablehlo.compare LT, %5, %15, TOTALORDER : (tensor<f64>, tensor<f64>) -> tensor<i1>
+      %23 = stablehlo.compare EQ, %5, %15, TOTALORDER : (tensor<f64>, tensor<f64>) -> tensor<i1>
+      %24 = stablehlo.and %23, %21 : tensor<i1>
+      %25 = stablehlo.or %22, %24 : tensor<i1>
+      stablehlo.return %25 : tensor<i1>
+    }) : (tensor<2x5xcomplex<f64>>) -> tensor<2x5xcomplex<f64>>
+    return %0 : tensor<2x5xcomplex<f64>>
+  }
+  func.func private @norm(%arg0: tensor<2x5x5xcomplex<f64>>) -> tensor<2xf64> {
+    %0 = stablehlo.real %arg0 : (tensor<2x5x5xcomplex<f64>>) -> tensor<2x5x5xf64>
+    %1 = stablehlo.imag %arg0 : (tensor<2x5x5xcomplex<f64>>) -> tensor<2x5x5xf64>
+    %2 = stablehlo.negate %1 : tensor<2x5x5xf64>
+    %3 = stablehlo.complex %0, %2 : tensor<2x5x5xcomplex<f64>>
+    %4 = stablehlo.multiply %arg0, %3 : tensor<2x5x5xcomplex<f64>>
+    %5 = stablehlo.real %4 : (tensor<2x5x5xcomplex<f64>>) -> tensor<2x5x5xf64>
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f64>
+    %6 = stablehlo.reduce(%5 init: %cst) applies stablehlo.add across dimensions = [1, 2] : (tensor<2x5x5xf64>, tensor<f64>) -> tensor<2xf64>
+    %7 = stablehlo.sqrt %6 : tensor<2xf64>
+    return %7 : tensor<2xf64>
+  }
+}
