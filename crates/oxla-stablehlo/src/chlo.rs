@@ -445,15 +445,17 @@ fn asinh(f: &mut F, x: XlaOp) -> XlaOp {
 }
 
 fn acosh(f: &mut F, x: XlaOp) -> XlaOp {
-    // log(x + sqrt(x + 1) * sqrt(x - 1)); log(x) + ln 2 for large x
+    // log1p((x - 1) + sqrt(x + 1) * sqrt(x - 1)): near x = 1 the argument of log is 1 plus a
+    // small term, which log(x + ...) would round away (13 ULP in f32); x - 1 is exact there.
+    // log(x) + ln 2 for large x.
     let one = f.c(1.0);
     let p = f.b.add(x, one);
     let m = f.b.sub(x, one);
     let sp = f.b.sqrt(p);
     let sm = f.b.sqrt(m);
     let pr = f.b.mul(sp, sm);
-    let s = f.b.add(x, pr);
-    let small = f.b.log(s);
+    let s = f.b.add(m, pr);
+    let small = f.b.log1p(s);
     let lx = f.b.log(x);
     let l2 = f.c(std::f64::consts::LN_2);
     let large = f.b.add(lx, l2);
