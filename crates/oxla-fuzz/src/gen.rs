@@ -18,6 +18,9 @@ use crate::choice::Choices;
 use crate::inputs;
 use crate::program::{emit, identity, Combiner, Kind, Node, Program, Step};
 
+/// The most elements any generated value may have.
+const MAX_ELEMENTS: i64 = 1 << 16;
+
 /// Limits of generated programs.
 #[derive(Clone, Debug)]
 pub struct GenConfig {
@@ -125,6 +128,14 @@ impl Gen<'_> {
         let op = emit(&mut self.b, &kind, &xs)
             .map_err(|e| e.context(format!("generator produced an invalid {kind:?}")))?;
         let s = self.b.get_shape(op)?;
+        // Every value stays small, whatever the choices: the interpreter holds each element
+        // as an enum, and a program is only worth its run time while it stays quick.
+        if s.element_count() > MAX_ELEMENTS {
+            return Err(oxla_hlo::Error::invalid(format!(
+                "generator: {kind:?} makes {} elements (at most {MAX_ELEMENTS})",
+                s.element_count()
+            )));
+        }
         self.prog.nodes.push(Node { kind, operands });
         self.ops.push(op);
         self.shapes.push(s);
@@ -331,8 +342,11 @@ impl Gen<'_> {
     fn broadcast(&mut self, x: usize, dims: &[i64]) -> Result<usize> {
         let mut out = Vec::new();
         let mut map = Vec::new();
-        for &d in dims {
-            while out.len() < 4 && self.c.chance(25) {
+        // New dimensions only up to rank max_rank + 1 in all: a chain of broadcasts adding
+        // four each once reached rank 17 and 86M elements (libFuzzer, out of memory).
+        let max_rank = (self.cfg.max_rank + 1).max(dims.len());
+        for (i, &d) in dims.iter().enumerate() {
+            while out.len() + (dims.len() - i) < max_rank && self.c.chance(25) {
                 out.push(self.c.range(1, 3));
             }
             map.push(out.len() as i64);
@@ -342,7 +356,7 @@ impl Gen<'_> {
                 d
             });
         }
-        if out.len() < 4 && self.c.chance(40) {
+        if out.len() < max_rank && self.c.chance(40) {
             out.push(self.c.range(1, 3));
         }
         self.add(Kind::Broadcast { out, dims: map }, vec![x])

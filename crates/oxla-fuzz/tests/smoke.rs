@@ -42,3 +42,21 @@ fn random_programs_agree_with_the_interpreter() {
     // The run must exercise the JIT, not just refusals.
     assert!(report.agreed * 2 > report.programs, "{}", report.summary());
 }
+
+/// A jit_diff input that once grew a chain of broadcasts to rank 17 (86M elements) and ran
+/// the interpreter out of memory: its program now stays small and runs clean.
+#[test]
+fn libfuzzer_broadcast_chain_stays_small() {
+    let data = include_bytes!("data/oom-broadcast-chain.bin");
+    let mut c = oxla_fuzz::Choices::from_bytes(data);
+    let p = oxla_fuzz::generate(&mut c, &oxla_fuzz::GenConfig::default()).expect("generates");
+    let (m, _) = p.build().expect("builds");
+    for ins in &m.entry_computation().instructions {
+        assert!(ins.shape.element_count() <= 1 << 16, "{}", ins.name);
+    }
+    let client = Client::cpu().expect("client");
+    let mut report = oxla_fuzz::Report::default();
+    let sets = oxla_fuzz::option_sets();
+    oxla_fuzz::fuzz_bytes(&client, data, &FuzzConfig::default(), &sets, &mut report);
+    assert!(report.findings.is_empty(), "{}", report.summary());
+}
