@@ -228,6 +228,18 @@ pub fn run_grid_profiled(
     profile: Option<std::sync::Arc<oxla_runtime::Profiler>>,
 ) -> Result<GridOutcome> {
     let n = g.processes();
+    // A shard_map / pmap program (JAX exports them so): every process takes and returns its
+    // own shards, on both backends.
+    let mut partitioned = Program {
+        module: p.module.clone(),
+        skip_outputs: p.skip_outputs,
+        tuple_result: p.tuple_result,
+    };
+    let p = if oxla_passes::partition_manual(&mut partitioned.module)? {
+        &partitioned
+    } else {
+        p
+    };
     if g.args.len() != n {
         return Err(Error::invalid(format!(
             "{} argument list(s) for {} replica(s) × {} partition(s)",

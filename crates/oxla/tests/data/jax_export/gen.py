@@ -6,10 +6,16 @@ and NAME.out<i>.npy (JAX's outputs). Run from this folder:
     /tmp/anchvenv/bin/python gen.py
 """
 
-import numpy as np
-import jax
-import jax.numpy as jnp
-from jax import export, lax
+import os
+
+# Four CPU devices for the shard_map export below (the others use one).
+os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=4")
+
+import numpy as np  # noqa: E402
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+from jax import export, lax  # noqa: E402
+from jax.sharding import Mesh, PartitionSpec as P  # noqa: E402
 
 jax.config.update("jax_enable_x64", False)
 rng = np.random.default_rng(0)
@@ -106,3 +112,18 @@ for name, (fn, args) in CASES.items():
 for name, (base, platforms) in MULTI_PLATFORM.items():
     fn, args = CASES[base]
     write(name, export.export(jax.jit(fn), platforms=platforms)(*args), args, fn)
+
+# A shard_map over 4 devices (psum): spmd/shard_map_psum.jax_export, each partition's input
+# shard spmd/shard_map_psum.p<k>.in0.npy and its output spmd/shard_map_psum.p<k>.out0.npy.
+# Exported with GSPMD's annotations (SPMDFullToShardShape ...): Oxla does not read Shardy's
+# form (sdy.mesh, sdy.manual_computation) yet.
+jax.config.update("jax_use_shardy_partitioner", False)
+os.makedirs("spmd", exist_ok=True)
+mesh = Mesh(np.array(jax.devices()[:4]), ("x",))
+smap = jax.jit(jax.shard_map(lambda a: lax.psum(a, "x"), mesh=mesh, in_specs=P("x"), out_specs=P()))
+xs = np.arange(8, dtype=np.float32)
+open("spmd/shard_map_psum.jax_export", "wb").write(export.export(smap)(xs).serialize())
+total = np.asarray(smap(xs))
+for k in range(4):
+    np.save(f"spmd/shard_map_psum.p{k}.in0.npy", xs[2 * k:2 * k + 2])
+    np.save(f"spmd/shard_map_psum.p{k}.out0.npy", total)
