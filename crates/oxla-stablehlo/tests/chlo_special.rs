@@ -286,3 +286,33 @@ fn sinh_and_cosh_are_accurate_up_to_overflow() {
         }
     }
 }
+
+/// What JAX sends through the plugin with Shardy on (its default) for `jit(cholesky)` on
+/// f32[3,3]: an empty `sdy.mesh`, `#sdy.sharding` on the argument and `#sdy.op_sharding_rule`
+/// on the LAPACK custom call, all in Shardy's own bytecode encodings. They say how to
+/// partition; the reader skips them and the program runs: L L^T = A.
+#[test]
+fn shardy_mesh_and_attributes_in_bytecode_are_skipped() {
+    let bytes = include_bytes!("data/cholesky_shardy_f32.mlirbc");
+    let module = oxla_stablehlo::parse_program(bytes).expect("decodes");
+    let imp = import(&module, None).expect("imports");
+    let a = [2.1f32, 0.1, 0.1, 0.1, 2.1, 0.1, 0.1, 0.1, 2.1];
+    let arg = Literal::from_vec(&[3, 3], a.to_vec()).unwrap();
+    let out = oxla_interp::Interpreter::new()
+        .run(imp.computation.module(), &[arg])
+        .expect("runs");
+    let out = match out.tuple_elements() {
+        Some(t) => t[0].clone(),
+        None => out,
+    };
+    let l = out.data_as::<f32>().unwrap();
+    for i in 0..3 {
+        for j in 0..3 {
+            let llt: f32 = (0..3).map(|k| l[i * 3 + k] * l[j * 3 + k]).sum();
+            assert!((llt - a[i * 3 + j]).abs() < 1e-5, "({i},{j}): {llt}");
+        }
+        for j in i + 1..3 {
+            assert_eq!(l[i * 3 + j], 0.0);
+        }
+    }
+}

@@ -401,9 +401,15 @@ impl<'t, 'c, 'a> IrReader<'t, 'c, 'a> {
                 let a = self.table.read_attr(&mut b)?;
                 out.push((name.to_string(), a));
             }
+        } else if full == "sdy.mesh" {
+            // Shardy's device mesh, a module-level declaration (JAX emits an empty one even
+            // for one device): it says how to partition, not what to compute, and the module
+            // reader drops it unread, as the text parser does.
+            return Ok(out);
         } else {
             return Err(Error::unimplemented(format!(
-                "{full}: native properties of a {dialect} op (only builtin and vhlo are read)"
+                "{full}: native properties of a {dialect} op (only builtin and vhlo are read, \
+                 and sdy.mesh skipped)"
             )));
         }
         if !b.is_empty() {

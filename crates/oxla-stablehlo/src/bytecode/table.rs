@@ -118,6 +118,15 @@ impl<'c, 'a> Table<'c, 'a> {
                 ("builtin", false) => (Attr::Unit, builtin::ty(self, &mut c)?),
                 ("vhlo", true) => (vhlo::attr(self, &mut c)?, dummy_t),
                 ("vhlo", false) => (Attr::Unit, vhlo::ty(self, &mut c)?),
+                ("sdy", true) => {
+                    // Shardy's shardings and sharding rules (on arguments, results and
+                    // custom calls) say how to partition, not what to compute; the importer
+                    // ignores them, so their bytes are skipped, as the text parser skips
+                    // their text.
+                    let n = c.remaining() as u64;
+                    c.bytes(n, "a Shardy attribute")?;
+                    (Attr::Struct("sdy".into(), Vec::new()), dummy_t)
+                }
                 (d, _) => {
                     return Err(Error::unimplemented(format!(
                         "MLIR bytecode: byte {}: {} of dialect '{d}' in that dialect's own \
