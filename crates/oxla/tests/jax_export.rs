@@ -107,18 +107,24 @@ fn jax_export_flatbuffer_fields() {
     }
 }
 
-/// A shard_map over 4 devices as `jax.export` writes it (spmd/, GSPMD annotations): each
+/// A shard_map over 4 devices as `jax.export` writes it (spmd/), in Shardy's form
+/// (sdy.manual_computation, JAX's default) and in GSPMD's (SPMDFullToShardShape ...): each
 /// partition takes its shard of the global argument and returns the psum, on the JIT and on
 /// the interpreter (the manual SPMD pass makes it the per-device program for both).
 #[test]
 fn shard_map_export_runs_per_partition() {
     use oxla::run::{run_grid, GridRun};
     let dir = data().join("spmd");
-    let prog = load_program(&dir.join("shard_map_psum.jax_export")).expect("loads");
     let shards: Vec<Vec<Literal>> = (0..4)
         .map(|k| numbered(&dir, &format!("shard_map_psum.p{k}"), "in"))
         .collect();
-    for jit in [true, false] {
+    for (file, jit) in [
+        ("shard_map_psum_shardy.jax_export", true),
+        ("shard_map_psum_shardy.jax_export", false),
+        ("shard_map_psum.jax_export", true),
+        ("shard_map_psum.jax_export", false),
+    ] {
+        let prog = load_program(&dir.join(file)).expect("loads");
         let grid = GridRun {
             replicas: 1,
             partitions: 4,
@@ -129,7 +135,7 @@ fn shard_map_export_runs_per_partition() {
         let out = run_grid(&prog, &grid, jit).expect("runs");
         for (k, outs) in out.outputs.iter().enumerate() {
             let want = numbered(&dir, &format!("shard_map_psum.p{k}"), "out");
-            assert_eq!(outs, &want, "partition {k} (jit: {jit})");
+            assert_eq!(outs, &want, "{file}: partition {k} (jit: {jit})");
         }
     }
 }

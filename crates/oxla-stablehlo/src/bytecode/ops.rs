@@ -401,15 +401,17 @@ impl<'t, 'c, 'a> IrReader<'t, 'c, 'a> {
                 let a = self.table.read_attr(&mut b)?;
                 out.push((name.to_string(), a));
             }
-        } else if full == "sdy.mesh" {
-            // Shardy's device mesh, a module-level declaration (JAX emits an empty one even
-            // for one device): it says how to partition, not what to compute, and the module
-            // reader drops it unread, as the text parser does.
+        } else if dialect == "sdy" {
+            // Shardy's properties (the module's device mesh, a manual computation's in/out
+            // shardings and manual axes) say how to partition, not what to compute: left
+            // undecoded. sdy.mesh is dropped with the module's other non-function ops, and a
+            // manual computation is imported from its operand, block-argument and result
+            // types (import/control.rs).
             return Ok(out);
         } else {
             return Err(Error::unimplemented(format!(
-                "{full}: native properties of a {dialect} op (only builtin and vhlo are read, \
-                 and sdy.mesh skipped)"
+                "{full}: native properties of a {dialect} op (only builtin, vhlo and sdy are \
+                 read)"
             )));
         }
         if !b.is_empty() {

@@ -243,7 +243,7 @@ impl<'m> Importer<'m> {
         for op in ops {
             if matches!(
                 op.name.as_str(),
-                "func.return" | "return" | "stablehlo.return"
+                "func.return" | "return" | "stablehlo.return" | "sdy.return"
             ) {
                 return op
                     .operands

@@ -113,16 +113,18 @@ for name, (base, platforms) in MULTI_PLATFORM.items():
     fn, args = CASES[base]
     write(name, export.export(jax.jit(fn), platforms=platforms)(*args), args, fn)
 
-# A shard_map over 4 devices (psum): spmd/shard_map_psum.jax_export, each partition's input
-# shard spmd/shard_map_psum.p<k>.in0.npy and its output spmd/shard_map_psum.p<k>.out0.npy.
-# Exported with GSPMD's annotations (SPMDFullToShardShape ...): Oxla does not read Shardy's
-# form (sdy.mesh, sdy.manual_computation) yet.
-jax.config.update("jax_use_shardy_partitioner", False)
+# A shard_map over 4 devices (psum), exported in Shardy's form (sdy.manual_computation, JAX's
+# default) and in GSPMD's (SPMDFullToShardShape ...): spmd/shard_map_psum{_shardy,}.jax_export,
+# each partition's input shard spmd/shard_map_psum.p<k>.in0.npy and output .p<k>.out0.npy.
 os.makedirs("spmd", exist_ok=True)
 mesh = Mesh(np.array(jax.devices()[:4]), ("x",))
-smap = jax.jit(jax.shard_map(lambda a: lax.psum(a, "x"), mesh=mesh, in_specs=P("x"), out_specs=P()))
 xs = np.arange(8, dtype=np.float32)
-open("spmd/shard_map_psum.jax_export", "wb").write(export.export(smap)(xs).serialize())
+for shardy, suffix in ((True, "_shardy"), (False, "")):
+    jax.config.update("jax_use_shardy_partitioner", shardy)
+    smap = jax.jit(jax.shard_map(lambda a: lax.psum(a, "x"), mesh=mesh, in_specs=P("x"),
+                                 out_specs=P()))
+    open(f"spmd/shard_map_psum{suffix}.jax_export", "wb").write(
+        export.export(smap)(xs).serialize())
 total = np.asarray(smap(xs))
 for k in range(4):
     np.save(f"spmd/shard_map_psum.p{k}.in0.npy", xs[2 * k:2 * k + 2])
