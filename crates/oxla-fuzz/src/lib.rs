@@ -17,6 +17,7 @@ pub mod gen;
 pub mod inputs;
 pub mod minimize;
 pub mod program;
+pub mod replicas;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -28,6 +29,7 @@ pub use choice::Choices;
 pub use diff::{check, explain, option_sets, Mismatch, OptionSet, Outcome};
 pub use gen::{generate, GenConfig};
 pub use program::Program;
+pub use replicas::client;
 
 /// A campaign's settings.
 #[derive(Clone, Debug)]
@@ -129,6 +131,14 @@ pub fn finding_filetest(seed: u64, p: &Program, m: &Mismatch) -> Option<String> 
     );
     for line in m.describe().lines() {
         s += &format!("// {line}\n");
+    }
+    if p.replicas > 1 {
+        // The filetest runner has one process: a multi-replica finding is reproduced
+        // through oxla_fuzz::replicas (or a case in crates/oxla/tests/collectives.rs).
+        s += &format!(
+            "// It runs on {} replicas; each argument below stacks their values along a new first dimension.\n",
+            p.replicas
+        );
     }
     let o = &m.options.options;
     s += "// test: jit-vs-interp\n";

@@ -4,7 +4,6 @@
 //! and `OXLA_FUZZ_SEED` widen or move the run (`oxla fuzz` runs long campaigns).
 
 use oxla_fuzz::{run, FuzzConfig};
-use oxla_runtime::Client;
 
 #[test]
 fn random_programs_agree_with_the_interpreter() {
@@ -20,7 +19,7 @@ fn random_programs_agree_with_the_interpreter() {
         findings_dir: std::env::var_os("OXLA_FUZZ_FINDINGS").map(Into::into),
         ..Default::default()
     };
-    let client = Client::cpu().expect("client");
+    let client = oxla_fuzz::client().expect("client");
     let report = run(&client, &cfg, &mut |_| {});
     println!("{}", report.summary());
     assert!(
