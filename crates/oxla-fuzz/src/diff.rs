@@ -239,16 +239,24 @@ fn spectral(
     } else {
         f32::MAX as f64
     };
+    let mut voided = false;
     let ok = m.leaves.iter().all(|(_, d)| {
         d.pairs.iter().all(|&(_, a, b)| {
             if !a.is_finite() || !b.is_finite() {
+                voided = true;
                 nonfinite || scale * n >= max_finite / 4.0
             } else {
                 (a - b).abs() <= 2.0 * n * n * eps * scale.max(f64::MIN_POSITIVE)
             }
         })
     });
-    ok.then(|| format!("{t} FFT (within 2·N²·ε·max|x|, N = ∏ fft_length)"))
+    ok.then(|| {
+        if voided {
+            format!("{t} FFT of a non-finite or overflowing operand")
+        } else {
+            format!("{t} FFT (within 2·N²·ε·max|x|, N = ∏ fft_length)")
+        }
+    })
 }
 
 /// A sum (or product) of floats whose terms the JIT adds in another order than the

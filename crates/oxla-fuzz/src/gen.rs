@@ -167,10 +167,10 @@ impl Gen<'_> {
                 }
             })
             .collect::<Result<Vec<_>>>()?;
-        if self.replicas == 1 {
-            return Ok(parts.into_iter().next().expect("one replica"));
+        match parts.as_slice() {
+            [one] => Ok(one.clone()),
+            _ => crate::replicas::stack(&parts),
         }
-        crate::replicas::stack(&parts)
     }
 
     /// Adds a node to the program and the builder; returns its index.
@@ -1031,7 +1031,7 @@ impl Gen<'_> {
         let ui8 = |c: char| format!("{} : ui8", c as u8);
         let info = Shape::array(S32, &batch);
         let uplo = self.c.pick(&['L', 'U']);
-        let routine = self.c.below(5);
+        let routine = self.c.below(7);
         let (name, operands, results, config) = match routine {
             0 => {
                 let a = Shape::array(t, &with(&[n, n]));
@@ -1066,6 +1066,25 @@ impl Gen<'_> {
                     ui8(uplo)
                 );
                 ("trsm", vec![a, b.clone()], vec![b], config)
+            }
+            4 => {
+                // Q of a QR factorization: m ≥ n columns, k ≤ n reflectors.
+                let (m, n) = (m.max(n), m.min(n));
+                let a = Shape::array(t, &with(&[m, n]));
+                let tau = Shape::array(t, &with(&[self.c.range(0, n)]));
+                let name = if t.is_complex() { "ungqr" } else { "orgqr" };
+                (name, vec![a.clone(), tau], vec![a], String::new())
+            }
+            5 => {
+                // Full ('A') or thin ('S') singular vectors.
+                let full = self.c.chance(50);
+                let k = m.min(n);
+                let a = Shape::array(t, &with(&[m, n]));
+                let sv = Shape::array(real, &with(&[k]));
+                let u = Shape::array(t, &with(&[m, if full { m } else { k }]));
+                let vt = Shape::array(t, &with(&[if full { n } else { k }, n]));
+                let config = format!("{{mode = {}}}", ui8(if full { 'A' } else { 'S' }));
+                ("gesdd", vec![a.clone()], vec![a, sv, u, vt, info], config)
             }
             _ => {
                 let a = Shape::array(t, &with(&[n, n]));
