@@ -237,7 +237,14 @@ fn fuzz_choices(
                 .or_else(|| diff::explain_propagated(&small, &last))
                 .or_else(|| diff::explain_nan_bits(client, &small, &last));
             match why {
-                Some(why) => *report.explained.entry(why).or_default() += 1,
+                Some(why) => {
+                    // OXLA_FUZZ_EXPLAINED shows what each explanation accepted (to audit a rule).
+                    if std::env::var_os("OXLA_FUZZ_EXPLAINED").is_some() {
+                        let text = finding_filetest(seed, &small, &last).unwrap_or_default();
+                        eprintln!("explained (seed {seed}): {why}\n{text}");
+                    }
+                    *report.explained.entry(why).or_default() += 1
+                }
                 None => {
                     let filetest = finding_filetest(seed, &small, &last).unwrap_or_default();
                     if let Some(dir) = &cfg.findings_dir {
