@@ -13,21 +13,34 @@ use crate::program::{Combiner, Kind, Program};
 pub struct OptionSet {
     pub name: String,
     pub options: CompileOptions,
+    /// Run on a client whose communicator is not in-process ([`crate::replicas::remote_client`]):
+    /// the collectives' cross-process path. Only programs on several replicas use this set.
+    pub remote: bool,
 }
 
 /// The option sets every program is compiled with: no optimization on one thread, the full
-/// pipeline on all threads, the full pipeline with constant folding on one thread.
+/// pipeline on all threads, the full pipeline with constant folding on one thread; and, for
+/// programs on several replicas, the full pipeline over a cross-process transport.
 pub fn option_sets() -> Vec<OptionSet> {
-    let set = |opt: u32, threads: usize, fold: bool| OptionSet {
-        name: format!("opt_level={opt} fold_constants={fold} threads={threads}"),
+    let set = |opt: u32, threads: usize, fold: bool, remote: bool| OptionSet {
+        name: format!(
+            "opt_level={opt} fold_constants={fold} threads={threads}{}",
+            if remote { " remote transport" } else { "" }
+        ),
         options: CompileOptions {
             opt_level: opt,
             threads,
             fold_constants: fold,
             ..Default::default()
         },
+        remote,
     };
-    vec![set(0, 1, false), set(1, 0, false), set(1, 1, true)]
+    vec![
+        set(0, 1, false, false),
+        set(1, 0, false, false),
+        set(1, 1, true, false),
+        set(1, 0, false, true),
+    ]
 }
 
 /// How one program fared.
@@ -82,7 +95,19 @@ pub fn check(client: &Client, module: &HloModule, args: &[Literal], sets: &[Opti
         Ok(w) => leaves(&w),
         Err(e) => return Outcome::InterpError(e.to_string()),
     };
+    let multi = crate::replicas::replicas(module) > 1;
     for set in sets {
+        if set.remote && !multi {
+            continue;
+        }
+        let client = if set.remote {
+            match crate::replicas::remote_client() {
+                Ok(c) => c,
+                Err(e) => return Outcome::NotCompiled(e.to_string()),
+            }
+        } else {
+            client
+        };
         let fail = |error: String| {
             Outcome::Mismatch(Mismatch {
                 options: set.clone(),
@@ -437,6 +462,11 @@ pub fn explain_nan_bits(client: &Client, p: &Program, m: &Mismatch) -> Option<St
         }
         let (qm, qa) = p.with_root(i).build().ok()?;
         let mine = crate::replicas::interpret(&qm, &qa).ok()?;
+        let client = if m.options.remote {
+            crate::replicas::remote_client().ok()?
+        } else {
+            client
+        };
         let exe = crate::replicas::compile(client, &qm, &m.options.options).ok()?;
         let theirs = crate::replicas::execute(&exe, &qm, &qa).ok()?;
         if theirs.bitwise_eq(&mine) || diff_leaf(&theirs, &mine).is_some() {

@@ -140,6 +140,9 @@ pub fn finding_filetest(seed: u64, p: &Program, m: &Mismatch) -> Option<String> 
             p.replicas
         );
     }
+    if m.options.remote {
+        s += "// It differs over a cross-process transport (oxla_fuzz::replicas::remote_client).\n";
+    }
     let o = &m.options.options;
     s += "// test: jit-vs-interp\n";
     s += &format!(
