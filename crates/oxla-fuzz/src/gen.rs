@@ -861,8 +861,19 @@ impl Gen<'_> {
     }
 
     fn while_loop(&mut self, x: usize, s: &Shape) -> Result<usize> {
-        let Some(step) = self.keeping_step(s) else {
-            return self.unary(x, s);
+        // On several replicas, sometimes an all-reduce per iteration (not in conditionals:
+        // replicas taking different branches would wait on each other).
+        let reducer = if self.replicas > 1 && self.c.chance(40) {
+            self.reducer(s.element_type())
+        } else {
+            None
+        };
+        let step = match reducer.map(Step::AllReduce) {
+            Some(st) => st,
+            None => match self.keeping_step(s) {
+                Some(st) => st,
+                None => return self.unary(x, s),
+            },
         };
         let trip = self.c.range(0, 4) as i32;
         self.add(Kind::While { trip, step }, vec![x])

@@ -103,6 +103,10 @@ fn flatten(p: &Program, i: usize) -> Option<Program> {
             kind: Kind::Binary(op),
             operands: vec![x, x],
         },
+        Step::AllReduce(op) => Node {
+            kind: Kind::AllReduce { op, groups: vec![] },
+            operands: vec![x],
+        },
     };
     let chain = match &node.kind {
         Kind::While { trip, step } if *trip > 0 => {

@@ -17,6 +17,9 @@ pub enum Step {
     Unary(UnaryOp),
     /// `op(x, x)`.
     Binary(BinaryOp),
+    /// `all-reduce(x)` with `op` over all replicas (loop bodies of multi-replica programs:
+    /// the runtime must pair each iteration's collective across replicas).
+    AllReduce(BinaryOp),
 }
 
 /// How a scatter combines an update with the operand's element.
@@ -310,11 +313,21 @@ fn step_computation(
 ) -> Result<XlaComputation> {
     let mut sb = b.create_sub_builder(name);
     let x = sb.parameter(0, s, "x");
-    match step {
-        Step::Unary(u) => sb.unary(u, x),
-        Step::Binary(op) => sb.binary(op, x, x, &[]),
-    };
+    apply_step(&mut sb, step, x)?;
     sb.build()
+}
+
+/// `step` applied to `x` in `b`.
+fn apply_step(b: &mut XlaBuilder, step: Step, x: XlaOp) -> Result<XlaOp> {
+    Ok(match step {
+        Step::Unary(u) => b.unary(u, x),
+        Step::Binary(op) => b.binary(op, x, x, &[]),
+        Step::AllReduce(op) => {
+            let t = shape_of(b, x)?.element_type();
+            let r = scalar_binary_computation(b, "reducer", op, t)?;
+            b.all_reduce(x, &r, &[], None)
+        }
+    })
 }
 
 /// Adds `kind` applied to `operands` to `b`.
@@ -467,10 +480,7 @@ pub fn emit(b: &mut XlaBuilder, kind: &Kind, operands: &[XlaOp]) -> Result<XlaOp
             let v = bb.get_tuple_element(st, 1);
             let one = bb.constant(1i32);
             let i1 = bb.binary(BinaryOp::Add, i, one, &[]);
-            let v1 = match step {
-                Step::Unary(u) => bb.unary(*u, v),
-                Step::Binary(op) => bb.binary(*op, v, v, &[]),
-            };
+            let v1 = apply_step(&mut bb, *step, v)?;
             bb.tuple(&[i1, v1]);
             let body = bb.build()?;
             let zero = b.constant(0i32);
