@@ -11,7 +11,7 @@ use oxla_fuzz::{FuzzConfig, Report};
 
 fn client() -> &'static oxla_runtime::Client {
     static C: OnceLock<oxla_runtime::Client> = OnceLock::new();
-    C.get_or_init(|| oxla_runtime::Client::cpu().expect("cpu client"))
+    C.get_or_init(|| oxla_fuzz::client().expect("cpu client"))
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -17,7 +17,7 @@ fn main() {
         return;
     }
     let run = || -> oxla_hlo::Result<()> {
-        let client = oxla_runtime::Client::cpu()?;
+        let client = oxla_fuzz::client()?;
         let p = generate(&mut Choices::from_seed(seed), &cfg)?;
         let (m, a) = p.build()?;
         let reparsed = oxla_hlo::text::parse_module(&oxla_hlo::text::print_module(&m))?;

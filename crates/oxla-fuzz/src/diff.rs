@@ -3,7 +3,6 @@
 //! produced it (docs/semantics.md, "where compiled code may differ").
 
 use oxla_hlo::{BinaryOp, Error, HloModule, Literal, PrimitiveType, UnaryOp};
-use oxla_interp::Interpreter;
 use oxla_runtime::{Client, CompileOptions};
 
 use crate::compare::{diff_leaf, leaves, LeafDiff};
@@ -14,21 +13,34 @@ use crate::program::{Combiner, Kind, Program};
 pub struct OptionSet {
     pub name: String,
     pub options: CompileOptions,
+    /// Run on a client whose communicator is not in-process ([`crate::replicas::remote_client`]):
+    /// the collectives' cross-process path. Only programs on several replicas use this set.
+    pub remote: bool,
 }
 
 /// The option sets every program is compiled with: no optimization on one thread, the full
-/// pipeline on all threads, the full pipeline with constant folding on one thread.
+/// pipeline on all threads, the full pipeline with constant folding on one thread; and, for
+/// programs on several replicas, the full pipeline over a cross-process transport.
 pub fn option_sets() -> Vec<OptionSet> {
-    let set = |opt: u32, threads: usize, fold: bool| OptionSet {
-        name: format!("opt_level={opt} fold_constants={fold} threads={threads}"),
+    let set = |opt: u32, threads: usize, fold: bool, remote: bool| OptionSet {
+        name: format!(
+            "opt_level={opt} fold_constants={fold} threads={threads}{}",
+            if remote { " remote transport" } else { "" }
+        ),
         options: CompileOptions {
             opt_level: opt,
             threads,
             fold_constants: fold,
             ..Default::default()
         },
+        remote,
     };
-    vec![set(0, 1, false), set(1, 0, false), set(1, 1, true)]
+    vec![
+        set(0, 1, false, false),
+        set(1, 0, false, false),
+        set(1, 1, true, false),
+        set(1, 0, false, true),
+    ]
 }
 
 /// How one program fared.
@@ -79,11 +91,23 @@ impl Mismatch {
 
 /// Runs `module` on the interpreter and compiled with each of `sets`.
 pub fn check(client: &Client, module: &HloModule, args: &[Literal], sets: &[OptionSet]) -> Outcome {
-    let want = match Interpreter::new().run(module, args) {
+    let want = match crate::replicas::interpret(module, args) {
         Ok(w) => leaves(&w),
         Err(e) => return Outcome::InterpError(e.to_string()),
     };
+    let multi = crate::replicas::replicas(module) > 1;
     for set in sets {
+        if set.remote && !multi {
+            continue;
+        }
+        let client = if set.remote {
+            match crate::replicas::remote_client() {
+                Ok(c) => c,
+                Err(e) => return Outcome::NotCompiled(e.to_string()),
+            }
+        } else {
+            client
+        };
         let fail = |error: String| {
             Outcome::Mismatch(Mismatch {
                 options: set.clone(),
@@ -92,12 +116,12 @@ pub fn check(client: &Client, module: &HloModule, args: &[Literal], sets: &[Opti
                 got: vec![],
             })
         };
-        let exe = match client.compile(module, &set.options) {
+        let exe = match crate::replicas::compile(client, module, &set.options) {
             Ok(e) => e,
             Err(Error::Unimplemented(m)) => return Outcome::NotCompiled(m),
             Err(e) => return fail(format!("compile: {e}")),
         };
-        let got = match exe.execute_literals(args) {
+        let got = match crate::replicas::execute(&exe, module, args) {
             Ok(g) => leaves(&g),
             Err(e) => return fail(format!("execute: {e}")),
         };
@@ -212,8 +236,52 @@ pub fn explain(p: &Program, operands: &[Literal], m: &Mismatch) -> Option<String
         Kind::Dot(_) | Kind::Conv { .. } if in_type.is_floating_or_complex() => {
             accumulation(in_type, operands, m, false)
         }
+        Kind::Fft { lengths, .. } => spectral(in_type, lengths, operands, m),
         _ => None,
     }
+}
+
+/// An FFT: the JIT runs a fast transform (rustfft: mixed radix, Rader, Bluestein) in the
+/// operand's precision where the interpreter sums the DFT's terms in f64 and rounds once.
+/// Each output is a sum of N = ∏ fft_length terms of magnitude at most max|x|, so the two
+/// agree within the accumulation bound 2·N²·ε·max|x| (ε of the operand's precision). A
+/// non-finite operand voids the bound: which outputs become NaN or ±inf (and whether an
+/// IRFFT's ignored imaginary parts of the DC and Nyquist bins carry a NaN) depends on the
+/// algorithm's order of operations; so does an overflow when N·max|x| nears the largest
+/// finite value.
+fn spectral(
+    t: PrimitiveType,
+    lengths: &[i64],
+    operands: &[Literal],
+    m: &Mismatch,
+) -> Option<String> {
+    let x = operands.first()?;
+    let eps = epsilon(t);
+    let n = lengths.iter().product::<i64>().max(1) as f64;
+    let (scale, nonfinite) = magnitude(x);
+    let max_finite = if eps < 1e-10 {
+        f64::MAX
+    } else {
+        f32::MAX as f64
+    };
+    let mut voided = false;
+    let ok = m.leaves.iter().all(|(_, d)| {
+        d.pairs.iter().all(|&(_, a, b)| {
+            if !a.is_finite() || !b.is_finite() {
+                voided = true;
+                nonfinite || scale * n >= max_finite / 4.0
+            } else {
+                (a - b).abs() <= 2.0 * n * n * eps * scale.max(f64::MIN_POSITIVE)
+            }
+        })
+    });
+    ok.then(|| {
+        if voided {
+            format!("{t} FFT of a non-finite or overflowing operand")
+        } else {
+            format!("{t} FFT (within 2·N²·ε·max|x|, N = ∏ fft_length)")
+        }
+    })
 }
 
 /// A sum (or product) of floats whose terms the JIT adds in another order than the
@@ -393,9 +461,14 @@ pub fn explain_nan_bits(client: &Client, p: &Program, m: &Mismatch) -> Option<St
             continue;
         }
         let (qm, qa) = p.with_root(i).build().ok()?;
-        let mine = Interpreter::new().run(&qm, &qa).ok()?;
-        let exe = client.compile(&qm, &m.options.options).ok()?;
-        let theirs = exe.execute_literals(&qa).ok()?;
+        let mine = crate::replicas::interpret(&qm, &qa).ok()?;
+        let client = if m.options.remote {
+            crate::replicas::remote_client().ok()?
+        } else {
+            client
+        };
+        let exe = crate::replicas::compile(client, &qm, &m.options.options).ok()?;
+        let theirs = crate::replicas::execute(&exe, &qm, &qa).ok()?;
         if theirs.bitwise_eq(&mine) || diff_leaf(&theirs, &mine).is_some() {
             continue;
         }

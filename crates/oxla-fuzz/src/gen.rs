@@ -10,8 +10,8 @@
 use oxla_builder::{XlaBuilder, XlaOp};
 use oxla_hlo::{
     infer_shape, BinaryOp, ComparisonDirection, ComparisonType, ConvDimensionNumbers,
-    DotDimensionNumbers, GatherDimensionNumbers, Literal, Op, PrimitiveType, Result,
-    ScatterDimensionNumbers, Shape, UnaryOp,
+    DotDimensionNumbers, FftType, GatherDimensionNumbers, Literal, Op, PrimitiveType, Result,
+    RngAlgorithm, RngDistribution, ScatterDimensionNumbers, Shape, UnaryOp,
 };
 
 use crate::choice::Choices;
@@ -59,11 +59,23 @@ struct Gen<'a> {
     ops: Vec<XlaOp>,
     shapes: Vec<Shape>,
     seed: u64,
+    /// Replicas the program runs on.
+    replicas: usize,
+    /// Whether the program has its `rng` already: with two, which draws first is the
+    /// backends' choice (XLA leaves the order unspecified), so one keeps results exact.
+    rng_used: bool,
 }
 
 /// Generates one program.
 pub fn generate(c: &mut Choices, cfg: &GenConfig) -> Result<Program> {
     let seed = c.next_u64();
+    // A fraction of programs runs on several replicas (each program then runs a few
+    // threads per backend) and draws collectives.
+    let replicas = if c.chance(8) {
+        c.range(2, crate::replicas::MAX_REPLICAS as i64) as usize
+    } else {
+        1
+    };
     let mut g = Gen {
         c,
         cfg,
@@ -72,10 +84,13 @@ pub fn generate(c: &mut Choices, cfg: &GenConfig) -> Result<Program> {
             args: vec![],
             nodes: vec![],
             root: 0,
+            replicas,
         },
         ops: vec![],
         shapes: vec![],
         seed,
+        replicas,
+        rng_used: false,
     };
     let t = g.ty();
     let s = g.shape(t);
@@ -117,9 +132,48 @@ impl Gen<'_> {
         Shape::array(t, &d)
     }
 
+    /// One random value of shape `s` with special values.
     fn value(&mut self, s: &Shape) -> Result<Literal> {
         self.seed = self.seed.wrapping_add(1);
         inputs::input(s.element_type(), s.dims(), self.seed).map_err(oxla_hlo::Error::invalid)
+    }
+
+    /// A finite value of shape `s` in [-20, 20] (FFT and linear algebra inputs, whose
+    /// results are compared within a tolerance that non-finite elements void).
+    fn moderate(&mut self, s: &Shape) -> Result<Literal> {
+        let v = self.value(s)?;
+        if s.element_type().is_complex() || !s.element_type().is_float() {
+            return Ok(v);
+        }
+        let xs: Vec<f64> = v
+            .to_f64s()
+            .iter()
+            .map(|&x| {
+                if x.is_finite() {
+                    x.clamp(-20.0, 20.0)
+                } else {
+                    0.5
+                }
+            })
+            .collect();
+        Literal::from_f64s(s.element_type(), s.dims(), &xs)
+    }
+
+    /// An argument of shape `s`: one value per replica, stacked.
+    fn arg(&mut self, s: &Shape, moderate: bool) -> Result<Literal> {
+        let parts = (0..self.replicas)
+            .map(|_| {
+                if moderate {
+                    self.moderate(s)
+                } else {
+                    self.value(s)
+                }
+            })
+            .collect::<Result<Vec<_>>>()?;
+        match parts.as_slice() {
+            [one] => Ok(one.clone()),
+            _ => crate::replicas::stack(&parts),
+        }
     }
 
     /// Adds a node to the program and the builder; returns its index.
@@ -142,15 +196,27 @@ impl Gen<'_> {
         Ok(self.shapes.len() - 1)
     }
 
-    /// A new parameter of shape `s` with random special values.
+    /// A new parameter of shape `s` with random special values (different on each replica).
     fn param(&mut self, s: &Shape) -> Result<usize> {
-        let v = self.value(s)?;
-        self.param_value(v)
+        let v = self.arg(s, false)?;
+        self.param_stacked(v)
     }
 
+    /// A new parameter holding `v` on every replica.
     fn param_value(&mut self, v: Literal) -> Result<usize> {
+        if self.replicas == 1 {
+            return self.param_stacked(v);
+        }
+        let parts = vec![v; self.replicas];
+        self.param_stacked(crate::replicas::stack(&parts)?)
+    }
+
+    /// A new parameter of stacked value `v` (see [`crate::replicas`]).
+    fn param_stacked(&mut self, v: Literal) -> Result<usize> {
         let k = self.prog.args.len();
-        let op = self.b.parameter(k, v.shape(), &format!("p{k}"));
+        let op = self
+            .b
+            .parameter(k, &self.prog.param_shape(&v), &format!("p{k}"));
         let s = self.b.get_shape(op)?;
         self.prog.args.push(v);
         self.prog.nodes.push(Node {
@@ -206,7 +272,11 @@ impl Gen<'_> {
                 fams.push(20);
             }
         }
-        fams.extend([21, 22, 23]);
+        fams.extend([21, 22, 23, 24, 25, 26, 27]);
+        if self.replicas > 1 {
+            // About a quarter of the steps of a multi-replica program are collectives.
+            fams.extend([30, 30, 30, 31, 31, 32, 32, 33, 33, 34, 34]);
+        }
         match self.c.pick(&fams) {
             0 => self.unary(x, &s),
             1 => self.binary(x, &s),
@@ -243,13 +313,17 @@ impl Gen<'_> {
             20 => self.dot(x, &s),
             21 => self.while_loop(x, &s),
             22 => self.conditional(x, &s),
-            _ => {
-                if rank > 0 {
-                    self.reduce_window(x, &s)
-                } else {
-                    self.unary(x, &s)
-                }
-            }
+            23 if rank > 0 => self.reduce_window(x, &s),
+            24 => self.fft(x, &s),
+            25 => self.rng(x, &s),
+            26 => self.rng_bits(),
+            27 => self.lapack(),
+            30 => self.all_reduce(x, &s),
+            31 => self.all_gather(x, &s),
+            32 => self.reduce_scatter(x, &s),
+            33 => self.all_to_all(x, &s),
+            34 => self.collective_permute(x),
+            _ => self.unary(x, &s),
         }
     }
 
@@ -702,6 +776,7 @@ impl Gen<'_> {
             1 => {
                 let t = self.ty();
                 let s = self.shape(t);
+                // A constant is the same on every replica.
                 let v = self.value(&s)?;
                 self.constant(v)
             }
@@ -800,8 +875,19 @@ impl Gen<'_> {
     }
 
     fn while_loop(&mut self, x: usize, s: &Shape) -> Result<usize> {
-        let Some(step) = self.keeping_step(s) else {
-            return self.unary(x, s);
+        // On several replicas, sometimes an all-reduce per iteration (not in conditionals:
+        // replicas taking different branches would wait on each other).
+        let reducer = if self.replicas > 1 && self.c.chance(40) {
+            self.reducer(s.element_type())
+        } else {
+            None
+        };
+        let step = match reducer.map(Step::AllReduce) {
+            Some(st) => st,
+            None => match self.keeping_step(s) {
+                Some(st) => st,
+                None => return self.unary(x, s),
+            },
         };
         let trip = self.c.range(0, 4) as i32;
         self.add(Kind::While { trip, step }, vec![x])
@@ -818,5 +904,361 @@ impl Gen<'_> {
         }
         let i = self.index_param(S32, -1, n)?;
         self.add(Kind::Conditional(steps), vec![i, x])
+    }
+
+    // ---------------- FFT, random numbers, LAPACK custom calls ----------------
+
+    /// An FFT of `x` when it is an f32/f64/c64/c128 array with non-empty dimensions (RFFT
+    /// for a real one; FFT, IFFT or IRFFT for a complex one), otherwise of a new parameter
+    /// of small (mostly odd) dimensions.
+    fn fft(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let fits = matches!(s.element_type(), F32 | F64 | C64 | C128)
+            && s.rank() > 0
+            && s.dims().iter().all(|&d| d > 0);
+        let (x, s) = if fits && self.c.chance(60) {
+            (x, s.clone())
+        } else {
+            let t = self.c.pick(&[F32, F64, C64, C128]);
+            let r = self.c.range(1, 3);
+            let dims: Vec<i64> = (0..r).map(|_| self.c.pick(&[1, 2, 3, 5, 7])).collect();
+            let s = Shape::array(t, &dims);
+            let moderate = self.c.chance(80);
+            let v = self.arg(&s, moderate)?;
+            (self.param_stacked(v)?, s)
+        };
+        let dims = s.dims();
+        let rank = dims.len();
+        let k = self.c.range(1, rank.min(3) as i64) as usize;
+        let mut lengths = dims[rank - k..].to_vec();
+        let ty = if s.element_type().is_complex() {
+            self.c.pick(&[FftType::Fft, FftType::Ifft, FftType::Irfft])
+        } else {
+            FftType::Rfft
+        };
+        if ty == FftType::Irfft {
+            // The input's last dimension holds n / 2 + 1 bins: n is 2m - 1 (odd) or 2m - 2.
+            let m = lengths[k - 1];
+            lengths[k - 1] = if m < 2 || self.c.chance(70) {
+                2 * m - 1
+            } else {
+                2 * m - 2
+            };
+        }
+        self.add(Kind::Fft { ty, lengths }, vec![x])
+    }
+
+    /// `rng` uniform or normal of a random shape (one per program), its bounds new scalar
+    /// parameters; otherwise a step on `x`.
+    fn rng(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        if self.rng_used {
+            return self.unary(x, s);
+        }
+        self.rng_used = true;
+        let normal = self.c.chance(40);
+        let t = if normal {
+            self.c.pick(&[F32, F32, F64, F16, BF16])
+        } else {
+            self.c
+                .pick(&[F32, F64, F16, BF16, S32, S64, U32, U8, S8, Pred])
+        };
+        let (a, b) = if normal {
+            (
+                self.c.pick(&[0.0, -2.5, 10.0]),
+                self.c.pick(&[1.0, 0.5, 3.0]),
+            )
+        } else if t.is_float() {
+            self.c
+                .pick(&[(0.0, 1.0), (-3.0, 5.0), (2.5, 2.5), (1e3, -1.0)])
+        } else if t == Pred {
+            (0.0, 1.0)
+        } else if t.is_unsigned_int() {
+            self.c.pick(&[(0.0, 10.0), (3.0, 200.0), (7.0, 7.0)])
+        } else {
+            self.c
+                .pick(&[(0.0, 10.0), (-100.0, 100.0), (7.0, 7.0), (5.0, -3.0)])
+        };
+        let scalar = |v: f64| -> Result<Literal> {
+            if t.is_float() {
+                Literal::from_f64s(t, &[], &[v])
+            } else {
+                Literal::from_i64s(t, &[], &[v as i64])
+            }
+        };
+        let (pa, pb) = (scalar(a)?, scalar(b)?);
+        let pa = self.param_value(pa)?;
+        let pb = self.param_value(pb)?;
+        let shape = self.shape(t);
+        let distribution = if normal {
+            RngDistribution::Normal
+        } else {
+            RngDistribution::Uniform
+        };
+        self.add(
+            Kind::Rng {
+                distribution,
+                shape,
+            },
+            vec![pa, pb],
+        )
+    }
+
+    /// `rng-bit-generator` from a fixed state (sometimes at the edge of a counter carry):
+    /// the new state or the bits.
+    fn rng_bits(&mut self) -> Result<usize> {
+        let algorithm = self.c.pick(&[
+            RngAlgorithm::Default,
+            RngAlgorithm::ThreeFry,
+            RngAlgorithm::Philox,
+        ]);
+        let n = match algorithm {
+            RngAlgorithm::ThreeFry => 2,
+            _ => self.c.range(2, 3),
+        };
+        let words: Vec<u64> = (0..n)
+            .map(|_| {
+                if self.c.chance(20) {
+                    u64::MAX - self.c.below(3) as u64
+                } else {
+                    self.c.next_u64()
+                }
+            })
+            .collect();
+        let state = self.param_value(Literal::from_vec(&[n], words)?)?;
+        let t = self
+            .c
+            .pick(&[U32, U32, U64, U8, U16, S32, S64, S8, F32, F64]);
+        let shape = self.shape(t);
+        let take = if self.c.chance(80) { 1 } else { 0 };
+        self.add(
+            Kind::RngBitGenerator {
+                algorithm,
+                shape,
+                take,
+            },
+            vec![state],
+        )
+    }
+
+    /// A LAPACK custom call as JAX emits it on CPU (`lapack_<t><routine>_ffi`: leading batch
+    /// dimensions, logical matrices, s32 `info`, attributes as the importer renders
+    /// `mhlo.backend_config`) on new parameters; one of its results.
+    fn lapack(&mut self) -> Result<usize> {
+        let t = self.c.pick(&[F32, F64, C64, C128]);
+        let (letter, real) = match t {
+            F32 => ('s', F32),
+            F64 => ('d', F64),
+            C64 => ('c', F32),
+            _ => ('z', F64),
+        };
+        let batch: Vec<i64> = (0..self.c.below(2)).map(|_| self.c.range(1, 3)).collect();
+        let with = |tail: &[i64]| -> Vec<i64> { batch.iter().chain(tail).copied().collect() };
+        let (m, n) = (self.c.range(1, 4), self.c.range(1, 4));
+        let ui8 = |c: char| format!("{} : ui8", c as u8);
+        let info = Shape::array(S32, &batch);
+        let uplo = self.c.pick(&['L', 'U']);
+        let routine = self.c.below(7);
+        let (name, operands, results, config) = match routine {
+            0 => {
+                let a = Shape::array(t, &with(&[n, n]));
+                (
+                    "potrf",
+                    vec![a.clone()],
+                    vec![a, info],
+                    format!("{{uplo = {}}}", ui8(uplo)),
+                )
+            }
+            1 => {
+                let a = Shape::array(t, &with(&[m, n]));
+                let piv = Shape::array(S32, &with(&[m.min(n)]));
+                ("getrf", vec![a.clone()], vec![a, piv, info], String::new())
+            }
+            2 => {
+                let a = Shape::array(t, &with(&[m, n]));
+                let tau = Shape::array(t, &with(&[m.min(n)]));
+                ("geqrf", vec![a.clone()], vec![a, tau], String::new())
+            }
+            3 => {
+                let left = self.c.chance(50);
+                let a = Shape::array(t, &with(&[n, n]));
+                let b = Shape::array(t, &with(&if left { [n, m] } else { [m, n] }));
+                let trans = self.c.pick(&['N', 'T', 'C']);
+                let diag = self.c.pick(&['N', 'U']);
+                let config = format!(
+                    "{{diag = {}, side = {}, trans_x = {}, uplo = {}}}",
+                    ui8(diag),
+                    ui8(if left { 'L' } else { 'R' }),
+                    ui8(trans),
+                    ui8(uplo)
+                );
+                ("trsm", vec![a, b.clone()], vec![b], config)
+            }
+            4 => {
+                // Q of a QR factorization: m ≥ n columns, k ≤ n reflectors.
+                let (m, n) = (m.max(n), m.min(n));
+                let a = Shape::array(t, &with(&[m, n]));
+                let tau = Shape::array(t, &with(&[self.c.range(0, n)]));
+                let name = if t.is_complex() { "ungqr" } else { "orgqr" };
+                (name, vec![a.clone(), tau], vec![a], String::new())
+            }
+            5 => {
+                // Full ('A') or thin ('S') singular vectors.
+                let full = self.c.chance(50);
+                let k = m.min(n);
+                let a = Shape::array(t, &with(&[m, n]));
+                let sv = Shape::array(real, &with(&[k]));
+                let u = Shape::array(t, &with(&[m, if full { m } else { k }]));
+                let vt = Shape::array(t, &with(&[if full { n } else { k }, n]));
+                let config = format!("{{mode = {}}}", ui8(if full { 'A' } else { 'S' }));
+                ("gesdd", vec![a.clone()], vec![a, sv, u, vt, info], config)
+            }
+            _ => {
+                let a = Shape::array(t, &with(&[n, n]));
+                let w = Shape::array(real, &with(&[n]));
+                let name = if t.is_complex() { "heevd" } else { "syevd" };
+                (
+                    name,
+                    vec![a.clone()],
+                    vec![a, w, info],
+                    format!("{{uplo = {}}}", ui8(uplo)),
+                )
+            }
+        };
+        let moderate = self.c.chance(85);
+        let mut ops = vec![];
+        for s in &operands {
+            let v = self.arg(s, moderate)?;
+            ops.push(self.param_stacked(v)?);
+        }
+        let take = self.c.below(results.len());
+        self.add(
+            Kind::Lapack {
+                target: format!("lapack_{letter}{name}_ffi"),
+                config,
+                results,
+                take,
+            },
+            ops,
+        )
+    }
+
+    // ---------------- collectives (programs on several replicas) ----------------
+
+    /// Replica groups: all replicas (`[]`) or a random partition into equal groups; with
+    /// the group size.
+    fn groups(&mut self) -> (Vec<Vec<i64>>, i64) {
+        let r = self.replicas;
+        if self.c.chance(25) {
+            return (vec![], r as i64);
+        }
+        let sizes: Vec<usize> = (1..=r).filter(|&g| r.is_multiple_of(g)).collect();
+        let g = self.c.pick(&sizes);
+        let p = self.c.permutation(r);
+        let groups = p
+            .chunks(g)
+            .map(|c| c.iter().map(|&i| i as i64).collect())
+            .collect();
+        (groups, g as i64)
+    }
+
+    /// Shape inference sizes an all-gather or reduce-scatter over all replicas (`[]`) from
+    /// the operand and result dimensions, which a dimension of size 0 leaves open: such a
+    /// one names its group instead.
+    fn explicit_if_empty(&self, groups: Vec<Vec<i64>>, size: i64) -> Vec<Vec<i64>> {
+        if groups.is_empty() && size == 0 {
+            vec![(0..self.replicas as i64).collect()]
+        } else {
+            groups
+        }
+    }
+
+    fn all_reduce(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let Some(op) = self.reducer(s.element_type()) else {
+            return self.all_gather(x, s);
+        };
+        let (groups, _) = self.groups();
+        self.add(Kind::AllReduce { op, groups }, vec![x])
+    }
+
+    fn all_gather(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        if s.rank() == 0 {
+            return self.collective_permute(x);
+        }
+        let dim = self.c.below(s.rank()) as i64;
+        let (groups, shards) = self.groups();
+        let groups = self.explicit_if_empty(groups, s.dims()[dim as usize]);
+        self.add(
+            Kind::AllGather {
+                dim,
+                shards,
+                groups,
+            },
+            vec![x],
+        )
+    }
+
+    /// Dimensions of `s` whose size splits into `g` equal blocks.
+    fn divisible(s: &Shape, g: i64) -> Vec<i64> {
+        (0..s.rank() as i64)
+            .filter(|&d| s.dims()[d as usize] % g == 0)
+            .collect()
+    }
+
+    /// `x` when some dimension of it splits into `g` blocks, else a new parameter of its
+    /// type with one that does.
+    fn splittable(&mut self, x: usize, s: &Shape, g: i64) -> Result<(usize, Shape)> {
+        if !Self::divisible(s, g).is_empty() {
+            return Ok((x, s.clone()));
+        }
+        let mut dims: Vec<i64> = (0..self.c.range(1, 3)).map(|_| self.dim()).collect();
+        let d = self.c.below(dims.len());
+        dims[d] = g * self.c.range(1, 2);
+        let s = Shape::array(s.element_type(), &dims);
+        Ok((self.param(&s)?, s))
+    }
+
+    fn reduce_scatter(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let Some(op) = self.reducer(s.element_type()) else {
+            return self.all_gather(x, s);
+        };
+        let (groups, shards) = self.groups();
+        let (x, s) = self.splittable(x, s, shards)?;
+        let dim = self.c.pick(&Self::divisible(&s, shards));
+        let groups = self.explicit_if_empty(groups, s.dims()[dim as usize]);
+        self.add(
+            Kind::ReduceScatter {
+                op,
+                dim,
+                shards,
+                groups,
+            },
+            vec![x],
+        )
+    }
+
+    fn all_to_all(&mut self, x: usize, s: &Shape) -> Result<usize> {
+        let (groups, count) = self.groups();
+        let (x, s) = self.splittable(x, s, count)?;
+        let split = self.c.pick(&Self::divisible(&s, count));
+        let concat = self.c.below(s.rank()) as i64;
+        self.add(
+            Kind::AllToAll {
+                split,
+                concat,
+                count,
+                groups,
+            },
+            vec![x],
+        )
+    }
+
+    fn collective_permute(&mut self, x: usize) -> Result<usize> {
+        let p = self.c.permutation(self.replicas);
+        let pairs: Vec<(i64, i64)> = p
+            .iter()
+            .enumerate()
+            .filter(|_| self.c.chance(75))
+            .map(|(i, &t)| (i as i64, t as i64))
+            .collect();
+        self.add(Kind::CollectivePermute(pairs), vec![x])
     }
 }

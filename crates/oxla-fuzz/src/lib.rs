@@ -17,6 +17,7 @@ pub mod gen;
 pub mod inputs;
 pub mod minimize;
 pub mod program;
+pub mod replicas;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -28,6 +29,7 @@ pub use choice::Choices;
 pub use diff::{check, explain, option_sets, Mismatch, OptionSet, Outcome};
 pub use gen::{generate, GenConfig};
 pub use program::Program;
+pub use replicas::client;
 
 /// A campaign's settings.
 #[derive(Clone, Debug)]
@@ -130,6 +132,17 @@ pub fn finding_filetest(seed: u64, p: &Program, m: &Mismatch) -> Option<String> 
     for line in m.describe().lines() {
         s += &format!("// {line}\n");
     }
+    if p.replicas > 1 {
+        // The filetest runner has one process: a multi-replica finding is reproduced
+        // through oxla_fuzz::replicas (or a case in crates/oxla/tests/collectives.rs).
+        s += &format!(
+            "// It runs on {} replicas; each argument below stacks their values along a new first dimension.\n",
+            p.replicas
+        );
+    }
+    if m.options.remote {
+        s += "// It differs over a cross-process transport (oxla_fuzz::replicas::remote_client).\n";
+    }
     let o = &m.options.options;
     s += "// test: jit-vs-interp\n";
     s += &format!(
@@ -227,7 +240,14 @@ fn fuzz_choices(
                 .or_else(|| diff::explain_propagated(&small, &last))
                 .or_else(|| diff::explain_nan_bits(client, &small, &last));
             match why {
-                Some(why) => *report.explained.entry(why).or_default() += 1,
+                Some(why) => {
+                    // OXLA_FUZZ_EXPLAINED shows what each explanation accepted (to audit a rule).
+                    if std::env::var_os("OXLA_FUZZ_EXPLAINED").is_some() {
+                        let text = finding_filetest(seed, &small, &last).unwrap_or_default();
+                        eprintln!("explained (seed {seed}): {why}\n{text}");
+                    }
+                    *report.explained.entry(why).or_default() += 1
+                }
                 None => {
                     let filetest = finding_filetest(seed, &small, &last).unwrap_or_default();
                     if let Some(dir) = &cfg.findings_dir {

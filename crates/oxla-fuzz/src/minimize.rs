@@ -6,14 +6,13 @@
 //! parameters: the op to blame.
 
 use oxla_hlo::Literal;
-use oxla_interp::Interpreter;
 
 use crate::program::{Kind, Node, Program, Step};
 
 /// The interpreter's value of `p`'s root.
 pub fn value(p: &Program) -> Option<Literal> {
     let (m, args) = p.build().ok()?;
-    Interpreter::new().run(&m, &args).ok()
+    crate::replicas::interpret(&m, &args).ok()
 }
 
 /// The smallest variant of `p` for which `fails` still holds (`p` itself must fail).
@@ -84,6 +83,7 @@ fn splice(p: &Program, i: usize, chain: Vec<Node>) -> Program {
         args: p.args.clone(),
         nodes,
         root: shift(p.root),
+        replicas: p.replicas,
     }
 }
 
@@ -102,6 +102,10 @@ fn flatten(p: &Program, i: usize) -> Option<Program> {
         Step::Binary(op) => Node {
             kind: Kind::Binary(op),
             operands: vec![x, x],
+        },
+        Step::AllReduce(op) => Node {
+            kind: Kind::AllReduce { op, groups: vec![] },
+            operands: vec![x],
         },
     };
     let chain = match &node.kind {

@@ -6,8 +6,8 @@
 use oxla_builder::{scalar_binary_computation, XlaBuilder, XlaComputation, XlaOp};
 use oxla_hlo::{
     BinaryOp, ComparisonDirection, ComparisonType, ConvDimensionNumbers, DotDimensionNumbers,
-    Error, GatherDimensionNumbers, HloModule, Literal, PaddingConfig, PaddingDimension,
-    PrimitiveType, Result, ScatterDimensionNumbers, Shape, UnaryOp,
+    Error, FftType, GatherDimensionNumbers, HloModule, Literal, PaddingConfig, PaddingDimension,
+    PrimitiveType, Result, RngAlgorithm, RngDistribution, ScatterDimensionNumbers, Shape, UnaryOp,
 };
 
 /// What a loop body or a conditional branch does to its value.
@@ -17,6 +17,9 @@ pub enum Step {
     Unary(UnaryOp),
     /// `op(x, x)`.
     Binary(BinaryOp),
+    /// `all-reduce(x)` with `op` over all replicas (loop bodies of multi-replica programs:
+    /// the runtime must pair each iteration's collective across replicas).
+    AllReduce(BinaryOp),
 }
 
 /// How a scatter combines an update with the operand's element.
@@ -114,6 +117,60 @@ pub enum Kind {
     },
     /// (index, x): branch `index` (out of range: the last) applies its step.
     Conditional(Vec<Step>),
+    /// (x) reduced with `op` over each replica group (`[]`: all replicas).
+    AllReduce {
+        op: BinaryOp,
+        groups: Vec<Vec<i64>>,
+    },
+    /// (x) concatenated along `dim` over each group of `shards` replicas.
+    AllGather {
+        dim: i64,
+        shards: i64,
+        groups: Vec<Vec<i64>>,
+    },
+    /// (x) reduced with `op` over each group of `shards`, replica `i` of a group keeping
+    /// block `i` along `dim`.
+    ReduceScatter {
+        op: BinaryOp,
+        dim: i64,
+        shards: i64,
+        groups: Vec<Vec<i64>>,
+    },
+    /// (x) split into `count` blocks along `split`, exchanged within each group, the
+    /// received blocks concatenated along `concat`.
+    AllToAll {
+        split: i64,
+        concat: i64,
+        count: i64,
+        groups: Vec<Vec<i64>>,
+    },
+    /// (x) sent from each pair's source replica to its target (others get zeros).
+    CollectivePermute(Vec<(i64, i64)>),
+    /// (x) transformed over its trailing `lengths.len()` dimensions.
+    Fft {
+        ty: FftType,
+        lengths: Vec<i64>,
+    },
+    /// (a, b): random numbers of `shape` (uniform in [a, b), or normal with mean a and
+    /// deviation b).
+    Rng {
+        distribution: RngDistribution,
+        shape: Shape,
+    },
+    /// (state): element `take` of the (new state, bits of `shape`) result.
+    RngBitGenerator {
+        algorithm: RngAlgorithm,
+        shape: Shape,
+        take: usize,
+    },
+    /// A LAPACK custom call (`lapack_<t><routine>_ffi`, JAX's conventions) with FFI
+    /// attributes `config`; element `take` of its result (a tuple of `results`).
+    Lapack {
+        target: String,
+        config: String,
+        results: Vec<Shape>,
+        take: usize,
+    },
 }
 
 /// A node: an op and its operands (indices of earlier nodes).
@@ -126,9 +183,13 @@ pub struct Node {
 /// A random program with its arguments.
 #[derive(Clone, Debug)]
 pub struct Program {
+    /// Parameter values; with several replicas, stacked along a leading replica dimension
+    /// ([`crate::replicas`]).
     pub args: Vec<Literal>,
     pub nodes: Vec<Node>,
     pub root: usize,
+    /// Replicas the program runs on (1: a single process).
+    pub replicas: usize,
 }
 
 impl Program {
@@ -165,7 +226,11 @@ impl Program {
                     .args
                     .get(k)
                     .ok_or_else(|| Error::invalid(format!("no argument {k}")))?;
-                let x = b.parameter(args.len(), arg.shape(), &format!("p{}", args.len()));
+                let x = b.parameter(
+                    args.len(),
+                    &self.param_shape(arg),
+                    &format!("p{}", args.len()),
+                );
                 args.push(arg.clone());
                 x
             } else {
@@ -185,7 +250,18 @@ impl Program {
             .flatten()
             .ok_or_else(|| Error::invalid("no root"))?;
         let c = b.build_with_root(root)?;
-        Ok((c.into_module(), args))
+        let mut module = c.into_module();
+        module.config.num_replicas = self.replicas.max(1) as i64;
+        Ok((module, args))
+    }
+
+    /// The shape of the parameter holding `arg` (one replica's part of a stacked value).
+    pub fn param_shape(&self, arg: &Literal) -> Shape {
+        let s = arg.shape();
+        if self.replicas <= 1 {
+            return s.clone();
+        }
+        Shape::array(s.element_type(), s.dims().get(1..).unwrap_or(&[]))
     }
 
     /// The same program computing node `root` instead.
@@ -237,11 +313,21 @@ fn step_computation(
 ) -> Result<XlaComputation> {
     let mut sb = b.create_sub_builder(name);
     let x = sb.parameter(0, s, "x");
-    match step {
-        Step::Unary(u) => sb.unary(u, x),
-        Step::Binary(op) => sb.binary(op, x, x, &[]),
-    };
+    apply_step(&mut sb, step, x)?;
     sb.build()
+}
+
+/// `step` applied to `x` in `b`.
+fn apply_step(b: &mut XlaBuilder, step: Step, x: XlaOp) -> Result<XlaOp> {
+    Ok(match step {
+        Step::Unary(u) => b.unary(u, x),
+        Step::Binary(op) => b.binary(op, x, x, &[]),
+        Step::AllReduce(op) => {
+            let t = shape_of(b, x)?.element_type();
+            let r = scalar_binary_computation(b, "reducer", op, t)?;
+            b.all_reduce(x, &r, &[], None)
+        }
+    })
 }
 
 /// Adds `kind` applied to `operands` to `b`.
@@ -394,16 +480,71 @@ pub fn emit(b: &mut XlaBuilder, kind: &Kind, operands: &[XlaOp]) -> Result<XlaOp
             let v = bb.get_tuple_element(st, 1);
             let one = bb.constant(1i32);
             let i1 = bb.binary(BinaryOp::Add, i, one, &[]);
-            let v1 = match step {
-                Step::Unary(u) => bb.unary(*u, v),
-                Step::Binary(op) => bb.binary(*op, v, v, &[]),
-            };
+            let v1 = apply_step(&mut bb, *step, v)?;
             bb.tuple(&[i1, v1]);
             let body = bb.build()?;
             let zero = b.constant(0i32);
             let init = b.tuple(&[zero, arg(0)?]);
             let w = b.while_loop(&cond, &body, init);
             b.get_tuple_element(w, 1)
+        }
+        Kind::AllReduce { op, groups } => {
+            let t = shape_of(b, arg(0)?)?.element_type();
+            let r = scalar_binary_computation(b, "reducer", *op, t)?;
+            b.all_reduce(arg(0)?, &r, groups, None)
+        }
+        Kind::AllGather {
+            dim,
+            shards,
+            groups,
+        } => b.all_gather(arg(0)?, *dim, *shards, groups, None),
+        Kind::ReduceScatter {
+            op,
+            dim,
+            shards,
+            groups,
+        } => {
+            let t = shape_of(b, arg(0)?)?.element_type();
+            let r = scalar_binary_computation(b, "reducer", *op, t)?;
+            b.reduce_scatter(arg(0)?, &r, *dim, *shards, groups, None)
+        }
+        Kind::AllToAll {
+            split,
+            concat,
+            count,
+            groups,
+        } => b.all_to_all(arg(0)?, *split, *concat, *count, groups),
+        Kind::CollectivePermute(pairs) => b.collective_permute(arg(0)?, pairs),
+        Kind::Fft { ty, lengths } => b.fft(arg(0)?, *ty, lengths),
+        Kind::Rng {
+            distribution,
+            shape,
+        } => match distribution {
+            RngDistribution::Uniform => b.rng_uniform(arg(0)?, arg(1)?, shape),
+            RngDistribution::Normal => b.rng_normal(arg(0)?, arg(1)?, shape),
+        },
+        Kind::RngBitGenerator {
+            algorithm,
+            shape,
+            take,
+        } => {
+            let r = b.rng_bit_generator(*algorithm, arg(0)?, shape);
+            b.get_tuple_element(r, *take)
+        }
+        Kind::Lapack {
+            target,
+            config,
+            results,
+            take,
+        } => {
+            let r = b.custom_call(
+                target,
+                operands,
+                &Shape::tuple(results.clone()),
+                false,
+                config,
+            );
+            b.get_tuple_element(r, *take)
         }
         Kind::Conditional(steps) => {
             let s = shape_of(b, arg(1)?)?;

@@ -4,7 +4,6 @@
 //! and `OXLA_FUZZ_SEED` widen or move the run (`oxla fuzz` runs long campaigns).
 
 use oxla_fuzz::{run, FuzzConfig};
-use oxla_runtime::Client;
 
 #[test]
 fn random_programs_agree_with_the_interpreter() {
@@ -20,7 +19,7 @@ fn random_programs_agree_with_the_interpreter() {
         findings_dir: std::env::var_os("OXLA_FUZZ_FINDINGS").map(Into::into),
         ..Default::default()
     };
-    let client = Client::cpu().expect("client");
+    let client = oxla_fuzz::client().expect("client");
     let report = run(&client, &cfg, &mut |_| {});
     println!("{}", report.summary());
     assert!(
@@ -54,7 +53,7 @@ fn libfuzzer_broadcast_chain_stays_small() {
     for ins in &m.entry_computation().instructions {
         assert!(ins.shape.element_count() <= 1 << 16, "{}", ins.name);
     }
-    let client = Client::cpu().expect("client");
+    let client = oxla_fuzz::client().expect("client");
     let mut report = oxla_fuzz::Report::default();
     let sets = oxla_fuzz::option_sets();
     oxla_fuzz::fuzz_bytes(&client, data, &FuzzConfig::default(), &sets, &mut report);

@@ -76,11 +76,20 @@ impl BufferAssignment {
     }
 }
 
-/// Dense row-major bytes of a shape (tuples: the sum of their leaves).
+/// The alignment of every arena value and of every leaf of a tuple in one arena slot: the
+/// largest element size (c128), so any element type can be read in place through an aligned
+/// reference (FFT, custom-call views) whatever values precede it.
+pub const ALIGN: usize = 16;
+
+/// Dense row-major bytes of a shape (tuples: their leaves, each starting at a multiple of
+/// [`ALIGN`]).
 pub fn shape_bytes(s: &Shape) -> usize {
     match s {
         Shape::Array(a) => a.element_count().max(0) as usize * a.element_type.byte_size(),
-        Shape::Tuple(t) => t.iter().map(shape_bytes).sum(),
+        Shape::Tuple(t) => t
+            .iter()
+            .map(|e| shape_bytes(e).next_multiple_of(ALIGN))
+            .sum(),
         Shape::Token => 0,
     }
 }
@@ -171,9 +180,10 @@ pub fn assign_buffers(c: &HloComputation) -> BufferAssignment {
                     Slot::Alias(o)
                 }
                 None if shape_bytes(&ins.shape) == 0 => Slot::None,
+                // Sizes rounded to ALIGN keep every offset of the arena a multiple of it.
                 None => Slot::Arena {
                     offset: 0,
-                    size: shape_bytes(&ins.shape),
+                    size: shape_bytes(&ins.shape).next_multiple_of(ALIGN),
                 },
             },
         };

@@ -45,8 +45,9 @@ impl ArrayView<'_> {
     /// The elements as `T` (which must be the element type).
     pub fn as_slice<T: NativeType>(&self) -> Result<&[T]> {
         let n = check::<T>(self.shape, self.bytes.len())?;
-        // SAFETY: aligned memory (arena and buffers are 64-byte aligned, offsets multiples of
-        // the element size) holding `n` elements of `T`.
+        // SAFETY: aligned memory (arena and buffers are 64-byte aligned, arena offsets and
+        // tuple leaves multiples of buffer_assignment::ALIGN, 16 bytes) holding `n`
+        // elements of `T`.
         Ok(unsafe { std::slice::from_raw_parts(self.bytes.as_ptr() as *const T, n) })
     }
 }

@@ -511,7 +511,8 @@ impl Programs {
                         shape: a,
                         keep: None,
                     });
-                    o += shape_bytes(s);
+                    // Leaves start at multiples of ALIGN, as shape_bytes counts them.
+                    o += shape_bytes(s).next_multiple_of(oxla_passes::buffer_assignment::ALIGN);
                 }
                 Ok((ptrs, V::Tuple(vs)))
             }

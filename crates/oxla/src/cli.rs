@@ -308,7 +308,8 @@ fn fuzz(a: &FuzzArgs) -> Result<bool> {
         },
         findings_dir: a.findings.clone(),
     };
-    let client = oxla_runtime::Client::cpu()?;
+    // Devices for the programs that run on several replicas.
+    let client = oxla_fuzz::client()?;
     let mut last = std::time::Instant::now();
     let report = oxla_fuzz::run(&client, &cfg, &mut |r| {
         if last.elapsed().as_secs() >= 10 {
