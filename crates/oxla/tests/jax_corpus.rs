@@ -159,6 +159,49 @@ fn jax_corpus_matches_xla() {
     assert!(new.is_empty(), "new failures:\n{}", new.join("\n"));
 }
 
+/// Every corpus program as `jax.export` serializes it (`AREA/NAME.jax_export`, written by
+/// export_all.py: the portable artifact in a flatbuffer, with Shardy's mesh and attributes)
+/// loads through `load_program` and matches XLA's outputs on the JIT like the text does (the
+/// JIT's known failures excepted).
+#[test]
+fn jax_export_of_every_corpus_program_matches_xla() {
+    let dir = corpus();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let programs = manifest["programs"].as_array().unwrap();
+    let known = known_failures(&dir);
+    let failures = Mutex::new(Vec::new());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(p) = programs.get(i) else { break };
+                let (area, name) = (p["area"].as_str().unwrap(), p["name"].as_str().unwrap());
+                if known.contains_key(&format!("{area}/{name} jit")) {
+                    continue;
+                }
+                let base = dir.join(area).join(name);
+                let res = std::panic::catch_unwind(|| {
+                    check_program(&base, &base.with_extension("jax_export"), p, true)
+                })
+                .unwrap_or_else(|_| Err("panicked".into()));
+                if let Err(e) = res {
+                    failures.lock().unwrap().push(format!("{area}/{name}: {e}"));
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    println!(
+        "JAX corpus as jax.export: {} programs, {} failing",
+        programs.len(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// XLA's HLO of corpus programs (`xla/NAME.before.hlo` as XLA receives it, `.after.hlo` after
 /// its CPU pipeline) runs on the JIT and matches XLA's outputs like the StableHLO does.
 #[test]
