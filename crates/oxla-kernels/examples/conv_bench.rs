@@ -1,8 +1,9 @@
 //! `cargo run --release -p oxla-kernels --example conv_bench -- [SHAPE] [ISA] [THREADS] [RUNS]`
 //! prints the time and GFLOPS of the direct f32 convolution on the bench programs' shapes,
 //! best of RUNS (default 50) runs. SHAPE is `56` (conv2d_56x56x64: 1x56x56x64 input, 3x3x64x64
-//! weights, padding 1), `b8` (conv2d_b8_32x32x32_64: 8x32x32x32, 3x3x32x64, padding 1) or
-//! `all` (the default); ISA is `portable`, `avx2`, `avx512` or `best` (the default); THREADS
+//! weights, padding 1), `b8` (conv2d_b8_32x32x32_64: 8x32x32x32, 3x3x32x64, padding 1),
+//! `all` (the default), or `NxSxCxO` (e.g. `2x56x64x64`: the same 3x3 layer on N images of
+//! S x S pixels, C in and O out features); ISA is `portable`, `avx2`, `avx512` or `best` (the default); THREADS
 //! a comma-separated list (default `1,2`).
 
 use std::time::Instant;
@@ -31,10 +32,15 @@ fn main() {
         ("conv2d_56x56x64", 1, 56, 64, 64),
         ("conv2d_b8_32x32x32_64", 8, 32, 32, 64),
     ];
+    let custom: Vec<usize> = which.split('x').filter_map(|x| x.parse().ok()).collect();
+    let shapes = match custom[..] {
+        [n, hw, c, o] => vec![(which, n, hw, c, o)],
+        _ => shapes
+            .into_iter()
+            .filter(|s| which == "all" || s.0.contains(which))
+            .collect(),
+    };
     for (name, n, hw, c, o) in shapes {
-        if which != "all" && !name.contains(which) {
-            continue;
-        }
         let mut window = vec![ConvWindowDim::new(3), ConvWindowDim::new(3)];
         for w in &mut window {
             w.pad_low = 1;

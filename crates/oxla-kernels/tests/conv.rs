@@ -271,3 +271,21 @@ fn many_features_split_into_k_blocks() {
         }
     }
 }
+
+#[test]
+fn no_spatial_dimensions_is_a_matrix_product() {
+    // [batch, C] x [C, O]: every pixel a batch element (tiles run across batch elements).
+    let mut rng = Rng(31);
+    let args = ConvArgs::new(13, &[], 7, &[], 19, vec![]).with_groups(1);
+    let [a, b, _] = args.required_lens().unwrap();
+    let (input, weights) = (rng.values(a), rng.values(b));
+    let want = naive(&args, &input, &weights);
+    for isa in Isa::ALL.into_iter().filter(|i| i.is_available()) {
+        check_close(
+            &run(isa, &args, &input, &weights),
+            &want,
+            7,
+            &format!("{isa:?}"),
+        );
+    }
+}

@@ -40,9 +40,10 @@ const PAR_MIN_WORK: usize = 1 << 16;
 /// (not per kernel) so that every kernel sums in the same order.
 const KC: usize = 1024;
 
-/// Most tiles per chunk (the unit a thread claims): their output rows (e.g. 96 x 64 f32,
-/// 24 KiB) stay in L2 across the K blocks.
-const MC_TILES: usize = 16;
+/// Most tiles per chunk (the unit a thread claims): small, so that threads on a shared
+/// machine finish together (a chunk of 8 6x64 tiles over K = 576 is ~30 µs), large enough
+/// that a chunk's output rows are reused across N panels and K blocks from L2.
+const MC_TILES: usize = 8;
 
 /// One K block: window positions `[p0, p1)`, input features `[i0, i1)` of the group, and
 /// where its panel starts in a packed (group, panel) — `k0 * nr` elements in.
@@ -228,35 +229,56 @@ fn row_pointers(
     rows: &mut [*const f32],
 ) {
     let d = args.window.len();
-    // Origin of each pixel's window: o_s * stride_s - pad_low_s.
-    let mut origin = [0isize; 8];
-    let mut origin_vec = Vec::new();
-    let origin: &mut [isize] = if d <= origin.len() {
-        &mut origin[..d]
+    // Per spatial dimension: the pixel's output coordinate and its window's origin
+    // o_s * stride_s - pad_low_s; on the stack up to 8 dimensions.
+    let mut stack = [(0usize, 0isize); 8];
+    let mut heap = Vec::new();
+    let px: &mut [(usize, isize)] = if d <= stack.len() {
+        &mut stack[..d]
     } else {
-        origin_vec.resize(d, 0);
-        &mut origin_vec
+        heap.resize(d, (0, 0));
+        &mut heap
     };
+    // The first pixel's coordinates by division, the next ones by counting (divisions
+    // cost as much as the rest of the tile's pointers).
+    let mut batch = m0;
+    for s in (0..d).rev() {
+        let n = args.out_spatial[s];
+        px[s].0 = batch % n;
+        batch /= n;
+    }
     for r in 0..h {
-        let mut rest = m0 + r;
-        let mut interior = true;
-        for s in (0..d).rev() {
-            let n = args.out_spatial[s];
-            let w = &args.window[s];
-            let x = ((rest % n) * w.stride) as isize - w.pad_low;
-            origin[s] = x;
-            // The whole window inside along s (`check` bounded these sums).
-            let last = x + ((w.size - 1) * w.dilation) as isize;
-            interior &= x >= 0 && last < args.in_spatial[s] as isize;
-            rest /= n;
+        if r > 0 {
+            for s in (0..d).rev() {
+                px[s].0 += 1;
+                if px[s].0 < args.out_spatial[s] {
+                    break;
+                }
+                px[s].0 = 0;
+                if s == 0 {
+                    batch += 1;
+                }
+            }
+            if d == 0 {
+                batch += 1;
+            }
         }
-        let base = rest * args.in_batch_stride + g * geo.cg;
+        let mut interior = true;
+        for (s, (o, x)) in px.iter_mut().enumerate() {
+            let w = &args.window[s];
+            *x = (*o * w.stride) as isize - w.pad_low;
+            // The whole window inside along s (`check` bounded these sums).
+            let last = *x + ((w.size - 1) * w.dilation) as isize;
+            interior &= *x >= 0 && last < args.in_spatial[s] as isize;
+        }
+        let origin = &*px;
+        let base = batch * args.in_batch_stride + g * geo.cg;
         if interior {
             let corner = base
                 + origin
                     .iter()
                     .zip(&args.in_spatial_strides)
-                    .map(|(&x, &st)| x as usize * st)
+                    .map(|(&(_, x), &st)| x as usize * st)
                     .sum::<usize>();
             for (p, &e) in pos.elems.iter().enumerate() {
                 // In bounds: `check` bounded every in-range coordinate's row by the input's
@@ -274,7 +296,7 @@ fn row_pointers(
             let mut at = base;
             let mut inside = true;
             for s in 0..d {
-                let x = origin[s] + off[s] as isize;
+                let x = origin[s].1 + off[s] as isize;
                 if x < 0 || x as usize >= args.in_spatial[s] {
                     inside = false;
                     break;
