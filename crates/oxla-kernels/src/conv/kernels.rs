@@ -73,17 +73,47 @@ pub(crate) fn f32_kernel(isa: Isa, og: usize) -> ConvKernel {
         // 6 x 16: 12 ymm accumulators, 2 B loads and 6 broadcasts per k step.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => ConvKernel::new::<6, 16>(x86::avx2::<6, 2>),
-        _ => ConvKernel::new::<4, 8>(portable::<4, 8>),
+        _ => ConvKernel::new::<4, 8>(portable_kernel::<4, 8>()),
     }
 }
 
-/// Plain Rust microkernel, the twin the SIMD ones are tested against. `mul_add` keeps its
-/// bits equal to theirs (on a CPU without FMA it is a slow library call; such a CPU has no
-/// SIMD kernel to compare with anyway).
+/// The portable kernel for this CPU: fused multiply-adds where the CPU has them (on x86-64
+/// through an FMA-enabled copy, so `mul_add` is one instruction rather than a library call),
+/// else a multiply and an add. Fused, it gives the same bits as the SIMD kernels (which
+/// exist only where FMA does).
+fn portable_kernel<const MR: usize, const NR: usize>() -> ConvMicroFn {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("fma") {
+            portable_fma::<MR, NR>
+        } else {
+            portable::<MR, NR, false>
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        portable::<MR, NR, true>
+    }
+}
+
+/// [`portable`] fused, compiled for FMA.
+///
+/// # Safety
+/// See [`ConvMicroFn`]; the CPU has FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+unsafe fn portable_fma<const MR: usize, const NR: usize>(t: &Tile) {
+    // SAFETY: as the caller's.
+    unsafe { portable::<MR, NR, true>(t) }
+}
+
+/// Plain Rust microkernel, the twin the SIMD ones are tested against (`FUSED`: each
+/// product added with one rounding, as theirs).
 ///
 /// # Safety
 /// See [`ConvMicroFn`].
-unsafe fn portable<const MR: usize, const NR: usize>(t: &Tile) {
+#[inline(always)]
+unsafe fn portable<const MR: usize, const NR: usize, const FUSED: bool>(t: &Tile) {
     let mut acc = [[0f32; NR]; MR];
     if t.accumulate {
         for (r, row) in acc.iter_mut().enumerate().take(t.h) {
@@ -105,10 +135,14 @@ unsafe fn portable<const MR: usize, const NR: usize>(t: &Tile) {
             std::array::from_fn(|r| unsafe { std::slice::from_raw_parts(rp[r].add(t.i0), t.cg) });
         let bp = &b[p * t.cg * NR..(p + 1) * t.cg * NR];
         for (i, bk) in bp.chunks_exact(NR).enumerate() {
+            // Fixed-size rows, so the compiler vectorizes across NR.
+            let Ok(bk) = <&[f32; NR]>::try_from(bk) else {
+                continue;
+            };
             for (row, ar) in acc.iter_mut().zip(&a) {
                 let x = ar[i];
                 for (y, &w) in row.iter_mut().zip(bk) {
-                    *y = x.mul_add(w, *y);
+                    *y = if FUSED { x.mul_add(w, *y) } else { x * w + *y };
                 }
             }
         }
