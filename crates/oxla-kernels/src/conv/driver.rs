@@ -118,6 +118,10 @@ pub(crate) fn conv(
         let tile_rows = geo.positions * mr;
         let task = |_| {
             let mut rows: Vec<*const f32> = vec![zeros.as_ptr(); chunk * tile_rows];
+            let mut cur = Cursor {
+                batch: 0,
+                coords: Vec::new(),
+            };
             loop {
                 let c = next.fetch_add(1, Ordering::Relaxed);
                 if c >= chunks {
@@ -125,12 +129,12 @@ pub(crate) fn conv(
                 }
                 let (t0, t1) = (c * chunk, ((c + 1) * chunk).min(tiles));
                 for g in 0..args.groups {
+                    cur.seek(&pos, t0 * mr);
                     for t in t0..t1 {
-                        let m0 = t * mr;
-                        let h = mr.min(m - m0);
+                        let h = mr.min(m - t * mr);
                         let at = (t - t0) * tile_rows;
                         let dst = &mut rows[at..at + tile_rows];
-                        row_pointers(args, geo, &pos, m0, h, g, input, zeros, mr, dst);
+                        row_pointers(args, geo, &pos, &mut cur, h, g, input, zeros, mr, dst);
                     }
                     for q in 0..panels {
                         let w = nr.min(geo.og - q * nr);
@@ -175,12 +179,26 @@ pub(crate) fn conv(
     });
 }
 
+/// One spatial dimension as the row pointers use it.
+struct Dim {
+    out_size: usize,
+    stride: isize,
+    pad_low: isize,
+    /// Offset of the window's last position, `(size - 1) * dilation`.
+    reach: isize,
+    in_size: isize,
+    in_stride: usize,
+}
+
 /// The window positions (row-major over the window): per position its offset
 /// `k_s * dilation_s` along each spatial dimension (`along[p * d + s]`) and the element
-/// offset those make in the input (`elems[p]`).
+/// offset those make in the input (`elems[p]`); and the spatial dimensions.
 struct Positions {
     along: Vec<usize>,
     elems: Vec<usize>,
+    /// The largest of `elems` (the last position's where the window fits the input).
+    span: usize,
+    dims: Vec<Dim>,
 }
 
 impl Positions {
@@ -208,19 +226,72 @@ impl Positions {
                 k[s] = 0;
             }
         }
-        Positions { along, elems }
+        let span = elems.iter().copied().max().unwrap_or(0);
+        // `check` bounded every coordinate and reach by isize::MAX / 2.
+        let dims = (0..d)
+            .map(|s| {
+                let w = &args.window[s];
+                Dim {
+                    out_size: args.out_spatial[s],
+                    stride: w.stride as isize,
+                    pad_low: w.pad_low,
+                    reach: (w.size.saturating_sub(1) * w.dilation) as isize,
+                    in_size: args.in_spatial[s] as isize,
+                    in_stride: args.in_spatial_strides[s],
+                }
+            })
+            .collect();
+        Positions {
+            along,
+            elems,
+            span,
+            dims,
+        }
+    }
+}
+
+/// An output pixel's batch and spatial coordinates, moved pixel by pixel (a division per
+/// dimension costs as much as a pixel's row pointers).
+struct Cursor {
+    batch: usize,
+    coords: Vec<usize>,
+}
+
+impl Cursor {
+    /// At pixel `m`.
+    fn seek(&mut self, pos: &Positions, m: usize) {
+        self.coords.resize(pos.dims.len(), 0);
+        let mut rest = m;
+        for (c, dim) in self.coords.iter_mut().zip(&pos.dims).rev() {
+            *c = rest % dim.out_size;
+            rest /= dim.out_size;
+        }
+        self.batch = rest;
+    }
+
+    /// To the next pixel.
+    fn advance(&mut self, pos: &Positions) {
+        for (c, dim) in self.coords.iter_mut().zip(&pos.dims).rev() {
+            *c += 1;
+            if *c < dim.out_size {
+                return;
+            }
+            *c = 0;
+        }
+        self.batch += 1;
     }
 }
 
 /// Fills `rows[p * mr + r]` with the input row (group `g`'s `cg` features) that output
-/// pixel `m0 + r` reads at window position `p`, or `zeros` in the padding; rows past the
-/// `h` valid pixels repeat the last valid one.
+/// pixel `r` of the tile starting at `cur` reads at window position `p`, or `zeros` in the
+/// padding; rows past the `h` valid pixels repeat the last valid one. Leaves `cur` after
+/// the tile.
 #[allow(clippy::too_many_arguments)]
 fn row_pointers(
     args: &ConvArgs,
     geo: &Geometry,
     pos: &Positions,
-    m0: usize,
+    cur: &mut Cursor,
     h: usize,
     g: usize,
     input: &[f32],
@@ -228,92 +299,56 @@ fn row_pointers(
     mr: usize,
     rows: &mut [*const f32],
 ) {
-    let d = args.window.len();
-    // Per spatial dimension: the pixel's output coordinate and its window's origin
-    // o_s * stride_s - pad_low_s; on the stack up to 8 dimensions.
-    let mut stack = [(0usize, 0isize); 8];
-    let mut heap = Vec::new();
-    let px: &mut [(usize, isize)] = if d <= stack.len() {
-        &mut stack[..d]
-    } else {
-        heap.resize(d, (0, 0));
-        &mut heap
-    };
-    // The first pixel's coordinates by division, the next ones by counting (divisions
-    // cost as much as the rest of the tile's pointers).
-    let mut batch = m0;
-    for s in (0..d).rev() {
-        let n = args.out_spatial[s];
-        px[s].0 = batch % n;
-        batch /= n;
-    }
     for r in 0..h {
-        if r > 0 {
-            for s in (0..d).rev() {
-                px[s].0 += 1;
-                if px[s].0 < args.out_spatial[s] {
-                    break;
-                }
-                px[s].0 = 0;
-                if s == 0 {
-                    batch += 1;
-                }
-            }
-            if d == 0 {
-                batch += 1;
-            }
-        }
+        let base = cur.batch * args.in_batch_stride + g * geo.cg;
+        // The window's origin o_s * stride_s - pad_low_s; interior: the whole window inside
+        // along every dimension (`check` bounded these sums).
         let mut interior = true;
-        for (s, (o, x)) in px.iter_mut().enumerate() {
-            let w = &args.window[s];
-            *x = (*o * w.stride) as isize - w.pad_low;
-            // The whole window inside along s (`check` bounded these sums).
-            let last = *x + ((w.size - 1) * w.dilation) as isize;
-            interior &= *x >= 0 && last < args.in_spatial[s] as isize;
+        let mut corner = base;
+        for (&o, dim) in cur.coords.iter().zip(&pos.dims) {
+            let x = o as isize * dim.stride - dim.pad_low;
+            interior &= x >= 0 && x + dim.reach < dim.in_size;
+            corner = corner.wrapping_add((x as usize).wrapping_mul(dim.in_stride));
         }
-        let origin = &*px;
-        let base = batch * args.in_batch_stride + g * geo.cg;
         if interior {
-            let corner = base
-                + origin
-                    .iter()
-                    .zip(&args.in_spatial_strides)
-                    .map(|(&(_, x), &st)| x as usize * st)
-                    .sum::<usize>();
-            for (p, &e) in pos.elems.iter().enumerate() {
-                // In bounds: `check` bounded every in-range coordinate's row by the input's
-                // length (a slice, so a bug panics instead of reading out of bounds).
-                rows[p * mr + r] = input[corner + e..corner + e + geo.cg].as_ptr();
+            // The window's rows [corner + e, corner + e + cg) for e <= span: in bounds, as
+            // `check` bounded every in-range coordinate's row by the input's length; one
+            // slice for all of them (a bug panics here instead of reading out of bounds).
+            let from = input[corner..corner + pos.span + geo.cg].as_ptr();
+            for (row, &e) in rows.chunks_exact_mut(mr).zip(&pos.elems) {
+                row[r] = from.wrapping_add(e);
             }
-            continue;
-        }
-        for (p, off) in pos
-            .along
-            .chunks_exact(d.max(1))
-            .enumerate()
-            .take(geo.positions)
-        {
-            let mut at = base;
-            let mut inside = true;
-            for s in 0..d {
-                let x = origin[s].1 + off[s] as isize;
-                if x < 0 || x as usize >= args.in_spatial[s] {
-                    inside = false;
-                    break;
+        } else {
+            let d = pos.dims.len();
+            for (row, off) in rows
+                .chunks_exact_mut(mr)
+                .zip(pos.along.chunks_exact(d.max(1)))
+            {
+                let mut at = base;
+                let mut inside = true;
+                for ((&o, dim), &k) in cur.coords.iter().zip(&pos.dims).zip(off) {
+                    let x = o as isize * dim.stride - dim.pad_low + k as isize;
+                    if x < 0 || x >= dim.in_size {
+                        inside = false;
+                        break;
+                    }
+                    at += x as usize * dim.in_stride;
                 }
-                at += x as usize * args.in_spatial_strides[s];
+                row[r] = if inside {
+                    // In bounds, as above.
+                    input[at..at + geo.cg].as_ptr()
+                } else {
+                    zeros.as_ptr()
+                };
             }
-            rows[p * mr + r] = if inside {
-                // In bounds, as above.
-                input[at..at + geo.cg].as_ptr()
-            } else {
-                zeros.as_ptr()
-            };
         }
+        cur.advance(pos);
     }
-    for p in 0..geo.positions {
-        let last = rows[p * mr + h - 1];
-        rows[p * mr + h..(p + 1) * mr].fill(last);
+    if h < mr {
+        for row in rows.chunks_exact_mut(mr) {
+            let last = row[h - 1];
+            row[h..].fill(last);
+        }
     }
 }
 
