@@ -8,6 +8,11 @@
 //! stays on the other paths: input (base) dilation and batch groups, and element types other
 //! than f32, run as the elemental loop kernel, or f64 as im2col + GEMM (`conv_gemm.rs`).
 //! `OXLA_DIRECT_CONV=0` sends f32 back to im2col (to compare).
+//!
+//! Padding is read as zeros and multiplied, as in the StableHLO spec's pad-then-dot
+//! definition (and im2col): an infinite or NaN weight meeting the padding gives NaN, where
+//! the interpreter and the elemental kernel skip padding positions (the fuzzer explains
+//! such differences as non-finite accumulations).
 
 use oxla_hlo::{
     ConvDimensionNumbers, HloComputation, HloInstruction, HloModule, InstrId, Op, PrimitiveType,
