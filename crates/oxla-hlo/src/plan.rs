@@ -14,6 +14,9 @@ pub enum ExecPlan {
     /// A call of the GEMM kernels: a canonical `[b,m,k]x[b,k,n]` f32/f64 dot (either operand
     /// possibly transposed) large enough to be worth packing.
     Gemm,
+    /// A call of the direct f32 convolution kernel (`oxla_kernels::conv_f32`): the input's
+    /// features and the output's features contiguous, no input dilation or batch groups.
+    Conv,
     /// Library steps of the runtime.
     Sort,
     Fft,
@@ -59,7 +62,7 @@ pub enum LoopSchedule {
 
 impl ExecPlan {
     /// Every plan, for tests and for the text parser.
-    pub const ALL: [ExecPlan; 21] = [
+    pub const ALL: [ExecPlan; 22] = [
         ExecPlan::View,
         ExecPlan::Loop(LoopSchedule::Elementwise),
         ExecPlan::Loop(LoopSchedule::RowReduce),
@@ -67,6 +70,7 @@ impl ExecPlan {
         ExecPlan::Loop(LoopSchedule::Scan),
         ExecPlan::Loop(LoopSchedule::Scatter),
         ExecPlan::Gemm,
+        ExecPlan::Conv,
         ExecPlan::Sort,
         ExecPlan::Fft,
         ExecPlan::Linalg,
@@ -95,6 +99,7 @@ impl ExecPlan {
                 LoopSchedule::Scatter => "scatter",
             },
             ExecPlan::Gemm => "gemm",
+            ExecPlan::Conv => "conv",
             ExecPlan::Sort => "sort",
             ExecPlan::Fft => "fft",
             ExecPlan::Linalg => "linalg",

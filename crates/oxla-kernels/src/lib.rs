@@ -12,6 +12,11 @@
 //! - `*_batched`: a strided [`Batch`] of GEMMs; small matrices are spread over threads
 //!   whole, large ones split by rows and columns.
 //!
+//! Convolution, f32 ([`conv_f32`]): a direct, implicit-GEMM convolution over a features-last
+//! input — the weights packed into NR-wide panels, the input read in place through row
+//! pointers per window position (padding reads a zero row) — on microkernels of GEMM's
+//! shape, chosen by the same [`Isa`].
+//!
 //! [`vmath`]: f32 exp, tanh, logistic and log over a slice at the CPU's vector width (AVX-512F,
 //! AVX2 + FMA, or a portable twin), for JIT kernels whose own vectors are 128-bit.
 //!
@@ -21,12 +26,14 @@
 //! leading dimensions or strides are reported as [`KernelError`], never a panic.
 
 mod buf;
+mod conv;
 mod gemm;
 pub mod linalg;
 pub mod pool;
 pub mod radix;
 pub mod vmath;
 
+pub use conv::{conv_f32, conv_f32_with, conv_isa, ConvArgs, ConvWindowDim};
 pub use gemm::{
     dgemm, dgemm_batched, dgemm_batched_with, dgemm_ex, dgemm_ex_with, dgemm_with, sgemm,
     sgemm_batched, sgemm_batched_with, sgemm_ex, sgemm_ex_with, sgemm_with, Batch, GemmArgs, Isa,

@@ -1,9 +1,12 @@
-//! Convolution as GEMM (im2col): an f32 convolution without groups or input dilation
-//! becomes pad → one strided slice per kernel position → concatenate along features →
-//! reshape to [N·out_spatial, window·C] → dot with the kernel reshaped to [window·C, O] →
-//! reshape/transpose to the output layout. The slices and the concatenation fuse into one
-//! copy kernel and the product runs on the GEMM kernels.
+//! Convolution as GEMM (im2col): an f64 convolution without groups, input dilation or
+//! reversal becomes pad → one strided slice per kernel position → concatenate along
+//! features → reshape to [N·out_spatial, window·C] → dot with the kernel reshaped to
+//! [window·C, O] → reshape/transpose to the output layout. The slices and the concatenation
+//! fuse into one copy kernel and the product runs on the GEMM kernels. f32 convolutions take
+//! the direct kernel instead (`conv_direct.rs`: no copy of the input per window position),
+//! unless `OXLA_DIRECT_CONV=0` sends them here.
 
+use crate::conv_direct::direct_candidate;
 use oxla_hlo::{
     ConvDimensionNumbers, DotDimensionNumbers, HloComputation, HloInstruction, HloModule, InstrId,
     Literal, Op, PaddingConfig, PaddingDimension, PrecisionConfig, PrimitiveType, Result, Shape,
@@ -27,7 +30,11 @@ fn eligible(c: &HloComputation, ins: &HloInstruction) -> bool {
     let t = ins.shape.element_type();
     let l = &c.instr(ins.operands[0]).shape;
     let r = &c.instr(ins.operands[1]).shape;
-    if t != PrimitiveType::F32 || l.element_type() != t || r.element_type() != t {
+    if !matches!(t, PrimitiveType::F32 | PrimitiveType::F64)
+        || l.element_type() != t
+        || r.element_type() != t
+        || direct_candidate(c, ins)
+    {
         return false;
     }
     if *feature_group_count != 1 || *batch_group_count != 1 {
@@ -55,6 +62,8 @@ struct Emit<'a> {
     out: &'a mut Vec<HloInstruction>,
     name: String,
     n: usize,
+    /// The element type (f32 or f64).
+    t: PrimitiveType,
 }
 
 impl Emit<'_> {
@@ -82,14 +91,14 @@ impl Emit<'_> {
                 permutation: perm.to_vec(),
             },
             vec![x],
-            Shape::array(PrimitiveType::F32, &nd),
+            Shape::array(self.t, &nd),
         )
     }
     fn reshape(&mut self, x: InstrId, dims: &[i64]) -> InstrId {
         if self.dims(x) == dims {
             return x;
         }
-        self.push(Op::Reshape, vec![x], Shape::array(PrimitiveType::F32, dims))
+        self.push(Op::Reshape, vec![x], Shape::array(self.t, dims))
     }
 }
 
@@ -112,9 +121,13 @@ fn lower(
     let c = xd[ns + 1];
     // Edge padding of the spatial dimensions.
     let zero = e.push(
-        Op::Constant(Literal::scalar(0f32)),
+        Op::Constant(if e.t == PrimitiveType::F64 {
+            Literal::scalar(0f64)
+        } else {
+            Literal::scalar(0f32)
+        }),
         vec![],
-        Shape::scalar(PrimitiveType::F32),
+        Shape::scalar(e.t),
     );
     let mut pads = vec![PaddingDimension::default()];
     let mut pd = vec![xd[0]];
@@ -136,7 +149,7 @@ fn lower(
         e.push(
             Op::Pad(PaddingConfig { dimensions: pads }),
             vec![x, zero],
-            Shape::array(PrimitiveType::F32, &pd),
+            Shape::array(e.t, &pd),
         )
     } else {
         x
@@ -181,7 +194,7 @@ fn lower(
                 strides,
             },
             vec![xp],
-            Shape::array(PrimitiveType::F32, &sd),
+            Shape::array(e.t, &sd),
         ));
     }
     let mut cd = vec![pd[0]];
@@ -195,7 +208,7 @@ fn lower(
                 dimension: ns as i64 + 1,
             },
             slices,
-            Shape::array(PrimitiveType::F32, &cd),
+            Shape::array(e.t, &cd),
         )
     };
     let m: i64 = pd[0] * osz.iter().product::<i64>();
@@ -219,7 +232,7 @@ fn lower(
             precision: precision.clone(),
         },
         vec![a, b],
-        Shape::array(PrimitiveType::F32, &[m, o]),
+        Shape::array(e.t, &[m, o]),
     );
     // [N, spatial.., O] then to the output's dimension order.
     let mut nd = vec![pd[0]];
@@ -272,6 +285,7 @@ pub fn convolution_to_gemm(module: &mut HloModule) -> Result<bool> {
                 out: &mut out,
                 name: ins.name.clone(),
                 n: 0,
+                t: ins.shape.element_type(),
             };
             let r = lower(
                 &mut e,

@@ -5,6 +5,7 @@
 
 pub mod buffer_assignment;
 mod constant_folding;
+pub mod conv_direct;
 mod conv_gemm;
 mod cse;
 mod dce;
@@ -22,6 +23,7 @@ use oxla_hlo::{HloModule, Result};
 
 pub use buffer_assignment::{assign_buffers, BufferAssignment, Slot};
 pub use constant_folding::fold_constants;
+pub use conv_direct::canonicalize_convolutions;
 pub use conv_gemm::convolution_to_gemm;
 pub use cse::cse;
 pub use dce::dce;
@@ -74,6 +76,8 @@ impl Pipeline {
         let mut p = Pipeline::standard();
         p.passes.insert(0, ("layout-assignment", assign_layouts));
         p.passes.insert(1, ("call-inlining", inline_calls));
+        p.passes
+            .push(("convolution-canonicalization", canonicalize_convolutions));
         p.passes.push(("convolution-to-gemm", convolution_to_gemm));
         p.passes.push(("dot-canonicalization", canonicalize_dots));
         p.passes.push(("fusion", fuse));

@@ -1,6 +1,7 @@
 //! The execution plan: decides once, for every instruction of every computation the runtime
 //! runs as a program, how it runs on the compiled path (`oxla_hlo::ExecPlan`): a view of
-//! other memory, a JIT loop kernel and its schedule, a GEMM call, a library step (sort, FFT,
+//! other memory, a JIT loop kernel and its schedule, a GEMM call, a direct convolution
+//! (`conv_direct.rs` holds its predicate and geometry), a library step (sort, FFT,
 //! linear algebra, rng, rng-bit-generator, select-and-scatter, top-k) or control flow. The
 //! runtime maps the plan to a step and the code generator picks its loop nest from it; the
 //! predicates and thresholds behind the decision live here and nowhere else.
@@ -17,6 +18,7 @@ use oxla_hlo::{
 };
 
 use crate::buffer_assignment::aliases;
+use crate::conv_direct::direct_conv;
 
 /// Below this many multiply-adds a dot runs as an elemental loop kernel: packing operands
 /// for the GEMM kernels costs more than it saves. (dot canonicalization uses it too.)
@@ -293,6 +295,8 @@ pub fn decide(m: &HloModule, c: &HloComputation, id: InstrId) -> Option<ExecPlan
             Some(ExecPlan::View)
         }
         Op::Dot { .. } if gemm_dims(c, ins).is_some() => Some(ExecPlan::Gemm),
+        // Every size: the kernel call costs microseconds and no code is generated for it.
+        Op::Convolution { .. } if direct_conv(c, ins).is_some() => Some(ExecPlan::Conv),
         Op::Fusion { .. }
         | Op::Iota { .. }
         | Op::Unary(_)

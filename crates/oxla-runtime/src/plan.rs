@@ -28,6 +28,11 @@ pub(crate) enum Step {
         ins: usize,
         g: GemmDims,
     },
+    /// A direct f32 convolution (`steps/conv.rs`).
+    Conv {
+        ins: usize,
+        args: Box<oxla_kernels::ConvArgs>,
+    },
     While {
         ins: usize,
         cond: usize,
@@ -104,6 +109,7 @@ impl Step {
         match self {
             Step::Kernel { ins, .. }
             | Step::Gemm { ins, .. }
+            | Step::Conv { ins, .. }
             | Step::While { ins, .. }
             | Step::Sort { ins, .. }
             | Step::Linalg { ins }
@@ -237,6 +243,10 @@ impl<'m> Builder<'m> {
                 ExecPlan::Gemm => {
                     let g = gemm_dims(c, ins).ok_or_else(|| Error::internal("gemm plan"))?;
                     steps.push(Step::Gemm { ins: i, g });
+                }
+                ExecPlan::Conv => {
+                    let args = crate::steps::conv::conv_args(c, ins)?;
+                    steps.push(Step::Conv { ins: i, args });
                 }
                 ExecPlan::Fft => {
                     let plan = Box::new(crate::steps::fft::FftPlan::new(c, ins)?);

@@ -567,6 +567,7 @@ impl Programs {
             },
             Step::Kernel { kernel, .. } => self.run_kernel(&s, kernel),
             Step::Gemm { g, .. } => self.run_gemm(&s, g),
+            Step::Conv { args, .. } => self.run_conv(&s, args),
             Step::Fft { plan, .. } => self.run_fft(&s, plan),
             Step::Linalg { .. } => self.run_linalg(&s),
             Step::Sort {

@@ -77,6 +77,7 @@ fn pass_by_name(name: &str) -> Option<PassFn> {
         "cse" => cse,
         "dce" => dce,
         "inline" | "call-inlining" => inline_calls,
+        "conv-canon" | "convolution-canonicalization" => canonicalize_convolutions,
         "conv-gemm" | "convolution-to-gemm" => convolution_to_gemm,
         "dot-canon" | "dot-canonicalization" => canonicalize_dots,
         "fusion" => fuse,

@@ -61,7 +61,7 @@ impl<'a> Attrs<'a> {
             let w = c.word().unwrap_or("");
             crate::ExecPlan::from_name(w).ok_or_else(|| {
                 c.pos = pos;
-                c.expected("an execution plan (loop, row_reduce, column_reduce, scan, scatter, gemm, sort, fft, linalg, while, conditional, call, view)")
+                c.expected("an execution plan (loop, row_reduce, column_reduce, scan, scatter, gemm, conv, sort, fft, linalg, while, conditional, call, view)")
             })
         })
     }

@@ -55,14 +55,15 @@ impl Isa {
     }
 }
 
-/// A GEMM call that was rejected (bad sizes or leading dimensions, or an unsupported
-/// [`Isa`]). Nothing was written to C.
+/// A kernel call that was rejected (bad sizes, leading dimensions or strides, or an
+/// unsupported [`Isa`]). Nothing was written to the output. The message starts with the
+/// kernel's name (`gemm: `, `conv: `).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KernelError(pub String);
 
 impl fmt::Display for KernelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "gemm: {}", self.0)
+        write!(f, "{}", self.0)
     }
 }
 
@@ -174,7 +175,7 @@ impl Batch {
         }
         if self.count > 1 && self.stride_c < spans[2] {
             return Err(KernelError(format!(
-                "C: batch stride {} is smaller than one matrix ({} elements): the outputs would overlap",
+                "gemm: C: batch stride {} is smaller than one matrix ({} elements): the outputs would overlap",
                 self.stride_c, spans[2]
             )));
         }
@@ -193,13 +194,13 @@ impl Batch {
                 .and_then(|x| x.checked_add(span))
                 .ok_or_else(|| {
                     KernelError(format!(
-                        "{name}: batch of {} with stride {stride} overflows usize",
+                        "gemm: {name}: batch of {} with stride {stride} overflows usize",
                         self.count
                     ))
                 })?;
             if len < need {
                 return Err(KernelError(format!(
-                    "{name}: batch of {} with stride {stride} needs {need} elements, got {len}",
+                    "gemm: {name}: batch of {} with stride {stride} needs {need} elements, got {len}",
                     self.count
                 )));
             }
@@ -215,7 +216,7 @@ fn footprint(name: &str, rows: usize, cols: usize, ld: usize) -> Result<usize, K
     }
     if ld < cols {
         return Err(KernelError(format!(
-            "{name}: leading dimension {ld} is smaller than its {cols} columns"
+            "gemm: {name}: leading dimension {ld} is smaller than its {cols} columns"
         )));
     }
     (rows - 1)
@@ -223,7 +224,7 @@ fn footprint(name: &str, rows: usize, cols: usize, ld: usize) -> Result<usize, K
         .and_then(|x| x.checked_add(cols))
         .ok_or_else(|| {
             KernelError(format!(
-                "{name}: {rows}x{cols} with leading dimension {ld} overflows usize"
+                "gemm: {name}: {rows}x{cols} with leading dimension {ld} overflows usize"
             ))
         })
 }
@@ -232,7 +233,7 @@ fn check(name: &str, len: usize, rows: usize, cols: usize, ld: usize) -> Result<
     let need = footprint(name, rows, cols, ld)?;
     if len < need {
         return Err(KernelError(format!(
-            "{name}: {rows}x{cols} with leading dimension {ld} needs {need} elements, got {len}"
+            "gemm: {name}: {rows}x{cols} with leading dimension {ld} needs {need} elements, got {len}"
         )));
     }
     Ok(())
@@ -242,7 +243,9 @@ fn check_isa(isa: Isa) -> Result<(), KernelError> {
     if isa.is_available() {
         Ok(())
     } else {
-        Err(KernelError(format!("{isa:?} is not supported by this CPU")))
+        Err(KernelError(format!(
+            "gemm: {isa:?} is not supported by this CPU"
+        )))
     }
 }
 

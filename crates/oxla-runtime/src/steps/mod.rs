@@ -1,10 +1,12 @@
 //! Runtime steps, one file per kind: JIT loop kernels (and in-place updates), GEMM calls,
+//! direct convolutions,
 //! row groups of loop kernels run block by block, sort, FFT, linear algebra, random numbers, select-and-scatter, top-k, control flow,
 //! collectives, host queues and channels, and host custom calls. Each adds a `run_*`
 //! method to `Programs`.
 
 pub(crate) mod collective;
 pub(crate) mod control;
+pub(crate) mod conv;
 pub(crate) mod custom_call;
 pub(crate) mod fft;
 pub(crate) mod gemm;
