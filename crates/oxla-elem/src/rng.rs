@@ -126,12 +126,12 @@ fn split(v: u64) -> [u32; 2] {
 /// One `rng-bit-generator` execution: the algorithm's counter layout for `n` output elements
 /// of one type, the calls of the block function it makes, and the state it returns.
 ///
-/// * THREE_FRY / DEFAULT: key = state[0], counter = state[1]. A 64-bit output's element `i`
+/// * THREE_FRY / DEFAULT: key = `state[0]`, counter = `state[1]`. A 64-bit output's element `i`
 ///   is threefry(key, counter + i) joined as lo | hi << 32 and the counter advances by `n`;
 ///   a 32-bit (or narrower) output makes ceil(n/2) calls, whose first words are elements
 ///   `0..ceil(n/2)` and second words the rest, and the counter advances by the calls.
-/// * PHILOX: key = state[0] and a 128-bit counter (state[1], state[2]) whose high word is
-///   state[0] for a 2-word state (as XLA computes it); each call yields four 32-bit words,
+/// * PHILOX: key = `state[0]` and a 128-bit counter (`state[1]`, `state[2]`) whose high word is
+///   `state[0]` for a 2-word state (as XLA computes it); each call yields four 32-bit words,
 ///   used in order (two 64-bit values as lo | hi << 32 for 64-bit outputs); the counter
 ///   advances by the calls.
 ///

@@ -221,7 +221,7 @@ where
     r
 }
 
-/// Sorts by 32-bit keys: see [`sorted_with`]; `then` gets the packed words, whose low 32
+/// Sorts by 32-bit keys: see `sorted_with`; `then` gets the packed words, whose low 32
 /// bits are the indices in sorted order.
 pub fn sorted_u32<R>(
     n: usize,

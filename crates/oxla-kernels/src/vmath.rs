@@ -6,9 +6,9 @@
 //! fused multiply-adds, the same selects for NaN, ±inf, ±0, subnormals and overflow), so a
 //! kernel gets the same bits whichever path computes an element.
 //!
-//! The algorithms are written once over [`Lanes`]; AVX-512F (16 lanes) and AVX2 + FMA (8
+//! The algorithms are written once over `Lanes`; AVX-512F (16 lanes) and AVX2 + FMA (8
 //! lanes) implement it with `std::arch`, chosen at run time ([`VIsa::detect`]), and
-//! [`Scalar`] is the portable twin that tests compare them against (with or without fused
+//! `Scalar` is the portable twin that tests compare them against (with or without fused
 //! multiply-adds, as `math.rs` emits them on a CPU with or without FMA). A slice whose length
 //! is not a multiple of the vector width ends with a masked (AVX-512) or scalar (AVX2) tail:
 //! nothing outside the slice is read or written.

@@ -24,7 +24,7 @@ use crate::conv_direct::direct_conv;
 /// for the GEMM kernels costs more than it saves. (dot canonicalization uses it too.)
 pub const GEMM_MIN_MACS: i64 = 4096;
 
-/// How a GEMM step reads its operands: C[b] (m x n) = op(A[b]) (m x k) * op(B[b]) (k x n).
+/// How a GEMM step reads its operands: `C[b] (m x n) = op(A[b]) (m x k) * op(B[b]) (k x n)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GemmDims {
     pub batch: usize,

@@ -64,8 +64,8 @@ pub struct ConvArgs {
     /// features `[g*O/G, (g+1)*O/G)`.
     pub groups: usize,
     pub window: Vec<ConvWindowDim>,
-    /// Weight element (k.., i, o) lies at `sum(k_s * w_spatial_strides[s]) + i * w_in_stride
-    /// + o * w_out_stride`, i < C / groups.
+    /// Weight element (k.., i, o), i < C / groups, lies at
+    /// `sum(k_s * w_spatial_strides[s]) + i * w_in_stride + o * w_out_stride`.
     pub w_spatial_strides: Vec<usize>,
     pub w_in_stride: usize,
     pub w_out_stride: usize,
