@@ -100,6 +100,27 @@ fn simplified(c: &HloComputation, id: InstrId) -> Option<InstrId> {
 pub fn simplify(module: &mut HloModule) -> Result<bool> {
     let mut changed = false;
     for c in &mut module.computations {
+        // A broadcast that only inserts dimensions of size 1 (operand dimensions kept in
+        // order, as many elements out as in) is a reshape: planned as a view of its operand
+        // instead of a copy kernel (a reduce's [128] -> [1,128] before a
+        // dynamic-update-slice ran as one kernel step per loop iteration).
+        for i in 0..c.instructions.len() {
+            let ins = &c.instructions[i];
+            let Op::Broadcast { dimensions } = &ins.op else {
+                continue;
+            };
+            let Some(&o) = ins.operands.first() else {
+                continue;
+            };
+            let ordered = dimensions.windows(2).all(|w| w[0] < w[1]);
+            let (Some(a), Some(r)) = (c.instr(o).shape.as_array(), ins.shape.as_array()) else {
+                continue;
+            };
+            if ordered && a.element_count() == r.element_count() && a.dims != r.dims {
+                c.instructions[i].op = Op::Reshape;
+                changed = true;
+            }
+        }
         // reshape(reshape(x)) -> reshape(x); convert chains are not merged (each rounds).
         for i in 0..c.instructions.len() {
             if !matches!(c.instructions[i].op, Op::Reshape) {
