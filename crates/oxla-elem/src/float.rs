@@ -36,18 +36,30 @@ pub fn sign_f64(x: f64) -> f64 {
         x.signum()
     }
 }
+/// `x` with a signaling NaN made quiet (payload and sign kept), as an IEEE 754 arithmetic
+/// operation delivers it.
+fn quiet(x: f64) -> f64 {
+    if x.is_nan() {
+        f64::from_bits(x.to_bits() | 1 << 51)
+    } else {
+        x
+    }
+}
+// Rounding to an integral value is arithmetic: a signaling NaN comes out quiet, as the
+// hardware rounding XLA CPU and the JIT use (roundss/roundsd) gives it; the software
+// floor/ceil/round of the baseline target return the NaN untouched.
 pub fn floor_f64(x: f64) -> f64 {
-    x.floor()
+    quiet(x.floor())
 }
 pub fn ceil_f64(x: f64) -> f64 {
-    x.ceil()
+    quiet(x.ceil())
 }
 /// Rounds half away from zero (HLO `round-nearest-afz`).
 pub fn round_f64(x: f64) -> f64 {
-    x.round()
+    quiet(x.round())
 }
 pub fn round_nearest_even_f64(x: f64) -> f64 {
-    x.round_ties_even()
+    quiet(x.round_ties_even())
 }
 pub fn sqrt_f64(x: f64) -> f64 {
     x.sqrt()

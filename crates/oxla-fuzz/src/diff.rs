@@ -444,11 +444,26 @@ fn reduces(k: &Kind) -> bool {
     )
 }
 
-/// A difference made by the bits of a NaN that a reduction produced: which NaN comes out of
+/// Whether node `i` of `p` is an f16/bf16 element-wise op: the JIT computes it in f32, and
+/// the conversion to f32 quiets a signaling NaN even where the op itself only moves the
+/// sign (abs, neg, real), while the interpreter keeps the bits (docs/semantics.md).
+fn narrow_elementwise(p: &Program, i: usize) -> bool {
+    use PrimitiveType::*;
+    let Some(node) = p.nodes.get(i) else {
+        return false;
+    };
+    if !matches!(node.kind, Kind::Unary(_) | Kind::Binary(_) | Kind::Clamp) {
+        return false;
+    }
+    crate::minimize::value(&p.with_root(i)).is_some_and(|v| matches!(v.element_type(), F16 | BF16))
+}
+
+/// A difference made by the bits of a NaN that a reduction produced (which NaN comes out of
 /// `inf - inf`, or which of several NaN operands a sum or a max/min passes on, depends on
-/// the order the elements are combined in. It is explained when the JIT's value of some
-/// reduction equals the interpreter's up to NaN bits, and the interpreter, continuing from
-/// the JIT's value, gives exactly what the JIT gave.
+/// the order the elements are combined in), or that an f16/bf16 element-wise op made of a
+/// signaling NaN ([`narrow_elementwise`]). It is explained when the JIT's value of such a
+/// node equals the interpreter's up to NaN bits, and the interpreter, continuing from the
+/// JIT's value, gives exactly what the JIT gave.
 pub fn explain_nan_bits(client: &Client, p: &Program, m: &Mismatch) -> Option<String> {
     use crate::minimize::value;
     if m.error.is_some() || m.got.len() != 1 {
@@ -457,9 +472,16 @@ pub fn explain_nan_bits(client: &Client, p: &Program, m: &Mismatch) -> Option<St
     let got = &m.got[0];
     let live = p.live();
     for (i, node) in p.nodes.iter().enumerate() {
-        if !live[i] || i == p.root || !reduces(&node.kind) {
+        if !live[i] || i == p.root {
             continue;
         }
+        let why = if reduces(&node.kind) {
+            "NaN bits out of a reduction (order of evaluation)"
+        } else if narrow_elementwise(p, i) {
+            "signaling NaN quieted by f16/bf16 arithmetic in f32"
+        } else {
+            continue;
+        };
         let (qm, qa) = p.with_root(i).build().ok()?;
         let mine = crate::replicas::interpret(&qm, &qa).ok()?;
         let client = if m.options.remote {
@@ -474,7 +496,7 @@ pub fn explain_nan_bits(client: &Client, p: &Program, m: &Mismatch) -> Option<St
         }
         let r = value(&p.cut(i, theirs))?;
         if (0..got.element_count()).all(|k| same_element(got, &r, k)) {
-            return Some("NaN bits out of a reduction (order of evaluation)".into());
+            return Some(why.into());
         }
     }
     None
