@@ -461,7 +461,7 @@ fn narrow_elementwise(p: &Program, i: usize) -> bool {
 /// A difference made by the bits of a NaN that a reduction produced (which NaN comes out of
 /// `inf - inf`, or which of several NaN operands a sum or a max/min passes on, depends on
 /// the order the elements are combined in), or that an f16/bf16 element-wise op made of a
-/// signaling NaN ([`narrow_elementwise`]). It is explained when the JIT's value of such a
+/// signaling NaN (`narrow_elementwise`). It is explained when the JIT's value of such a
 /// node equals the interpreter's up to NaN bits, and the interpreter, continuing from the
 /// JIT's value, gives exactly what the JIT gave.
 pub fn explain_nan_bits(client: &Client, p: &Program, m: &Mismatch) -> Option<String> {
