@@ -10,11 +10,7 @@ use std::time::Duration;
 
 use oxla_hlo::{Error, HloModule, Literal, Result, Shape};
 use oxla_interp::{Grid, Interpreter};
-use oxla_runtime::comm::Contributions;
-use oxla_runtime::{
-    Buffer, Client, ClientOptions, Communicator, CompileOptions, Executable, LocalCommunicator,
-    RendezvousKey,
-};
+use oxla_runtime::{Buffer, Client, ClientOptions, CompileOptions, Executable, LocalCommunicator};
 
 /// The most replicas a generated program runs on (the devices [`client`] makes).
 pub const MAX_REPLICAS: usize = 4;
@@ -28,44 +24,13 @@ pub fn client() -> Result<Client> {
     })
 }
 
-/// The in-process communicator presented as a cross-process one (`shares_memory` false), so
-/// the collective steps take the path a remote transport gets: operands only, each member
-/// combining everyone's contributions itself.
-struct Remote(LocalCommunicator);
-
-impl Communicator for Remote {
-    fn rendezvous(
-        &self,
-        key: &RendezvousKey,
-        me: usize,
-        op: &str,
-        contribution: &[&[u8]],
-        timeout: Duration,
-        f: &mut dyn FnMut(&Contributions) -> Result<()>,
-    ) -> Result<()> {
-        self.0.rendezvous(key, me, op, contribution, timeout, f)
-    }
-    fn send(&self, run: u64, channel: i64, payload: Vec<Buffer>) -> Result<()> {
-        self.0.send(run, channel, payload)
-    }
-    fn recv(&self, run: u64, channel: i64, timeout: Duration) -> Result<Vec<Buffer>> {
-        self.0.recv(run, channel, timeout)
-    }
-    fn abort(&self, run: u64, why: &str) {
-        self.0.abort(run, why)
-    }
-    fn finish(&self, run: u64) {
-        self.0.finish(run)
-    }
-}
-
 /// The client of the remote-transport option set ([`crate::OptionSet::remote`]), made once.
 pub fn remote_client() -> Result<&'static Client> {
     static C: OnceLock<std::result::Result<Client, String>> = OnceLock::new();
     C.get_or_init(|| {
         Client::cpu_with(ClientOptions {
             devices: MAX_REPLICAS,
-            communicator: Some(Arc::new(Remote(LocalCommunicator::new()))),
+            communicator: Some(Arc::new(LocalCommunicator::operands_only())),
             ..Default::default()
         })
         .map_err(|e| e.to_string())

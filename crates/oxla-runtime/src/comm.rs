@@ -88,12 +88,24 @@ struct State {
 pub struct LocalCommunicator {
     state: Mutex<State>,
     cv: Condvar,
+    /// Presented as a cross-process transport ([`LocalCommunicator::operands_only`]).
+    operands_only: bool,
 }
 
 impl LocalCommunicator {
     /// An in-process communicator.
     pub fn new() -> LocalCommunicator {
         LocalCommunicator::default()
+    }
+
+    /// The same communicator presented as a cross-process one (`shares_memory` false), so
+    /// the collective steps take the path a remote transport gets: operands only, each
+    /// member combining everyone's contributions itself. For tests of that path.
+    pub fn operands_only() -> LocalCommunicator {
+        LocalCommunicator {
+            operands_only: true,
+            ..LocalCommunicator::default()
+        }
     }
 
     fn lock(&self) -> Result<MutexGuard<'_, State>> {
@@ -266,7 +278,7 @@ impl Communicator for LocalCommunicator {
     }
 
     fn shares_memory(&self) -> bool {
-        true
+        !self.operands_only
     }
 
     fn finish(&self, run: u64) {

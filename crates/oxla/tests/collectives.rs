@@ -9,9 +9,8 @@ use std::time::Duration;
 
 use oxla::hlo::{Literal, PrimitiveType};
 use oxla::interp::{Grid, Interpreter};
-use oxla::runtime::comm::Contributions;
 use oxla::runtime::{
-    Buffer, Client, ClientOptions, Communicator, CompileOptions, LocalCommunicator, RendezvousKey,
+    Buffer, Client, ClientOptions, Communicator, CompileOptions, LocalCommunicator,
 };
 
 fn type_name(t: PrimitiveType) -> &'static str {
@@ -47,36 +46,6 @@ fn same(a: &Literal, b: &Literal) -> bool {
             .all(|(p, q)| (p.is_nan() && q.is_nan()) || p.to_bits() == q.to_bits());
     }
     a == b
-}
-
-/// The in-process communicator seen as a remote one (`shares_memory` false), so the steps
-/// take the path a cross-process transport gets.
-struct Remote(LocalCommunicator);
-
-impl Communicator for Remote {
-    fn rendezvous(
-        &self,
-        key: &RendezvousKey,
-        me: usize,
-        op: &str,
-        contribution: &[&[u8]],
-        timeout: Duration,
-        f: &mut dyn FnMut(&Contributions) -> oxla::hlo::Result<()>,
-    ) -> oxla::hlo::Result<()> {
-        self.0.rendezvous(key, me, op, contribution, timeout, f)
-    }
-    fn send(&self, run: u64, channel: i64, payload: Vec<Buffer>) -> oxla::hlo::Result<()> {
-        self.0.send(run, channel, payload)
-    }
-    fn recv(&self, run: u64, channel: i64, timeout: Duration) -> oxla::hlo::Result<Vec<Buffer>> {
-        self.0.recv(run, channel, timeout)
-    }
-    fn abort(&self, run: u64, why: &str) {
-        self.0.abort(run, why)
-    }
-    fn finish(&self, run: u64) {
-        self.0.finish(run)
-    }
 }
 
 /// Runs `text` (whose header names the grid) on both backends; per-process inputs of the
@@ -117,7 +86,7 @@ fn check_with(name: &str, text: &str, remote: bool) {
     let client = Client::cpu_with(ClientOptions {
         devices: n,
         communicator: remote
-            .then(|| Arc::new(Remote(LocalCommunicator::new())) as Arc<dyn Communicator>),
+            .then(|| Arc::new(LocalCommunicator::operands_only()) as Arc<dyn Communicator>),
         ..Default::default()
     })
     .unwrap();
