@@ -87,19 +87,19 @@ fn known_failures(dir: &Path) -> BTreeMap<String, String> {
         .collect()
 }
 
-#[test]
-fn jax_corpus_matches_xla() {
-    let dir = corpus();
+/// The corpus manifest's programs.
+fn manifest_programs(dir: &Path) -> Vec<serde_json::Value> {
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
-    let programs = manifest["programs"].as_array().unwrap().clone();
-    assert!(
-        programs.len() >= 300,
-        "corpus has {} programs",
-        programs.len()
-    );
-    let known = known_failures(&dir);
-    // (area/name backend) -> reason, for every failing run.
+    manifest["programs"].as_array().unwrap().clone()
+}
+
+/// Runs `f` on every program, spread over the machine's threads; a panic in `f` counts as
+/// its failure. Returns the failures `f` reported, each with its key.
+fn for_each_program(
+    programs: &[serde_json::Value],
+    f: impl Fn(&serde_json::Value, &mut dyn FnMut(String, String)) + Sync,
+) -> BTreeMap<String, String> {
     let failures = Mutex::new(BTreeMap::new());
     let next = std::sync::atomic::AtomicUsize::new(0);
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -108,24 +108,50 @@ fn jax_corpus_matches_xla() {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(p) = programs.get(i) else { break };
-                for jit in [true, false] {
-                    let key = format!(
-                        "{}/{} {}",
-                        p["area"].as_str().unwrap(),
-                        p["name"].as_str().unwrap(),
-                        if jit { "jit" } else { "interp" }
-                    );
-                    let res = std::panic::catch_unwind(|| check(&dir, p, jit))
-                        .unwrap_or_else(|_| Err("panicked".into()));
-                    if let Err(e) = res {
-                        let e: String = e.replace('\n', " ").chars().take(200).collect();
-                        failures.lock().unwrap().insert(key, e);
-                    }
+                let mut fail = |key: String, e: String| {
+                    let e: String = e.replace('\n', " ").chars().take(200).collect();
+                    failures.lock().unwrap().insert(key, e);
+                };
+                let key = format!(
+                    "{}/{}",
+                    p["area"].as_str().unwrap(),
+                    p["name"].as_str().unwrap()
+                );
+                if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(p, &mut fail)))
+                    .is_err()
+                {
+                    fail(key, "panicked".into());
                 }
             });
         }
     });
-    let failures = failures.into_inner().unwrap();
+    failures.into_inner().unwrap()
+}
+
+#[test]
+fn jax_corpus_matches_xla() {
+    let dir = corpus();
+    let programs = manifest_programs(&dir);
+    assert!(
+        programs.len() >= 300,
+        "corpus has {} programs",
+        programs.len()
+    );
+    let known = known_failures(&dir);
+    // (area/name backend) -> reason, for every failing run.
+    let failures = for_each_program(&programs, |p, fail| {
+        for jit in [true, false] {
+            let key = format!(
+                "{}/{} {}",
+                p["area"].as_str().unwrap(),
+                p["name"].as_str().unwrap(),
+                if jit { "jit" } else { "interp" }
+            );
+            if let Err(e) = check(&dir, p, jit) {
+                fail(key, e);
+            }
+        }
+    });
     let runs = programs.len() * 2;
     println!(
         "JAX corpus: {} programs, {} of {} runs pass",
@@ -166,34 +192,19 @@ fn jax_corpus_matches_xla() {
 #[test]
 fn jax_export_of_every_corpus_program_matches_xla() {
     let dir = corpus();
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
-    let programs = manifest["programs"].as_array().unwrap();
+    let programs = manifest_programs(&dir);
     let known = known_failures(&dir);
-    let failures = Mutex::new(Vec::new());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(p) = programs.get(i) else { break };
-                let (area, name) = (p["area"].as_str().unwrap(), p["name"].as_str().unwrap());
-                if known.contains_key(&format!("{area}/{name} jit")) {
-                    continue;
-                }
-                let base = dir.join(area).join(name);
-                let res = std::panic::catch_unwind(|| {
-                    check_program(&base, &base.with_extension("jax_export"), p, true)
-                })
-                .unwrap_or_else(|_| Err("panicked".into()));
-                if let Err(e) = res {
-                    failures.lock().unwrap().push(format!("{area}/{name}: {e}"));
-                }
-            });
+    let failures = for_each_program(&programs, |p, fail| {
+        let (area, name) = (p["area"].as_str().unwrap(), p["name"].as_str().unwrap());
+        if known.contains_key(&format!("{area}/{name} jit")) {
+            return;
+        }
+        let base = dir.join(area).join(name);
+        if let Err(e) = check_program(&base, &base.with_extension("jax_export"), p, true) {
+            fail(format!("{area}/{name}"), e);
         }
     });
-    let failures = failures.into_inner().unwrap();
+    let failures: Vec<String> = failures.iter().map(|(k, e)| format!("{k}: {e}")).collect();
     println!(
         "JAX corpus as jax.export: {} programs, {} failing",
         programs.len(),
