@@ -33,6 +33,42 @@ impl<S: Scalar> Mat<S> {
     }
 }
 
+/// Checks for the decompositions' tests.
+#[cfg(test)]
+impl<S: Scalar> Mat<S> {
+    pub(crate) fn matmul(&self, b: &Mat<S>) -> Mat<S> {
+        let mut out = Mat::zeros(self.rows, b.cols);
+        for i in 0..self.rows {
+            for j in 0..b.cols {
+                for k in 0..self.cols {
+                    out[(i, j)] += self[(i, k)] * b[(k, j)];
+                }
+            }
+        }
+        out
+    }
+
+    /// The conjugate transpose (the transpose of a real matrix).
+    pub(crate) fn adjoint(&self) -> Mat<S> {
+        let mut out = Mat::zeros(self.cols, self.rows);
+        for i in 0..self.rows {
+            for j in 0..self.cols {
+                out[(j, i)] = self[(i, j)].conj();
+            }
+        }
+        out
+    }
+
+    /// The largest element-wise distance to `b`.
+    pub(crate) fn max_diff(&self, b: &Mat<S>) -> f64 {
+        self.data
+            .iter()
+            .zip(&b.data)
+            .map(|(&x, &y)| (x - y).abs())
+            .fold(0.0, f64::max)
+    }
+}
+
 impl<S> std::ops::Index<(usize, usize)> for Mat<S> {
     type Output = S;
     fn index(&self, (i, j): (usize, usize)) -> &S {

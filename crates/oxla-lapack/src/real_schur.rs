@@ -429,36 +429,6 @@ pub fn gees_real(a: &Mat<f64>, want_z: bool) -> RealSchur {
 mod tests {
     use super::*;
 
-    fn matmul(a: &Mat<f64>, b: &Mat<f64>) -> Mat<f64> {
-        let mut out = Mat::zeros(a.rows, b.cols);
-        for i in 0..a.rows {
-            for j in 0..b.cols {
-                for k in 0..a.cols {
-                    out[(i, j)] += a[(i, k)] * b[(k, j)];
-                }
-            }
-        }
-        out
-    }
-
-    fn transpose(a: &Mat<f64>) -> Mat<f64> {
-        let mut out = Mat::zeros(a.cols, a.rows);
-        for i in 0..a.rows {
-            for j in 0..a.cols {
-                out[(j, i)] = a[(i, j)];
-            }
-        }
-        out
-    }
-
-    fn max_diff(a: &Mat<f64>, b: &Mat<f64>) -> f64 {
-        a.data
-            .iter()
-            .zip(&b.data)
-            .map(|(x, y)| (x - y).abs())
-            .fold(0.0, f64::max)
-    }
-
     /// A = Z T Z^T, Z orthogonal, T quasi-triangular with standardized 2x2 blocks, and
     /// (wr, wi) read off T's blocks.
     fn check(a: &Mat<f64>) -> RealSchur {
@@ -466,15 +436,15 @@ mod tests {
         let s = gees_real(a, true);
         assert_eq!(s.info, 0);
         let scale = a.data.iter().fold(1.0f64, |m, v| m.max(v.abs()));
-        let back = matmul(&matmul(&s.z, &s.t), &transpose(&s.z));
+        let back = s.z.matmul(&s.t).matmul(&s.z.adjoint());
         assert!(
-            max_diff(&back, a) <= 1e-12 * scale * n as f64,
+            back.max_diff(a) <= 1e-12 * scale * n as f64,
             "n = {n}: Z T Z^T != A by {}",
-            max_diff(&back, a)
+            back.max_diff(a)
         );
-        let ztz = matmul(&transpose(&s.z), &s.z);
+        let ztz = s.z.adjoint().matmul(&s.z);
         assert!(
-            max_diff(&ztz, &Mat::identity(n)) <= 1e-13 * n as f64,
+            ztz.max_diff(&Mat::identity(n)) <= 1e-13 * n as f64,
             "Z not orthogonal"
         );
         let t = &s.t;
@@ -513,7 +483,7 @@ mod tests {
         let a = Mat::new(3, 3, vec![1.0, 2.0, 3.0, 0.0, 4.0, 5.0, 0.0, 0.0, 6.0]);
         let s = check(&a);
         assert_eq!(s.wr, vec![1.0, 4.0, 6.0]);
-        assert_eq!(max_diff(&s.t, &a), 0.0);
+        assert_eq!(s.t.max_diff(&a), 0.0);
     }
 
     #[test]

@@ -181,36 +181,6 @@ mod tests {
         Complex64::new(re, im)
     }
 
-    fn matmul(a: &Mat<Complex64>, b: &Mat<Complex64>) -> Mat<Complex64> {
-        let mut out = Mat::zeros(a.rows, b.cols);
-        for i in 0..a.rows {
-            for j in 0..b.cols {
-                for k in 0..a.cols {
-                    out[(i, j)] += a[(i, k)] * b[(k, j)];
-                }
-            }
-        }
-        out
-    }
-
-    fn adjoint(a: &Mat<Complex64>) -> Mat<Complex64> {
-        let mut out = Mat::zeros(a.cols, a.rows);
-        for i in 0..a.rows {
-            for j in 0..a.cols {
-                out[(j, i)] = a[(i, j)].conj();
-            }
-        }
-        out
-    }
-
-    fn max_diff(a: &Mat<Complex64>, b: &Mat<Complex64>) -> f64 {
-        a.data
-            .iter()
-            .zip(&b.data)
-            .map(|(x, y)| (x - y).norm())
-            .fold(0.0, f64::max)
-    }
-
     /// A = Z T Z^H, Z unitary, T upper triangular, w = diag(T).
     fn check(a: &Mat<Complex64>) -> Schur {
         let n = a.rows;
@@ -222,10 +192,10 @@ mod tests {
                 assert_eq!(s.t[(i, j)], c(0.0, 0.0), "T({i},{j})");
             }
         }
-        let back = matmul(&matmul(&s.z, &s.t), &adjoint(&s.z));
-        assert!(max_diff(&back, a) < 1e-12, "{}", max_diff(&back, a));
-        let zz = matmul(&adjoint(&s.z), &s.z);
-        assert!(max_diff(&zz, &Mat::identity(n)) < 1e-13);
+        let back = s.z.matmul(&s.t).matmul(&s.z.adjoint());
+        assert!(back.max_diff(a) < 1e-12, "{}", back.max_diff(a));
+        let zz = s.z.adjoint().matmul(&s.z);
+        assert!(zz.max_diff(&Mat::identity(n)) < 1e-13);
         s
     }
 
