@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use oxla_hlo::{Error, HloComputation, HloModule, InstrId, Op, Result, Shape, SpmdSignature};
 
-use crate::rewrite::apply_replacements;
+use crate::rewrite::{apply_replacements, resolve};
 
 const SHARDING: &str = "Sharding";
 const TO_SHARD: &str = "SPMDFullToShardShape";
@@ -96,9 +96,6 @@ pub fn partition_manual(module: &mut HloModule) -> Result<bool> {
             spmd = Some(signature(c));
         }
         let mut rep: HashMap<InstrId, InstrId> = HashMap::new();
-        // Operands resolved through the replacements made so far (arena order is
-        // topological, so an operand is settled before its users).
-        let fwd = |rep: &HashMap<InstrId, InstrId>, id: InstrId| crate::rewrite::resolve(rep, id);
         let mut shard_shapes: HashMap<usize, Shape> = HashMap::new();
         let mut reassembled: Vec<InstrId> = Vec::new();
         for (i, ins) in c.instructions.iter().enumerate() {
@@ -114,7 +111,8 @@ pub fn partition_manual(module: &mut HloModule) -> Result<bool> {
                     ins.operands.len()
                 )));
             };
-            let src = fwd(&rep, src);
+            // Through the replacements made so far (arena order is topological).
+            let src = resolve(&rep, src);
             if t == SHARDING {
                 rep.insert(id, src);
                 continue;
