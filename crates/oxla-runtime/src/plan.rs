@@ -206,6 +206,8 @@ struct Builder<'m> {
     /// read in place).
     by_comp: HashMap<(ComputationId, bool), usize>,
     specs: Vec<KernelSpec>,
+    /// The pool threads kernels that split their work may use.
+    threads: usize,
 }
 
 impl<'m> Builder<'m> {
@@ -245,7 +247,7 @@ impl<'m> Builder<'m> {
                     steps.push(Step::Gemm { ins: i, g });
                 }
                 ExecPlan::Conv => {
-                    let args = crate::steps::conv::conv_args(c, ins)?;
+                    let args = crate::steps::conv::conv_args(c, ins, self.threads)?;
                     steps.push(Step::Conv { ins: i, args });
                 }
                 ExecPlan::Fft => {
@@ -455,6 +457,7 @@ impl Programs {
             progs: Vec::new(),
             by_comp: HashMap::new(),
             specs: Vec::new(),
+            threads: threads.max(1),
         };
         let entry = b.program(m.entry, true)?;
         let compiled = compile_kernels(m, &b.specs)?;

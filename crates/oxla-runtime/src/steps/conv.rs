@@ -8,9 +8,14 @@ use oxla_passes::conv_direct::direct_conv;
 use crate::plan::{unsup, Programs};
 use crate::run::StepCtx;
 
-/// The kernel's arguments for convolution `ins` (planned `conv`), checked against its
-/// operands' and result's sizes here, at compile time, so a run only re-checks lengths.
-pub(crate) fn conv_args(c: &HloComputation, ins: &HloInstruction) -> Result<Box<ConvArgs>> {
+/// The kernel's arguments for convolution `ins` (planned `conv`) on up to `threads` pool
+/// threads, checked against its operands' and result's sizes here, at compile time, so a
+/// run only re-checks lengths.
+pub(crate) fn conv_args(
+    c: &HloComputation,
+    ins: &HloInstruction,
+    threads: usize,
+) -> Result<Box<ConvArgs>> {
     let g = direct_conv(c, ins).ok_or_else(|| Error::internal("conv plan"))?;
     let mut window = Vec::with_capacity(g.spatial.len());
     for s in &g.spatial {
@@ -35,7 +40,7 @@ pub(crate) fn conv_args(c: &HloComputation, ins: &HloInstruction) -> Result<Box<
         w_spatial_strides: g.spatial.iter().map(|s| s.w_stride).collect(),
         w_in_stride: g.w_in_stride,
         w_out_stride: g.w_out_stride,
-        threads: 1,
+        threads,
     };
     let need = args
         .required_lens()
@@ -65,10 +70,6 @@ impl Programs {
             };
             shape.element_count().max(0) as usize
         });
-        let args = ConvArgs {
-            threads: self.threads,
-            ..args.clone()
-        };
         let out = *outs
             .first()
             .ok_or_else(|| Error::internal("conv: no output"))?;
@@ -91,7 +92,7 @@ impl Programs {
         } else {
             unsafe { std::slice::from_raw_parts_mut(out as *mut f32, out_len) }
         };
-        oxla_kernels::conv_f32(&args, input, weights, output)
+        oxla_kernels::conv_f32(args, input, weights, output)
             .map_err(|e| Error::runtime(format!("{}: {e}", s.ins.name)))?;
         Ok(v)
     }
