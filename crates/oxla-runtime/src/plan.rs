@@ -151,10 +151,42 @@ pub(crate) struct Program {
     /// Per instruction: the index of its step in `steps`.
     pub(crate) step_of: Vec<Option<u32>>,
     pub(crate) arena_bytes: usize,
+    /// Per instruction: what running the program does for it (decided once, so a run
+    /// walks this compact list rather than the instructions).
+    pub(crate) actions: Vec<Action>,
+    /// The parameter instructions and their numbers.
+    pub(crate) params: Vec<(usize, usize)>,
+    /// Per instruction: the instruction whose view action (tuple, element, alias) reads it
+    /// last, if that is its last reader: the action then moves the value instead of cloning
+    /// it (no reference counts touched). Never a parameter (it goes back to the caller)
+    /// nor the root.
+    pub(crate) moved_by: Vec<Option<u32>>,
     /// Instructions whose value is (part of) the result: computed into owned memory.
     pub(crate) to_owned: Vec<bool>,
     /// Per step: its part in a row group (`steps/row_group.rs`), if any.
     pub(crate) groups: Vec<Option<crate::steps::row_group::GroupRole>>,
+}
+
+/// What running a program does for one instruction.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Action {
+    /// Runs step `k`.
+    Step(u32),
+    /// Takes argument `n`.
+    Param(u32),
+    /// The instruction's constant.
+    Const,
+    /// A tuple of the operands.
+    Tuple,
+    /// Element `k` of the operand tuple.
+    Gte(u32),
+    Token,
+    /// The operand itself (an optimization barrier).
+    Forward,
+    /// Another view of the memory of the instruction given (a reshape, bitcast …).
+    Alias(u32),
+    /// Nothing computes it (an internal error if reached).
+    Missing,
 }
 
 impl Program {
@@ -318,8 +350,11 @@ impl<'m> Builder<'m> {
                     steps.push(Step::TopK { ins: i });
                 }
                 ExecPlan::While => {
+                    // Neither result is owned: the condition's pred is read in place, and
+                    // the body's results stay in its arena (`run_while` alternates two
+                    // frames, so they outlive the next iteration that reads them).
                     let cond = self.program(ins.called[0], false)?;
-                    let body = self.program(ins.called[1], true)?;
+                    let body = self.program(ins.called[1], false)?;
                     steps.push(Step::While { ins: i, cond, body });
                 }
                 ExecPlan::Conditional => {
@@ -400,14 +435,37 @@ impl<'m> Builder<'m> {
                 }
             }
         }
+        // Results computed into owned memory: all of them with `owned_root`; otherwise
+        // those that may update their operand in place (a loop's state updated by a
+        // dynamic-update-slice each iteration): owned, the next iteration may update it
+        // again, where arena memory would have to be copied every time.
+        let in_place: Vec<usize> = steps
+            .iter()
+            .filter_map(|st| match st {
+                Step::Kernel {
+                    ins,
+                    in_place: Some(_),
+                    ..
+                } => Some(*ins),
+                _ => None,
+            })
+            .collect();
         let mut to_owned = vec![false; c.instructions.len()];
-        let mut stack = if owned_root { vec![c.root] } else { vec![] };
+        let mut stack = vec![c.root];
         while let Some(id) = stack.pop() {
             let ins = c.instr(id);
             match ins.op {
                 Op::Tuple => stack.extend(ins.operands.iter().copied()),
+                // An element of a tuple made here is that element's instruction.
+                Op::GetTupleElement { index }
+                    if !owned_root && matches!(c.instr(ins.operands[0]).op, Op::Tuple) =>
+                {
+                    stack.extend(c.instr(ins.operands[0]).operands.get(index).copied())
+                }
                 _ => {
-                    if matches!(ba.slots[id.index()], Slot::Arena { .. }) {
+                    if matches!(ba.slots[id.index()], Slot::Arena { .. })
+                        && (owned_root || in_place.contains(&id.index()))
+                    {
                         to_owned[id.index()] = true;
                     }
                 }
@@ -430,6 +488,32 @@ impl<'m> Builder<'m> {
             &mut ba.slots,
             &mut ba.arena_bytes,
         );
+        let actions: Vec<Action> = c
+            .instructions
+            .iter()
+            .enumerate()
+            .map(|(i, ins)| match (step_of[i], &ins.op, &ba.slots[i]) {
+                (Some(k), _, _) => Action::Step(k),
+                (_, Op::Parameter { number }, _) => Action::Param(*number as u32),
+                (_, Op::Constant(_), _) => Action::Const,
+                (_, Op::Tuple, _) => Action::Tuple,
+                (_, Op::GetTupleElement { index }, _) => Action::Gte(*index as u32),
+                (_, Op::AfterAll, _) => Action::Token,
+                (_, Op::OptimizationBarrier, _) => Action::Forward,
+                (_, _, Slot::Alias(o)) => Action::Alias(o.0),
+                _ => Action::Missing,
+            })
+            .collect();
+        let moved_by = last_view_readers(c, &actions);
+        let params = c
+            .instructions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, ins)| match ins.op {
+                Op::Parameter { number } => Some((i, number)),
+                _ => None,
+            })
+            .collect();
         self.progs[idx] = Some(Program {
             groups,
             comp: cid,
@@ -439,10 +523,37 @@ impl<'m> Builder<'m> {
             slots: ba.slots,
             consts,
             arena_bytes: ba.arena_bytes,
+            actions,
+            params,
+            moved_by,
             to_owned,
         });
         Ok(idx)
     }
+}
+
+/// See `Program::moved_by`.
+fn last_view_readers(c: &oxla_hlo::HloComputation, actions: &[Action]) -> Vec<Option<u32>> {
+    let n = c.instructions.len();
+    // The last reader of each value and how many times it reads it.
+    let mut last: Vec<Option<(usize, usize)>> = vec![None; n];
+    for (i, ins) in c.instructions.iter().enumerate() {
+        for o in &ins.operands {
+            let reads = ins.operands.iter().filter(|x| *x == o).count();
+            last[o.index()] = Some((i, reads));
+        }
+    }
+    (0..n)
+        .map(|v| {
+            let (r, reads) = last[v]?;
+            let view = matches!(
+                actions[r],
+                Action::Tuple | Action::Gte(_) | Action::Forward | Action::Alias(_)
+            );
+            (view && reads == 1 && v != c.root.index() && !matches!(actions[v], Action::Param(_)))
+                .then_some(r as u32)
+        })
+        .collect()
 }
 
 impl Programs {

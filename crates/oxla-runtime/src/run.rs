@@ -6,13 +6,13 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use oxla_hlo::{ArrayShape, Error, GridSize, HloComputation, HloInstruction, Op, Result, Shape};
+use oxla_hlo::{ArrayShape, Error, GridSize, HloComputation, HloInstruction, Result, Shape};
 use oxla_passes::buffer_assignment::shape_bytes;
 use oxla_passes::Slot;
 
 use crate::client::Shared;
 use crate::exec::{array_bytes, Bytes, V};
-use crate::plan::{Program, Programs, Step};
+use crate::plan::{Action, Program, Programs, Step};
 use crate::Buffer;
 
 /// One program instance's execution: which process of the run it is, and what it talks to
@@ -139,6 +139,16 @@ pub(crate) struct Frame {
     arena: Option<Bytes>,
 }
 
+impl Frame {
+    /// The addresses of the frame's arena (empty before its first run).
+    pub(crate) fn arena_range(&self) -> std::ops::Range<usize> {
+        match &self.arena {
+            Some(a) => a.ptr() as usize..a.ptr() as usize + a.len(),
+            None => 0..0,
+        }
+    }
+}
+
 /// What a step sees of its instruction and the frame it runs in.
 #[derive(Clone, Copy)]
 pub(crate) struct StepCtx<'a> {
@@ -263,12 +273,10 @@ impl Programs {
         }
         let r = self.run_steps(x, prog, c, base, args, &mut frame.vals, own);
         // Parameters go back to the caller; everything else the frame held is dropped.
-        for (i, ins) in c.instructions.iter().enumerate() {
-            if let Op::Parameter { number } = ins.op {
-                if let Some(a) = args.get_mut(number) {
-                    if matches!(a, V::Unset) {
-                        *a = std::mem::replace(&mut frame.vals[i], V::Unset);
-                    }
+        for &(i, number) in &prog.params {
+            if let Some(a) = args.get_mut(number) {
+                if matches!(a, V::Unset) {
+                    *a = std::mem::replace(&mut frame.vals[i], V::Unset);
                 }
             }
         }
@@ -291,43 +299,45 @@ impl Programs {
         let printing = crate::profile::printing();
         // Prepared kernels of the row group being reached (launched at its last step).
         let mut pending = Vec::new();
-        for i in 0..c.instructions.len() {
-            let ins = &c.instructions[i];
-            let step = prog.step_of[i].map(|k| &prog.steps[k as usize]);
-            if step.is_some() {
-                x.check_cancel(&ins.name)?;
-            }
-            let v = match (&ins.op, step) {
-                (_, Some(step)) if printing || profiler.is_some() => {
-                    let plan = ins.plan.map_or("-", |p| p.name());
-                    let name: Arc<str> =
-                        Arc::from(format!("{} ({}, {plan})", ins.name, ins.op.opcode_name()));
-                    let t = std::time::Instant::now();
-                    let v = {
-                        let _g = crate::profile::enter(profiler.clone(), name.clone());
+        let instrumented = printing || profiler.is_some();
+        for (i, act) in prog.actions.iter().enumerate() {
+            let v = match *act {
+                Action::Step(k) => {
+                    let step = &prog.steps[k as usize];
+                    let ins = &c.instructions[i];
+                    x.check_cancel(&ins.name)?;
+                    if instrumented {
+                        let plan = ins.plan.map_or("-", |p| p.name());
+                        let name: Arc<str> =
+                            Arc::from(format!("{} ({}, {plan})", ins.name, ins.op.opcode_name()));
+                        let t = std::time::Instant::now();
+                        let v = {
+                            let _g = crate::profile::enter(profiler.clone(), name.clone());
+                            self.run_step(x, prog, c, i, step, base, vals, &mut pending)?
+                        };
+                        if let Some(p) = &profiler {
+                            p.record(&*name, "step", t, std::time::Instant::now());
+                        }
+                        if printing {
+                            eprintln!(
+                                "profile: {:>10.1} us  {} ({})",
+                                t.elapsed().as_secs_f64() * 1e6,
+                                ins.name,
+                                ins.op.opcode_name()
+                            );
+                        }
+                        v
+                    } else {
                         self.run_step(x, prog, c, i, step, base, vals, &mut pending)?
-                    };
-                    if let Some(p) = &profiler {
-                        p.record(&*name, "step", t, std::time::Instant::now());
                     }
-                    if printing {
-                        eprintln!(
-                            "profile: {:>10.1} us  {} ({})",
-                            t.elapsed().as_secs_f64() * 1e6,
-                            ins.name,
-                            ins.op.opcode_name()
-                        );
-                    }
-                    v
                 }
-                (_, Some(step)) => self.run_step(x, prog, c, i, step, base, vals, &mut pending)?,
                 // Moved out of the arguments: the frame is then the only holder of memory its
                 // caller handed over (which in-place updates check).
-                (Op::Parameter { number }, _) => args
-                    .get_mut(*number)
+                Action::Param(number) => args
+                    .get_mut(number as usize)
                     .map(|a| std::mem::replace(a, V::Unset))
                     .ok_or_else(|| Error::runtime("missing argument"))?,
-                (Op::Constant(_), _) => {
+                Action::Const => {
                     let b = prog.consts[i]
                         .as_ref()
                         .ok_or_else(|| Error::internal("constant"))?;
@@ -337,36 +347,45 @@ impl Programs {
                         keep: Some(b.clone()),
                     }
                 }
-                (Op::Tuple, _) => V::Tuple(
-                    ins.operands
+                Action::Tuple => V::Tuple(
+                    c.instructions[i]
+                        .operands
                         .iter()
-                        .map(|o| vals[o.index()].clone())
+                        .map(|o| take_or_clone(prog, vals, o.index(), i))
                         .collect(),
                 ),
-                (Op::GetTupleElement { index }, _) => match &vals[ins.operands[0].index()] {
-                    V::Tuple(t) => t
-                        .get(*index)
-                        .cloned()
-                        .ok_or_else(|| Error::internal("tuple index"))?,
-                    _ => return Err(Error::internal("get-tuple-element of a non-tuple")),
-                },
-                (Op::AfterAll, _) => V::Token,
-                (Op::OptimizationBarrier, _) => vals[ins.operands[0].index()].clone(),
-                _ => match &prog.slots[i] {
-                    Slot::Alias(o) => match &vals[o.index()] {
-                        V::Arr { ptr, keep, .. } => V::Arr {
-                            ptr: *ptr,
-                            shape: prog.shape(i)?,
-                            keep: keep.clone(),
-                        },
-                        _ => return Err(Error::internal("alias of a non-array")),
+                Action::Gte(index) => {
+                    match take_or_clone(prog, vals, c.instructions[i].operands[0].index(), i) {
+                        V::Tuple(mut t) if (index as usize) < t.len() => {
+                            std::mem::replace(&mut t[index as usize], V::Unset)
+                        }
+                        V::Tuple(_) => return Err(Error::internal("tuple index")),
+                        _ => return Err(Error::internal("get-tuple-element of a non-tuple")),
+                    }
+                }
+                Action::Token => V::Token,
+                Action::Forward => {
+                    take_or_clone(prog, vals, c.instructions[i].operands[0].index(), i)
+                }
+                Action::Alias(o) => match take_or_clone(prog, vals, o as usize, i) {
+                    V::Arr { ptr, keep, .. } => V::Arr {
+                        ptr,
+                        shape: prog.shape(i)?,
+                        keep,
                     },
-                    _ => return Err(Error::internal(format!("no step for {}", ins.name))),
+                    _ => return Err(Error::internal("alias of a non-array")),
                 },
+                Action::Missing => {
+                    return Err(Error::internal(format!(
+                        "no step for {}",
+                        c.instructions[i].name
+                    )))
+                }
             };
             vals[i] = v;
         }
-        let root = vals[c.root.index()].clone();
+        // Nothing reads the values after the last step: the root moves out.
+        let root = std::mem::replace(&mut vals[c.root.index()], V::Unset);
         if own {
             self.own(root)
         } else {
@@ -599,6 +618,16 @@ impl Programs {
             }
             e => e,
         })
+    }
+}
+
+/// Value `o` as view action `i` reads it: moved out when `i` is its last reader (see
+/// `Program::moved_by`), else cloned.
+fn take_or_clone(prog: &Program, vals: &mut [V], o: usize, i: usize) -> V {
+    if prog.moved_by[o] == Some(i as u32) {
+        std::mem::replace(&mut vals[o], V::Unset)
+    } else {
+        vals[o].clone()
     }
 }
 

@@ -9,13 +9,19 @@ use crate::run::{read_pred, Frame, StepCtx};
 
 impl Programs {
     /// Runs a while loop: condition program `cond`, body program `body`.
+    ///
+    /// The body runs in two frames by turns and leaves its results in the arena of the frame
+    /// it ran in: iteration k reads the state iteration k-1 left in the other frame, which
+    /// is not run again before iteration k+1, when that state has been replaced. So an
+    /// iteration allocates nothing and copies nothing, except a result that passes through
+    /// a value of the other frame (or of the caller's arena): that one is copied out, as the
+    /// next iteration overwrites it.
     pub(crate) fn run_while(&self, s: &StepCtx, cond: &usize, body: &usize) -> Result<V> {
         let (ins, vals) = (s.ins, s.vals);
-        // One frame each for the condition and the body, reused by every iteration; the
-        // state moves from one to the other (the condition hands it back).
-        let (mut cf, mut bf) = (Frame::default(), Frame::default());
+        let mut cf = Frame::default();
+        let mut bf = [Frame::default(), Frame::default()];
         let mut args = vec![vals[ins.operands[0].index()].clone()];
-        loop {
+        for k in 0usize.. {
             s.x.check_cancel(&ins.name)?;
             let c = self.run_in(s.x, *cond, &mut args, &mut cf, false)?;
             let go = read_pred(&c)?;
@@ -25,12 +31,33 @@ impl Programs {
             }
             // The state moves into the body, which may then update it in place; the old
             // state is dropped before the next iteration so that it holds no buffer.
-            let next = self.run_in(s.x, *body, &mut args, &mut bf, true)?;
+            let frame = &mut bf[k & 1];
+            let mut next = self.run_in(s.x, *body, &mut args, frame, false)?;
+            self.own_outside(&mut next, &frame.arena_range())?;
             args.clear();
             args.push(next);
         }
         let state = args.pop().ok_or_else(|| Error::internal("while state"))?;
         self.own(state)
+    }
+
+    /// Copies the arena-resident arrays of `v` that lie outside `arena` (an address range)
+    /// into owned memory.
+    fn own_outside(&self, v: &mut V, arena: &std::ops::Range<usize>) -> Result<()> {
+        match v {
+            V::Arr {
+                ptr, keep: None, ..
+            } if !arena.contains(&(*ptr as usize)) => {
+                *v = self.own(std::mem::replace(v, V::Unset))?;
+            }
+            V::Tuple(t) => {
+                for x in t {
+                    self.own_outside(x, arena)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     /// Runs the branch the selector picks (out of range: the last).
