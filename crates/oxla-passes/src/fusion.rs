@@ -43,6 +43,22 @@ fn fusible(ins: &HloInstruction) -> bool {
     }
 }
 
+/// The most elements of a dynamic-slice that joins its consumer's fusion: one that small
+/// (an index read from an array, typically) costs a step of its own for a few loads, where
+/// a larger one is better as a view of its operand (`steps/kernel.rs`' contiguous slices)
+/// or a copy read by a loop at its own stride.
+const MAX_FUSED_DYNAMIC_SLICE: i64 = 16;
+
+/// Whether `ins` may join its consumer's fusion (it cannot root one).
+fn fusible_producer(ins: &HloInstruction) -> bool {
+    fusible(ins)
+        || matches!(ins.op, Op::DynamicSlice { .. })
+            && ins
+                .shape
+                .as_array()
+                .is_some_and(|a| a.dims.iter().product::<i64>() <= MAX_FUSED_DYNAMIC_SLICE)
+}
+
 /// Broadcasts of scalars, iotas and scalar constants cost nothing to recompute: give each
 /// user its own copy so that every consumer's fusion can absorb one instead of a
 /// materialized array being shared.
@@ -177,7 +193,7 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
                 // a value another kernel also needs stays materialized).
                 let all_users_here = users[oi].iter().all(|u| group[u.index()] == Some(root));
                 let members = size.entry(root).or_insert(1);
-                if fusible(producer)
+                if fusible_producer(producer)
                     && all_users_here
                     && group[oi].is_none()
                     && oi != c.root.index()

@@ -11,6 +11,7 @@ mod cse;
 mod dce;
 mod dot_canon;
 mod fusion;
+mod horizontal;
 mod inline;
 mod layout;
 pub mod plan;
@@ -29,6 +30,7 @@ pub use cse::cse;
 pub use dce::dce;
 pub use dot_canon::canonicalize_dots;
 pub use fusion::fuse;
+pub use horizontal::fuse_scalars;
 pub use inline::inline_calls;
 pub use layout::assign_layouts;
 pub use plan::plan_execution;
@@ -81,6 +83,7 @@ impl Pipeline {
         p.passes.push(("convolution-to-gemm", convolution_to_gemm));
         p.passes.push(("dot-canonicalization", canonicalize_dots));
         p.passes.push(("fusion", fuse));
+        p.passes.push(("horizontal-fusion", fuse_scalars));
         p.passes.push(("execution-plan", plan_execution));
         p
     }

@@ -81,6 +81,7 @@ fn pass_by_name(name: &str) -> Option<PassFn> {
         "conv-gemm" | "convolution-to-gemm" => convolution_to_gemm,
         "dot-canon" | "dot-canonicalization" => canonicalize_dots,
         "fusion" => fuse,
+        "horizontal-fusion" => fuse_scalars,
         "layout" | "layout-assignment" => assign_layouts,
         "plan" | "execution-plan" => plan_execution,
         _ => return None,
