@@ -131,12 +131,23 @@ pub(crate) fn compile_and_finalize(
             }
         }
     });
+    let mut sizes = Vec::with_capacity(results.len());
     for (k, r) in results.into_iter().enumerate() {
         let (bytes, align, relocs) = r.ok_or_else(|| Error::internal("missing kernel"))??;
+        sizes.push(bytes.len());
         jm.define_function_bytes(ids[k], align, &bytes, &relocs)
             .map_err(|e| Error::internal(format!("{}: {e}", names[k])))?;
     }
     jm.finalize_definitions().map_err(cl_err)?;
+    if perf_map_enabled() {
+        let entries: Vec<(*const u8, usize, &str)> = ids
+            .iter()
+            .zip(&sizes)
+            .zip(names.iter())
+            .map(|((&id, &n), name)| (jm.get_finalized_function(id), n, name.as_str()))
+            .collect();
+        write_perf_map(&entries);
+    }
     let kernels = ids
         .iter()
         .zip(metas)
@@ -154,4 +165,30 @@ pub(crate) fn compile_and_finalize(
         }),
         kernels,
     })
+}
+
+/// Whether `OXLA_PERF_MAP=1` asks for kernel symbols for `perf`.
+fn perf_map_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("OXLA_PERF_MAP").is_ok_and(|v| v == "1"))
+}
+
+/// Appends each kernel's address range and name to `/tmp/perf-PID.map`, the file `perf
+/// report` reads to name JIT code. Best effort: profiling aid only, so a failure to write
+/// is ignored.
+fn write_perf_map(entries: &[(*const u8, usize, &str)]) {
+    use std::io::Write;
+    let path = format!("/tmp/perf-{}.map", std::process::id());
+    let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    else {
+        return;
+    };
+    let mut text = String::new();
+    for &(p, n, name) in entries {
+        text.push_str(&format!("{:x} {:x} oxla:{name}\n", p as usize, n));
+    }
+    let _ = f.write_all(text.as_bytes());
 }

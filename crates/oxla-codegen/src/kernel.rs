@@ -160,14 +160,28 @@ fn build_kernel(
             LoopSchedule::Elementwise
         }
     };
-    let dims = outs[0].dims.clone();
+    // The kernel's own dimensions (its calls' range is over `dims[split_dim(dims)]`).
+    let kernel_dims = outs[0].dims.clone();
+    let out_lanes = match kernel_dims.last() {
+        Some(&d) if d >= lanes as i64 && schedule != LoopSchedule::RowReduce => lanes,
+        _ => 1,
+    };
+    // An element-wise kernel with short rows may run as one flat loop (`flatten.rs`):
+    // then `body`, `dims` and the range below are those of the flat form.
+    let flat = match spec.mode {
+        KernelMode::Loop(LoopSchedule::Elementwise) => {
+            crate::flatten::flat_body(body, root, &kernel_dims, split_dim(&kernel_dims), out_lanes)
+        }
+        _ => None,
+    };
+    let per_row: i64 = kernel_dims[(split_dim(&kernel_dims) + 1).min(kernel_dims.len())..]
+        .iter()
+        .product();
+    let (body, dims) = match &flat {
+        Some(f) => (f, vec![kernel_dims.iter().product::<i64>()]),
+        None => (body, kernel_dims.clone()),
+    };
     let rank = dims.len();
-    let out_lanes =
-        if rank >= 1 && dims[rank - 1] >= lanes as i64 && schedule != LoopSchedule::RowReduce {
-            lanes
-        } else {
-            1
-        };
 
     let mut b = FunctionBuilder::new(func, fctx);
     let entry = b.create_block();
@@ -175,7 +189,12 @@ fn build_kernel(
     b.switch_to_block(entry);
     b.seal_block(entry);
     let params = b.block_params(entry).to_vec();
-    let (in_arr, out_arr, start, end) = (params[0], params[1], params[2], params[3]);
+    let (in_arr, out_arr, mut start, mut end) = (params[0], params[1], params[2], params[3]);
+    if flat.is_some() {
+        // Rows of the split dimension to elements.
+        start = b.ins().imul_imm_s(start, per_row);
+        end = b.ins().imul_imm_s(end, per_row);
+    }
     let mut leaf_ptrs = vec![None; body.instructions.len()];
     for &(id, k) in &leaf_ids {
         if k >= num_inputs {
@@ -296,6 +315,9 @@ fn build_kernel(
                 &store_all,
             )?;
         } else {
+            // The root itself is the one transcendental: computed in the output's memory.
+            let direct =
+                (cands.len() == 1 && cands[0].0 == root && outs.len() == 1).then_some(out_ptrs[0]);
             gen_wide_loops(
                 &mut em,
                 &ctx,
@@ -303,6 +325,7 @@ fn build_kernel(
                 &dims,
                 (start, end),
                 out_lanes,
+                direct,
                 &store_all,
             )?;
         }
@@ -318,7 +341,7 @@ fn build_kernel(
     } else if scan.is_some() {
         dims[0]
     } else {
-        dims[split_dim(&dims)]
+        kernel_dims[split_dim(&kernel_dims)]
     };
     let total_in: i64 = (0..ins.operands.len())
         .map(|k| elements_read(m, comp, ins, k))

@@ -18,6 +18,7 @@
 
 mod complex;
 mod emit;
+mod flatten;
 mod helpers;
 mod jit;
 mod kernel;

@@ -101,25 +101,7 @@ pub(crate) fn gen_column_reduce(
                 lanes: 1,
             },
         )?;
-        let sweep = |em: &mut Emitter,
-                     body: &mut dyn FnMut(
-            &mut Emitter,
-            cranelift_codegen::ir::Value,
-            u32,
-        ) -> Result<()>|
-         -> Result<()> {
-            let l = lanes as i64;
-            let lim = em.b.ins().iadd_imm_s(jhi, -(l - 1));
-            let after = em.for_loop(jlo, lim, l, &mut |em, j| body(em, j, lanes))?;
-            em.for_loop(after, jhi, 1, &mut |em, j| body(em, j, 1))?;
-            Ok(())
-        };
-        sweep(em, &mut |em, j, l| {
-            let v = em.splat(init, l)?;
-            let (off, _) = em.linear(&out_idx(j, l), out_dims);
-            em.store(v, out, off)
-        })?;
-        // Every reduced index, in order: out[j] = op(out[j], x[.., r, .., j]).
+        // Every reduced index, in order (nested loops over the reduced dimensions).
         fn rows(
             em: &mut Emitter,
             reduced: &[usize],
@@ -141,23 +123,92 @@ pub(crate) fn gen_column_reduce(
             })?;
             Ok(())
         }
+        // The operand at reduced indices `rs` and output column `j` (`l` lanes along it).
+        let operand_idx = |rs: &[cranelift_codegen::ir::Value], oi: &Idx| -> Idx {
+            let mut d = Vec::new();
+            let (mut ki, mut ri) = (0, 0);
+            for kd in 0..in_dims.len() {
+                if reduced.contains(&kd) {
+                    d.push((rs[ri], 0));
+                    ri += 1;
+                } else {
+                    d.push(oi.d[ki]);
+                    ki += 1;
+                }
+            }
+            Idx { d, lanes: oi.lanes }
+        };
+        // Blocks of BLOCK vectors of columns: the accumulators stay in registers over every
+        // reduced index and are stored once (a sweep per row would load and store the
+        // output once per row, each waiting on the previous row's store). Each column still
+        // combines its rows in order, so the results are the same bit for bit.
+        const BLOCK: i64 = 8;
+        let mut after_blocks = jlo;
+        if lanes > 1 {
+            let l = lanes as i64;
+            let width = BLOCK * l;
+            let lim = em.b.ins().iadd_imm_s(jhi, -(width - 1));
+            after_blocks = em.for_loop(jlo, lim, width, &mut |em, j0| {
+                let first = em.splat(init, lanes)?;
+                let vty = em.b.func.dfg.value_type(first.v);
+                let accs: Vec<cranelift_frontend::Variable> = (0..BLOCK)
+                    .map(|_| {
+                        let v = em.b.declare_var(vty);
+                        em.b.def_var(v, first.v);
+                        v
+                    })
+                    .collect();
+                rows(em, reduced, in_dims, &mut Vec::new(), &mut |em, rs| {
+                    for (b, &acc) in accs.iter().enumerate() {
+                        let j = em.b.ins().iadd_imm_s(j0, b as i64 * l);
+                        let x =
+                            em.emit1(ctx, ins.operands[0], &operand_idx(rs, &out_idx(j, lanes)))?;
+                        let cur = crate::emit::Val {
+                            v: em.b.use_var(acc),
+                            ..first
+                        };
+                        let v = em.binary(op, cur, x)?;
+                        em.b.def_var(acc, v.v);
+                    }
+                    Ok(())
+                })?;
+                for (b, &acc) in accs.iter().enumerate() {
+                    let j = em.b.ins().iadd_imm_s(j0, b as i64 * l);
+                    let (off, _) = em.linear(&out_idx(j, lanes), out_dims);
+                    let v = crate::emit::Val {
+                        v: em.b.use_var(acc),
+                        ..first
+                    };
+                    em.store(v, out, off)?;
+                }
+                Ok(())
+            })?;
+        }
+        // The columns left: out = init, then each row swept into it.
+        let sweep = |em: &mut Emitter,
+                     body: &mut dyn FnMut(
+            &mut Emitter,
+            cranelift_codegen::ir::Value,
+            u32,
+        ) -> Result<()>|
+         -> Result<()> {
+            let l = lanes as i64;
+            let lim = em.b.ins().iadd_imm_s(jhi, -(l - 1));
+            let after = em.for_loop(after_blocks, lim, l, &mut |em, j| body(em, j, lanes))?;
+            em.for_loop(after, jhi, 1, &mut |em, j| body(em, j, 1))?;
+            Ok(())
+        };
+        sweep(em, &mut |em, j, l| {
+            let v = em.splat(init, l)?;
+            let (off, _) = em.linear(&out_idx(j, l), out_dims);
+            em.store(v, out, off)
+        })?;
         rows(em, reduced, in_dims, &mut Vec::new(), &mut |em, rs| {
             let rs = rs.to_vec();
             sweep(em, &mut |em, j, l| {
                 // Operand index: kept dims from the output index, reduced from the rows.
-                let mut d = Vec::new();
-                let (mut ki, mut ri) = (0, 0);
                 let oi = out_idx(j, l);
-                for kd in 0..in_dims.len() {
-                    if reduced.contains(&kd) {
-                        d.push((rs[ri], 0));
-                        ri += 1;
-                    } else {
-                        d.push(oi.d[ki]);
-                        ki += 1;
-                    }
-                }
-                let x = em.emit1(ctx, ins.operands[0], &Idx { d, lanes: l })?;
+                let x = em.emit1(ctx, ins.operands[0], &operand_idx(&rs, &oi))?;
                 let (off, _) = em.linear(&oi, out_dims);
                 let cur = em.load(t, out, off, 1, l)?;
                 let v = em.binary(op, cur, x)?;

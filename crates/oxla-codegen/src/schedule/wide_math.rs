@@ -167,6 +167,9 @@ fn apply(em: &mut Emitter, id: InstrId, f: VFunc, buf: Value, n: Value) -> Resul
 
 /// The loop nest of `gen_loops` with the innermost dimension in tiles (see the module
 /// docs); `cands` from [`wide_candidates`], non-empty, and `lanes` the kernel's vector width.
+/// With `direct` (the output's memory, when the kernel's one result is its one
+/// transcendental) the argument is written into the output and the function applied there:
+/// no tile buffer to copy back.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gen_wide_loops(
     em: &mut Emitter,
@@ -175,6 +178,7 @@ pub(crate) fn gen_wide_loops(
     dims: &[i64],
     (start, end): (Value, Value),
     lanes: u32,
+    direct: Option<Value>,
     store_all: &dyn Fn(&mut Emitter, &Idx) -> Result<()>,
 ) -> Result<()> {
     let cache_id = ctx
@@ -197,7 +201,27 @@ pub(crate) fn gen_wide_loops(
         &mut |em, prefix, (lo, hi), extent, _known| {
             let width = TILE.min(extent);
             em.for_loop(lo, hi, TILE, &mut |em, jt| {
-                let prefix_idx = prefix.iter().map(|&p| (p, 0)).collect();
+                let prefix_idx: Vec<IdxDim> = prefix.iter().map(|&p| (p, 0)).collect();
+                if let (Some(out), [(id, f)]) = (direct, cands) {
+                    let rest = em.b.ins().isub(hi, jt);
+                    let tile = em.iconst(TILE);
+                    let short = em.b.ins().icmp(IntCC::SignedLessThan, rest, tile);
+                    let n = em.b.ins().select(short, rest, tile);
+                    let te = em.b.ins().iadd(jt, n);
+                    let arg = ctx.comp.instr(*id).operands[0];
+                    inner_loops(em, prefix, (jt, te), width, None, lanes, &mut |em, idx| {
+                        let v = em.emit1(ctx, arg, idx)?;
+                        let v = em.splat(v, idx.lanes)?;
+                        let (off, _) = em.linear(idx, dims);
+                        em.store(v, out, off)
+                    })?;
+                    let mut d = prefix_idx.clone();
+                    d.push((jt, 0));
+                    let (off, _) = em.linear(&Idx { d, lanes: 1 }, dims);
+                    let boff = em.b.ins().imul_imm_s(off, 4);
+                    let at = em.b.ins().iadd(out, boff);
+                    return em.call_helper_void(helper(*f), &[at, n]);
+                }
                 let (n, te) = begin_tile(em, cache_id, prefix_idx, jt, hi);
                 for (&(id, f), &buf) in cands.iter().zip(&bufs) {
                     let arg = ctx.comp.instr(id).operands[0];
