@@ -71,11 +71,7 @@ pub(crate) fn compile_and_finalize(
     // ... and Cranelift's compilation of the functions runs on all cores.
     let asm = std::env::var_os("OXLA_DUMP_ASM").is_some();
     let isa = jm.isa();
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(ctxs.len().div_ceil(4))
-        .max(1);
+    let threads = cores().min(ctxs.len().div_ceil(4)).max(1);
     type Out = Result<(Vec<u8>, u64, Vec<cranelift_module::ModuleReloc>)>;
     let compile_one = |ctx: &mut cranelift_codegen::Context, id: FuncId, name: &str| -> Out {
         ctx.set_disasm(asm);
@@ -100,34 +96,41 @@ pub(crate) fn compile_and_finalize(
         Ok((code.code_buffer().to_vec(), align, relocs))
     };
     let mut results: Vec<Option<Out>> = (0..ctxs.len()).map(|_| None).collect();
+    let run_chunk = |cs: &mut [cranelift_codegen::Context], is: &[FuncId], ns: &[String]| {
+        cs.iter_mut()
+            .zip(is)
+            .zip(ns)
+            .map(|((c, &id), n)| compile_one(c, id, n))
+            .collect::<Vec<Out>>()
+    };
+    let panicked = || vec![Err(Error::internal("compiler thread panicked"))];
     std::thread::scope(|s| {
         let per = ctxs.len().div_ceil(threads).max(1);
-        let mut handles = Vec::new();
-        for ((chunk_ctx, chunk_ids), chunk_names) in ctxs
+        let mut chunks = ctxs
             .chunks_mut(per)
             .zip(ids.chunks(per))
-            .zip(names.chunks(per))
-        {
-            let f = &compile_one;
-            handles.push(s.spawn(move || {
-                chunk_ctx
-                    .iter_mut()
-                    .zip(chunk_ids)
-                    .zip(chunk_names)
-                    .map(|((c, &id), n)| f(c, id, n))
-                    .collect::<Vec<Out>>()
-            }));
+            .zip(names.chunks(per));
+        // The calling thread compiles the first chunk: a small module spawns no thread.
+        let first = chunks.next();
+        let handles: Vec<_> = chunks
+            .map(|((cs, is), ns)| {
+                let f = &run_chunk;
+                s.spawn(move || f(cs, is, ns))
+            })
+            .collect();
+        let mut all = Vec::new();
+        if let Some(((cs, is), ns)) = first {
+            all.push(
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_chunk(cs, is, ns)))
+                    .unwrap_or_else(|_| panicked()),
+            );
         }
-        let mut k = 0;
         for h in handles {
-            let outs = h
-                .join()
-                .unwrap_or_else(|_| vec![Err(Error::internal("compiler thread panicked"))]);
-            for o in outs {
-                if k < results.len() {
-                    results[k] = Some(o);
-                }
-                k += 1;
+            all.push(h.join().unwrap_or_else(|_| panicked()));
+        }
+        for (k, o) in all.into_iter().flatten().enumerate() {
+            if k < results.len() {
+                results[k] = Some(o);
             }
         }
     });
@@ -165,6 +168,13 @@ pub(crate) fn compile_and_finalize(
         }),
         kernels,
     })
+}
+
+/// The cores this process may use, found once (`available_parallelism` reads cgroup files
+/// each time: a measurable part of a small module's compile).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Whether `OXLA_PERF_MAP=1` asks for kernel symbols for `perf`.

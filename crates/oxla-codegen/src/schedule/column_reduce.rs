@@ -141,8 +141,10 @@ pub(crate) fn gen_column_reduce(
         // Blocks of BLOCK vectors of columns: the accumulators stay in registers over every
         // reduced index and are stored once (a sweep per row would load and store the
         // output once per row, each waiting on the previous row's store). Each column still
-        // combines its rows in order, so the results are the same bit for bit.
-        const BLOCK: i64 = 8;
+        // combines its rows in order, so the results are the same bit for bit. Four
+        // vectors: independent chains enough to hide the adds' latency, and half the code
+        // (compile time) of eight.
+        const BLOCK: i64 = 4;
         let mut after_blocks = jlo;
         if lanes > 1 {
             let l = lanes as i64;
