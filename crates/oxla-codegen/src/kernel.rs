@@ -279,7 +279,7 @@ fn build_kernel(
         let cands = if wide {
             {
                 let leaves: Vec<InstrId> = leaf_ids.iter().map(|&(id, _)| id).collect();
-                wide_candidates(body, root, &dims, &leaves)
+                wide_candidates(body, root, &dims, &leaves, true)
             }
         } else {
             Vec::new()
@@ -303,6 +303,8 @@ fn build_kernel(
                 &dims,
                 (start, end),
                 out_lanes,
+                (outs.len() == 1 && cands.last().is_some_and(|c| c.0 == root))
+                    .then_some(out_ptrs[0]),
                 &store_all,
             )?;
         }

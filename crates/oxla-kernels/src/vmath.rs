@@ -119,6 +119,24 @@ pub fn apply_with(isa: VIsa, f: VFunc, xs: &mut [f32]) {
     }
 }
 
+/// `xs[i] = xs[i] / d` with the detected implementation: IEEE quotients, so the same bits
+/// at any width (a softmax's division by its row sum, 16 lanes at a time instead of the
+/// JIT's 4).
+pub fn div_by(xs: &mut [f32], d: f32) {
+    match VIsa::detect() {
+        #[cfg(target_arch = "x86_64")]
+        VIsa::Avx512 => {
+            // SAFETY: detect() only returns what the CPU runs.
+            unsafe { x86::div_by_avx512(xs, d) }
+        }
+        _ => {
+            for x in xs.iter_mut() {
+                *x /= d;
+            }
+        }
+    }
+}
+
 fn scalar_apply<const FMA: bool>(f: VFunc, xs: &mut [f32]) {
     for x in xs.iter_mut() {
         *x = eval(f, Scalar::<FMA>(*x)).0;
@@ -698,6 +716,31 @@ mod x86 {
     per_func!(apply_avx512, "avx512f", Z, 16, load_z, store_z, tail_avx512);
     per_func!(apply_avx2, "avx2,fma", Y, 8, load_y, store_y, tail_avx2);
 
+    /// `xs[i] /= d`, 16 lanes at a time, then one masked vector.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn div_by_avx512(xs: &mut [f32], d: f32) {
+        let n = xs.len();
+        let p = xs.as_mut_ptr();
+        let mut i = 0;
+        // SAFETY: every access lies in the slice (the last one masked to it).
+        unsafe {
+            let dv = _mm512_set1_ps(d);
+            while i + 32 <= n {
+                let a = _mm512_div_ps(_mm512_loadu_ps(p.add(i)), dv);
+                let b = _mm512_div_ps(_mm512_loadu_ps(p.add(i + 16)), dv);
+                _mm512_storeu_ps(p.add(i), a);
+                _mm512_storeu_ps(p.add(i + 16), b);
+                i += 32;
+            }
+            while i < n {
+                let m: __mmask16 = ((1u32 << (n - i).min(16)) - 1) as __mmask16;
+                let v = _mm512_div_ps(_mm512_maskz_loadu_ps(m, p.add(i)), dv);
+                _mm512_mask_storeu_ps(p.add(i), m, v);
+                i += 16;
+            }
+        }
+    }
+
     /// Fewer than 16 elements: one masked vector (nothing outside the slice is touched).
     #[target_feature(enable = "avx512f")]
     unsafe fn tail_avx512(f: VFunc, xs: &mut [f32]) {
@@ -842,6 +885,25 @@ mod tests {
                 apply_with(isa, VFunc::Log, &mut buf[32..32 + n]);
                 assert!(buf[..32].iter().all(|x| x.to_bits() == 0x7fc0_dead));
                 assert!(buf[32 + n..].iter().all(|x| x.to_bits() == 0x7fc0_dead));
+            }
+        }
+    }
+
+    #[test]
+    fn div_by_is_the_ieee_quotient_and_stays_in_the_slice() {
+        for n in 0..70 {
+            let mut buf = vec![f32::from_bits(0x7fc0_dead); n + 64];
+            let xs: Vec<f32> = specials().into_iter().cycle().take(n).collect();
+            buf[32..32 + n].copy_from_slice(&xs);
+            for d in [3.0f32, -0.0, f32::INFINITY, 1e-30, f32::NAN] {
+                let mut b = buf.clone();
+                div_by(&mut b[32..32 + n], d);
+                for (g, x) in b[32..32 + n].iter().zip(&xs) {
+                    let want = x / d;
+                    assert!(g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()));
+                }
+                assert!(b[..32].iter().all(|x| x.to_bits() == 0x7fc0_dead));
+                assert!(b[32 + n..].iter().all(|x| x.to_bits() == 0x7fc0_dead));
             }
         }
     }
