@@ -309,9 +309,26 @@ vmath_helpers! {
     "oxla_vlog_f32" => vlog_f32 = Log;
 }
 
+/// `fn(ptr, n, d)`: `n` floats divided by `d` in place at the CPU's vector width (a row
+/// tile's division by a value constant along the row, `schedule/wide_math.rs`).
+extern "C" fn vdiv_f32(ptr: *mut f32, n: i64, d: f32) {
+    if ptr.is_null() || n <= 0 {
+        return;
+    }
+    // SAFETY: the JIT passes a tile buffer of at least `n` floats.
+    let xs = unsafe { std::slice::from_raw_parts_mut(ptr, n as usize) };
+    oxla_kernels::vmath::div_by(xs, d);
+}
+
 /// Every helper, for the JIT to declare.
 pub(crate) fn symbols() -> Vec<Helper> {
     let mut v = vmath_helpers();
+    v.push((
+        "oxla_vdiv_f32",
+        vdiv_f32 as *const u8,
+        vec![I64, I64, F32],
+        None,
+    ));
     v.extend(float_helpers());
     v.extend(complex_helpers());
     v.extend(minifloat_helpers());

@@ -298,7 +298,7 @@ fn build_kernel(
         let cands = if wide {
             {
                 let leaves: Vec<InstrId> = leaf_ids.iter().map(|&(id, _)| id).collect();
-                wide_candidates(body, root, &dims, &leaves)
+                wide_candidates(body, root, &dims, &leaves, true)
             }
         } else {
             Vec::new()
@@ -315,9 +315,6 @@ fn build_kernel(
                 &store_all,
             )?;
         } else {
-            // The root itself is the one transcendental: computed in the output's memory.
-            let direct =
-                (cands.len() == 1 && cands[0].0 == root && outs.len() == 1).then_some(out_ptrs[0]);
             gen_wide_loops(
                 &mut em,
                 &ctx,
@@ -325,7 +322,8 @@ fn build_kernel(
                 &dims,
                 (start, end),
                 out_lanes,
-                direct,
+                (outs.len() == 1 && cands.last().is_some_and(|c| c.0 == root))
+                    .then_some(out_ptrs[0]),
                 &store_all,
             )?;
         }

@@ -119,6 +119,24 @@ pub fn apply_with(isa: VIsa, f: VFunc, xs: &mut [f32]) {
     }
 }
 
+/// `xs[i] = xs[i] / d` with the detected implementation: IEEE quotients, so the same bits
+/// at any width (a softmax's division by its row sum, 16 lanes at a time instead of the
+/// JIT's 4).
+pub fn div_by(xs: &mut [f32], d: f32) {
+    match VIsa::detect() {
+        #[cfg(target_arch = "x86_64")]
+        VIsa::Avx512 => {
+            // SAFETY: detect() only returns what the CPU runs.
+            unsafe { x86::div_by_avx512(xs, d) }
+        }
+        _ => {
+            for x in xs.iter_mut() {
+                *x /= d;
+            }
+        }
+    }
+}
+
 fn scalar_apply<const FMA: bool>(f: VFunc, xs: &mut [f32]) {
     for x in xs.iter_mut() {
         *x = eval(f, Scalar::<FMA>(*x)).0;
@@ -143,6 +161,22 @@ pub(crate) trait Lanes: Copy {
     fn eq(self, b: Self) -> Self::Mask;
     fn unord(self, b: Self) -> Self::Mask;
     fn select(m: Self::Mask, a: Self, b: Self) -> Self;
+    /// Either mask.
+    fn or(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// Whether any lane of `m` holds.
+    fn any(m: Self::Mask) -> bool;
+    /// `select(self.gt(hi), hi, self)`: `hi` where `self` is above it, else `self` (a NaN
+    /// kept). x86's `minps(hi, self)` is exactly this (it returns its second operand when
+    /// either is NaN).
+    #[inline(always)]
+    fn min_keep(self, hi: Self) -> Self {
+        Self::select(self.gt(hi), hi, self)
+    }
+    /// `select(self.lt(lo), lo, self)` (a NaN kept): x86's `maxps(lo, self)`.
+    #[inline(always)]
+    fn max_keep(self, lo: Self) -> Self {
+        Self::select(self.lt(lo), lo, self)
+    }
     /// The float whose bits are `(bits(self) - k) << 23` (wrapping i32 arithmetic).
     fn sub_shl23(self, k: i32) -> Self;
     /// (exponent field - 127 as a float, the mantissa with a zero exponent, in [1, 2)).
@@ -212,6 +246,14 @@ impl<const FMA: bool> Lanes for Scalar<FMA> {
         }
     }
     #[inline(always)]
+    fn or(a: bool, b: bool) -> bool {
+        a | b
+    }
+    #[inline(always)]
+    fn any(m: bool) -> bool {
+        m
+    }
+    #[inline(always)]
     fn sub_shl23(self, k: i32) -> Self {
         Scalar(f32::from_bits(
             ((self.0.to_bits() as i32).wrapping_sub(k) << 23) as u32,
@@ -251,75 +293,80 @@ pub(crate) fn eval<V: Lanes>(f: VFunc, x: V) -> V {
     }
 }
 
-/// exp(x): x = n ln2 + r, 2·exp(r) by its degree-7 Taylor polynomial, times 2^(n-1) built
-/// in the exponent field; > 88.72 is +inf, results below f32's smallest normal flush to 0
-/// (see `math.rs`).
+/// exp(x): x = n ln2 + r, 2·exp(r) by a degree-6 polynomial, times 2^(n-1) built in the
+/// exponent field; > 88.72 is +inf, results below f32's smallest normal flush to 0 (see
+/// `math.rs`).
 #[inline(always)]
 pub(crate) fn exp<V: Lanes>(x: V) -> V {
-    let t = x.mul(k(std::f64::consts::LOG2_E));
     let magic = k::<V>(12_582_912.0);
-    let tm = t.add(magic);
+    let tm = x.mul_add(k(std::f64::consts::LOG2_E), magic);
     let n = tm.sub(magic);
     let r = n.mul_add(k(-0.693_145_751_953_125), x);
     let r = n.mul_add(k(-1.428_606_765_330_187e-6), r);
-    let p = horner(
-        r,
-        &[
-            2.0 / 5040.0,
-            2.0 / 720.0,
-            2.0 / 120.0,
-            2.0 / 24.0,
-            2.0 / 6.0,
-            1.0,
-            2.0,
-            2.0,
-        ],
-    );
+    let p = horner(r, &EXP_P);
     let res = p.mul(tm.sub_shl23(0x4B40_0000 - 126));
+    // The selects below change only lanes outside [-86.98, 88.72…]: skip them when there
+    // are none (the same results, without their dozen operations).
+    let low_x = x.lt(k(-86.98));
+    let high_x = x.gt(k(88.722_839_355_468_75));
+    if !V::any(V::or(low_x, high_x)) {
+        return res;
+    }
     // Below -86.98, n < -125 and 2^(n-1) is not a normal float: scale by 2^(n+1) instead
     // and then by 1/4 (exact until the result leaves the normal range), and flush what is
     // below the smallest normal, as XLA's CPU backend runs with denormals flushed. Past -88
     // every result is flushed (and the rounding trick above no longer holds).
     let low = p.mul(tm.sub_shl23(0x4B40_0000 - 128)).mul(k(0.25));
     let low = V::select(low.lt(k(f32::MIN_POSITIVE as f64)), k(0.0), low);
-    let res = V::select(x.lt(k(-86.98)), low, res);
-    let res = V::select(x.gt(k(88.722_839_355_468_75)), k(f64::INFINITY), res);
+    let res = V::select(low_x, low, res);
+    let res = V::select(high_x, k(f64::INFINITY), res);
     V::select(x.lt(k(-88.0)), k(0.0), res)
 }
 
-/// tanh(x) = x·P(s)/Q(s), s = x²/9.2², x clamped to ±9.2 (NaN kept).
+/// tanh(x) = (x + x·t·P(t)) / Q(t), t = x², x clamped to ±9 (NaN kept), where tanh rounds
+/// to 1 in f32 (see `math.rs`, whose coefficients these are).
 #[inline(always)]
 pub(crate) fn tanh<V: Lanes>(x: V) -> V {
-    let hi = k::<V>(9.2);
-    let lo = k::<V>(-9.2);
-    let xc = V::select(x.gt(hi), hi, x);
-    let xc = V::select(xc.lt(lo), lo, xc);
-    let s = xc.mul(xc).mul(k(1.0 / (9.2 * 9.2)));
-    let p = horner(
-        s,
-        &[
-            0.036_294_707_837_428_344,
-            -0.259_650_977_748_332_6,
-            1.092_705_763_054_598_9,
-            -5.740_429_471_400_8,
-            -6.729_566_094_456_96,
-            15.977_547_532_416_976,
-            10.520_923_508_431_888,
-            0.999_999_999_690_443_1,
-        ],
-    );
-    let q = horner(
-        s,
-        &[
-            -99.508_143_579_879_85,
-            52.424_385_986_668_53,
-            153.609_477_865_270_7,
-            38.734_256_530_204_37,
-            1.0,
-        ],
-    );
-    xc.mul(p).div(q)
+    let xc = x.min_keep(k(TANH_CLAMP)).max_keep(k(-TANH_CLAMP));
+    let t = xc.mul(xc);
+    let p = horner(t, &TANH_P);
+    let num = xc.mul(t).mul_add(p, xc);
+    let q = horner(t, &TANH_Q);
+    num.div(q)
 }
+
+/// 2·exp(r) for |r| <= ln2/2, highest power first (shared with `oxla-codegen`'s
+/// `math.rs`): a near-minimax fit of exp(r) = 1 + r + … (relative error 3e-9), doubled
+/// exactly, so that 2^(n-1) stays a normal float for every n in [-125, 128].
+pub const EXP_P: [f64; 7] = [
+    0.002_762_905_468_136_545,
+    0.016_737_489_928_467_9,
+    0.083_336_781_883_921_85,
+    0.333_330_408_008_135_2,
+    0.999_999_868_635_426_3,
+    2.0,
+    2.0,
+];
+
+/// tanh's clamp and its rational's coefficients, highest power first (shared with
+/// `oxla-codegen`'s `math.rs`, which emits the same operations): a near-minimax fit of
+/// tanh(x)/x = (1 + t·P(t)) / Q(t) on |x| <= 9 (relative error 7e-9; rounding in f32
+/// arithmetic brings the result within 5 ULP).
+pub const TANH_CLAMP: f64 = 9.0;
+pub const TANH_P: [f64; 6] = [
+    -8.488_604_053_276_314e-14,
+    5.277_904_447_785_558_5e-11,
+    -2.022_512_978_881_166_3e-8,
+    1.115_428_377_002_493_6e-5,
+    3.103_953_830_361_431_5e-3,
+    0.130_840_079_558_674_8,
+];
+pub const TANH_Q: [f64; 4] = [
+    2.546_141_772_324_091_5e-4,
+    2.449_516_886_844_242_7e-2,
+    0.464_173_350_578_956_76,
+    1.0,
+];
 
 /// logistic(x) = 1 / (1 + exp(-x)).
 #[inline(always)]
@@ -423,6 +470,22 @@ mod x86 {
             unsafe { Z(_mm512_mask_blend_ps(m, b.0, a.0)) }
         }
         #[inline(always)]
+        fn or(a: __mmask16, b: __mmask16) -> __mmask16 {
+            a | b
+        }
+        #[inline(always)]
+        fn any(m: __mmask16) -> bool {
+            m != 0
+        }
+        #[inline(always)]
+        fn min_keep(self, hi: Self) -> Self {
+            unsafe { Z(_mm512_min_ps(hi.0, self.0)) }
+        }
+        #[inline(always)]
+        fn max_keep(self, lo: Self) -> Self {
+            unsafe { Z(_mm512_max_ps(lo.0, self.0)) }
+        }
+        #[inline(always)]
         fn sub_shl23(self, k: i32) -> Self {
             unsafe {
                 let i = _mm512_sub_epi32(_mm512_castps_si512(self.0), _mm512_set1_epi32(k));
@@ -498,6 +561,22 @@ mod x86 {
             unsafe { Y(_mm256_blendv_ps(b.0, a.0, m)) }
         }
         #[inline(always)]
+        fn or(a: __m256, b: __m256) -> __m256 {
+            unsafe { _mm256_or_ps(a, b) }
+        }
+        #[inline(always)]
+        fn any(m: __m256) -> bool {
+            unsafe { _mm256_movemask_ps(m) != 0 }
+        }
+        #[inline(always)]
+        fn min_keep(self, hi: Self) -> Self {
+            unsafe { Y(_mm256_min_ps(hi.0, self.0)) }
+        }
+        #[inline(always)]
+        fn max_keep(self, lo: Self) -> Self {
+            unsafe { Y(_mm256_max_ps(lo.0, self.0)) }
+        }
+        #[inline(always)]
         fn sub_shl23(self, k: i32) -> Self {
             unsafe {
                 let i = _mm256_sub_epi32(_mm256_castps_si256(self.0), _mm256_set1_epi32(k));
@@ -518,8 +597,8 @@ mod x86 {
         }
     }
 
-    /// Runs `f` over whole vectors, two at a time (independent chains for the core to
-    /// overlap), then one.
+    /// Runs `f` over whole vectors, four at a time (independent chains for the core to
+    /// overlap), then two, then one.
     #[inline(always)]
     unsafe fn body<V: Lanes, const W: usize>(
         f: VFunc,
@@ -530,6 +609,21 @@ mod x86 {
         let n = xs.len();
         let p = xs.as_mut_ptr();
         let mut i = 0;
+        while i + 4 * W <= n {
+            // SAFETY: i + 4W <= n.
+            unsafe {
+                let a = load(p.add(i));
+                let b = load(p.add(i + W));
+                let c = load(p.add(i + 2 * W));
+                let d = load(p.add(i + 3 * W));
+                let (a, b, c, d) = (eval(f, a), eval(f, b), eval(f, c), eval(f, d));
+                store(p.add(i), a);
+                store(p.add(i + W), b);
+                store(p.add(i + 2 * W), c);
+                store(p.add(i + 3 * W), d);
+            }
+            i += 4 * W;
+        }
         while i + 2 * W <= n {
             // SAFETY: i + 2W <= n.
             unsafe {
@@ -622,6 +716,31 @@ mod x86 {
     per_func!(apply_avx512, "avx512f", Z, 16, load_z, store_z, tail_avx512);
     per_func!(apply_avx2, "avx2,fma", Y, 8, load_y, store_y, tail_avx2);
 
+    /// `xs[i] /= d`, 16 lanes at a time, then one masked vector.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn div_by_avx512(xs: &mut [f32], d: f32) {
+        let n = xs.len();
+        let p = xs.as_mut_ptr();
+        let mut i = 0;
+        // SAFETY: every access lies in the slice (the last one masked to it).
+        unsafe {
+            let dv = _mm512_set1_ps(d);
+            while i + 32 <= n {
+                let a = _mm512_div_ps(_mm512_loadu_ps(p.add(i)), dv);
+                let b = _mm512_div_ps(_mm512_loadu_ps(p.add(i + 16)), dv);
+                _mm512_storeu_ps(p.add(i), a);
+                _mm512_storeu_ps(p.add(i + 16), b);
+                i += 32;
+            }
+            while i < n {
+                let m: __mmask16 = ((1u32 << (n - i).min(16)) - 1) as __mmask16;
+                let v = _mm512_div_ps(_mm512_maskz_loadu_ps(m, p.add(i)), dv);
+                _mm512_mask_storeu_ps(p.add(i), m, v);
+                i += 16;
+            }
+        }
+    }
+
     /// Fewer than 16 elements: one masked vector (nothing outside the slice is touched).
     #[target_feature(enable = "avx512f")]
     unsafe fn tail_avx512(f: VFunc, xs: &mut [f32]) {
@@ -683,8 +802,10 @@ mod tests {
             -87.5,
             -103.0,
             -104.0,
+            9.0,
+            8.999999,
+            9.000001,
             9.2,
-            9.200001,
             20.0,
             1e10,
             f32::MAX,
@@ -764,6 +885,25 @@ mod tests {
                 apply_with(isa, VFunc::Log, &mut buf[32..32 + n]);
                 assert!(buf[..32].iter().all(|x| x.to_bits() == 0x7fc0_dead));
                 assert!(buf[32 + n..].iter().all(|x| x.to_bits() == 0x7fc0_dead));
+            }
+        }
+    }
+
+    #[test]
+    fn div_by_is_the_ieee_quotient_and_stays_in_the_slice() {
+        for n in 0..70 {
+            let mut buf = vec![f32::from_bits(0x7fc0_dead); n + 64];
+            let xs: Vec<f32> = specials().into_iter().cycle().take(n).collect();
+            buf[32..32 + n].copy_from_slice(&xs);
+            for d in [3.0f32, -0.0, f32::INFINITY, 1e-30, f32::NAN] {
+                let mut b = buf.clone();
+                div_by(&mut b[32..32 + n], d);
+                for (g, x) in b[32..32 + n].iter().zip(&xs) {
+                    let want = x / d;
+                    assert!(g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()));
+                }
+                assert!(b[..32].iter().all(|x| x.to_bits() == 0x7fc0_dead));
+                assert!(b[32 + n..].iter().all(|x| x.to_bits() == 0x7fc0_dead));
             }
         }
     }

@@ -239,7 +239,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 let probe = build_idx(&cs, Some((zero, 1)), l);
                 let n = probe.d.len();
                 let leaves = crate::schedule::buffer_leaves(ctx);
-                let cands = crate::schedule::wide_candidates(ctx.comp, ops[0], in_dims, &leaves);
+                let cands =
+                    crate::schedule::wide_candidates(ctx.comp, ops[0], in_dims, &leaves, false);
                 (n >= 1 && probe.d[n - 1] == (zero, 1) && !cands.is_empty())
                     .then(|| (probe.d[..n - 1].to_vec(), cands))
             } else {

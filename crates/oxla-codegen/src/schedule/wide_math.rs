@@ -16,6 +16,12 @@
 //! whole steps of the row, so the partial sums are formed in the same order and the results
 //! are the plain loop's bit for bit; the leftover vectors and scalar tail stay as they were.
 //!
+//! An f32 `divide` by a value constant along the row (a broadcast that does not vary in the
+//! last dimension: a softmax's row sum) is tiled the same way in element-wise loops: the
+//! numerator into the buffer, one `vmath::div_by` over it with the divisor read once per
+//! tile (IEEE quotients, so the same bits at 16 lanes as at 4). Where the kernel's root is
+//! the tiled value itself, its buffer is the output row: no copy back.
+//!
 //! Only a transcendental evaluated at the kernel's own output index is tiled (one reached
 //! from the root through element-wise ops of the output's shape); one seen through a
 //! broadcast, slice, transpose … is computed as before. On a CPU without AVX2 + FMA, or
@@ -24,7 +30,7 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind, Value};
-use oxla_hlo::{HloComputation, InstrId, Op, PrimitiveType, Result, UnaryOp};
+use oxla_hlo::{BinaryOp, HloComputation, InstrId, Op, PrimitiveType, Result, UnaryOp};
 use oxla_kernels::vmath::{VFunc, VIsa};
 
 use super::loops::{gen_loops_with, inner_loops};
@@ -63,6 +69,33 @@ pub(crate) fn enabled() -> bool {
     })
 }
 
+/// What a tile's phase applies to its buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TileFn {
+    /// A transcendental (`vmath::apply`).
+    Math(VFunc),
+    /// Division by operand 1, constant along the row (`vmath::div_by`).
+    DivRow,
+}
+
+/// Whether `id` (of shape `dims`) has one value along the last dimension: a broadcast
+/// that maps no operand dimension, or one of size 1, there.
+fn row_uniform(comp: &HloComputation, id: InstrId, dims: &[i64]) -> bool {
+    let ins = comp.instr(id);
+    let Op::Broadcast { dimensions } = &ins.op else {
+        return false;
+    };
+    let last = dims.len() as i64 - 1;
+    match dimensions.iter().position(|&d| d == last) {
+        None => true,
+        Some(i) => comp
+            .instr(ins.operands[0])
+            .shape
+            .as_array()
+            .is_some_and(|a| a.dims.get(i) == Some(&1)),
+    }
+}
+
 fn vfunc(op: UnaryOp) -> Option<VFunc> {
     Some(match op {
         UnaryOp::Exp => VFunc::Exp,
@@ -74,14 +107,16 @@ fn vfunc(op: UnaryOp) -> Option<VFunc> {
 }
 
 /// The f32 transcendentals of `comp` reached from `root` through element-wise ops of shape
-/// `dims` (so evaluated at the output's index), operands before their users. `leaves` are
-/// read from the kernel's input buffers (an unfused kernel's operands): not walked into.
+/// `dims` (so evaluated at the output's index), operands before their users; with
+/// `divides`, f32 divisions by a row-uniform value too. `leaves` are read from the kernel's
+/// input buffers (an unfused kernel's operands): not walked into.
 pub(crate) fn wide_candidates(
     comp: &HloComputation,
     root: InstrId,
     dims: &[i64],
     leaves: &[InstrId],
-) -> Vec<(InstrId, VFunc)> {
+    divides: bool,
+) -> Vec<(InstrId, TileFn)> {
     let mut seen = vec![false; comp.instructions.len()];
     let mut stack = vec![root];
     let mut found = Vec::new();
@@ -101,12 +136,23 @@ pub(crate) fn wide_candidates(
             Op::Unary(op) => {
                 if let Some(f) = vfunc(*op) {
                     if ins.shape.element_type() == PrimitiveType::F32 && same(id) {
-                        found.push((id, f));
+                        found.push((id, TileFn::Math(f)));
                     }
                 }
                 same(id)
             }
-            Op::Binary(_) | Op::Compare { .. } | Op::Select | Op::Clamp | Op::Convert => same(id),
+            Op::Binary(op) => {
+                if divides
+                    && *op == BinaryOp::Div
+                    && ins.shape.element_type() == PrimitiveType::F32
+                    && same(id)
+                    && row_uniform(comp, ins.operands[1], dims)
+                {
+                    found.push((id, TileFn::DivRow));
+                }
+                same(id)
+            }
+            Op::Compare { .. } | Op::Select | Op::Clamp | Op::Convert => same(id),
             _ => false,
         };
         if walk {
@@ -155,10 +201,25 @@ fn begin_tile(
     (n, te)
 }
 
-/// Runs transcendental `f` over the `n` arguments in `buf` (in place) and makes the tile
-/// read instruction `id` from there.
-fn apply(em: &mut Emitter, id: InstrId, f: VFunc, buf: Value, n: Value) -> Result<()> {
-    em.call_helper_void(helper(f), &[buf, n])?;
+/// Runs `f` over the `n` arguments in `buf` (in place) and makes the tile read instruction
+/// `id` from there. A division's divisor is read at the tile's first position `at`.
+fn apply(
+    em: &mut Emitter,
+    ctx: &Ctx,
+    (id, f): (InstrId, TileFn),
+    buf: Value,
+    n: Value,
+    at: &[IdxDim],
+) -> Result<()> {
+    match f {
+        TileFn::Math(f) => em.call_helper_void(helper(f), &[buf, n])?,
+        TileFn::DivRow => {
+            let rhs = ctx.comp.instr(id).operands[1];
+            let d = at.iter().map(|&(b, _)| (b, 0)).collect();
+            let v = em.emit1(ctx, rhs, &Idx { d, lanes: 1 })?;
+            em.call_helper_void("oxla_vdiv_f32", &[buf, n, v.v])?;
+        }
+    }
     if let Some(t) = em.tile.as_mut() {
         t.bufs.push((id, buf));
     }
@@ -167,14 +228,13 @@ fn apply(em: &mut Emitter, id: InstrId, f: VFunc, buf: Value, n: Value) -> Resul
 
 /// The loop nest of `gen_loops` with the innermost dimension in tiles (see the module
 /// docs); `cands` from [`wide_candidates`], non-empty, and `lanes` the kernel's vector width.
-/// With `direct` (the output's memory, when the kernel's one result is its one
-/// transcendental) the argument is written into the output and the function applied there:
-/// no tile buffer to copy back.
+/// `direct`: the output's base pointer where the kernel's one result is the last candidate,
+/// whose tile buffer is then the output row itself.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gen_wide_loops(
     em: &mut Emitter,
     ctx: &Ctx,
-    cands: &[(InstrId, VFunc)],
+    cands: &[(InstrId, TileFn)],
     dims: &[i64],
     (start, end): (Value, Value),
     lanes: u32,
@@ -202,29 +262,27 @@ pub(crate) fn gen_wide_loops(
             let width = TILE.min(extent);
             em.for_loop(lo, hi, TILE, &mut |em, jt| {
                 let prefix_idx: Vec<IdxDim> = prefix.iter().map(|&p| (p, 0)).collect();
-                if let (Some(out), [(id, f)]) = (direct, cands) {
-                    let rest = em.b.ins().isub(hi, jt);
-                    let tile = em.iconst(TILE);
-                    let short = em.b.ins().icmp(IntCC::SignedLessThan, rest, tile);
-                    let n = em.b.ins().select(short, rest, tile);
-                    let te = em.b.ins().iadd(jt, n);
-                    let arg = ctx.comp.instr(*id).operands[0];
-                    inner_loops(em, prefix, (jt, te), width, None, lanes, &mut |em, idx| {
-                        let v = em.emit1(ctx, arg, idx)?;
-                        let v = em.splat(v, idx.lanes)?;
-                        let (off, _) = em.linear(idx, dims);
-                        em.store(v, out, off)
-                    })?;
-                    let mut d = prefix_idx.clone();
-                    d.push((jt, 0));
-                    let (off, _) = em.linear(&Idx { d, lanes: 1 }, dims);
-                    let boff = em.b.ins().imul_imm_s(off, 4);
-                    let at = em.b.ins().iadd(out, boff);
-                    return em.call_helper_void(helper(*f), &[at, n]);
-                }
+                let mut at = prefix_idx.clone();
+                at.push((jt, 1));
                 let (n, te) = begin_tile(em, cache_id, prefix_idx, jt, hi);
-                for (&(id, f), &buf) in cands.iter().zip(&bufs) {
-                    let arg = ctx.comp.instr(id).operands[0];
+                for (k, (&cand, &buf)) in cands.iter().zip(&bufs).enumerate() {
+                    let last = k + 1 == cands.len();
+                    // The output row [jt, te) of a dense row-major result.
+                    let buf = match direct.filter(|_| last) {
+                        Some(out) => {
+                            let (off, _) = em.linear(
+                                &Idx {
+                                    d: at.clone(),
+                                    lanes: 1,
+                                },
+                                dims,
+                            );
+                            let boff = em.b.ins().imul_imm_s(off, 4);
+                            em.b.ins().iadd(out, boff)
+                        }
+                        None => buf,
+                    };
+                    let arg = ctx.comp.instr(cand.0).operands[0];
                     inner_loops(em, prefix, (jt, te), width, None, lanes, &mut |em, idx| {
                         live(em, idx);
                         let v = em.emit1(ctx, arg, idx)?;
@@ -233,12 +291,16 @@ pub(crate) fn gen_wide_loops(
                         let off = em.b.ins().isub(j, jt);
                         em.store(v, buf, off)
                     })?;
-                    apply(em, id, f, buf, n)?;
+                    apply(em, ctx, cand, buf, n, &at)?;
                 }
-                let r = inner_loops(em, prefix, (jt, te), width, None, lanes, &mut |em, idx| {
-                    live(em, idx);
-                    store_all(em, idx)
-                });
+                let r = if direct.is_some() {
+                    Ok(())
+                } else {
+                    inner_loops(em, prefix, (jt, te), width, None, lanes, &mut |em, idx| {
+                        live(em, idx);
+                        store_all(em, idx)
+                    })
+                };
                 em.tile = None;
                 r
             })?;
@@ -271,7 +333,7 @@ pub(crate) fn buffer_leaves(ctx: &Ctx) -> Vec<InstrId> {
 pub(crate) fn gen_wide_row<'a, 'b>(
     em: &mut Emitter<'a, 'b>,
     ctx: &Ctx,
-    cands: &[(InstrId, VFunc)],
+    cands: &[(InstrId, TileFn)],
     prefix: &[IdxDim],
     total: i64,
     step: i64,
@@ -289,8 +351,8 @@ pub(crate) fn gen_wide_row<'a, 'b>(
     let lim = em.iconst(total);
     em.for_loop(zero, lim, TILE, &mut |em, jt| {
         let (n, te) = begin_tile(em, cache_id, prefix.to_vec(), jt, lim);
-        for (&(id, f), &buf) in cands.iter().zip(&bufs) {
-            let arg = ctx.comp.instr(id).operands[0];
+        for (&cand, &buf) in cands.iter().zip(&bufs) {
+            let arg = ctx.comp.instr(cand.0).operands[0];
             // Whole vectors only: the tile is a multiple of `step`, itself of `lanes`.
             em.for_loop(jt, te, lanes as i64, &mut |em, j| {
                 if let Some(t) = em.tile.as_mut() {
@@ -303,7 +365,9 @@ pub(crate) fn gen_wide_row<'a, 'b>(
                 let off = em.b.ins().isub(j, jt);
                 em.store(v, buf, off)
             })?;
-            apply(em, id, f, buf, n)?;
+            let mut at = prefix.to_vec();
+            at.push((jt, 1));
+            apply(em, ctx, cand, buf, n, &at)?;
         }
         let r = em.for_loop(jt, te, step, body);
         em.tile = None;
