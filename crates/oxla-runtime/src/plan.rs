@@ -148,6 +148,9 @@ pub(crate) struct Program {
     pub(crate) consts: Vec<Option<Arc<Bytes>>>,
     /// Per instruction: its shape where it is an array (values share it).
     pub(crate) shapes: Vec<Option<Arc<oxla_hlo::ArrayShape>>>,
+    /// Per tuple-shaped instruction: the shapes of its array elements, in order (tokens
+    /// skipped; empty for the others).
+    pub(crate) tuple_shapes: Vec<Vec<Arc<oxla_hlo::ArrayShape>>>,
     /// Per instruction: the index of its step in `steps`.
     pub(crate) step_of: Vec<Option<u32>>,
     pub(crate) arena_bytes: usize,
@@ -475,6 +478,17 @@ impl<'m> Builder<'m> {
         for (k, st) in steps.iter().enumerate() {
             step_of[st.ins()] = Some(k as u32);
         }
+        let tuple_shapes = c
+            .instructions
+            .iter()
+            .map(|x| match &x.shape {
+                oxla_hlo::Shape::Tuple(t) => t
+                    .iter()
+                    .filter_map(|l| l.as_array().cloned().map(Arc::new))
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .collect();
         let shapes = c
             .instructions
             .iter()
@@ -518,6 +532,7 @@ impl<'m> Builder<'m> {
             groups,
             comp: cid,
             shapes,
+            tuple_shapes,
             step_of,
             steps,
             slots: ba.slots,

@@ -355,9 +355,16 @@ impl Programs {
                         .collect(),
                 ),
                 Action::Gte(index) => {
-                    match take_or_clone(prog, vals, c.instructions[i].operands[0].index(), i) {
-                        V::Tuple(mut t) if (index as usize) < t.len() => {
-                            std::mem::replace(&mut t[index as usize], V::Unset)
+                    let o = c.instructions[i].operands[0].index();
+                    let k = index as usize;
+                    match &mut vals[o] {
+                        // The tuple's last reader takes the element; others clone it alone.
+                        V::Tuple(t) if k < t.len() => {
+                            if prog.moved_by[o] == Some(i as u32) {
+                                std::mem::replace(&mut t[k], V::Unset)
+                            } else {
+                                t[k].clone()
+                            }
                         }
                         V::Tuple(_) => return Err(Error::internal("tuple index")),
                         _ => return Err(Error::internal("get-tuple-element of a non-tuple")),
@@ -514,15 +521,19 @@ impl Programs {
                 },
             )),
             Shape::Tuple(t) => {
-                let mut ptrs = Vec::new();
-                let mut vs = Vec::new();
+                let mut ptrs = Vec::with_capacity(t.len());
+                let mut vs = Vec::with_capacity(t.len());
                 let mut o = 0usize;
+                let mut arrays = prog.tuple_shapes[i].iter();
                 for s in t {
                     if s.is_token() {
                         vs.push(V::Token);
                         continue;
                     }
-                    let a = Arc::new(array_of(s)?);
+                    let a = arrays
+                        .next()
+                        .cloned()
+                        .ok_or_else(|| Error::internal("tuple element shape"))?;
                     let q = unsafe { p.add(o) };
                     ptrs.push(q);
                     vs.push(V::Arr {
