@@ -320,6 +320,25 @@ extern "C" fn vdiv_f32(ptr: *mut f32, n: i64, d: f32) {
     oxla_kernels::vmath::div_by(xs, d);
 }
 
+/// `fn(ptr, n) -> f32`: the max / min of `n` floats with XLA's semantics at the CPU's
+/// vector width (`oxla_kernels::rowminmax`; a row reduction read straight from a buffer).
+extern "C" fn vrow_max_f32(ptr: *const f32, n: i64) -> f32 {
+    vrow(oxla_kernels::rowminmax::MinMax::Max, ptr, n)
+}
+
+extern "C" fn vrow_min_f32(ptr: *const f32, n: i64) -> f32 {
+    vrow(oxla_kernels::rowminmax::MinMax::Min, ptr, n)
+}
+
+fn vrow(op: oxla_kernels::rowminmax::MinMax, ptr: *const f32, n: i64) -> f32 {
+    if ptr.is_null() || n <= 0 {
+        return oxla_kernels::rowminmax::row_minmax_scalar(op, &[]);
+    }
+    // SAFETY: the JIT passes a row of `n` floats of an input buffer.
+    let xs = unsafe { std::slice::from_raw_parts(ptr, n as usize) };
+    oxla_kernels::rowminmax::row_minmax(op, xs)
+}
+
 /// Every helper, for the JIT to declare.
 pub(crate) fn symbols() -> Vec<Helper> {
     let mut v = vmath_helpers();
@@ -328,6 +347,18 @@ pub(crate) fn symbols() -> Vec<Helper> {
         vdiv_f32 as *const u8,
         vec![I64, I64, F32],
         None,
+    ));
+    v.push((
+        "oxla_vrow_max_f32",
+        vrow_max_f32 as *const u8,
+        vec![I64, I64],
+        Some(F32),
+    ));
+    v.push((
+        "oxla_vrow_min_f32",
+        vrow_min_f32 as *const u8,
+        vec![I64, I64],
+        Some(F32),
     ));
     v.extend(float_helpers());
     v.extend(complex_helpers());

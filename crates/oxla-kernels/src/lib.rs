@@ -31,6 +31,7 @@ mod gemm;
 pub mod linalg;
 pub mod pool;
 pub mod radix;
+pub mod rowminmax;
 pub mod vmath;
 
 pub use conv::{conv_f32, conv_f32_with, conv_isa, ConvArgs, ConvWindowDim};

@@ -196,6 +196,38 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let l = self.lanes;
             let t = types[0];
             let d = in_dims[in_dims.len() - 1];
+            // An f32 max/min of a row read straight from an input buffer: one call at the
+            // CPU's full width (`oxla_kernels::rowminmax`, the sequential fold's bits),
+            // combined with the running value as the next element would be.
+            let row_ptr = match &ctx.leaves {
+                super::Leaves::Buffers(ptrs) => ptrs.get(ops[0].index()).copied().flatten(),
+                super::Leaves::Values(_) => None,
+            };
+            if let (Some(ptr), true, true) = (
+                row_ptr,
+                matches!(op, BinaryOp::Max | BinaryOp::Min) && t == PrimitiveType::F32,
+                self.tile.is_none() && crate::schedule::wide_enabled(),
+            ) {
+                let zero = self.iconst(0);
+                let (off, _) = self.linear(&build_idx(counters, Some((zero, 1)), 1), in_dims);
+                let boff = self.b.ins().imul_imm_s(off, 4);
+                let at = self.b.ins().iadd(ptr, boff);
+                let n = self.iconst(d);
+                let name = if op == BinaryOp::Max {
+                    "oxla_vrow_max_f32"
+                } else {
+                    "oxla_vrow_min_f32"
+                };
+                let v = self.call_helper(name, &[at, n], cranelift_codegen::ir::types::F32)?;
+                let cur = Val {
+                    v: self.b.use_var(vars[0]),
+                    t,
+                    lanes: 1,
+                };
+                let r = self.binary(op, cur, Val { v, t, lanes: 1 })?;
+                self.b.def_var(vars[0], r.v);
+                return Ok(());
+            }
             let acc_n = if d >= 4 * l as i64 { 4 } else { 1 };
             let id = self.identity(op, t, l)?;
             let vty = self.b.func.dfg.value_type(id.v);
