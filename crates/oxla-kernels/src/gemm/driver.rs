@@ -153,12 +153,11 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
             let panels = nc.div_ceil(nr);
             for pc in (0..k).step_by(kern.kc) {
                 let kc = kern.kc.min(k - pc);
-                // Pack op(B)'s kc x nc block, panels split between threads.
-                let tb = threads.min(panels);
-                parallel(tb, &|t| {
-                    let (p0, p1) = span(panels, tb, t);
-                    // SAFETY: tasks write disjoint panel ranges of `packed_b`, which holds
-                    // `panels * kc * nr <= b_len` elements; nothing reads it meanwhile.
+                let overwrite = pc == 0 && !args.accumulate;
+                let pack_b = |p0: usize, p1: usize| {
+                    // SAFETY: callers pack disjoint panel ranges of `packed_b`, which holds
+                    // `panels * kc * nr <= b_len` elements, and nothing reads a range while
+                    // it is packed.
                     let out = unsafe {
                         std::slice::from_raw_parts_mut(
                             pbp.get().add(p0 * kc * nr),
@@ -168,34 +167,12 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
                     let j0 = jc + p0 * nr;
                     let w = (p1 * nr).min(nc) - p0 * nr;
                     (kern.pack_b)(&b[pc * b_rs + j0 * b_cs..], b_cs, b_rs, w, kc, out);
-                });
-                let pb = SyncPtr(pbp.get());
-                let (tm, tn) = grid(threads, m, mr, nc, nr);
-                // More row units than threads, claimed dynamically, so a thread that is
-                // slowed down (a shared machine) does less of the work.
-                let rb = m.div_ceil(mr);
-                // A multiple of `tm`, so that threads running at the same speed finish
-                // together (5 units of a 128-row GEMM on 2 threads left one idle a fifth
-                // of the time).
-                let um = if tm * tn > 1 {
-                    (tm * OVERSPLIT).min(rb / MIN_UNIT_BLOCKS).max(tm) / tm * tm
-                } else {
-                    1
                 };
-                let units = um * tn;
-                let next = AtomicUsize::new(0);
-                let overwrite = pc == 0 && !args.accumulate;
-                parallel(tm * tn, &|_| loop {
-                    let u = next.fetch_add(1, Ordering::Relaxed);
-                    if u >= units {
-                        return;
-                    }
-                    let (r0, r1) = span(rb, um, u / tn);
-                    let (q0, q1) = span(panels, tn, u % tn);
-                    let (i0, i1) = (r0 * mr, (r1 * mr).min(m));
+                // C's rows i0..i1 x the block's columns of panels q0..q1 (packed).
+                let run_block = |i0: usize, i1: usize, q0: usize, q1: usize| {
                     let (j0, j1) = (q0 * nr, (q1 * nr).min(nc));
                     if i0 >= i1 || j0 >= j1 {
-                        continue;
+                        return;
                     }
                     with_buf(&PACK_A, kern.mc * kc, |packed_a: &mut [T]| {
                         for ic in (i0..i1).step_by(kern.mc) {
@@ -224,10 +201,10 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
                                 in_place,
                             };
                             // SAFETY: the packed panels hold what `macro_kernel` reads (B's
-                            // packing tasks have finished) and A's rows read in place lie
-                            // inside `a`; this task's C tiles (rows ic..ic+mc, columns
-                            // jc+j0..jc+j1) lie inside `c` (checked by the caller) and no
-                            // other task touches them.
+                            // panels q0..q1 are packed) and A's rows read in place lie inside
+                            // `a`; the C tiles (rows ic..ic+mc, columns jc+j0..jc+j1) lie
+                            // inside `c` (checked by the caller) and no other task touches
+                            // them.
                             unsafe {
                                 macro_kernel(
                                     kern,
@@ -235,7 +212,7 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
                                     j1 - j0,
                                     kc,
                                     panels,
-                                    pb.get().add(q0 * kc * nr),
+                                    pbp.get().add(q0 * kc * nr),
                                     cp.get().add(ic * ldc + jc + j0),
                                     ldc,
                                     overwrite,
@@ -243,10 +220,65 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
                             };
                         }
                     });
+                };
+                let next = AtomicUsize::new(0);
+                if let Some(units) = column_units(threads, a_in_place, panels) {
+                    // Units of whole columns: each packs its own B panels and runs every
+                    // row, so one parallel region with no barrier (A is read in place, so
+                    // no unit repeats another's packing).
+                    parallel(threads, &|_| loop {
+                        let u = next.fetch_add(1, Ordering::Relaxed);
+                        if u >= units {
+                            return;
+                        }
+                        let (q0, q1) = span(panels, units, u);
+                        pack_b(q0, q1);
+                        run_block(0, m, q0, q1);
+                    });
+                    continue;
+                }
+                // Pack op(B)'s kc x nc block, panels split between threads.
+                let tb = threads.min(panels);
+                parallel(tb, &|t| {
+                    let (p0, p1) = span(panels, tb, t);
+                    pack_b(p0, p1);
+                });
+                let (tm, tn) = grid(threads, m, mr, nc, nr);
+                // More row units than threads, claimed dynamically, so a thread that is
+                // slowed down (a shared machine) does less of the work.
+                let rb = m.div_ceil(mr);
+                // A multiple of `tm`, so that threads running at the same speed finish
+                // together (5 units of a 128-row GEMM on 2 threads left one idle a fifth
+                // of the time).
+                let um = if tm * tn > 1 {
+                    (tm * OVERSPLIT).min(rb / MIN_UNIT_BLOCKS).max(tm) / tm * tm
+                } else {
+                    1
+                };
+                let units = um * tn;
+                parallel(tm * tn, &|_| loop {
+                    let u = next.fetch_add(1, Ordering::Relaxed);
+                    if u >= units {
+                        return;
+                    }
+                    let (r0, r1) = span(rb, um, u / tn);
+                    let (q0, q1) = span(panels, tn, u % tn);
+                    run_block(r0 * mr, (r1 * mr).min(m), q0, q1);
                 });
             }
         }
     });
+}
+
+/// Column units for a multi-threaded block of `panels` B panels, when it is split by
+/// columns only: A is read in place (nothing packed per unit but its own B panels) and
+/// there are at least two panels per thread. A multiple of `threads` units, so that threads
+/// running at the same speed finish together, over-split for dynamic balance.
+fn column_units(threads: usize, a_in_place: bool, panels: usize) -> Option<usize> {
+    if threads <= 1 || !a_in_place || panels < 2 * threads {
+        return None;
+    }
+    Some((threads * OVERSPLIT).min(panels) / threads * threads)
 }
 
 /// Whether the microkernel reads A's rows in place instead of packed panels: A is stored
