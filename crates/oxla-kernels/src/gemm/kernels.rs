@@ -48,6 +48,7 @@ pub(crate) fn f64_kernel(isa: Isa) -> Kernel<f64> {
 ///
 /// # Safety
 /// See [`super::driver::MicroFn`].
+#[allow(clippy::too_many_arguments)]
 unsafe fn portable<T: Scalar, const MR: usize, const NR: usize>(
     kc: usize,
     a: *const T,
@@ -91,6 +92,7 @@ mod x86 {
             /// # Safety
             /// See `MicroFn`; the CPU must have the target features.
             #[target_feature(enable = $feature)]
+            #[allow(clippy::too_many_arguments)]
             pub(super) unsafe fn $name<const MR: usize, const NV: usize>(
                 kc: usize,
                 a: *const $t,
