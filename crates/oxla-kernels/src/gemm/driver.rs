@@ -237,12 +237,19 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
                     });
                     continue;
                 }
-                // Pack op(B)'s kc x nc block, panels split between threads.
+                // Pack op(B)'s kc x nc block: chunks of panels claimed dynamically, so a
+                // thread that is slowed down packs less and the others wait less for it.
                 let tb = threads.min(panels);
-                parallel(tb, &|t| {
-                    let (p0, p1) = span(panels, tb, t);
+                let chunks = (tb * OVERSPLIT).min(panels);
+                parallel(tb, &|_| loop {
+                    let u = next.fetch_add(1, Ordering::Relaxed);
+                    if u >= chunks {
+                        return;
+                    }
+                    let (p0, p1) = span(panels, chunks, u);
                     pack_b(p0, p1);
                 });
+                next.store(0, Ordering::Relaxed);
                 let (tm, tn) = grid(threads, m, mr, nc, nr);
                 // More row units than threads, claimed dynamically, so a thread that is
                 // slowed down (a shared machine) does less of the work.
