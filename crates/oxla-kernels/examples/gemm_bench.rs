@@ -1,6 +1,7 @@
 //! `cargo run --release -p oxla-kernels --example gemm_bench -- 1024 [f32|f64|both] [ISAS]
 //! [THREADS] [RUNS]` prints GFLOPS of the GEMM (N x N x N; or `MxNxK`, e.g. `3136x64x576`,
-//! the GEMM of a 3x3 convolution of 64 channels over 56x56 pixels): the best and the median
+//! the GEMM of a 3x3 convolution of 64 channels over 56x56 pixels; a trailing `t`, e.g.
+//! `784x512x128t`, stores A transposed, k x m): the best and the median
 //! of RUNS runs (default 5). ISAS is a comma-separated list of `portable`, `avx2`, `avx512`
 //! or `best` (the default: the best this CPU has); THREADS a comma-separated list (default
 //! `1,2`). The configurations take turns run by run, so that on a shared machine the load
@@ -8,13 +9,15 @@
 
 use std::time::Instant;
 
-use oxla_kernels::{dgemm_with, sgemm_with, Isa};
+use oxla_kernels::{dgemm_ex_with, sgemm_ex_with, GemmArgs, Isa};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let dims: Vec<usize> = args
-        .first()
-        .map_or("1024", String::as_str)
+    let shape = args.first().map_or("1024", String::as_str);
+    // A trailing `t`: A is stored transposed (k x m).
+    let trans_a = shape.ends_with('t');
+    let dims: Vec<usize> = shape
+        .trim_end_matches('t')
         .split('x')
         .filter_map(|s| s.parse().ok())
         .collect();
@@ -71,10 +74,13 @@ fn main() {
     for round in 0..=runs {
         for (name, isa, threads, times) in configs.iter_mut() {
             let t = Instant::now();
+            let g = GemmArgs::new(m, n, k)
+                .with_trans(trans_a, false)
+                .with_threads(*threads);
             let r = if *name == "f32" {
-                sgemm_with(*isa, m, n, k, &af, k, &bf, n, &mut cf, n, false, *threads)
+                sgemm_ex_with(*isa, &g, &af, &bf, &mut cf)
             } else {
-                dgemm_with(*isa, m, n, k, &a, k, &b, n, &mut c, n, false, *threads)
+                dgemm_ex_with(*isa, &g, &a, &b, &mut c)
             };
             r.expect("gemm");
             if round > 0 {
