@@ -1,7 +1,8 @@
 //! `cargo run --release -p oxla-kernels --example gemm_bench -- 1024 [f32|f64|both] [ISAS]
 //! [THREADS] [RUNS]` prints GFLOPS of the GEMM (N x N x N; or `MxNxK`, e.g. `3136x64x576`,
 //! the GEMM of a 3x3 convolution of 64 channels over 56x56 pixels; a trailing `t`, e.g.
-//! `784x512x128t`, stores A transposed, k x m): the best and the median
+//! `784x512x128t`, stores A transposed, k x m; a `T` stores B transposed, n x k): the best
+//! and the median
 //! of RUNS runs (default 5). ISAS is a comma-separated list of `portable`, `avx2`, `avx512`
 //! or `best` (the default: the best this CPU has); THREADS a comma-separated list (default
 //! `1,2`). The configurations take turns run by run, so that on a shared machine the load
@@ -14,10 +15,11 @@ use oxla_kernels::{dgemm_ex_with, sgemm_ex_with, GemmArgs, Isa};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let shape = args.first().map_or("1024", String::as_str);
-    // A trailing `t`: A is stored transposed (k x m).
-    let trans_a = shape.ends_with('t');
+    // A trailing `t`: A is stored transposed (k x m); `T`: B is (n x k).
+    let trans_a = shape.trim_end_matches('T').ends_with('t');
+    let trans_b = shape.trim_end_matches('t').ends_with('T');
     let dims: Vec<usize> = shape
-        .trim_end_matches('t')
+        .trim_end_matches(['t', 'T'])
         .split('x')
         .filter_map(|s| s.parse().ok())
         .collect();
@@ -75,7 +77,7 @@ fn main() {
         for (name, isa, threads, times) in configs.iter_mut() {
             let t = Instant::now();
             let g = GemmArgs::new(m, n, k)
-                .with_trans(trans_a, false)
+                .with_trans(trans_a, trans_b)
                 .with_threads(*threads);
             let r = if *name == "f32" {
                 sgemm_ex_with(*isa, &g, &af, &bf, &mut cf)

@@ -420,6 +420,31 @@ pub(crate) fn pack<T: Scalar, const W: usize>(
         }
         return;
     }
+    // Contiguous along the depth, wide panels (B's): a blocked transpose. Each source row's
+    // next DEPTH_BLOCK elements are read whole while that block of the panel
+    // (DEPTH_BLOCK x W) stays in L1. Reading one element of each of W rows per k step
+    // thrashed L1 when the rows' stride is a power of two (B transposed, 512 x 512: 60
+    // instead of 100 GFLOPS with W = 64); for A's 6-row panels it stays the faster one.
+    if W >= DEPTH_BLOCK {
+        for (q, panel) in out.chunks_exact_mut(kc * W).enumerate() {
+            let w0 = q * W;
+            let h = W.min(width - w0);
+            if h < W {
+                panel.fill(T::ZERO);
+            }
+            for p0 in (0..kc).step_by(DEPTH_BLOCK) {
+                let p1 = (p0 + DEPTH_BLOCK).min(kc);
+                let block = &mut panel[p0 * W..p1 * W];
+                for w in 0..h {
+                    let row = (w0 + w) * s_w;
+                    for (dst, &v) in block.chunks_exact_mut(W).zip(&x[row + p0..row + p1]) {
+                        dst[w] = v;
+                    }
+                }
+            }
+        }
+        return;
+    }
     // Contiguous along the depth: interleave W source rows.
     for (q, panel) in out.chunks_exact_mut(kc * W).enumerate() {
         let w0 = q * W;
@@ -448,6 +473,9 @@ pub(crate) fn pack<T: Scalar, const W: usize>(
         }
     }
 }
+
+/// Depth of one block of [`pack`]'s transpose (a cache line of f32).
+const DEPTH_BLOCK: usize = 16;
 
 /// C (mc x nc at `c`, row stride `ldc`) = or += packed A block * packed B block.
 ///
