@@ -1,18 +1,25 @@
-//! `cargo run --release -p oxla-kernels --example gemm_bench -- 1024 [f32|f64|both] [ISA] [THREADS]`
-//! prints GFLOPS of the GEMM (N x N x N; or `MxNxK`, e.g. `3136x64x576`, the GEMM of a 3x3
-//! convolution of 64 channels over 56x56 pixels), best of 5 runs. ISA is `portable`, `avx2`,
-//! `avx512` or `best` (the default: the best this CPU has); THREADS is a comma-separated
-//! list (default `1,2`).
+//! `cargo run --release -p oxla-kernels --example gemm_bench -- 1024 [f32|f64|both] [ISAS]
+//! [THREADS] [RUNS]` prints GFLOPS of the GEMM (N x N x N; or `MxNxK`, e.g. `3136x64x576`,
+//! the GEMM of a 3x3 convolution of 64 channels over 56x56 pixels; a trailing `t`, e.g.
+//! `784x512x128t`, stores A transposed, k x m; a `T` stores B transposed, n x k): the best
+//! and the median
+//! of RUNS runs (default 5). ISAS is a comma-separated list of `portable`, `avx2`, `avx512`
+//! or `best` (the default: the best this CPU has); THREADS a comma-separated list (default
+//! `1,2`). The configurations take turns run by run, so that on a shared machine the load
+//! falls on all of them alike.
 
 use std::time::Instant;
 
-use oxla_kernels::{dgemm_with, sgemm_with, Isa};
+use oxla_kernels::{dgemm_ex_with, sgemm_ex_with, GemmArgs, Isa};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let dims: Vec<usize> = args
-        .first()
-        .map_or("1024", String::as_str)
+    let shape = args.first().map_or("1024", String::as_str);
+    // A trailing `t`: A is stored transposed (k x m); `T`: B is (n x k).
+    let trans_a = shape.trim_end_matches('T').ends_with('t');
+    let trans_b = shape.trim_end_matches('t').ends_with('T');
+    let dims: Vec<usize> = shape
+        .trim_end_matches(['t', 'T'])
         .split('x')
         .filter_map(|s| s.parse().ok())
         .collect();
@@ -22,19 +29,24 @@ fn main() {
         _ => (1024, 1024, 1024),
     };
     let which = args.get(1).map_or("both", String::as_str);
-    let isa = match args.get(2).map(String::as_str) {
-        Some("portable") => Isa::Portable,
-        Some("avx2") => Isa::Avx2,
-        Some("avx512") => Isa::Avx512,
-        _ => Isa::detect(),
-    };
+    let isas: Vec<Isa> = args
+        .get(2)
+        .map_or("best", String::as_str)
+        .split(',')
+        .map(|s| match s {
+            "portable" => Isa::Portable,
+            "avx2" => Isa::Avx2,
+            "avx512" => Isa::Avx512,
+            _ => Isa::detect(),
+        })
+        .collect();
     let thread_counts: Vec<usize> = args
         .get(3)
         .map_or("1,2", String::as_str)
         .split(',')
         .filter_map(|t| t.parse().ok())
         .collect();
-    println!("isa: {isa:?}");
+    let runs: usize = args.get(4).and_then(|r| r.parse().ok()).unwrap_or(5).max(1);
     let a: Vec<f64> = (0..m * k)
         .map(|i| ((i * 7919) % 1000) as f64 / 1000.0)
         .collect();
@@ -47,27 +59,47 @@ fn main() {
     );
     let mut c = vec![0f64; m * n];
     let mut cf = vec![0f32; m * n];
-    for (name, wanted) in [("f32", which != "f64"), ("f64", which != "f32")] {
-        if !wanted {
-            continue;
-        }
-        for &threads in &thread_counts {
-            let mut best = f64::MAX;
-            for _ in 0..5 {
-                let t = Instant::now();
-                let r = if name == "f32" {
-                    sgemm_with(isa, m, n, k, &af, k, &bf, n, &mut cf, n, false, threads)
-                } else {
-                    dgemm_with(isa, m, n, k, &a, k, &b, n, &mut c, n, false, threads)
-                };
-                r.expect("gemm");
-                best = best.min(t.elapsed().as_secs_f64());
+    let mut configs = Vec::new();
+    for name in ["f32", "f64"] {
+        let wanted = if name == "f32" {
+            which != "f64"
+        } else {
+            which != "f32"
+        };
+        for &isa in isas.iter().filter(|_| wanted) {
+            for &threads in &thread_counts {
+                configs.push((name, isa, threads, Vec::with_capacity(runs)));
             }
-            let gflops = 2.0 * (m * n * k) as f64 / best / 1e9;
-            println!(
-                "{m}x{n}x{k} {name}, {threads} thread(s): {:.3} ms, {gflops:.1} GFLOPS",
-                best * 1e3
-            );
         }
+    }
+    // One untimed run each (first-touch page faults, the pool's start).
+    for round in 0..=runs {
+        for (name, isa, threads, times) in configs.iter_mut() {
+            let t = Instant::now();
+            let g = GemmArgs::new(m, n, k)
+                .with_trans(trans_a, trans_b)
+                .with_threads(*threads);
+            let r = if *name == "f32" {
+                sgemm_ex_with(*isa, &g, &af, &bf, &mut cf)
+            } else {
+                dgemm_ex_with(*isa, &g, &a, &b, &mut c)
+            };
+            r.expect("gemm");
+            if round > 0 {
+                times.push(t.elapsed().as_secs_f64());
+            }
+        }
+    }
+    let gflops = |s: f64| 2.0 * (m * n * k) as f64 / s / 1e9;
+    for (name, isa, threads, times) in configs.iter_mut() {
+        times.sort_by(f64::total_cmp);
+        let (best, median) = (times[0], times[times.len() / 2]);
+        println!(
+            "{m}x{n}x{k} {name} {isa:?}, {threads} thread(s): best {:.3} ms, {:.1} GFLOPS; median {:.3} ms, {:.1} GFLOPS",
+            best * 1e3,
+            gflops(best),
+            median * 1e3,
+            gflops(median),
+        );
     }
 }

@@ -81,10 +81,61 @@ fn plan(c: &HloComputation, ins: &HloInstruction) -> Option<Plan> {
     })
 }
 
-/// Rewrites every large non-canonical f32/f64 dot into canonical form.
+/// Folds `transpose(dot(a, b))` that swaps the dot's two free dimensions (batch dimensions
+/// kept first) into `dot(b, a)`, when the transpose is the dot's only user (XLA's algebraic
+/// simplifier does the same). The GEMM then writes the layout the user reads instead of a
+/// fusion reading the product column by column (a backward pass's weight gradient, `x^T g`
+/// computed as `(g^T x)^T`). Bit-exact: each element sums the same products in the same
+/// order. Returns whether anything changed.
+fn fold_transposed_dots(c: &mut HloComputation) -> bool {
+    let users = c.users();
+    let mut changed = false;
+    for id in c.ids().collect::<Vec<_>>() {
+        let t = c.instr(id);
+        let (Op::Transpose { permutation }, [d]) = (&t.op, t.operands.as_slice()) else {
+            continue;
+        };
+        let dot = c.instr(*d);
+        let Op::Dot { dnums, precision } = &dot.op else {
+            continue;
+        };
+        let nb = dnums.lhs_batch_dims.len();
+        let swap: Vec<i64> = (0..nb as i64).chain([nb as i64 + 1, nb as i64]).collect();
+        let gemm_type = matches!(
+            dot.shape.element_type(),
+            PrimitiveType::F32 | PrimitiveType::F64
+        );
+        if !gemm_type
+            || *permutation != swap
+            || users[d.index()].len() != 1
+            || c.root == *d
+            || dot.operands.len() != 2
+        {
+            continue;
+        }
+        let dnums = DotDimensionNumbers {
+            lhs_contracting_dims: dnums.rhs_contracting_dims.clone(),
+            rhs_contracting_dims: dnums.lhs_contracting_dims.clone(),
+            lhs_batch_dims: dnums.rhs_batch_dims.clone(),
+            rhs_batch_dims: dnums.lhs_batch_dims.clone(),
+        };
+        let mut precision = precision.clone();
+        precision.operand_precision.reverse();
+        let operands = vec![dot.operands[1], dot.operands[0]];
+        let t = c.instr_mut(id);
+        t.op = Op::Dot { dnums, precision };
+        t.operands = operands;
+        changed = true;
+    }
+    changed
+}
+
+/// Rewrites every large non-canonical f32/f64 dot into canonical form, after folding
+/// transposes of dot results into the dots ([`fold_transposed_dots`]).
 pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
     let mut changed = false;
     for c in &mut module.computations {
+        changed |= fold_transposed_dots(c);
         let plans: Vec<Option<Plan>> = c.instructions.iter().map(|i| plan(c, i)).collect();
         if plans.iter().all(Option::is_none) {
             continue;

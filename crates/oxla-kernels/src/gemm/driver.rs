@@ -37,13 +37,23 @@ impl Scalar for f64 {
 }
 
 /// The microkernel: the `mr x nr` tile of C at `c` (row stride `ldc`) becomes
-/// (`overwrite` ? 0 : C) + A panel * B panel, summed over `kc`.
+/// (`overwrite` ? 0 : C) + A panel * B panel, summed over `kc`. Element (i, p) of the A
+/// panel is at `a + i * a_rs + p * a_cs`: a packed panel (`1, mr`) or rows of A read in
+/// place (`lda, 1`).
 ///
 /// # Safety
-/// `a` holds `kc * mr` elements (k-major), `b` holds `kc * nr` (k-major), and the tile at
-/// `c` is valid for reads and writes; the CPU has the kernel's features.
-pub(crate) type MicroFn<T> =
-    unsafe fn(kc: usize, a: *const T, b: *const T, c: *mut T, ldc: usize, overwrite: bool);
+/// `a` holds the `mr x kc` panel at those strides, `b` holds `kc * nr` (k-major), and the
+/// tile at `c` is valid for reads and writes; the CPU has the kernel's features.
+pub(crate) type MicroFn<T> = unsafe fn(
+    kc: usize,
+    a: *const T,
+    a_rs: usize,
+    a_cs: usize,
+    b: *const T,
+    c: *mut T,
+    ldc: usize,
+    overwrite: bool,
+);
 
 /// Packs into panels; see [`pack`].
 pub(crate) type PackFn<T> =
@@ -133,6 +143,7 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
         (args.ldb, 1)
     };
     let (mr, nr, ldc) = (kern.mr, kern.nr, args.ldc);
+    let a_in_place = read_a_in_place(args);
     let cp = SyncPtr(c.as_mut_ptr());
     let b_len = kern.kc * kern.nc.min(n.div_ceil(nr) * nr);
     with_buf(&PACK_B, b_len, |packed_b: &mut [T]| {
@@ -142,12 +153,11 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
             let panels = nc.div_ceil(nr);
             for pc in (0..k).step_by(kern.kc) {
                 let kc = kern.kc.min(k - pc);
-                // Pack op(B)'s kc x nc block, panels split between threads.
-                let tb = threads.min(panels);
-                parallel(tb, &|t| {
-                    let (p0, p1) = span(panels, tb, t);
-                    // SAFETY: tasks write disjoint panel ranges of `packed_b`, which holds
-                    // `panels * kc * nr <= b_len` elements; nothing reads it meanwhile.
+                let overwrite = pc == 0 && !args.accumulate;
+                let pack_b = |p0: usize, p1: usize| {
+                    // SAFETY: callers pack disjoint panel ranges of `packed_b`, which holds
+                    // `panels * kc * nr <= b_len` elements, and nothing reads a range while
+                    // it is packed.
                     let out = unsafe {
                         std::slice::from_raw_parts_mut(
                             pbp.get().add(p0 * kc * nr),
@@ -157,55 +167,52 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
                     let j0 = jc + p0 * nr;
                     let w = (p1 * nr).min(nc) - p0 * nr;
                     (kern.pack_b)(&b[pc * b_rs + j0 * b_cs..], b_cs, b_rs, w, kc, out);
-                });
-                let pb = SyncPtr(pbp.get());
-                let (tm, tn) = grid(threads, m, mr, nc, nr);
-                // More row units than threads, claimed dynamically, so a thread that is
-                // slowed down (a shared machine) does less of the work.
-                let rb = m.div_ceil(mr);
-                let um = if tm * tn > 1 {
-                    (tm * OVERSPLIT).min(rb / MIN_UNIT_BLOCKS).max(tm)
-                } else {
-                    1
                 };
-                let units = um * tn;
-                let next = AtomicUsize::new(0);
-                let overwrite = pc == 0 && !args.accumulate;
-                parallel(tm * tn, &|_| loop {
-                    let u = next.fetch_add(1, Ordering::Relaxed);
-                    if u >= units {
-                        return;
-                    }
-                    let (r0, r1) = span(rb, um, u / tn);
-                    let (q0, q1) = span(panels, tn, u % tn);
-                    let (i0, i1) = (r0 * mr, (r1 * mr).min(m));
+                // C's rows i0..i1 x the block's columns of panels q0..q1 (packed).
+                let run_block = |i0: usize, i1: usize, q0: usize, q1: usize| {
                     let (j0, j1) = (q0 * nr, (q1 * nr).min(nc));
                     if i0 >= i1 || j0 >= j1 {
-                        continue;
+                        return;
                     }
                     with_buf(&PACK_A, kern.mc * kc, |packed_a: &mut [T]| {
                         for ic in (i0..i1).step_by(kern.mc) {
                             let mc = kern.mc.min(i1 - ic);
-                            (kern.pack_a)(
-                                &a[ic * a_rs + pc * a_cs..],
-                                a_rs,
-                                a_cs,
-                                mc,
-                                kc,
-                                packed_a,
-                            );
+                            let block = &a[ic * a_rs + pc * a_cs..];
+                            // In place, only a last panel of fewer than `mr` rows is packed
+                            // (the kernel reads `mr` rows).
+                            let (packed_rows, in_place) = if a_in_place {
+                                let full = mc / mr * mr;
+                                (full..mc, Some((block.as_ptr(), args.lda)))
+                            } else {
+                                (0..mc, None)
+                            };
+                            if !packed_rows.is_empty() {
+                                (kern.pack_a)(
+                                    &block[packed_rows.start * a_rs..],
+                                    a_rs,
+                                    a_cs,
+                                    packed_rows.len(),
+                                    kc,
+                                    packed_a,
+                                );
+                            }
+                            let panels = APanels {
+                                packed: packed_a.as_ptr(),
+                                in_place,
+                            };
                             // SAFETY: the packed panels hold what `macro_kernel` reads (B's
-                            // packing tasks have finished); this task's C tiles (rows
-                            // ic..ic+mc, columns jc+j0..jc+j1) lie inside `c` (checked by
-                            // the caller) and no other task touches them.
+                            // panels q0..q1 are packed) and A's rows read in place lie inside
+                            // `a`; the C tiles (rows ic..ic+mc, columns jc+j0..jc+j1) lie
+                            // inside `c` (checked by the caller) and no other task touches
+                            // them.
                             unsafe {
                                 macro_kernel(
                                     kern,
                                     mc,
                                     j1 - j0,
                                     kc,
-                                    packed_a.as_ptr(),
-                                    pb.get().add(q0 * kc * nr),
+                                    panels,
+                                    pbp.get().add(q0 * kc * nr),
                                     cp.get().add(ic * ldc + jc + j0),
                                     ldc,
                                     overwrite,
@@ -213,10 +220,92 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
                             };
                         }
                     });
+                };
+                let next = AtomicUsize::new(0);
+                if let Some(units) = column_units(threads, a_in_place, panels) {
+                    // Units of whole columns: each packs its own B panels and runs every
+                    // row, so one parallel region with no barrier (A is read in place, so
+                    // no unit repeats another's packing).
+                    parallel(threads, &|_| loop {
+                        let u = next.fetch_add(1, Ordering::Relaxed);
+                        if u >= units {
+                            return;
+                        }
+                        let (q0, q1) = span(panels, units, u);
+                        pack_b(q0, q1);
+                        run_block(0, m, q0, q1);
+                    });
+                    continue;
+                }
+                // Pack op(B)'s kc x nc block: chunks of panels claimed dynamically, so a
+                // thread that is slowed down packs less and the others wait less for it.
+                let tb = threads.min(panels);
+                let chunks = (tb * OVERSPLIT).min(panels);
+                parallel(tb, &|_| loop {
+                    let u = next.fetch_add(1, Ordering::Relaxed);
+                    if u >= chunks {
+                        return;
+                    }
+                    let (p0, p1) = span(panels, chunks, u);
+                    pack_b(p0, p1);
+                });
+                next.store(0, Ordering::Relaxed);
+                let (tm, tn) = grid(threads, m, mr, nc, nr);
+                // More row units than threads, claimed dynamically, so a thread that is
+                // slowed down (a shared machine) does less of the work.
+                let rb = m.div_ceil(mr);
+                // A multiple of `tm`, so that threads running at the same speed finish
+                // together (5 units of a 128-row GEMM on 2 threads left one idle a fifth
+                // of the time).
+                let um = if tm * tn > 1 {
+                    (tm * OVERSPLIT).min(rb / MIN_UNIT_BLOCKS).max(tm) / tm * tm
+                } else {
+                    1
+                };
+                let units = um * tn;
+                parallel(tm * tn, &|_| loop {
+                    let u = next.fetch_add(1, Ordering::Relaxed);
+                    if u >= units {
+                        return;
+                    }
+                    let (r0, r1) = span(rb, um, u / tn);
+                    let (q0, q1) = span(panels, tn, u % tn);
+                    run_block(r0 * mr, (r1 * mr).min(m), q0, q1);
                 });
             }
         }
     });
+}
+
+/// Column units for a multi-threaded block of `panels` B panels, when it is split by
+/// columns only: A is read in place (nothing packed per unit but its own B panels) and
+/// there are at least two panels per thread. A multiple of `threads` units, so that threads
+/// running at the same speed finish together, over-split for dynamic balance.
+fn column_units(threads: usize, a_in_place: bool, panels: usize) -> Option<usize> {
+    if threads <= 1 || !a_in_place || panels < 2 * threads {
+        return None;
+    }
+    Some((threads * OVERSPLIT).min(panels) / threads * threads)
+}
+
+/// Whether the microkernel reads A's rows in place instead of packed panels: A is stored
+/// with its rows contiguous along k, and C is narrow enough that packing A is a noticeable
+/// share of the work (each A element is used `n` times). Measured on one Zen 4 core:
+/// 128x256x256 103 -> 108 GFLOPS, 3136x64x576 (a convolution's im2col) 86 -> 113; 1024^3
+/// and 2048^3 unchanged either way.
+fn read_a_in_place(args: &GemmArgs) -> bool {
+    !args.trans_a && args.n <= A_IN_PLACE_MAX_N
+}
+
+/// Widest C for which A is read in place.
+const A_IN_PLACE_MAX_N: usize = 512;
+
+/// A's panels for [`macro_kernel`]: packed, or (`in_place`: A's first row and `lda`) every
+/// panel of `mr` rows read in place and only a last shorter one packed, alone.
+#[derive(Clone, Copy)]
+struct APanels<T> {
+    packed: *const T,
+    in_place: Option<(*const T, usize)>,
 }
 
 /// Multiply-adds of one GEMM (saturating).
@@ -331,6 +420,31 @@ pub(crate) fn pack<T: Scalar, const W: usize>(
         }
         return;
     }
+    // Contiguous along the depth, wide panels (B's): a blocked transpose. Each source row's
+    // next DEPTH_BLOCK elements are read whole while that block of the panel
+    // (DEPTH_BLOCK x W) stays in L1. Reading one element of each of W rows per k step
+    // thrashed L1 when the rows' stride is a power of two (B transposed, 512 x 512: 60
+    // instead of 100 GFLOPS with W = 64); for A's 6-row panels it stays the faster one.
+    if W >= DEPTH_BLOCK {
+        for (q, panel) in out.chunks_exact_mut(kc * W).enumerate() {
+            let w0 = q * W;
+            let h = W.min(width - w0);
+            if h < W {
+                panel.fill(T::ZERO);
+            }
+            for p0 in (0..kc).step_by(DEPTH_BLOCK) {
+                let p1 = (p0 + DEPTH_BLOCK).min(kc);
+                let block = &mut panel[p0 * W..p1 * W];
+                for w in 0..h {
+                    let row = (w0 + w) * s_w;
+                    for (dst, &v) in block.chunks_exact_mut(W).zip(&x[row + p0..row + p1]) {
+                        dst[w] = v;
+                    }
+                }
+            }
+        }
+        return;
+    }
     // Contiguous along the depth: interleave W source rows.
     for (q, panel) in out.chunks_exact_mut(kc * W).enumerate() {
         let w0 = q * W;
@@ -360,10 +474,14 @@ pub(crate) fn pack<T: Scalar, const W: usize>(
     }
 }
 
+/// Depth of one block of [`pack`]'s transpose (a cache line of f32).
+const DEPTH_BLOCK: usize = 16;
+
 /// C (mc x nc at `c`, row stride `ldc`) = or += packed A block * packed B block.
 ///
 /// # Safety
-/// `pa` holds `ceil(mc / mr)` panels of `kc * mr`, `pb` holds `ceil(nc / nr)` panels of
+/// `pa` holds `ceil(mc / mr)` panels of `kc * mr` (or, in place, `mc` rows of `kc`
+/// elements at `lda` and a packed last panel when `mc` is not a multiple of `mr`), `pb` holds `ceil(nc / nr)` panels of
 /// `kc * nr`; `c` is valid for reads and writes of the `mc x nc` block with row stride
 /// `ldc`, and no other thread accesses that block meanwhile; the CPU runs `kern`.
 #[allow(clippy::too_many_arguments)]
@@ -372,7 +490,7 @@ unsafe fn macro_kernel<T: Scalar>(
     mc: usize,
     nc: usize,
     kc: usize,
-    pa: *const T,
+    pa: APanels<T>,
     pb: *const T,
     c: *mut T,
     ldc: usize,
@@ -387,14 +505,18 @@ unsafe fn macro_kernel<T: Scalar>(
         let bp = unsafe { pb.add(jr / nr * kc * nr) };
         for ir in (0..mc).step_by(mr) {
             let h = mr.min(mc - ir);
-            let ap = unsafe { pa.add(ir / mr * kc * mr) };
+            let (ap, rs, cs) = match pa.in_place {
+                Some((a, lda)) if h == mr => (unsafe { a.add(ir * lda) }, lda, 1),
+                Some(_) => (pa.packed, 1, mr),
+                None => (unsafe { pa.packed.add(ir / mr * kc * mr) }, 1, mr),
+            };
             let ct = unsafe { c.add(ir * ldc + jr) };
             if h == mr && w == nr {
-                unsafe { (kern.run)(kc, ap, bp, ct, ldc, overwrite) };
+                unsafe { (kern.run)(kc, ap, rs, cs, bp, ct, ldc, overwrite) };
                 continue;
             }
             // An edge tile: compute it whole into the scratch, then merge its h x w part.
-            unsafe { (kern.run)(kc, ap, bp, tile.as_mut_ptr(), nr, true) };
+            unsafe { (kern.run)(kc, ap, rs, cs, bp, tile.as_mut_ptr(), nr, true) };
             for i in 0..h {
                 let row = unsafe { std::slice::from_raw_parts_mut(ct.add(i * ldc), w) };
                 let t = &tile[i * nr..i * nr + w];

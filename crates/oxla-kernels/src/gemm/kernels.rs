@@ -48,24 +48,24 @@ pub(crate) fn f64_kernel(isa: Isa) -> Kernel<f64> {
 ///
 /// # Safety
 /// See [`super::driver::MicroFn`].
+#[allow(clippy::too_many_arguments)]
 unsafe fn portable<T: Scalar, const MR: usize, const NR: usize>(
     kc: usize,
     a: *const T,
+    a_rs: usize,
+    a_cs: usize,
     b: *const T,
     c: *mut T,
     ldc: usize,
     overwrite: bool,
 ) {
-    // SAFETY: the caller guarantees the panels' lengths.
-    let (a, b) = unsafe {
-        (
-            std::slice::from_raw_parts(a, kc * MR),
-            std::slice::from_raw_parts(b, kc * NR),
-        )
-    };
+    // SAFETY: the caller guarantees the panel's length.
+    let b = unsafe { std::slice::from_raw_parts(b, kc * NR) };
     let mut acc = [[T::ZERO; NR]; MR];
-    for (ap, bp) in a.chunks_exact(MR).zip(b.chunks_exact(NR)) {
-        for (row, &ai) in acc.iter_mut().zip(ap) {
+    for (p, bp) in b.chunks_exact(NR).enumerate() {
+        for (i, row) in acc.iter_mut().enumerate() {
+            // SAFETY: the caller guarantees A's elements (i, p) for i < MR, p < kc.
+            let ai = unsafe { *a.add(i * a_rs + p * a_cs) };
             for (x, &bj) in row.iter_mut().zip(bp) {
                 *x = *x + ai * bj;
             }
@@ -92,9 +92,12 @@ mod x86 {
             /// # Safety
             /// See `MicroFn`; the CPU must have the target features.
             #[target_feature(enable = $feature)]
+            #[allow(clippy::too_many_arguments)]
             pub(super) unsafe fn $name<const MR: usize, const NV: usize>(
                 kc: usize,
                 a: *const $t,
+                a_rs: usize,
+                a_cs: usize,
                 b: *const $t,
                 c: *mut $t,
                 ldc: usize,
@@ -117,12 +120,12 @@ mod x86 {
                         *x = $load(pb.add(v * $lanes));
                     }
                     for (i, row) in acc.iter_mut().enumerate() {
-                        let av = $set1(*pa.add(i));
+                        let av = $set1(*pa.add(i * a_rs));
                         for v in 0..NV {
                             row[v] = $fma(av, bv[v], row[v]);
                         }
                     }
-                    pa = pa.add(MR);
+                    pa = pa.add(a_cs);
                     pb = pb.add(nr);
                 }
                 for (i, row) in acc.iter().enumerate() {
