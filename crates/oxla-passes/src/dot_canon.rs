@@ -131,7 +131,7 @@ fn fold_transposed_dots(c: &mut HloComputation) -> bool {
 }
 
 /// Rewrites every large non-canonical f32/f64 dot into canonical form, after folding
-/// transposes of dot results into the dots ([`fold_transposed_dots`]).
+/// transposes of dot results into the dots (`fold_transposed_dots`).
 pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
     let mut changed = false;
     for c in &mut module.computations {
