@@ -232,20 +232,12 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
             }
             counter += 1;
             let tag = format!("fused.{counter}");
-            let mut body: Vec<HloInstruction> = Vec::new();
-            let mut map: HashMap<usize, InstrId> = HashMap::new();
-            let mut params = Vec::new();
-            for (k, e) in externals.iter().enumerate() {
-                let id = InstrId(body.len() as u32);
-                body.push(HloInstruction::new(
-                    format!("{tag}.param.{k}"),
-                    Op::Parameter { number: k },
-                    vec![],
-                    c.instr(*e).shape.clone(),
-                ));
-                map.insert(e.index(), id);
-                params.push(id);
-            }
+            let (mut body, params) = crate::rewrite::fused_parameters(c, &externals, &tag);
+            let mut map: HashMap<usize, InstrId> = externals
+                .iter()
+                .zip(&params)
+                .map(|(e, &p)| (e.index(), p))
+                .collect();
             for &m in set {
                 let src = &c.instructions[m];
                 let mut ins = src.clone();

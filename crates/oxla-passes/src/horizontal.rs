@@ -132,20 +132,12 @@ fn build_body(
             }
         }
     }
-    let mut body: Vec<HloInstruction> = Vec::new();
-    let mut param_of: HashMap<InstrId, InstrId> = HashMap::new();
-    let mut params = Vec::new();
-    for (k, e) in externals.iter().enumerate() {
-        let id = InstrId(body.len() as u32);
-        body.push(HloInstruction::new(
-            format!("{tag}.param.{k}"),
-            Op::Parameter { number: k },
-            vec![],
-            c.instr(*e).shape.clone(),
-        ));
-        param_of.insert(*e, id);
-        params.push(id);
-    }
+    let (mut body, params) = crate::rewrite::fused_parameters(c, &externals, tag);
+    let param_of: HashMap<InstrId, InstrId> = externals
+        .iter()
+        .copied()
+        .zip(params.iter().copied())
+        .collect();
     let mut roots = Vec::new();
     let mut shapes = Vec::new();
     for &m in members {

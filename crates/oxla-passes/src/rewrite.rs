@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use oxla_hlo::{HloComputation, InstrId};
+use oxla_hlo::{HloComputation, HloInstruction, InstrId, Op};
 
 /// Follows replacement chains to the final instruction.
 pub fn resolve(rep: &HashMap<InstrId, InstrId>, mut id: InstrId) -> InstrId {
@@ -53,4 +53,28 @@ pub fn compact(c: &mut HloComputation, keep: &[bool]) {
         *p = InstrId(new_id[p.index()]);
     }
     c.root = InstrId(new_id[c.root.index()]);
+}
+
+/// The body of a new fused computation named `tag` begun with its parameters: parameter
+/// `k` takes the shape of `externals[k]`, an instruction of `c`. Returns the body and the
+/// parameters' ids in it.
+pub fn fused_parameters(
+    c: &HloComputation,
+    externals: &[InstrId],
+    tag: &str,
+) -> (Vec<HloInstruction>, Vec<InstrId>) {
+    let body: Vec<HloInstruction> = externals
+        .iter()
+        .enumerate()
+        .map(|(k, e)| {
+            HloInstruction::new(
+                format!("{tag}.param.{k}"),
+                Op::Parameter { number: k },
+                vec![],
+                c.instr(*e).shape.clone(),
+            )
+        })
+        .collect();
+    let ids = (0..body.len()).map(|k| InstrId(k as u32)).collect();
+    (body, ids)
 }
