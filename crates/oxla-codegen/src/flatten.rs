@@ -67,27 +67,19 @@ pub(crate) fn flat_body(
         }
         stack.extend(ins.operands.iter().copied());
     }
-    let flat = |s: &Shape| -> Shape {
+    // Arrays of the output's dimensions become [n], also as tuple elements.
+    fn flat(s: &Shape, dims: &[i64], n: i64) -> Shape {
         match s {
             Shape::Array(a) if a.dims == dims => {
                 Shape::Array(ArrayShape::new(a.element_type, &[n]))
             }
-            Shape::Tuple(t) => Shape::Tuple(
-                t.iter()
-                    .map(|x| match x {
-                        Shape::Array(a) if a.dims == dims => {
-                            Shape::Array(ArrayShape::new(a.element_type, &[n]))
-                        }
-                        x => x.clone(),
-                    })
-                    .collect(),
-            ),
+            Shape::Tuple(t) => Shape::Tuple(t.iter().map(|x| flat(x, dims, n)).collect()),
             s => s.clone(),
         }
-    };
+    }
     let mut out = comp.clone();
     for ins in &mut out.instructions {
-        ins.shape = flat(&ins.shape);
+        ins.shape = flat(&ins.shape, dims, n);
     }
     Some(out)
 }
