@@ -37,6 +37,8 @@ pub(crate) enum Step {
         ins: usize,
         cond: usize,
         body: usize,
+        /// The fast path, where condition and body are only kernels and views.
+        flat: Option<Box<crate::steps::flat_loop::FlatLoop>>,
     },
     /// FFT of any type, planned at compile time, run by `steps/fft.rs`.
     Fft {
@@ -358,7 +360,14 @@ impl<'m> Builder<'m> {
                     // frames, so they outlive the next iteration that reads them).
                     let cond = self.program(ins.called[0], false)?;
                     let body = self.program(ins.called[1], false)?;
-                    steps.push(Step::While { ins: i, cond, body });
+                    let flat = crate::steps::flat_loop::lower_loop(self.m, &self.progs, cond, body)
+                        .map(Box::new);
+                    steps.push(Step::While {
+                        ins: i,
+                        cond,
+                        body,
+                        flat,
+                    });
                 }
                 ExecPlan::Conditional => {
                     let branches = ins

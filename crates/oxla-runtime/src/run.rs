@@ -140,6 +140,18 @@ pub(crate) struct Frame {
 }
 
 impl Frame {
+    /// The frame's arena for a program of `bytes` arena bytes (allocated on first use).
+    pub(crate) fn arena_for(&mut self, bytes: usize) -> Result<*mut u8> {
+        if self.arena.as_ref().map(|a| a.len()) != Some(bytes) {
+            self.arena = None;
+            self.arena = Some(Bytes::uninit(bytes)?);
+        }
+        Ok(self
+            .arena
+            .as_ref()
+            .map_or(std::ptr::null_mut(), |a| a.ptr()))
+    }
+
     /// The addresses of the frame's arena (empty before its first run).
     pub(crate) fn arena_range(&self) -> std::ops::Range<usize> {
         match &self.arena {
@@ -258,14 +270,7 @@ impl Programs {
         let prog = &self.progs[p];
         let c = self.module.computation(prog.comp);
         let n = c.instructions.len();
-        if frame.arena.as_ref().map(|a| a.len()) != Some(prog.arena_bytes) {
-            frame.arena = None;
-            frame.arena = Some(Bytes::uninit(prog.arena_bytes)?);
-        }
-        let base = frame
-            .arena
-            .as_ref()
-            .map_or(std::ptr::null_mut(), |a| a.ptr());
+        let base = frame.arena_for(prog.arena_bytes)?;
         // Every entry is Unset between runs.
         if frame.vals.len() != n {
             frame.vals.clear();
@@ -609,7 +614,9 @@ impl Programs {
                 select, scatter, ..
             } => self.run_select_and_scatter(&s, *select, *scatter),
             Step::TopK { .. } => self.run_top_k(&s),
-            Step::While { cond, body, .. } => self.run_while(&s, cond, body),
+            Step::While {
+                cond, body, flat, ..
+            } => self.run_while(&s, cond, body, flat.as_deref()),
             Step::Conditional { branches, .. } => self.run_conditional(&s, branches),
             Step::Call { callee, .. } => self.run_call(&s, callee),
             Step::Collective { combiner, .. } => self.run_collective(&s, *combiner),

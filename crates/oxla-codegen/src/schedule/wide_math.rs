@@ -283,13 +283,16 @@ pub(crate) fn gen_wide_loops(
                         None => buf,
                     };
                     let arg = ctx.comp.instr(cand.0).operands[0];
+                    // The buffer moved back by `jt` elements, so position j is stored at
+                    // `j` (the address shares j's scaling with the loads).
+                    let back = em.b.ins().imul_imm_s(jt, 4);
+                    let rebased = em.b.ins().isub(buf, back);
                     inner_loops(em, prefix, (jt, te), width, None, lanes, &mut |em, idx| {
                         live(em, idx);
                         let v = em.emit1(ctx, arg, idx)?;
                         let v = em.splat(v, idx.lanes)?;
                         let (j, _) = idx.d[idx.d.len() - 1];
-                        let off = em.b.ins().isub(j, jt);
-                        em.store(v, buf, off)
+                        em.store(v, rebased, j)
                     })?;
                     apply(em, ctx, cand, buf, n, &at)?;
                 }

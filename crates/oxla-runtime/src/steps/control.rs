@@ -6,6 +6,7 @@ use oxla_hlo::{Error, PrimitiveType, Result};
 use crate::exec::V;
 use crate::plan::Programs;
 use crate::run::{read_pred, Frame, StepCtx};
+use crate::steps::flat_loop::FlatLoop;
 
 impl Programs {
     /// Runs a while loop: condition program `cond`, body program `body`.
@@ -16,13 +17,30 @@ impl Programs {
     /// iteration allocates nothing and copies nothing, except a result that passes through
     /// a value of the other frame (or of the caller's arena): that one is copied out, as the
     /// next iteration overwrites it.
-    pub(crate) fn run_while(&self, s: &StepCtx, cond: &usize, body: &usize) -> Result<V> {
+    ///
+    /// A loop of kernels only (`flat`) switches to the fast path of `flat_loop.rs` as soon
+    /// as its state qualifies, unless steps are being profiled.
+    pub(crate) fn run_while(
+        &self,
+        s: &StepCtx,
+        cond: &usize,
+        body: &usize,
+        flat: Option<&FlatLoop>,
+    ) -> Result<V> {
         let (ins, vals) = (s.ins, s.vals);
         let mut cf = Frame::default();
         let mut bf = [Frame::default(), Frame::default()];
         let mut args = vec![vals[ins.operands[0].index()].clone()];
+        let flat =
+            flat.filter(|_| !crate::profile::printing() && crate::profile::current().is_none());
         for k in 0usize.. {
             s.x.check_cancel(&ins.name)?;
+            if let Some(f) = flat {
+                if let Some(st) = f.enter(&mut args[0]) {
+                    let state = self.run_flat_loop(s, f, st, k, &mut cf, &mut bf)?;
+                    return self.own(state);
+                }
+            }
             let c = self.run_in(s.x, *cond, &mut args, &mut cf, false)?;
             let go = read_pred(&c)?;
             drop(c);

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use oxla_codegen::Kernel;
 use oxla_hlo::{Error, HloComputation, HloInstruction, Op, Result};
 use oxla_passes::Slot;
 
@@ -25,27 +26,9 @@ impl Programs {
             return Err(Error::internal("in-place operand is not an array"));
         };
         let outs = [*ptr];
-        let (ins_p, outs_p) = (SendPtr(inputs.as_ptr()), SendPtr(outs.as_ptr()));
-        let (f, extent) = (k.func, k.extent);
-        let total = extent.saturating_mul(k.work_per_unit.max(1));
-        if extent >= 2 && total >= 1 << 16 && self.threads > 1 {
-            // A scatter split along a dimension its updates cannot cross (see
-            // oxla-codegen's schedule/scatter.rs).
-            let chunks = (self.threads * 4).min(extent as usize);
-            let per = (extent as usize).div_ceil(chunks);
-            parallel_for(chunks, self.threads, &|t| {
-                let s = (t * per) as i64;
-                let e = ((t + 1) * per).min(extent as usize) as i64;
-                let (a, b) = (ins_p, outs_p);
-                if s < e {
-                    // SAFETY: disjoint ranges of the operand's memory per task.
-                    unsafe { f(a.0, b.0, s, e) };
-                }
-            });
-        } else {
-            // SAFETY: the operand's memory is exclusively this instruction's (checked).
-            unsafe { f(ins_p.0, outs_p.0, 0, extent) };
-        }
+        // SAFETY: the operand's memory is exclusively this instruction's (checked); split
+        // tasks update disjoint ranges of it (see oxla-codegen's schedule/scatter.rs).
+        unsafe { self.launch(k, inputs.as_ptr(), outs.as_ptr()) };
         // The value keeps the operand's memory (and owner) under the result's shape.
         Ok(match target {
             V::Arr { ptr, keep, .. } => V::Arr {
@@ -86,33 +69,38 @@ impl Programs {
                 (&outs_vec, v)
             }
         };
-        let ins_p = SendPtr(inputs.as_ptr());
-        let outs_p = SendPtr(outs.as_ptr());
-        let f = k.func;
-        let extent = k.extent;
-        let total = extent.saturating_mul(k.work_per_unit.max(1));
-        let threads = if extent >= 2 && total >= 1 << 16 {
-            self.threads
-        } else {
-            1
-        };
-        if threads == 1 {
-            // SAFETY: pointers match the kernel's inputs/outputs, sized by their shapes.
-            unsafe { f(ins_p.0, outs_p.0, 0, extent) };
-        } else {
-            let chunks = (threads * 4).min(extent as usize);
-            let per = (extent as usize).div_ceil(chunks);
-            parallel_for(chunks, threads, &|t| {
-                let s = (t * per) as i64;
-                let e = ((t + 1) * per).min(extent as usize) as i64;
-                let (a, b) = (ins_p, outs_p);
-                if s < e {
-                    // SAFETY: disjoint output ranges per task.
-                    unsafe { f(a.0, b.0, s, e) };
-                }
-            });
-        }
+        // SAFETY: pointers match the kernel's inputs/outputs, sized by their shapes.
+        unsafe { self.launch(k, inputs.as_ptr(), outs.as_ptr()) };
         Ok(v)
+    }
+
+    /// Calls kernel `k` over its whole extent: on this thread, or split along the extent
+    /// across the pool when the work is large enough to pay for it.
+    ///
+    /// # Safety
+    /// `ins` and `outs` hold the kernel's input and output pointers, each to memory of its
+    /// shape, live for the call; split tasks must write disjoint ranges (true of loop
+    /// kernels, and of update-only kernels split along a dimension updates cannot cross).
+    pub(crate) unsafe fn launch(&self, k: &Kernel, ins: *const *const u8, outs: *const *mut u8) {
+        let (f, extent) = (k.func, k.extent);
+        let total = extent.saturating_mul(k.work_per_unit.max(1));
+        if extent < 2 || total < 1 << 16 || self.threads <= 1 {
+            // SAFETY: as the caller promises.
+            unsafe { f(ins, outs, 0, extent) };
+            return;
+        }
+        let (ins_p, outs_p) = (SendPtr(ins), SendPtr(outs));
+        let chunks = (self.threads * 4).min(extent as usize);
+        let per = (extent as usize).div_ceil(chunks);
+        parallel_for(chunks, self.threads, &|t| {
+            let s = (t * per) as i64;
+            let e = ((t + 1) * per).min(extent as usize) as i64;
+            let (a, b) = (ins_p, outs_p);
+            if s < e {
+                // SAFETY: disjoint output ranges per task, as the caller promises.
+                unsafe { f(a.0, b.0, s, e) };
+            }
+        });
     }
 
     /// The run-time half of the in-place check: arena memory is ours by construction; owned
@@ -136,6 +124,7 @@ impl Programs {
 /// A dynamic-slice whose result is one contiguous block of its operand (leading slice
 /// sizes 1, then one partial dimension, then whole dimensions): the block's offset is
 /// `Σ clamp(start_d) · stride_d` over the leading and partial dimensions.
+#[derive(Clone)]
 pub(crate) struct SliceView {
     /// Per leading/partial dimension: its stride in bytes and the largest start.
     dims: Vec<(usize, i64)>,
@@ -197,34 +186,56 @@ impl Programs {
         else {
             return Ok(None);
         };
-        let mut off = 0usize;
-        for (d, &(stride, max)) in sv.dims.iter().enumerate() {
-            let V::Arr { ptr: sp, shape, .. } = &s.vals[s.ins.operands[1 + d].index()] else {
-                return Err(Error::internal("dynamic-slice start"));
-            };
-            // SAFETY: a scalar of the start's integer type.
-            let start: i64 = unsafe {
-                use oxla_hlo::PrimitiveType::*;
-                match shape.element_type {
-                    S8 => (*sp as *const i8).read() as i64,
-                    S16 => (*sp as *const i16).read_unaligned() as i64,
-                    S32 => (*sp as *const i32).read_unaligned() as i64,
-                    S64 => (*sp as *const i64).read_unaligned(),
-                    U8 => (*sp).read() as i64,
-                    U16 => (*sp as *const u16).read_unaligned() as i64,
-                    U32 => (*sp as *const u32).read_unaligned() as i64,
-                    U64 => (*sp as *const u64).read_unaligned().min(i64::MAX as u64) as i64,
-                    _ => return Ok(None),
-                }
-            };
-            off += start.clamp(0, max) as usize * stride;
-        }
+        let vals = s.vals;
+        let operands = &s.ins.operands;
+        let off = sv.offset(|d| match &vals[operands[1 + d].index()] {
+            // SAFETY: a scalar start index of its shape's type.
+            V::Arr { ptr: sp, shape, .. } => unsafe { read_index(*sp, shape.element_type) },
+            _ => None,
+        });
+        let Some(off) = off else {
+            return Ok(None);
+        };
         Ok(Some(V::Arr {
             // SAFETY: the clamped block lies inside the operand.
             ptr: unsafe { ptr.add(off) },
             shape: s.prog.shape(s.i)?,
             keep: Some(keep.clone()),
         }))
+    }
+}
+
+impl SliceView {
+    /// The block's byte offset in its operand, for the start indices `start(d)` gives (each
+    /// clamped into range); `None` where one cannot be read.
+    pub(crate) fn offset(&self, mut start: impl FnMut(usize) -> Option<i64>) -> Option<usize> {
+        let mut off = 0usize;
+        for (d, &(stride, max)) in self.dims.iter().enumerate() {
+            off += start(d)?.clamp(0, max) as usize * stride;
+        }
+        Some(off)
+    }
+}
+
+/// The integer start index of type `t` at `p` (`None` for a type a start cannot have).
+///
+/// # Safety
+/// `p` points at a live scalar of type `t`.
+pub(crate) unsafe fn read_index(p: *const u8, t: oxla_hlo::PrimitiveType) -> Option<i64> {
+    use oxla_hlo::PrimitiveType::*;
+    // SAFETY: as the caller promises.
+    unsafe {
+        Some(match t {
+            S8 => (p as *const i8).read() as i64,
+            S16 => (p as *const i16).read_unaligned() as i64,
+            S32 => (p as *const i32).read_unaligned() as i64,
+            S64 => (p as *const i64).read_unaligned(),
+            U8 => p.read() as i64,
+            U16 => (p as *const u16).read_unaligned() as i64,
+            U32 => (p as *const u32).read_unaligned() as i64,
+            U64 => (p as *const u64).read_unaligned().min(i64::MAX as u64) as i64,
+            _ => return None,
+        })
     }
 }
 

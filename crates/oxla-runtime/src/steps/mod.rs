@@ -1,4 +1,5 @@
 //! Runtime steps, one file per kind: JIT loop kernels (and in-place updates), GEMM calls,
+//! while loops of kernels only run over raw pointers (`flat_loop.rs`),
 //! direct convolutions,
 //! row groups of loop kernels run block by block, sort, FFT, linear algebra, random numbers, select-and-scatter, top-k, control flow,
 //! collectives, host queues and channels, and host custom calls. Each adds a `run_*`
@@ -9,6 +10,7 @@ pub(crate) mod control;
 pub(crate) mod conv;
 pub(crate) mod custom_call;
 pub(crate) mod fft;
+pub(crate) mod flat_loop;
 pub(crate) mod gemm;
 pub(crate) mod kernel;
 pub(crate) mod linalg;
