@@ -2,10 +2,11 @@
 //! declared as imports, and the second half of `compile_kernels`: the emitted functions
 //! compiled by Cranelift on all cores, defined in the module and finalized.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use cranelift_codegen::ir::AbiParam;
+use cranelift_codegen::ir::{AbiParam, Type};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module};
@@ -19,40 +20,84 @@ pub(crate) fn cl_err(e: impl std::fmt::Display) -> Error {
     Error::internal(format!("cranelift: {e}"))
 }
 
-pub(crate) fn new_module() -> Result<(JITModule, HashMap<&'static str, FuncId>)> {
-    let mut fb = settings::builder();
-    fb.set("opt_level", "speed").map_err(cl_err)?;
-    fb.set("use_colocated_libcalls", "false").map_err(cl_err)?;
-    fb.set("is_pic", "false").map_err(cl_err)?;
-    // Cranelift's IR verifier costs compile time; the differential tests run with it on.
-    let verify = cfg!(debug_assertions) || std::env::var_os("OXLA_VERIFY_CLIF").is_some();
-    fb.set("enable_verifier", if verify { "true" } else { "false" })
-        .map_err(cl_err)?;
-    let isa_builder = cranelift_native::builder().map_err(cl_err)?;
-    let isa = isa_builder
-        .finish(settings::Flags::new(fb))
-        .map_err(cl_err)?;
-    let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-    let syms = helpers::symbols();
-    for (name, ptr, _, _) in &syms {
-        jb.symbol(*name, *ptr);
-    }
-    let mut jm = JITModule::new(jb);
-    let mut ids = HashMap::new();
-    for (name, _, params, ret) in syms {
+/// The ISA and its settings, built once per process (about 70 µs each time otherwise: a
+/// measurable part of a small module's compile).
+fn isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa> {
+    static ISA: std::sync::OnceLock<
+        std::result::Result<cranelift_codegen::isa::OwnedTargetIsa, String>,
+    > = std::sync::OnceLock::new();
+    ISA.get_or_init(|| {
+        let mut fb = settings::builder();
+        let set = |fb: &mut settings::Builder, k: &str, v: &str| {
+            fb.set(k, v).map_err(|e| format!("cranelift: {e}"))
+        };
+        set(&mut fb, "opt_level", "speed")?;
+        set(&mut fb, "use_colocated_libcalls", "false")?;
+        set(&mut fb, "is_pic", "false")?;
+        // Cranelift's IR verifier costs compile time; the differential tests run with it on.
+        let verify = cfg!(debug_assertions) || std::env::var_os("OXLA_VERIFY_CLIF").is_some();
+        set(
+            &mut fb,
+            "enable_verifier",
+            if verify { "true" } else { "false" },
+        )?;
+        let isa_builder = cranelift_native::builder().map_err(|e| format!("cranelift: {e}"))?;
+        isa_builder
+            .finish(settings::Flags::new(fb))
+            .map_err(|e| format!("cranelift: {e}"))
+    })
+    .clone()
+    .map_err(Error::internal)
+}
+
+/// The helper functions JIT code may call, by name: address (as an integer, so the table
+/// can be shared between threads), parameter types and return type.
+type HelperTable = HashMap<&'static str, (usize, Vec<Type>, Option<Type>)>;
+
+fn helper_table() -> &'static HelperTable {
+    static TABLE: std::sync::OnceLock<HelperTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        helpers::symbols()
+            .into_iter()
+            .map(|(name, ptr, params, ret)| (name, (ptr as usize, params, ret)))
+            .collect()
+    })
+}
+
+/// The helpers one module's kernels call, each declared as an import the first time a
+/// kernel calls it (declaring all ~100 up front cost ~50-100 µs per compile).
+#[derive(Default)]
+pub(crate) struct Helpers {
+    declared: RefCell<HashMap<&'static str, FuncId>>,
+}
+
+impl Helpers {
+    /// The import of helper `name` in `jm`.
+    pub(crate) fn id(&self, jm: &mut JITModule, name: &str) -> Result<FuncId> {
+        if let Some(&id) = self.declared.borrow().get(name) {
+            return Ok(id);
+        }
+        let (&key, (_, params, ret)) = helper_table()
+            .get_key_value(name)
+            .ok_or_else(|| Error::internal(format!("no helper {name}")))?;
         let mut sig = jm.make_signature();
-        for p in params {
-            sig.params.push(AbiParam::new(p));
-        }
-        if let Some(ret) = ret {
-            sig.returns.push(AbiParam::new(ret));
-        }
+        sig.params.extend(params.iter().map(|&p| AbiParam::new(p)));
+        sig.returns.extend(ret.iter().map(|&r| AbiParam::new(r)));
         let id = jm
-            .declare_function(name, Linkage::Import, &sig)
+            .declare_function(key, Linkage::Import, &sig)
             .map_err(cl_err)?;
-        ids.insert(name, id);
+        self.declared.borrow_mut().insert(key, id);
+        Ok(id)
     }
-    Ok((jm, ids))
+}
+
+pub(crate) fn new_module() -> Result<(JITModule, Helpers)> {
+    let mut jb = JITBuilder::with_isa(isa()?, cranelift_module::default_libcall_names());
+    // Imports resolve through the helper table (only those the code calls are looked up).
+    jb.symbol_lookup_fn(Box::new(|name| {
+        helper_table().get(name).map(|h| h.0 as *const u8)
+    }));
+    Ok((JITModule::new(jb), Helpers::default()))
 }
 
 /// Compiles the emitted functions and finalizes the module: the code object of
@@ -61,7 +106,9 @@ pub(crate) fn compile_and_finalize(
     mut jm: JITModule,
     funcs: Functions,
     consts: Vec<Box<[u8]>>,
+    mut times: crate::CodegenTimes,
 ) -> Result<Compiled> {
+    let t_start = std::time::Instant::now();
     let Functions {
         ids,
         metas,
@@ -71,11 +118,14 @@ pub(crate) fn compile_and_finalize(
     // ... and Cranelift's compilation of the functions runs on all cores.
     let asm = std::env::var_os("OXLA_DUMP_ASM").is_some();
     let isa = jm.isa();
-    // Even two functions are compiled in parallel: a spawn costs far less than compiling
-    // a loop kernel (reduce_sum's two kernels: 1.46-1.68 -> 1.11-1.35 ms, cold process).
-    let threads = cores().min(ctxs.len()).max(1);
-    type Out = Result<(Vec<u8>, u64, Vec<cranelift_module::ModuleReloc>)>;
+    type Out = Result<(
+        Vec<u8>,
+        u64,
+        Vec<cranelift_module::ModuleReloc>,
+        std::time::Duration,
+    )>;
     let compile_one = |ctx: &mut cranelift_codegen::Context, id: FuncId, name: &str| -> Out {
+        let t = std::time::Instant::now();
         ctx.set_disasm(asm);
         let mut plane = cranelift_codegen::control::ControlPlane::default();
         ctx.compile(isa, &mut plane)
@@ -95,55 +145,49 @@ pub(crate) fn compile_and_finalize(
                 eprintln!("; kernel for {name}\n{v}");
             }
         }
-        Ok((code.code_buffer().to_vec(), align, relocs))
+        Ok((code.code_buffer().to_vec(), align, relocs, t.elapsed()))
     };
-    let mut results: Vec<Option<Out>> = (0..ctxs.len()).map(|_| None).collect();
-    let run_chunk = |cs: &mut [cranelift_codegen::Context], is: &[FuncId], ns: &[String]| {
-        cs.iter_mut()
-            .zip(is)
-            .zip(ns)
-            .map(|((c, &id), n)| compile_one(c, id, n))
-            .collect::<Vec<Out>>()
+    // One task per function on the persistent worker pool (warm threads: a thread spawned
+    // per compile paid its start and its allocator's first page faults every time, about
+    // 0.25 ms of reduce_sum's 0.5 ms warm compile). A panic in Cranelift becomes an error.
+    let cells: Vec<std::sync::Mutex<Option<cranelift_codegen::Context>>> = ctxs
+        .drain(..)
+        .map(|c| std::sync::Mutex::new(Some(c)))
+        .collect();
+    let outs: Vec<std::sync::Mutex<Option<Out>>> = (0..cells.len())
+        .map(|_| std::sync::Mutex::new(None))
+        .collect();
+    let task = |k: usize| {
+        let out = match cells[k].lock().ok().as_deref_mut().and_then(Option::as_mut) {
+            Some(ctx) => compile_one(ctx, ids[k], &names[k]),
+            None => Err(Error::internal("kernel context")),
+        };
+        if let Ok(mut o) = outs[k].lock() {
+            *o = Some(out);
+        }
     };
-    let panicked = || vec![Err(Error::internal("compiler thread panicked"))];
-    std::thread::scope(|s| {
-        let per = ctxs.len().div_ceil(threads).max(1);
-        let mut chunks = ctxs
-            .chunks_mut(per)
-            .zip(ids.chunks(per))
-            .zip(names.chunks(per));
-        // The calling thread compiles the first chunk itself (one spawn fewer).
-        let first = chunks.next();
-        let handles: Vec<_> = chunks
-            .map(|((cs, is), ns)| {
-                let f = &run_chunk;
-                s.spawn(move || f(cs, is, ns))
-            })
-            .collect();
-        let mut all = Vec::new();
-        if let Some(((cs, is), ns)) = first {
-            all.push(
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_chunk(cs, is, ns)))
-                    .unwrap_or_else(|_| panicked()),
-            );
-        }
-        for h in handles {
-            all.push(h.join().unwrap_or_else(|_| panicked()));
-        }
-        for (k, o) in all.into_iter().flatten().enumerate() {
-            if k < results.len() {
-                results[k] = Some(o);
-            }
-        }
-    });
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        oxla_kernels::pool::parallel_for_unobserved(cells.len(), &task)
+    }));
+    if ran.is_err() {
+        return Err(Error::internal("Cranelift panicked compiling a kernel"));
+    }
+    let results: Vec<Option<Out>> = outs
+        .into_iter()
+        .map(|o| o.into_inner().ok().flatten())
+        .collect();
+    let t_define = std::time::Instant::now();
+    times.cranelift = t_define - t_start;
     let mut sizes = Vec::with_capacity(results.len());
     for (k, r) in results.into_iter().enumerate() {
-        let (bytes, align, relocs) = r.ok_or_else(|| Error::internal("missing kernel"))??;
+        let (bytes, align, relocs, took) = r.ok_or_else(|| Error::internal("missing kernel"))??;
+        times.slowest = times.slowest.max(took);
         sizes.push(bytes.len());
         jm.define_function_bytes(ids[k], align, &bytes, &relocs)
             .map_err(|e| Error::internal(format!("{}: {e}", names[k])))?;
     }
     jm.finalize_definitions().map_err(cl_err)?;
+    times.finalize = t_define.elapsed();
     if perf_map_enabled() {
         let entries: Vec<(*const u8, usize, &str)> = ids
             .iter()
@@ -169,14 +213,8 @@ pub(crate) fn compile_and_finalize(
             _consts: consts,
         }),
         kernels,
+        times,
     })
-}
-
-/// The cores this process may use, found once (`available_parallelism` reads cgroup files
-/// each time: a measurable part of a small module's compile).
-fn cores() -> usize {
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Whether `OXLA_PERF_MAP=1` asks for kernel symbols for `perf`.

@@ -2,8 +2,6 @@
 //! inputs and outputs, vector width and the loop schedule the execution plan chose
 //! (dispatched to `schedule/`), with the range `[start, end)` a call covers.
 
-use std::collections::HashMap;
-
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{AbiParam, InstBuilder, Signature};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -57,7 +55,7 @@ pub(crate) fn emit_kernels(
     m: &HloModule,
     specs: &[KernelSpec],
     jm: &mut JITModule,
-    helpers: &HashMap<&'static str, FuncId>,
+    helpers: &crate::jit::Helpers,
     consts: &mut Vec<Box<[u8]>>,
 ) -> Result<Functions> {
     let mut ids = Vec::new();
@@ -105,7 +103,7 @@ fn build_kernel(
     m: &HloModule,
     spec: &KernelSpec,
     jm: &mut JITModule,
-    helpers: &HashMap<&'static str, FuncId>,
+    helpers: &crate::jit::Helpers,
     consts: &mut Vec<Box<[u8]>>,
     func: &mut cranelift_codegen::ir::Function,
     fctx: &mut FunctionBuilderContext,

@@ -100,14 +100,43 @@ impl Drop for JitCode {
 pub struct Compiled {
     pub code: Arc<JitCode>,
     pub kernels: Vec<Kernel>,
+    /// Where the compile's time went.
+    pub times: CodegenTimes,
+}
+
+/// The phases of one [`compile_kernels`] call (`OXLA_TIME=1` prints them).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CodegenTimes {
+    /// Creating the JIT module.
+    pub module: std::time::Duration,
+    /// Building every kernel's Cranelift IR.
+    pub emit: std::time::Duration,
+    /// Cranelift compiling the kernels (on all cores): wall time.
+    pub cranelift: std::time::Duration,
+    /// The longest single kernel's Cranelift compile.
+    pub slowest: std::time::Duration,
+    /// Defining and finalizing the machine code.
+    pub finalize: std::time::Duration,
+    pub kernels: usize,
+    /// Cranelift IR instructions emitted, over every kernel.
+    pub clif_insts: usize,
 }
 
 /// Compiles `specs` into one code object.
 pub fn compile_kernels(m: &HloModule, specs: &[KernelSpec]) -> Result<Compiled> {
+    let t0 = std::time::Instant::now();
     let (mut jm, helpers) = jit::new_module()?;
+    let t1 = std::time::Instant::now();
     let mut consts: Vec<Box<[u8]>> = Vec::new();
     let funcs = kernel::emit_kernels(m, specs, &mut jm, &helpers, &mut consts)?;
-    jit::compile_and_finalize(jm, funcs, consts)
+    let times = CodegenTimes {
+        module: t1 - t0,
+        emit: t1.elapsed(),
+        kernels: funcs.ctxs.len(),
+        clif_insts: funcs.ctxs.iter().map(|c| c.func.dfg.num_insts()).sum(),
+        ..CodegenTimes::default()
+    };
+    jit::compile_and_finalize(jm, funcs, consts, times)
 }
 
 /// Whether `t` can be computed by JIT kernels.

@@ -336,11 +336,22 @@ impl Client {
             p.flush()?;
         }
         if std::env::var_os("OXLA_TIME").is_some() {
+            let ct = &programs.codegen_times;
+            let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
             eprintln!(
-                "compile {}: passes {passes_ms:.2} ms, code {:.2} ms, total {:.2} ms",
+                "compile {}: passes {passes_ms:.2} ms, code {:.2} ms (module {:.2}, emit {:.2}, \
+                 cranelift {:.2} [slowest kernel {:.2}], finalize {:.2}; {} kernels, {} CLIF \
+                 instructions), total {:.2} ms",
                 m.name,
-                t_code.elapsed().as_secs_f64() * 1e3,
-                compile_time.as_secs_f64() * 1e3
+                ms(t_code.elapsed()),
+                ms(ct.module),
+                ms(ct.emit),
+                ms(ct.cranelift),
+                ms(ct.slowest),
+                ms(ct.finalize),
+                ct.kernels,
+                ct.clif_insts,
+                ms(compile_time)
             );
         }
         let param_shapes = m

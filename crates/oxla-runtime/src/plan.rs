@@ -225,6 +225,8 @@ pub(crate) struct Programs {
     pub(crate) kernels: Vec<Kernel>,
     pub(crate) _code: Arc<JitCode>,
     pub(crate) threads: usize,
+    /// Where the kernels' compile time went (`OXLA_TIME=1`).
+    pub(crate) codegen_times: oxla_codegen::CodegenTimes,
 }
 
 pub(crate) fn unsup(ins: &HloInstruction, why: &str) -> Error {
@@ -608,6 +610,7 @@ impl Programs {
             kernels: compiled.kernels,
             _code: compiled.code,
             threads: threads.max(1),
+            codegen_times: compiled.times,
         })
     }
 

@@ -180,10 +180,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let (of, ofs) = idx.d[dn.output_feature_dimension as usize];
         let fg = self.b.ins().udiv_imm_s(of, (k_out / fgc).max(1));
         let bg = self.b.ins().udiv_imm_s(of, (k_out / bgc).max(1));
-        let bbase = self.b.ins().imul_imm_s(bg, in_batch / bgc.max(1));
+        let bbase = self.mul_imm(bg, in_batch / bgc.max(1));
         li[dn.input_batch_dimension as usize] = (self.b.ins().iadd(bbase, ob), 0);
         ri[dn.kernel_output_feature_dimension as usize] = (of, ofs);
-        let fbase = self.b.ins().imul_imm_s(fg, in_feat / fgc.max(1));
+        let fbase = self.mul_imm(fg, in_feat / fgc.max(1));
         let acc = accumulator(t, lanes);
         let zero = if acc.is_float() {
             self.constant(acc, Scalar::Float(0.0), lanes)?
@@ -240,10 +240,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let lim = self.iconst(wd.size);
             let in_size = ld[dn.input_spatial_dimensions[s] as usize];
             self.for_loop(zero, lim, 1, &mut |em, k| {
-                let a = em.b.ins().imul_imm_s(outs[s], wd.stride);
-                let b = em.b.ins().imul_imm_s(k, wd.window_dilation);
+                let a = em.mul_imm(outs[s], wd.stride);
+                let b = em.mul_imm(k, wd.window_dilation);
                 let p = em.b.ins().iadd(a, b);
-                let p = em.b.ins().iadd_imm_s(p, -wd.padding_low);
+                let p = em.add_imm(p, -wd.padding_low);
                 let pc = em.clamp_i64(p, 0, i64::MAX / 2);
                 let bd = wd.base_dilation.max(1);
                 let q = em.b.ins().udiv_imm_s(pc, bd);

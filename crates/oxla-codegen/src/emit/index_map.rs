@@ -22,7 +22,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let i = if l == 0 || s == 0 {
                 base
             } else {
-                self.b.ins().iadd_imm_s(base, l * s)
+                self.add_imm(base, l * s)
             };
             let iv = Val {
                 v: i,
@@ -155,9 +155,9 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let scaled = if strides[k] == 1 {
                 b
             } else {
-                self.b.ins().imul_imm_s(b, strides[k])
+                self.mul_imm(b, strides[k])
             };
-            d[k] = (self.b.ins().iadd_imm_s(scaled, start[k]), s * strides[k]);
+            d[k] = (self.add_imm(scaled, start[k]), s * strides[k]);
         }
         self.emit1(ctx, ins.operands[0], &Idx { d, lanes })
     }
@@ -311,7 +311,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             self.b.switch_to_block(here);
             self.b.seal_block(here);
             let mut d = idx.d.clone();
-            let rel = self.b.ins().iadd_imm_s(base, -off);
+            let rel = self.add_imm(base, -off);
             d[k].0 = self.clamp_i64(rel, 0, size - 1);
             self.cache.push(HashMap::new());
             let v = self.emit1(ctx, o, &Idx { d, lanes });
@@ -359,7 +359,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let mut d = Vec::new();
         for (k, p) in cfg.dimensions.iter().enumerate() {
             let step = p.interior_padding + 1;
-            let rel = self.b.ins().iadd_imm_s(idx.d[k].0, -p.edge_padding_low);
+            let rel = self.add_imm(idx.d[k].0, -p.edge_padding_low);
             let relc = self.clamp_i64(rel, 0, i64::MAX / 2);
             let q = self.b.ins().udiv_imm_s(relc, step);
             let r = self.b.ins().urem_imm_s(relc, step);

@@ -21,7 +21,7 @@ use cranelift_codegen::ir::types::{F32, F64, I16, I32, I64, I8};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_jit::JITModule;
-use cranelift_module::{FuncId, Module};
+use cranelift_module::Module;
 use oxla_hlo::literal::Scalar;
 use oxla_hlo::{
     BinaryOp, ComputationId, Error, HloComputation, HloInstruction, HloModule, InstrId, Literal,
@@ -78,14 +78,24 @@ pub(crate) struct Ctx<'m> {
 
 type Key = (usize, u32, Vec<IdxDim>, u32);
 
+/// Integer arithmetic the emitter makes once per block.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Arith {
+    Const(Type, i64),
+    Add(Value, i64),
+    Mul(Value, i64),
+}
+
 pub(crate) struct Emitter<'a, 'b> {
     pub b: FunctionBuilder<'b>,
     pub jm: &'a mut JITModule,
-    pub helpers: &'a HashMap<&'static str, FuncId>,
+    pub helpers: &'a crate::jit::Helpers,
     pub m: &'a HloModule,
     /// The kernel's vector width (1, 2 or 4).
     pub lanes: u32,
     cache: Vec<HashMap<Key, Vec<Val>>>,
+    /// Integer constants and index arithmetic already made, per block (see `Emitter::memo`).
+    arith: HashMap<(cranelift_codegen::ir::Block, Arith), Value>,
     /// Array constants referenced by address from the code; owned by the compiled kernel.
     pub consts: &'a mut Vec<Box<[u8]>>,
     /// Vector values made by splatting a scalar, with that scalar (vector shifts take a
@@ -145,7 +155,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
     pub fn new(
         b: FunctionBuilder<'b>,
         jm: &'a mut JITModule,
-        helpers: &'a HashMap<&'static str, FuncId>,
+        helpers: &'a crate::jit::Helpers,
         m: &'a HloModule,
         lanes: u32,
         consts: &'a mut Vec<Box<[u8]>>,
@@ -160,6 +170,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             consts,
             splat_src: HashMap::new(),
             tile: None,
+            arith: HashMap::new(),
         }
     }
 
@@ -195,7 +206,76 @@ impl<'a, 'b> Emitter<'a, 'b> {
     }
 
     pub fn iconst(&mut self, v: i64) -> Value {
-        self.b.ins().iconst(I64, v)
+        self.int_const(I64, v)
+    }
+
+    /// An integer constant of type `ty`, made once per block: index arithmetic asks for the
+    /// same few constants over and over, and every instruction Cranelift need not
+    /// deduplicate itself is compile time saved.
+    fn int_const(&mut self, ty: Type, v: i64) -> Value {
+        self.memo(Arith::Const(ty, v), |b| b.ins().iconst(ty, v))
+    }
+
+    /// The constant `v` is, where an `iconst` made it.
+    fn known(&self, v: Value) -> Option<i64> {
+        let inst = self.b.func.dfg.value_def(v).inst()?;
+        match self.b.func.dfg.insts[inst] {
+            cranelift_codegen::ir::InstructionData::UnaryImm {
+                opcode: cranelift_codegen::ir::Opcode::Iconst,
+                imm,
+            } => Some(imm.bits()),
+            _ => None,
+        }
+    }
+
+    /// `x + k` for an integer `x`: `x` itself for 0, folded for a constant, made once per
+    /// block.
+    pub fn add_imm(&mut self, x: Value, k: i64) -> Value {
+        let ty = self.b.func.dfg.value_type(x);
+        if k == 0 {
+            return x;
+        }
+        if let (Some(c), I64) = (self.known(x), ty) {
+            return self.int_const(ty, c.wrapping_add(k));
+        }
+        let kc = self.int_const(ty, k);
+        self.memo(Arith::Add(x, k), |b| b.ins().iadd(x, kc))
+    }
+
+    /// `x * k` for an integer `x`, simplified and made once per block as [`Self::add_imm`].
+    pub fn mul_imm(&mut self, x: Value, k: i64) -> Value {
+        let ty = self.b.func.dfg.value_type(x);
+        if k == 1 {
+            return x;
+        }
+        if let (Some(c), I64) = (self.known(x), ty) {
+            return self.int_const(ty, c.wrapping_mul(k));
+        }
+        let kc = self.int_const(ty, k);
+        self.memo(Arith::Mul(x, k), |b| b.ins().imul(x, kc))
+    }
+
+    /// `x + y` for integers, without adding a known zero.
+    pub fn add(&mut self, x: Value, y: Value) -> Value {
+        match (self.known(x), self.known(y)) {
+            (Some(0), _) => y,
+            (_, Some(0)) => x,
+            _ => self.b.ins().iadd(x, y),
+        }
+    }
+
+    /// The value `make` builds in the current block for `key`, made once per block (a
+    /// value of the same block dominates every later instruction of it).
+    fn memo(&mut self, key: Arith, make: impl FnOnce(&mut FunctionBuilder<'b>) -> Value) -> Value {
+        let Some(block) = self.b.current_block() else {
+            return make(&mut self.b);
+        };
+        if let Some(&v) = self.arith.get(&(block, key)) {
+            return v;
+        }
+        let v = make(&mut self.b);
+        self.arith.insert((block, key), v);
+        v
     }
 
     /// A constant of type `t` splatted to `lanes`.
@@ -330,20 +410,14 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// Calls a helper that returns nothing (it writes through a pointer argument).
     pub fn call_helper_void(&mut self, name: &str, args: &[Value]) -> R<()> {
-        let id = *self
-            .helpers
-            .get(name)
-            .ok_or_else(|| Error::internal(format!("no helper {name}")))?;
+        let id = self.helpers.id(self.jm, name)?;
         let fref = self.jm.declare_func_in_func(id, self.b.func);
         self.b.ins().call(fref, args);
         Ok(())
     }
 
     pub fn call_helper(&mut self, name: &str, args: &[Value], ret: Type) -> R<Value> {
-        let id = *self
-            .helpers
-            .get(name)
-            .ok_or_else(|| Error::internal(format!("no helper {name}")))?;
+        let id = self.helpers.id(self.jm, name)?;
         let fref = self.jm.declare_func_in_func(id, self.b.func);
         let call = self.b.ins().call(fref, args);
         let _ = ret;
@@ -375,8 +449,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
         lanes: u32,
     ) -> R<Val> {
         let size = t.byte_size() as i64;
-        let boff = self.b.ins().imul_imm_s(off, size);
-        let addr = self.b.ins().iadd(ptr, boff);
+        let boff = self.mul_imm(off, size);
+        let addr = self.add(ptr, boff);
         if lanes == 1 {
             return self.load_scalar(fl, t, addr);
         }
@@ -391,7 +465,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         }
         let mut xs = Vec::new();
         for l in 0..lanes as i64 {
-            let a = self.b.ins().iadd_imm_s(addr, l * ls * size);
+            let a = self.add_imm(addr, l * ls * size);
             xs.push(self.load_scalar(fl, t, a)?);
         }
         self.gather_lanes(&xs)
@@ -432,15 +506,15 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// Stores `x` at element offset `off` (lanes contiguous).
     pub fn store(&mut self, x: Val, ptr: Value, off: Value) -> R<()> {
         let size = x.t.byte_size() as i64;
-        let boff = self.b.ins().imul_imm_s(off, size);
-        let addr = self.b.ins().iadd(ptr, boff);
+        let boff = self.mul_imm(off, size);
+        let addr = self.add(ptr, boff);
         if x.lanes > 1 && x.t != PrimitiveType::Pred {
             self.b.ins().store(flags(), x.v, addr, 0);
             return Ok(());
         }
         for l in 0..x.lanes {
             let s = self.lane(x, l);
-            let a = self.b.ins().iadd_imm_s(addr, l as i64 * size);
+            let a = self.add_imm(addr, l as i64 * size);
             self.store_scalar(s, a)?;
         }
         Ok(())
@@ -482,19 +556,18 @@ impl<'a, 'b> Emitter<'a, 'b> {
             if k >= dims.len() {
                 continue;
             }
-            let term = if stride == 1 {
-                base
-            } else {
-                self.b.ins().imul_imm_s(base, stride)
-            };
+            let term = self.mul_imm(base, stride);
             off = Some(match off {
                 None => term,
-                Some(o) => self.b.ins().iadd(o, term),
+                Some(o) => self.add(o, term),
             });
             ls += s * stride;
             stride *= dims[k];
         }
-        let off = off.unwrap_or_else(|| self.b.ins().iconst(I64, 0));
+        let off = match off {
+            Some(o) => o,
+            None => self.iconst(0),
+        };
         (off, ls)
     }
 
@@ -531,7 +604,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.cache.pop();
         r?;
         let i = self.b.use_var(var);
-        let next = self.b.ins().iadd_imm_s(i, step);
+        let next = self.add_imm(i, step);
         self.b.def_var(var, next);
         self.b.ins().jump(header, &[]);
         self.b.seal_block(header);
@@ -624,7 +697,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     if s == 0 {
                         (b, 0)
                     } else {
-                        (self.b.ins().iadd_imm_s(b, l * s), 0)
+                        (self.add_imm(b, l * s), 0)
                     }
                 })
                 .collect();

@@ -210,7 +210,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             ) {
                 let zero = self.iconst(0);
                 let (off, _) = self.linear(&build_idx(counters, Some((zero, 1)), 1), in_dims);
-                let boff = self.b.ins().imul_imm_s(off, 4);
+                let boff = self.mul_imm(off, 4);
                 let at = self.b.ins().iadd(ptr, boff);
                 let n = self.iconst(d);
                 let name = if op == BinaryOp::Max {
@@ -281,7 +281,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let tiled = wide.is_some();
             let mut acc_body = |em: &mut Self, j: Value| -> R<()> {
                 for (a, &acc) in accs.iter().enumerate() {
-                    let jj = em.b.ins().iadd_imm_s(j, (a as i64) * l as i64);
+                    let jj = em.add_imm(j, (a as i64) * l as i64);
                     if tiled {
                         if let Some(tile) = em.tile.as_mut() {
                             tile.live = vec![jj];
@@ -354,19 +354,26 @@ impl<'a, 'b> Emitter<'a, 'b> {
             // Leftover full vectors when 4 accumulators were used.
             let accv = self.b.declare_var(vty);
             self.b.def_var(accv, total.v);
+            // The row's length is known, so loops that would never run are not emitted
+            // (less code: compile time). `d % step` elements are left after the main loop.
             let lim2 = self.iconst(d - l as i64 + 1);
-            let after2 = self.for_loop(after, lim2, l as i64, &mut |em, j| {
-                let idx = build_idx(&cs, Some((j, 1)), l);
-                let x = em.emit1(ctx, ops[0], &idx)?;
-                let cur = Val {
-                    v: em.b.use_var(accv),
-                    t,
-                    lanes: l,
-                };
-                let r = em.binary(op, cur, x)?;
-                em.b.def_var(accv, r.v);
-                Ok(())
-            })?;
+            let vector_left = d % step >= l as i64;
+            let after2 = if !vector_left {
+                after
+            } else {
+                self.for_loop(after, lim2, l as i64, &mut |em, j| {
+                    let idx = build_idx(&cs, Some((j, 1)), l);
+                    let x = em.emit1(ctx, ops[0], &idx)?;
+                    let cur = Val {
+                        v: em.b.use_var(accv),
+                        t,
+                        lanes: l,
+                    };
+                    let r = em.binary(op, cur, x)?;
+                    em.b.def_var(accv, r.v);
+                    Ok(())
+                })?
+            };
             let total = Val {
                 v: self.b.use_var(accv),
                 t,
@@ -384,6 +391,9 @@ impl<'a, 'b> Emitter<'a, 'b> {
             };
             let r = self.binary(op, cur, h)?;
             self.b.def_var(vars[0], r.v);
+            if d % l as i64 == 0 {
+                return Ok(());
+            }
             let lim3 = self.iconst(d);
             self.for_loop(after2, lim3, 1, &mut |em, j| {
                 let idx = build_idx(&cs, Some((j, 0)), 1);
@@ -505,7 +515,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let lim = self.iconst(n - 3);
         let after = self.for_loop(zero, lim, 4, &mut |em, i| {
             for (u, &acc) in accs.iter().enumerate() {
-                let iu = em.b.ins().iadd_imm_s(i, u as i64);
+                let iu = em.add_imm(i, u as i64);
                 counters.push(iu);
                 let x = em.emit1(ctx, operand, &build(counters));
                 counters.pop();
@@ -683,10 +693,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
             } else {
                 counters[k]
             };
-            let a = self.b.ins().imul_imm_s(idx.d[k].0, wd.stride);
-            let bb = self.b.ins().imul_imm_s(wi, wd.window_dilation);
+            let a = self.mul_imm(idx.d[k].0, wd.stride);
+            let bb = self.mul_imm(wi, wd.window_dilation);
             let p = self.b.ins().iadd(a, bb);
-            let p = self.b.ins().iadd_imm_s(p, -wd.padding_low);
+            let p = self.add_imm(p, -wd.padding_low);
             let pc = self.clamp_i64(p, 0, i64::MAX / 2);
             let q = self.b.ins().udiv_imm_s(pc, wd.base_dilation.max(1));
             let r = self.b.ins().urem_imm_s(pc, wd.base_dilation.max(1));

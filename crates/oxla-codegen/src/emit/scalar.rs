@@ -514,7 +514,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 if op == Div {
                     q
                 } else {
-                    let qd = self.b.ins().imul_imm_s(q, d);
+                    let qd = self.mul_imm(q, d);
                     self.b.ins().isub(a.v, qd)
                 }
             }

@@ -1,7 +1,6 @@
 //! Column reductions: reductions that keep the last dimension sweep rows into the output,
 //! vectorized along it (contiguous reads).
 
-use cranelift_codegen::ir::InstBuilder;
 use oxla_hlo::{Error, Op, PrimitiveType, Result};
 
 use crate::emit::{Ctx, Emitter, Idx};
@@ -152,7 +151,7 @@ pub(crate) fn gen_column_reduce(
         if lanes > 1 {
             let l = lanes as i64;
             let width = block * l;
-            let lim = em.b.ins().iadd_imm_s(jhi, -(width - 1));
+            let lim = em.add_imm(jhi, -(width - 1));
             after_blocks = em.for_loop(jlo, lim, width, &mut |em, j0| {
                 let first = em.splat(init, lanes)?;
                 let vty = em.b.func.dfg.value_type(first.v);
@@ -165,7 +164,7 @@ pub(crate) fn gen_column_reduce(
                     .collect();
                 rows(em, reduced, in_dims, &mut Vec::new(), &mut |em, rs| {
                     for (b, &acc) in accs.iter().enumerate() {
-                        let j = em.b.ins().iadd_imm_s(j0, b as i64 * l);
+                        let j = em.add_imm(j0, b as i64 * l);
                         let x =
                             em.emit1(ctx, ins.operands[0], &operand_idx(rs, &out_idx(j, lanes)))?;
                         let cur = crate::emit::Val {
@@ -178,7 +177,7 @@ pub(crate) fn gen_column_reduce(
                     Ok(())
                 })?;
                 for (b, &acc) in accs.iter().enumerate() {
-                    let j = em.b.ins().iadd_imm_s(j0, b as i64 * l);
+                    let j = em.add_imm(j0, b as i64 * l);
                     let (off, _) = em.linear(&out_idx(j, lanes), out_dims);
                     let v = crate::emit::Val {
                         v: em.b.use_var(acc),
@@ -198,7 +197,7 @@ pub(crate) fn gen_column_reduce(
         ) -> Result<()>|
          -> Result<()> {
             let l = lanes as i64;
-            let lim = em.b.ins().iadd_imm_s(jhi, -(l - 1));
+            let lim = em.add_imm(jhi, -(l - 1));
             let after = em.for_loop(after_blocks, lim, l, &mut |em, j| body(em, j, lanes))?;
             em.for_loop(after, jhi, 1, &mut |em, j| body(em, j, 1))?;
             Ok(())

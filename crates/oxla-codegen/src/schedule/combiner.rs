@@ -2,13 +2,11 @@
 //! element over a range of arrays (see [`crate::KernelMode::Combiner`]), vectorized where
 //! every type of the computation allows it, with a scalar tail.
 
-use std::collections::HashMap;
-
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
-use cranelift_module::{FuncId, Module};
+use cranelift_module::Module;
 use oxla_hlo::{Error, HloModule, PrimitiveType, Result};
 use oxla_passes::plan;
 
@@ -24,7 +22,7 @@ pub(crate) fn build_combiner(
     ins: &oxla_hlo::HloInstruction,
     which: usize,
     jm: &mut JITModule,
-    helpers: &HashMap<&'static str, FuncId>,
+    helpers: &crate::jit::Helpers,
     consts: &mut Vec<Box<[u8]>>,
     func: &mut cranelift_codegen::ir::Function,
     fctx: &mut FunctionBuilderContext,
@@ -93,7 +91,7 @@ pub(crate) fn build_combiner(
     };
     let mut after = start;
     if lanes > 1 {
-        let lim = em.b.ins().iadd_imm_s(end, -(lanes as i64 - 1));
+        let lim = em.add_imm(end, -(lanes as i64 - 1));
         after = em.for_loop(start, lim, lanes as i64, &mut |em, i| body(em, i, lanes))?;
     }
     em.for_loop(after, end, 1, &mut |em, i| body(em, i, 1))?;

@@ -1,12 +1,10 @@
 //! Sort comparators: a comparator computation as a native function over element pointers.
 
-use std::collections::HashMap;
-
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::InstBuilder;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
-use cranelift_module::{FuncId, Module};
+use cranelift_module::Module;
 use oxla_hlo::{Error, HloModule, Result};
 
 use crate::emit::{self, Emitter};
@@ -19,7 +17,7 @@ pub(crate) fn build_comparator(
     m: &HloModule,
     ins: &oxla_hlo::HloInstruction,
     jm: &mut JITModule,
-    helpers: &HashMap<&'static str, FuncId>,
+    helpers: &crate::jit::Helpers,
     consts: &mut Vec<Box<[u8]>>,
     func: &mut cranelift_codegen::ir::Function,
     fctx: &mut FunctionBuilderContext,

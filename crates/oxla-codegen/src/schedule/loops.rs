@@ -1,7 +1,7 @@
 //! The plain loop nest over a kernel's output: the split dimension over `[start, end)`, the
 //! innermost dimension two vectors at a time, then one vector, then a scalar tail.
 
-use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_codegen::ir::Value;
 use oxla_hlo::Result;
 
 use crate::emit::{Emitter, Idx};
@@ -119,14 +119,10 @@ pub(crate) fn inner_loops(
     let mut after = lo;
     if unrolled {
         // Two vectors per iteration: independent dependency chains for the CPU to overlap.
-        let lim = em.b.ins().iadd_imm_s(hi, -(2 * l - 1));
+        let lim = em.add_imm(hi, -(2 * l - 1));
         after = em.for_loop(lo, lim, 2 * l, &mut |em, j| {
             for u in 0..2 {
-                let jj = if u == 0 {
-                    j
-                } else {
-                    em.b.ins().iadd_imm_s(j, l)
-                };
+                let jj = if u == 0 { j } else { em.add_imm(j, l) };
                 body(
                     em,
                     &Idx {
@@ -139,7 +135,7 @@ pub(crate) fn inner_loops(
         })?;
     }
     if vector {
-        let lim = em.b.ins().iadd_imm_s(hi, -(l - 1));
+        let lim = em.add_imm(hi, -(l - 1));
         after = em.for_loop(after, lim, l, &mut |em, j| {
             body(em, &Idx { d: at(j, 1), lanes })
         })?;

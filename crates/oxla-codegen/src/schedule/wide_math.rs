@@ -277,7 +277,7 @@ pub(crate) fn gen_wide_loops(
                                 },
                                 dims,
                             );
-                            let boff = em.b.ins().imul_imm_s(off, 4);
+                            let boff = em.mul_imm(off, 4);
                             em.b.ins().iadd(out, boff)
                         }
                         None => buf,
@@ -285,7 +285,7 @@ pub(crate) fn gen_wide_loops(
                     let arg = ctx.comp.instr(cand.0).operands[0];
                     // The buffer moved back by `jt` elements, so position j is stored at
                     // `j` (the address shares j's scaling with the loads).
-                    let back = em.b.ins().imul_imm_s(jt, 4);
+                    let back = em.mul_imm(jt, 4);
                     let rebased = em.b.ins().isub(buf, back);
                     inner_loops(em, prefix, (jt, te), width, None, lanes, &mut |em, idx| {
                         live(em, idx);
