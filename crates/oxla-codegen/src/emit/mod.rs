@@ -108,7 +108,8 @@ pub(crate) struct Emitter<'a, 'b> {
 /// A tile of the innermost loop whose transcendental values lie in stack buffers: where
 /// instruction `id` of the kernel's computation is evaluated at the loop's own index (the
 /// outer loops' `prefix`, then one of the `live` innermost positions with stride 1, or 0 for
-/// a scalar), its value is `bufs[id][position - j0]`.
+/// a scalar), its value is `bufs[id][position]`: each buffer is kept moved back by `j0`
+/// elements, so the loop's own index addresses it.
 pub(crate) struct Tile {
     pub cache_id: usize,
     pub prefix: Vec<IdxDim>,
@@ -660,12 +661,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
         {
             return Ok(None);
         }
-        let j0 = t.j0;
-        let off = self.b.ins().isub(base, j0);
+        // `buf` is the tile's buffer moved back by its start (`wide_math::apply`).
         Ok(Some(self.load(
             PrimitiveType::F32,
             buf,
-            off,
+            base,
             stride,
             idx.lanes,
         )?))

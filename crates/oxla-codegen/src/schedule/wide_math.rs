@@ -220,8 +220,14 @@ fn apply(
             em.call_helper_void("oxla_vdiv_f32", &[buf, n, v.v])?;
         }
     }
-    if let Some(t) = em.tile.as_mut() {
-        t.bufs.push((id, buf));
+    // Reads address the buffer moved back by the tile's start, so position j is at `j`
+    // (no subtraction per vector read).
+    if let Some(j0) = em.tile.as_ref().map(|t| t.j0) {
+        let back = em.mul_imm(j0, 4);
+        let rebased = em.b.ins().isub(buf, back);
+        if let Some(t) = em.tile.as_mut() {
+            t.bufs.push((id, rebased));
+        }
     }
     Ok(())
 }
