@@ -890,7 +890,18 @@ impl Gen<'_> {
             },
         };
         let trip = self.c.range(0, 4) as i32;
-        self.add(Kind::While { trip, step }, vec![x])
+        // Sometimes a history of every iteration's value, updated in place (as a scan).
+        let history = s.element_count() * 4 <= MAX_ELEMENTS
+            && crate::program::identity(BinaryOp::Add, s.element_type()).is_ok()
+            && self.c.chance(50);
+        self.add(
+            Kind::While {
+                trip,
+                step,
+                history,
+            },
+            vec![x],
+        )
     }
 
     fn conditional(&mut self, x: usize, s: &Shape) -> Result<usize> {

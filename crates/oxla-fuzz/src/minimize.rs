@@ -109,7 +109,11 @@ fn flatten(p: &Program, i: usize) -> Option<Program> {
         },
     };
     let chain = match &node.kind {
-        Kind::While { trip, step } if *trip > 0 => {
+        Kind::While {
+            trip,
+            step,
+            history: false,
+        } if *trip > 0 => {
             let x = node.operands[0];
             (0..*trip as usize)
                 .map(|t| apply(*step, if t == 0 { x } else { i + t - 1 }))

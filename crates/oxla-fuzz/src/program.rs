@@ -110,10 +110,14 @@ pub enum Kind {
         total_order: bool,
         take: usize,
     },
-    /// (x): `trip` iterations of `step` with an s32 counter.
+    /// (x): `trip` iterations of `step` with an s32 counter. With `history`, iteration i
+    /// also writes its value into row i of a `[4, ..x]` history carried in the loop state
+    /// (a dynamic-update-slice the runtime does in place) that starts as zeros, and the
+    /// result is the history rather than the value.
     While {
         trip: i32,
         step: Step,
+        history: bool,
     },
     /// (index, x): branch `index` (out of range: the last) applies its step.
     Conditional(Vec<Step>),
@@ -464,10 +468,21 @@ pub fn emit(b: &mut XlaBuilder, kind: &Kind, operands: &[XlaOp]) -> Result<XlaOp
                 s
             }
         }
-        Kind::While { trip, step } => {
+        Kind::While {
+            trip,
+            step,
+            history,
+        } => {
             let s = shape_of(b, arg(0)?)?;
+            let t = s.element_type();
             let counter = Shape::scalar(PrimitiveType::S32);
-            let state = Shape::tuple(vec![counter.clone(), s.clone()]);
+            let hist_dims: Vec<i64> = std::iter::once(4).chain(s.dims().iter().copied()).collect();
+            let hist = Shape::array(t, &hist_dims);
+            let mut leaves = vec![counter.clone(), s.clone()];
+            if *history {
+                leaves.push(hist.clone());
+            }
+            let state = Shape::tuple(leaves);
             let mut cb = b.create_sub_builder("cond");
             let st = cb.parameter(0, &state, "state");
             let i = cb.get_tuple_element(st, 0);
@@ -481,12 +496,29 @@ pub fn emit(b: &mut XlaBuilder, kind: &Kind, operands: &[XlaOp]) -> Result<XlaOp
             let one = bb.constant(1i32);
             let i1 = bb.binary(BinaryOp::Add, i, one, &[]);
             let v1 = apply_step(&mut bb, *step, v)?;
-            bb.tuple(&[i1, v1]);
+            if *history {
+                let h = bb.get_tuple_element(st, 2);
+                let mut row_dims = vec![1];
+                row_dims.extend(s.dims());
+                let row = bb.reshape(v1, &row_dims);
+                let zero = bb.constant(0i32);
+                let mut starts = vec![i];
+                starts.extend(std::iter::repeat_n(zero, s.dims().len()));
+                let h1 = bb.dynamic_update_slice(h, row, &starts);
+                bb.tuple(&[i1, v1, h1]);
+            } else {
+                bb.tuple(&[i1, v1]);
+            }
             let body = bb.build()?;
             let zero = b.constant(0i32);
-            let init = b.tuple(&[zero, arg(0)?]);
+            let mut init = vec![zero, arg(0)?];
+            if *history {
+                let z = b.constant_literal(&identity(BinaryOp::Add, t)?);
+                init.push(b.broadcast(z, &hist_dims));
+            }
+            let init = b.tuple(&init);
             let w = b.while_loop(&cond, &body, init);
-            b.get_tuple_element(w, 1)
+            b.get_tuple_element(w, if *history { 2 } else { 1 })
         }
         Kind::AllReduce { op, groups } => {
             let t = shape_of(b, arg(0)?)?.element_type();
