@@ -6,7 +6,7 @@ use oxla_hlo::{BinaryOp, Error, HloModule, Literal, PrimitiveType, UnaryOp};
 use oxla_runtime::{Client, CompileOptions};
 
 use crate::compare::{diff_leaf, leaves, LeafDiff};
-use crate::program::{Combiner, Kind, Program};
+use crate::program::{Combiner, Kind, Program, Step};
 
 /// A named set of compile options.
 #[derive(Clone, Debug)]
@@ -213,6 +213,25 @@ pub fn explain(p: &Program, operands: &[Literal], m: &Mismatch) -> Option<String
             });
             ok.then(|| format!("f32 vector {u:?} (≤ 5 ulp; results below 2.4e-38 flush)"))
         }
+        // A loop applying one of them `trip` times (its history holds every iteration's
+        // value, which the minimizer does not unroll): each application adds its own error.
+        Kind::While {
+            trip,
+            step: Step::Unary(u @ (UnaryOp::Exp | UnaryOp::Log | UnaryOp::Logistic | UnaryOp::Tanh)),
+            ..
+        } if matches!(in_type, F32) => {
+            let bound = 5 * (*trip).max(1) as u64;
+            let ulp32 = |x: f64, y: f64| {
+                let bits = |v: f64| (v as f32).to_bits() as u64;
+                oxla_hlo::literal::ulp_distance_bits(bits(x), bits(y), 32)
+            };
+            let ok = d.clone().all(|d| {
+                d.pairs
+                    .iter()
+                    .all(|&(_, x, y)| ulp32(x, y) <= bound || (x - y).abs() < 2.4e-38)
+            });
+            ok.then(|| format!("f32 vector {u:?} applied {trip} times in a loop (≤ {bound} ulp)"))
+        }
         // Narrow floats are computed in f32 and rounded per op: one unit of double rounding.
         Kind::Unary(_) | Kind::Binary(_) | Kind::Clamp if narrow && max_ulp <= 1 => Some(format!(
             "{in_type} arithmetic in f32, rounded per op (≤ 1 ulp)"
@@ -347,6 +366,10 @@ fn approximate(k: &Kind) -> bool {
     matches!(
         k,
         Kind::Unary(UnaryOp::Exp | UnaryOp::Log | UnaryOp::Logistic | UnaryOp::Tanh)
+            | Kind::While {
+                step: Step::Unary(UnaryOp::Exp | UnaryOp::Log | UnaryOp::Logistic | UnaryOp::Tanh),
+                ..
+            }
     )
 }
 

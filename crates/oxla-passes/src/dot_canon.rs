@@ -101,11 +101,24 @@ fn fold_transposed_dots(c: &mut HloComputation) -> bool {
         };
         let nb = dnums.lhs_batch_dims.len();
         let swap: Vec<i64> = (0..nb as i64).chain([nb as i64 + 1, nb as i64]).collect();
+        // One free dimension per operand: the product is [batch.., m, n] and the swap
+        // makes it [batch.., n, m]. (With two free dimensions on one side and none on the
+        // other the transpose permutes one operand's dimensions, which swapping the
+        // operands does not do.)
+        let free = |k: usize, batch: &[i64], contracting: &[i64]| {
+            dot.operands
+                .get(k)
+                .and_then(|&o| c.instr(o).shape.dims().len().checked_sub(batch.len()))
+                .and_then(|n| n.checked_sub(contracting.len()))
+        };
+        let one_free = free(0, &dnums.lhs_batch_dims, &dnums.lhs_contracting_dims) == Some(1)
+            && free(1, &dnums.rhs_batch_dims, &dnums.rhs_contracting_dims) == Some(1);
         let gemm_type = matches!(
             dot.shape.element_type(),
             PrimitiveType::F32 | PrimitiveType::F64
         );
         if !gemm_type
+            || !one_free
             || *permutation != swap
             || users[d.index()].len() != 1
             || c.root == *d

@@ -170,7 +170,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
         if let Some((&dim, rest)) = loops.split_first() {
             let simple = self.simple_reducer(reducer);
             if let (true, None, Some(op), 1) = (rest.is_empty(), vec_inner, simple, ops.len()) {
-                if in_dims[dim] >= 8 {
+                // Complex max/min (lexicographic) picks between operands that compare equal
+                // (a NaN part, zeros of either sign) by position: it folds in order.
+                let in_order = types[0].is_complex() && matches!(op, BinaryOp::Max | BinaryOp::Min);
+                if in_dims[dim] >= 8 && !in_order {
                     // Innermost reduced loop of a plain reducer: four independent partial
                     // results (the chain of dependent adds otherwise bounds the speed).
                     return self.reduce_unrolled(
@@ -228,7 +231,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.b.def_var(vars[0], r.v);
                 return Ok(());
             }
-            let acc_n = if d >= 4 * l as i64 { 4 } else { 1 };
+            // Complex max/min (lexicographic) picks between equal operands (a NaN part,
+            // or zeros of either sign) by position, so it folds in order: one accumulator.
+            let in_order = t.is_complex() && matches!(op, BinaryOp::Max | BinaryOp::Min);
+            let acc_n = if d >= 4 * l as i64 && !in_order { 4 } else { 1 };
             let id = self.identity(op, t, l)?;
             let vty = self.b.func.dfg.value_type(id.v);
             let accs: Vec<Variable> = (0..acc_n)
