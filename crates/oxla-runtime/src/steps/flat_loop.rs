@@ -1,6 +1,6 @@
-//! The fast path of a while loop whose condition and body are only loop kernels and views
-//! (a counter, dynamic slices of the state, element-wise and reduction kernels, in-place
-//! dynamic-update-slices): both programs are lowered at compile time to kernel calls over
+//! The fast path of a while loop whose condition and body are only loop kernels, GEMMs and
+//! views (a counter, dynamic slices of the state, element-wise and reduction kernels, dots,
+//! in-place dynamic-update-slices): both programs are lowered at compile time to kernel calls over
 //! numbered pointer slots, so an iteration runs the kernels and nothing else — no value
 //! table, no reference counts, no tuples built (the general path, `Programs::run_in`, costs
 //! a few hundred nanoseconds per iteration in that bookkeeping).
@@ -62,6 +62,15 @@ enum Op {
     },
     /// Update-only kernel `kernel` writing into `ins[0]`'s memory.
     InPlace { kernel: usize, ins: Box<[S]> },
+    /// A GEMM step (`steps/gemm.rs`) of operands `a`, `b` into `out` (slot, arena offset).
+    Gemm {
+        g: oxla_passes::plan::GemmDims,
+        a: S,
+        b: S,
+        out: (S, usize),
+        /// The instruction, for errors.
+        name: String,
+    },
     /// A dynamic slice as a view of slot `src` at the offset its start indices give.
     View {
         src: S,
@@ -186,6 +195,31 @@ fn lower(c: &HloComputation, prog: &Program, state: usize) -> Option<(Flat, Vec<
             },
             Action::Forward => vals[ins.operands[0].index()].clone()?,
             Action::Alias(o) => Val::Arr(arr(&vals, oxla_hlo::InstrId(o))?),
+            Action::Step(k) if matches!(prog.steps[k as usize], Step::Gemm { .. }) => {
+                let Step::Gemm { g, .. } = &prog.steps[k as usize] else {
+                    return None;
+                };
+                let (a, b) = match ins.operands[..] {
+                    [a, b] => (arr(&vals, a)?, arr(&vals, b)?),
+                    _ => return None,
+                };
+                if prog.writes_owned(i) || !ins.shape.is_array() {
+                    return None;
+                }
+                let off = match prog.slots[i] {
+                    Slot::Arena { offset, .. } => offset,
+                    _ => return None,
+                };
+                let s = fresh(&mut origin, Origin::Arena);
+                ops.push(Op::Gemm {
+                    g: *g,
+                    a,
+                    b,
+                    out: (s, off),
+                    name: ins.name.clone(),
+                });
+                Val::Arr(s)
+            }
             Action::Step(k) => {
                 let Step::Kernel {
                     kernel,
@@ -294,6 +328,7 @@ fn lower(c: &HloComputation, prog: &Program, state: usize) -> Option<(Flat, Vec<
                 Op::Kernel { ins, .. } => ins.contains(&t),
                 Op::InPlace { ins, .. } => ins[(k == by) as usize..].contains(&t),
                 Op::View { src, starts, .. } => *src == t || starts.iter().any(|&(s, _)| s == t),
+                Op::Gemm { a, b, .. } => *a == t || *b == t,
             };
             if reads {
                 return None;
@@ -435,14 +470,14 @@ impl Programs {
             cs[..n].copy_from_slice(&st.ptrs);
             // SAFETY: the slots hold live memory of the shapes the kernels were built for:
             // state leaves, constants, and the condition's arena.
-            unsafe { self.run_flat(&fl.cond, &mut cs, cbase, &mut scratch) };
+            unsafe { self.run_flat(&fl.cond, &mut cs, cbase, &mut scratch)? };
             // SAFETY: the condition's result is a pred scalar.
             if unsafe { *cs[pred] } == 0 {
                 break;
             }
             bs[..n].copy_from_slice(&st.ptrs);
             // SAFETY: as above; leaves updated in place are the loop's alone (`enter`).
-            unsafe { self.run_flat(&fl.body, &mut bs, bases[k & 1], &mut scratch) };
+            unsafe { self.run_flat(&fl.body, &mut bs, bases[k & 1], &mut scratch)? };
             for (m, leaf) in fl.leaves.iter().enumerate() {
                 st.ptrs[m] = bs[fl.body.results[m] as usize];
                 match leaf {
@@ -464,7 +499,13 @@ impl Programs {
     /// # Safety
     /// The state slots hold live memory of the program's parameter shapes; `base` is an
     /// arena of `f.arena_bytes`.
-    unsafe fn run_flat(&self, f: &Flat, slots: &mut [*mut u8], base: *mut u8, t: &mut Scratch) {
+    unsafe fn run_flat(
+        &self,
+        f: &Flat,
+        slots: &mut [*mut u8],
+        base: *mut u8,
+        t: &mut Scratch,
+    ) -> Result<()> {
         for op in &f.ops {
             match op {
                 Op::Kernel { kernel, ins, outs } => {
@@ -506,8 +547,25 @@ impl Programs {
                     // SAFETY: the clamped block lies inside the operand.
                     slots[*out as usize] = unsafe { slots[*src as usize].add(off) };
                 }
+                Op::Gemm {
+                    g,
+                    a,
+                    b,
+                    out: (s, off),
+                    name,
+                } => {
+                    // SAFETY: buffer assignment placed the result inside the arena.
+                    let c = unsafe { base.add(*off) };
+                    slots[*s as usize] = c;
+                    let (a, b) = (
+                        slots[*a as usize] as *const u8,
+                        slots[*b as usize] as *const u8,
+                    );
+                    self.gemm_raw(g, a, b, c, name)?;
+                }
             }
         }
+        Ok(())
     }
 }
 
@@ -532,6 +590,31 @@ struct Scratch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The GEMM steps of each fast-path loop body of `text`.
+    fn flat_gemms(text: &str) -> Vec<usize> {
+        let mut m = oxla_hlo::text::parse_module(text).expect("parses");
+        oxla_passes::Pipeline::with_fusion()
+            .run(&mut m)
+            .expect("optimizes");
+        let progs =
+            Programs::build(&m, 1, &crate::custom_call::Registry::default()).expect("builds");
+        progs
+            .progs
+            .iter()
+            .flat_map(|p| &p.steps)
+            .filter_map(|s| match s {
+                Step::While { flat: Some(f), .. } => Some(
+                    f.body
+                        .ops
+                        .iter()
+                        .filter(|o| matches!(o, Op::Gemm { .. }))
+                        .count(),
+                ),
+                _ => None,
+            })
+            .collect()
+    }
 
     /// Whether each while loop of `text` (optimized as `compile` does) takes the fast path.
     fn flat_loops(text: &str) -> Vec<bool> {
@@ -571,6 +654,11 @@ mod tests {
         // Leaves passed through unchanged.
         let body = "  x1 = f32[8,4] copy(x)\n  h1 = f32[16,4] copy(h)\n";
         assert_eq!(flat_loops(&counter_loop(body)), [true]);
+        // A GEMM step (16x32 by 32x32: the GEMM plan), its operands state leaves.
+        let text = counter_loop("  w = f32[32,32] copy(h)\n  x1 = f32[16,32] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n  h1 = f32[32,32] copy(h)\n")
+            .replace("f32[8,4]", "f32[16,32]")
+            .replace("f32[16,4]", "f32[32,32]");
+        assert_eq!(flat_gemms(&text), [1]);
         // The history is read again after its update is computed: the update is not in
         // place but a kernel writing fresh arena memory, and the loop still qualifies.
         let body = "  w = f32[1,4] dynamic-slice(x, i, zero), dynamic_slice_sizes={1,4}\n  h1 = f32[16,4] dynamic-update-slice(h, w, i, zero)\n  hs = f32[8,4] slice(h), slice={[0:8], [0:4]}\n  x1 = f32[8,4] add(x, hs)\n";

@@ -16,15 +16,31 @@ impl Programs {
         let ins = s.ins;
         let base = s.base;
         let operand_ptr = |k: usize| s.operand_ptr(k);
-        let a = SendPtr(operand_ptr(0)?);
-        let b = SendPtr(operand_ptr(1)?);
+        let (a, b) = (operand_ptr(0)?, operand_ptr(1)?);
         let (outs, v) = self.out_ptrs(prog, i, &ins.shape, base)?;
-        if g.f64 {
-            self.gemm::<f64>(g, a, b, SendPtr(outs[0]), &ins.name)?;
-        } else {
-            self.gemm::<f32>(g, a, b, SendPtr(outs[0]), &ins.name)?;
-        }
+        let c = *outs
+            .first()
+            .ok_or_else(|| Error::internal("GEMM result pointer"))?;
+        self.gemm_raw(g, a, b, c, &ins.name)?;
         Ok(v)
+    }
+
+    /// Runs GEMM `g` (f32 or f64, as it says) on raw operand pointers: `a` and `b` the
+    /// operands, `c` the result, each of the sizes `g` gives.
+    pub(crate) fn gemm_raw(
+        &self,
+        g: &GemmDims,
+        a: *const u8,
+        b: *const u8,
+        c: *mut u8,
+        name: &str,
+    ) -> Result<()> {
+        let (a, b, c) = (SendPtr(a), SendPtr(b), SendPtr(c));
+        if g.f64 {
+            self.gemm::<f64>(g, a, b, c, name)
+        } else {
+            self.gemm::<f32>(g, a, b, c, name)
+        }
     }
 
     /// Runs a (batched) GEMM step on raw operand pointers.
