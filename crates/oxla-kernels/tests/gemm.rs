@@ -252,6 +252,9 @@ fn many_shapes<T: Elem>() {
         (5, 7, 0),
         (64, 2100, 9),
         (7, 65, 600),
+        // Deeper than every kernel's KC (AVX2 f32: 1024): several k slices, the first
+        // overwriting C.
+        (19, 45, 1030),
     ];
     for isa in isas() {
         for (t, &(m, n, k)) in shapes.iter().enumerate() {
@@ -281,6 +284,7 @@ fn transposes<T: Elem>() {
         (70, 13, 300),
         (5, 7, 0),
         (130, 129, 520),
+        (9, 20, 1100),
     ];
     for isa in isas() {
         for (t, &(m, n, k)) in shapes.iter().enumerate() {
