@@ -320,6 +320,26 @@ extern "C" fn vdiv_f32(ptr: *mut f32, n: i64, d: f32) {
     oxla_kernels::vmath::div_by(xs, d);
 }
 
+/// `fn(dst, x, a, y, n)`: `dst[i] = x[i] * a + y[i]` for `n` floats, multiply and add
+/// rounded apart (`oxla_kernels::vmath::mul_add_rows`; a wide-math tile's fill).
+extern "C" fn vmuladd_f32(dst: *mut f32, x: *const f32, a: f32, y: *const f32, n: i64) {
+    mul_add(dst, x, Some(a), y, n)
+}
+
+/// `fn(dst, x, y, n)`: `dst[i] = x[i] + y[i]` for `n` floats.
+extern "C" fn vadd_f32(dst: *mut f32, x: *const f32, y: *const f32, n: i64) {
+    mul_add(dst, x, None, y, n)
+}
+
+fn mul_add(dst: *mut f32, x: *const f32, a: Option<f32>, y: *const f32, n: i64) {
+    if dst.is_null() || x.is_null() || y.is_null() || n <= 0 {
+        return;
+    }
+    // SAFETY: the JIT passes a tile buffer (or its output row, which may be one of the
+    // inputs only at the same position) and two input rows, each of at least `n` floats.
+    unsafe { oxla_kernels::vmath::mul_add_raw(dst, x, a, y, n as usize) }
+}
+
 /// `fn(ptr, n) -> f32`: the max / min of `n` floats with XLA's semantics at the CPU's
 /// vector width (`oxla_kernels::rowminmax`; a row reduction read straight from a buffer).
 extern "C" fn vrow_max_f32(ptr: *const f32, n: i64) -> f32 {
@@ -346,6 +366,18 @@ pub(crate) fn symbols() -> Vec<Helper> {
         "oxla_vdiv_f32",
         vdiv_f32 as *const u8,
         vec![I64, I64, F32],
+        None,
+    ));
+    v.push((
+        "oxla_vmuladd_f32",
+        vmuladd_f32 as *const u8,
+        vec![I64, I64, F32, I64, I64],
+        None,
+    ));
+    v.push((
+        "oxla_vadd_f32",
+        vadd_f32 as *const u8,
+        vec![I64, I64, I64, I64],
         None,
     ));
     v.push((

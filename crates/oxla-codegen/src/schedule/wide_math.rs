@@ -22,6 +22,11 @@
 //! tile (IEEE quotients, so the same bits at 16 lanes as at 4). Where the kernel's root is
 //! the tiled value itself, its buffer is the output row: no copy back.
 //!
+//! Where a transcendental's argument is `x * c + y` or `x + y` of two kernel inputs of the
+//! output's shape (an RNN cell's `tanh(0.9 h + x)`), the tile is filled by one call at the
+//! CPU's width too (`vmath::mul_add_raw`, multiply and add rounded apart as here) instead
+//! of the kernel's own 4-lane loop.
+//!
 //! Only a transcendental evaluated at the kernel's own output index is tiled (one reached
 //! from the root through element-wise ops of the output's shape); one seen through a
 //! broadcast, slice, transpose … is computed as before. On a CPU without AVX2 + FMA, or
@@ -289,6 +294,28 @@ pub(crate) fn gen_wide_loops(
                         None => buf,
                     };
                     let arg = ctx.comp.instr(cand.0).operands[0];
+                    if let (TileFn::Math(_), Some(fill)) = (cand.1, mul_add_fill(ctx, arg, dims)) {
+                        // `x * a + y` of two inputs: filled at the CPU's width.
+                        let (off, _) = em.linear(
+                            &Idx {
+                                d: at.clone(),
+                                lanes: 1,
+                            },
+                            dims,
+                        );
+                        let boff = em.mul_imm(off, 4);
+                        let xp = em.add(fill.x, boff);
+                        let yp = em.add(fill.y, boff);
+                        match fill.a {
+                            Some(a) => {
+                                let a = em.b.ins().f32const(a);
+                                em.call_helper_void("oxla_vmuladd_f32", &[buf, xp, a, yp, n])?
+                            }
+                            None => em.call_helper_void("oxla_vadd_f32", &[buf, xp, yp, n])?,
+                        }
+                        apply(em, ctx, cand, buf, n, &at)?;
+                        continue;
+                    }
                     // The buffer moved back by `jt` elements, so position j is stored at
                     // `j` (the address shares j's scaling with the loads).
                     let back = em.mul_imm(jt, 4);
@@ -316,6 +343,63 @@ pub(crate) fn gen_wide_loops(
             Ok(())
         },
     )
+}
+
+/// A transcendental's argument `x * a + y` (or `x + y`) of two f32 kernel inputs of the
+/// output's shape, `a` a constant: the pointers of `x` and `y` and the constant.
+struct MulAddFill {
+    x: Value,
+    a: Option<f32>,
+    y: Value,
+}
+
+/// [`MulAddFill`] for argument `arg` of `ctx` (an f32 array of `dims`), where it has that
+/// form exactly: `add(multiply(X, broadcast(c)), Y)` (either order of the multiply's
+/// operands) or `add(X, Y)`. The add keeps its operand order, so the sums' NaN operands
+/// are as the plain loop's.
+fn mul_add_fill(ctx: &Ctx, arg: InstrId, dims: &[i64]) -> Option<MulAddFill> {
+    let Leaves::Buffers(ptrs) = &ctx.leaves else {
+        return None;
+    };
+    let c = ctx.comp;
+    let input = |id: InstrId| {
+        let ins = c.instr(id);
+        let a = ins.shape.as_array()?;
+        (a.dims == dims && a.element_type == PrimitiveType::F32)
+            .then(|| ptrs.get(id.index()).copied().flatten())
+            .flatten()
+    };
+    let scalar_const = |id: InstrId| -> Option<f32> {
+        let ins = c.instr(id);
+        let Op::Broadcast { .. } = ins.op else {
+            return None;
+        };
+        let k = c.instr(*ins.operands.first()?);
+        match &k.op {
+            Op::Constant(l) if l.shape().dims().is_empty() => {
+                l.get_linear(0).ok().map(|v| v.as_f64() as f32)
+            }
+            _ => None,
+        }
+    };
+    let ins = c.instr(arg);
+    let (Op::Binary(BinaryOp::Add), [l, r]) = (&ins.op, ins.operands.as_slice()) else {
+        return None;
+    };
+    let y = input(*r)?;
+    if let Some(x) = input(*l) {
+        return Some(MulAddFill { x, a: None, y });
+    }
+    let m = c.instr(*l);
+    let (Op::Binary(BinaryOp::Mul), [p, q]) = (&m.op, m.operands.as_slice()) else {
+        return None;
+    };
+    let (x, a) = match (input(*p), scalar_const(*q), input(*q), scalar_const(*p)) {
+        (Some(x), Some(a), _, _) | (_, _, Some(x), Some(a)) => (x, a),
+        _ => return None,
+    };
+    // A NaN constant would make the multiply's NaN operand order matter.
+    (!a.is_nan()).then_some(MulAddFill { x, a: Some(a), y })
 }
 
 /// The instructions of `ctx` read from input buffers (see [`wide_candidates`]).
