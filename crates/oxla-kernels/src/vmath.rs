@@ -156,11 +156,29 @@ pub fn mul_add_rows(dst: &mut [f32], x: &[f32], a: Option<f32>, y: &[f32]) {
 /// # Safety
 /// `dst`, `x` and `y` each point at `n` floats; `dst` overlaps an input only exactly.
 pub unsafe fn mul_add_raw(dst: *mut f32, x: *const f32, a: Option<f32>, y: *const f32, n: usize) {
-    match VIsa::detect() {
+    // SAFETY: as the caller promises; detect() only returns what the CPU runs.
+    unsafe { mul_add_raw_with(VIsa::detect(), dst, x, a, y, n) }
+}
+
+/// [`mul_add_raw`] with implementation `isa` (which the CPU must run).
+unsafe fn mul_add_raw_with(
+    isa: VIsa,
+    dst: *mut f32,
+    x: *const f32,
+    a: Option<f32>,
+    y: *const f32,
+    n: usize,
+) {
+    match isa {
         #[cfg(target_arch = "x86_64")]
         VIsa::Avx512 => {
             // SAFETY: detect() only returns what the CPU runs; as the caller promises.
             unsafe { x86::mul_add_avx512(dst, x, a, y, n) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        VIsa::Avx2 => {
+            // SAFETY: as above.
+            unsafe { x86::mul_add_avx2(dst, x, a, y, n) }
         }
         _ => {
             for i in 0..n {
@@ -811,6 +829,40 @@ mod x86 {
         }
     }
 
+    /// [`super::mul_add_raw`] at 8 lanes, the last few elements one at a time.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn mul_add_avx2(
+        d: *mut f32,
+        xp: *const f32,
+        a: Option<f32>,
+        yp: *const f32,
+        n: usize,
+    ) {
+        // SAFETY: every access lies in the `n` floats of each.
+        unsafe {
+            let av = _mm256_set1_ps(a.unwrap_or(1.0));
+            let mut i = 0;
+            while i + 8 <= n {
+                let xv = _mm256_loadu_ps(xp.add(i));
+                let p = if a.is_some() {
+                    _mm256_mul_ps(xv, av)
+                } else {
+                    xv
+                };
+                _mm256_storeu_ps(d.add(i), _mm256_add_ps(p, _mm256_loadu_ps(yp.add(i))));
+                i += 8;
+            }
+            for j in i..n {
+                let xv = xp.add(j).read();
+                let p = match a {
+                    Some(a) => xv * a,
+                    None => xv,
+                };
+                d.add(j).write(p + yp.add(j).read());
+            }
+        }
+    }
+
     /// Fewer than 16 elements: one masked vector (nothing outside the slice is touched).
     #[target_feature(enable = "avx512f")]
     unsafe fn tail_avx512(f: VFunc, xs: &mut [f32]) {
@@ -980,28 +1032,34 @@ mod tests {
 
     #[test]
     fn mul_add_rows_is_the_rounded_product_plus_and_stays_in_the_slice() {
+        let isas = [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }];
+        let cases = [
+            Some(0.9f32),
+            Some(-0.0),
+            Some(f32::INFINITY),
+            Some(3e38),
+            None,
+        ];
         for n in 0..70 {
             let x: Vec<f32> = specials().into_iter().cycle().take(n).collect();
             let y: Vec<f32> = specials().into_iter().rev().cycle().take(n).collect();
-            for a in [
-                Some(0.9f32),
-                Some(-0.0),
-                Some(f32::INFINITY),
-                Some(3e38),
-                None,
-            ] {
-                let mut buf = vec![f32::from_bits(0x7fc0_dead); n + 64];
-                mul_add_rows(&mut buf[32..32 + n], &x, a, &y);
-                for k in 0..n {
-                    let p = match a {
-                        Some(a) => x[k] * a,
-                        None => x[k],
-                    };
-                    let (g, want) = (buf[32 + k], p + y[k]);
-                    assert!(g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()));
+            for isa in isas.into_iter().filter(|i| i.available()) {
+                for a in cases {
+                    let mut buf = vec![f32::from_bits(0x7fc0_dead); n + 64];
+                    let (d, xp, yp) = (buf[32..].as_mut_ptr(), x.as_ptr(), y.as_ptr());
+                    // SAFETY: the CPU runs `isa`; each pointer holds `n` floats.
+                    unsafe { mul_add_raw_with(isa, d, xp, a, yp, n) };
+                    for k in 0..n {
+                        let p = match a {
+                            Some(a) => x[k] * a,
+                            None => x[k],
+                        };
+                        let (g, want) = (buf[32 + k], p + y[k]);
+                        assert!(g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()));
+                    }
+                    assert!(buf[..32].iter().all(|v| v.to_bits() == 0x7fc0_dead));
+                    assert!(buf[32 + n..].iter().all(|v| v.to_bits() == 0x7fc0_dead));
                 }
-                assert!(buf[..32].iter().all(|v| v.to_bits() == 0x7fc0_dead));
-                assert!(buf[32 + n..].iter().all(|v| v.to_bits() == 0x7fc0_dead));
             }
         }
     }
