@@ -321,7 +321,7 @@ extern "C" fn vdiv_f32(ptr: *mut f32, n: i64, d: f32) {
 }
 
 /// `fn(dst, x, a, y, n)`: `dst[i] = x[i] * a + y[i]` for `n` floats, multiply and add
-/// rounded apart (`oxla_kernels::vmath::mul_add_rows`; a wide-math tile's fill).
+/// rounded apart (`oxla_kernels::vmath::mul_add_raw`; a wide-math tile's fill).
 extern "C" fn vmuladd_f32(dst: *mut f32, x: *const f32, a: f32, y: *const f32, n: i64) {
     mul_add(dst, x, Some(a), y, n)
 }

@@ -202,16 +202,8 @@ pub fn explain(p: &Program, operands: &[Literal], m: &Mismatch) -> Option<String
         Kind::Unary(u @ (UnaryOp::Exp | UnaryOp::Log | UnaryOp::Logistic | UnaryOp::Tanh))
             if matches!(in_type, F32) =>
         {
-            let ulp32 = |x: f64, y: f64| {
-                let bits = |v: f64| (v as f32).to_bits() as u64;
-                oxla_hlo::literal::ulp_distance_bits(bits(x), bits(y), 32)
-            };
-            let ok = d.clone().all(|d| {
-                d.pairs
-                    .iter()
-                    .all(|&(_, x, y)| ulp32(x, y) <= 5 || (x - y).abs() < 2.4e-38)
-            });
-            ok.then(|| format!("f32 vector {u:?} (≤ 5 ulp; results below 2.4e-38 flush)"))
+            within_f32_ulp(&m.leaves, 5)
+                .then(|| format!("f32 vector {u:?} (≤ 5 ulp; results below 2.4e-38 flush)"))
         }
         // A loop applying tanh or logistic `trip` times (its history holds every iteration's
         // value, which the minimizer does not unroll): their slopes are at most 1, so each
@@ -223,16 +215,8 @@ pub fn explain(p: &Program, operands: &[Literal], m: &Mismatch) -> Option<String
             ..
         } if matches!(in_type, F32) => {
             let bound = 5 * (*trip).max(1) as u64;
-            let ulp32 = |x: f64, y: f64| {
-                let bits = |v: f64| (v as f32).to_bits() as u64;
-                oxla_hlo::literal::ulp_distance_bits(bits(x), bits(y), 32)
-            };
-            let ok = d.clone().all(|d| {
-                d.pairs
-                    .iter()
-                    .all(|&(_, x, y)| ulp32(x, y) <= bound || (x - y).abs() < 2.4e-38)
-            });
-            ok.then(|| format!("f32 vector {u:?} applied {trip} times in a loop (≤ {bound} ulp)"))
+            within_f32_ulp(&m.leaves, bound)
+                .then(|| format!("f32 vector {u:?} applied {trip} times in a loop (≤ {bound} ulp)"))
         }
         // Narrow floats are computed in f32 and rounded per op: one unit of double rounding.
         Kind::Unary(_) | Kind::Binary(_) | Kind::Clamp if narrow && max_ulp <= 1 => Some(format!(
@@ -361,6 +345,20 @@ fn accumulation(
         })
     });
     ok.then(|| format!("{t} accumulation order ({} terms at most)", n as u64))
+}
+
+/// Whether every differing element of `leaves` is within `bound` f32 ulp of the reference,
+/// or both are below f32's normal range (the vector paths may flush there).
+fn within_f32_ulp(leaves: &[(usize, LeafDiff)], bound: u64) -> bool {
+    let ulp32 = |x: f64, y: f64| {
+        let bits = |v: f64| (v as f32).to_bits() as u64;
+        oxla_hlo::literal::ulp_distance_bits(bits(x), bits(y), 32)
+    };
+    leaves.iter().all(|(_, d)| {
+        d.pairs
+            .iter()
+            .all(|&(_, x, y)| ulp32(x, y) <= bound || (x - y).abs() < 2.4e-38)
+    })
 }
 
 /// Whether node kind `k` is one of the JIT's f32 vector approximations.

@@ -6,8 +6,10 @@
 use std::hint::black_box;
 use std::time::Duration;
 
+use criterion::measurement::WallTime;
 use criterion::{
-    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode,
+    Throughput,
 };
 use oxla_kernels::rowminmax::{row_minmax, MinMax};
 use oxla_kernels::vmath::{apply_with, VFunc, VIsa};
@@ -21,16 +23,21 @@ fn inputs(n: usize) -> Vec<f32> {
         .collect()
 }
 
-fn vmath(c: &mut Criterion) {
-    let n = 2048;
-    let x = inputs(n);
-    let mut group = c.benchmark_group("vmath");
+/// Short runs of `n` elements per iteration (the routines take nanoseconds to microseconds).
+fn configure(group: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
     group
         .sample_size(20)
         .warm_up_time(Duration::from_millis(200))
         .measurement_time(Duration::from_millis(800))
         .sampling_mode(SamplingMode::Flat)
         .throughput(Throughput::Elements(n as u64));
+}
+
+fn vmath(c: &mut Criterion) {
+    let n = 2048;
+    let x = inputs(n);
+    let mut group = c.benchmark_group("vmath");
+    configure(&mut group, n);
     let isas = [
         (VIsa::Avx512, "avx512"),
         (VIsa::Avx2, "avx2"),
@@ -56,12 +63,7 @@ fn rows(c: &mut Criterion) {
     let n = 4096;
     let x = inputs(n);
     let mut group = c.benchmark_group("rowminmax");
-    group
-        .sample_size(20)
-        .warm_up_time(Duration::from_millis(200))
-        .measurement_time(Duration::from_millis(800))
-        .sampling_mode(SamplingMode::Flat)
-        .throughput(Throughput::Elements(n as u64));
+    configure(&mut group, n);
     for (name, op) in [("max", MinMax::Max), ("min", MinMax::Min)] {
         group.bench_function(BenchmarkId::new(name, n), |b| {
             b.iter(|| black_box(row_minmax(op, black_box(&x))))

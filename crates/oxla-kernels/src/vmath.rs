@@ -137,21 +137,12 @@ pub fn div_by(xs: &mut [f32], d: f32) {
     }
 }
 
-/// `dst[i] = x[i] * a + y[i]`, the product rounded before the sum (an HLO multiply then
-/// add, not a fused multiply-add: the same bits at any width). With `a` = `None` the
-/// product is `x[i]` itself (an add). The JIT fills a wide-math tile with this where a
-/// transcendental's argument is such an expression of two inputs (an RNN's
-/// `tanh(0.9 h + x)`), 16 lanes at a time instead of its own 4.
-///
-/// Only the first `min(len)` elements are written where the slices' lengths differ.
-pub fn mul_add_rows(dst: &mut [f32], x: &[f32], a: Option<f32>, y: &[f32]) {
-    let n = dst.len().min(x.len()).min(y.len());
-    // SAFETY: all three hold `n` floats; `dst` is borrowed apart from the inputs.
-    unsafe { mul_add_raw(dst.as_mut_ptr(), x.as_ptr(), a, y.as_ptr(), n) }
-}
-
-/// [`mul_add_rows`] on raw pointers, for a caller whose output may be one of its inputs
-/// (each element is read before it is written, at the same position).
+/// `dst[i] = x[i] * a + y[i]` for `i < n`, the product rounded before the sum (an HLO
+/// multiply then add, not a fused multiply-add: the same bits at any width). With `a` =
+/// `None` the product is `x[i]` itself (an add). The JIT fills a wide-math tile with this
+/// where a transcendental's argument is such an expression of two inputs (an RNN's
+/// `tanh(0.9 h + x)`), 16 lanes at a time instead of its own 4. Raw pointers: the output
+/// may be one of the inputs (each element is read before it is written, in place).
 ///
 /// # Safety
 /// `dst`, `x` and `y` each point at `n` floats; `dst` overlaps an input only exactly.
@@ -180,17 +171,30 @@ unsafe fn mul_add_raw_with(
             // SAFETY: as above.
             unsafe { x86::mul_add_avx2(dst, x, a, y, n) }
         }
-        _ => {
-            for i in 0..n {
-                // SAFETY: as the caller promises.
-                unsafe {
-                    let (xv, yv) = (x.add(i).read(), y.add(i).read());
-                    dst.add(i).write(match a {
-                        Some(a) => xv * a + yv,
-                        None => xv + yv,
-                    });
-                }
-            }
+        // SAFETY: as the caller promises.
+        _ => unsafe { mul_add_scalar(dst, x, a, y, 0..n) },
+    }
+}
+
+/// [`mul_add_raw`] one element at a time over `range`.
+///
+/// # Safety
+/// As for [`mul_add_raw`], for every index of `range`.
+unsafe fn mul_add_scalar(
+    dst: *mut f32,
+    x: *const f32,
+    a: Option<f32>,
+    y: *const f32,
+    range: std::ops::Range<usize>,
+) {
+    for i in range {
+        // SAFETY: as the caller promises.
+        unsafe {
+            let (xv, yv) = (x.add(i).read(), y.add(i).read());
+            dst.add(i).write(match a {
+                Some(a) => xv * a + yv,
+                None => xv + yv,
+            });
         }
     }
 }
@@ -852,14 +856,7 @@ mod x86 {
                 _mm256_storeu_ps(d.add(i), _mm256_add_ps(p, _mm256_loadu_ps(yp.add(i))));
                 i += 8;
             }
-            for j in i..n {
-                let xv = xp.add(j).read();
-                let p = match a {
-                    Some(a) => xv * a,
-                    None => xv,
-                };
-                d.add(j).write(p + yp.add(j).read());
-            }
+            super::mul_add_scalar(d, xp, a, yp, i..n);
         }
     }
 

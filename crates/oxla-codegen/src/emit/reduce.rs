@@ -231,10 +231,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.b.def_var(vars[0], r.v);
                 return Ok(());
             }
-            // Complex max/min (lexicographic) picks between equal operands (a NaN part,
-            // or zeros of either sign) by position, so it folds in order: one accumulator.
-            let in_order = t.is_complex() && matches!(op, BinaryOp::Max | BinaryOp::Min);
-            let acc_n = if d >= 4 * l as i64 && !in_order { 4 } else { 1 };
+            let acc_n = if d >= 4 * l as i64 { 4 } else { 1 };
             let id = self.identity(op, t, l)?;
             let vty = self.b.func.dfg.value_type(id.v);
             let accs: Vec<Variable> = (0..acc_n)

@@ -276,34 +276,26 @@ pub(crate) fn gen_wide_loops(
                 let mut at = prefix_idx.clone();
                 at.push((jt, 1));
                 let (n, te) = begin_tile(em, cache_id, prefix_idx, jt, hi);
+                // The tile's first position in a dense row-major array of `dims`, in bytes
+                // (where the output row and the fill's inputs start).
+                let (off, _) = em.linear(
+                    &Idx {
+                        d: at.clone(),
+                        lanes: 1,
+                    },
+                    dims,
+                );
+                let boff = em.mul_imm(off, 4);
                 for (k, (&cand, &buf)) in cands.iter().zip(&bufs).enumerate() {
                     let last = k + 1 == cands.len();
                     // The output row [jt, te) of a dense row-major result.
                     let buf = match direct.filter(|_| last) {
-                        Some(out) => {
-                            let (off, _) = em.linear(
-                                &Idx {
-                                    d: at.clone(),
-                                    lanes: 1,
-                                },
-                                dims,
-                            );
-                            let boff = em.mul_imm(off, 4);
-                            em.b.ins().iadd(out, boff)
-                        }
+                        Some(out) => em.b.ins().iadd(out, boff),
                         None => buf,
                     };
                     let arg = ctx.comp.instr(cand.0).operands[0];
                     if let (TileFn::Math(_), Some(fill)) = (cand.1, mul_add_fill(ctx, arg, dims)) {
                         // `x * a + y` of two inputs: filled at the CPU's width.
-                        let (off, _) = em.linear(
-                            &Idx {
-                                d: at.clone(),
-                                lanes: 1,
-                            },
-                            dims,
-                        );
-                        let boff = em.mul_imm(off, 4);
                         let xp = em.add(fill.x, boff);
                         let yp = em.add(fill.y, boff);
                         match fill.a {

@@ -591,8 +591,8 @@ struct Scratch {
 mod tests {
     use super::*;
 
-    /// The GEMM steps of each fast-path loop body of `text`.
-    fn flat_gemms(text: &str) -> Vec<usize> {
+    /// The while steps of `text`, optimized and built as `compile` does.
+    fn while_steps(text: &str) -> Vec<Option<Box<FlatLoop>>> {
         let mut m = oxla_hlo::text::parse_module(text).expect("parses");
         oxla_passes::Pipeline::with_fusion()
             .run(&mut m)
@@ -601,38 +601,33 @@ mod tests {
             Programs::build(&m, 1, &crate::custom_call::Registry::default()).expect("builds");
         progs
             .progs
-            .iter()
-            .flat_map(|p| &p.steps)
+            .into_iter()
+            .flat_map(|p| p.steps)
             .filter_map(|s| match s {
-                Step::While { flat: Some(f), .. } => Some(
-                    f.body
-                        .ops
-                        .iter()
-                        .filter(|o| matches!(o, Op::Gemm { .. }))
-                        .count(),
-                ),
+                Step::While { flat, .. } => Some(flat),
                 _ => None,
             })
             .collect()
     }
 
-    /// Whether each while loop of `text` (optimized as `compile` does) takes the fast path.
-    fn flat_loops(text: &str) -> Vec<bool> {
-        let mut m = oxla_hlo::text::parse_module(text).expect("parses");
-        oxla_passes::Pipeline::with_fusion()
-            .run(&mut m)
-            .expect("optimizes");
-        let progs =
-            Programs::build(&m, 1, &crate::custom_call::Registry::default()).expect("builds");
-        progs
-            .progs
+    /// The GEMM steps of each fast-path loop body of `text`.
+    fn flat_gemms(text: &str) -> Vec<usize> {
+        while_steps(text)
             .iter()
-            .flat_map(|p| &p.steps)
-            .filter_map(|s| match s {
-                Step::While { flat, .. } => Some(flat.is_some()),
-                _ => None,
+            .flatten()
+            .map(|f| {
+                f.body
+                    .ops
+                    .iter()
+                    .filter(|o| matches!(o, Op::Gemm { .. }))
+                    .count()
             })
             .collect()
+    }
+
+    /// Whether each while loop of `text` takes the fast path.
+    fn flat_loops(text: &str) -> Vec<bool> {
+        while_steps(text).iter().map(Option::is_some).collect()
     }
 
     /// A counter loop whose body runs `extra` (over `i`, the counter, `x`, `h`, defining
