@@ -24,13 +24,19 @@ pub struct Program {
 pub fn load_program(path: &Path) -> Result<Program> {
     let bytes = std::fs::read(path)
         .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+    program_from_bytes(path, &bytes)
+}
+
+/// Parses and imports a program already read from `path` (whose extension picks the format
+/// where the bytes alone do not).
+pub fn program_from_bytes(path: &Path, bytes: &[u8]) -> Result<Program> {
     let binary = path
         .extension()
         .is_some_and(|e| e == "mlirbc" || e == "jax_export" || e == "bc");
-    let text = match std::str::from_utf8(&bytes) {
+    let text = match std::str::from_utf8(bytes) {
         Ok(t) if !binary && !bytes.starts_with(oxla_stablehlo::bytecode::MAGIC) => t,
         _ => {
-            let m = oxla_stablehlo::parse_program(&bytes)?;
+            let m = oxla_stablehlo::parse_program(bytes)?;
             let imp = oxla_stablehlo::import(&m, None)?;
             return Ok(Program {
                 skip_outputs: imp.num_check_outputs,
