@@ -20,12 +20,34 @@ pub(crate) trait Scalar: Plain + Add<Output = Self> + Mul<Output = Self> {
     const ZERO: Self;
     /// The microkernel for `isa` (which the caller has checked is available).
     fn kernel(isa: Isa) -> Kernel<Self>;
+    /// [`pack`] of a source contiguous along the depth with SIMD transposes, where this
+    /// type and CPU have them; false when nothing was written.
+    fn pack_transposed(
+        _x: &[Self],
+        _s_w: usize,
+        _width: usize,
+        _kc: usize,
+        _w_panel: usize,
+        _out: &mut [Self],
+    ) -> bool {
+        false
+    }
 }
 
 impl Scalar for f32 {
     const ZERO: f32 = 0.0;
     fn kernel(isa: Isa) -> Kernel<f32> {
         kernels::f32_kernel(isa)
+    }
+    fn pack_transposed(
+        x: &[f32],
+        s_w: usize,
+        width: usize,
+        kc: usize,
+        w_panel: usize,
+        out: &mut [f32],
+    ) -> bool {
+        super::transpose::pack_f32(x, s_w, width, kc, w_panel, out)
     }
 }
 
@@ -426,6 +448,9 @@ pub(crate) fn pack<T: Scalar, const W: usize>(
     // thrashed L1 when the rows' stride is a power of two (B transposed, 512 x 512: 60
     // instead of 100 GFLOPS with W = 64); for A's 6-row panels it stays the faster one.
     if W >= DEPTH_BLOCK {
+        if s_k == 1 && T::pack_transposed(x, s_w, width, kc, W, out) {
+            return;
+        }
         for (q, panel) in out.chunks_exact_mut(kc * W).enumerate() {
             let w0 = q * W;
             let h = W.min(width - w0);

@@ -8,6 +8,7 @@ use std::fmt;
 
 mod driver;
 mod kernels;
+mod transpose;
 
 use driver::Scalar;
 
