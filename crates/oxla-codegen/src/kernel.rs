@@ -230,13 +230,14 @@ fn build_kernel(
     };
     let is_scatter = schedule == LoopSchedule::Scatter;
     let mut scatter_extent = None;
+    let mut granule = 1;
     let in_place = spec.mode == KernelMode::UpdateInPlace
         && matches!(body.instr(root).op, Op::DynamicUpdateSlice);
     if in_place {
         gen_update_in_place(&mut em, &ctx, body.instr(root), out_ptrs[0], lanes)?;
     } else if schedule == LoopSchedule::ColumnReduce {
         let op = plan::column_reducer(m, body, root).ok_or_else(|| missing("a reducer"))?;
-        gen_column_reduce(
+        granule = gen_column_reduce(
             &mut em,
             &ctx,
             body.instr(root),
@@ -347,6 +348,7 @@ fn build_kernel(
         func: unset,
         extent,
         work_per_unit: (total_in + total_out) / extent.max(1),
+        granule,
         num_inputs,
         num_outputs: outs.len(),
         lanes: out_lanes,

@@ -72,6 +72,10 @@ pub struct Kernel {
     pub extent: i64,
     /// Rough elements touched per unit of `extent` (to decide on threading).
     pub work_per_unit: i64,
+    /// A call's `start` must be a multiple of this (its `end` too, or `extent`): callers
+    /// that split `[0, extent)` split at multiples of it. A column reduction whose blocks
+    /// of columns tile its rows exactly has no code for leftover columns.
+    pub granule: i64,
     pub num_inputs: usize,
     pub num_outputs: usize,
     /// Vector width of the inner loop.

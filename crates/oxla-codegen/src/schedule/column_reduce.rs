@@ -8,7 +8,9 @@ use crate::kernel::split_dim;
 
 /// The column-reduction kernel: for each outer kept index, out[.., j] = init for j in the
 /// task's range, then for every reduced index, out[.., j] op= x[.., r, .., j] (vectorized
-/// along j).
+/// along j). Returns the kernel's granule: where blocks of columns tile the last dimension
+/// exactly, a range over it must start at a multiple of the block width, and the kernel
+/// has no code for leftover columns (about a third of a column sum's instructions).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gen_column_reduce(
     em: &mut Emitter,
@@ -20,7 +22,7 @@ pub(crate) fn gen_column_reduce(
     start: cranelift_codegen::ir::Value,
     end: cranelift_codegen::ir::Value,
     lanes: u32,
-) -> Result<()> {
+) -> Result<i64> {
     let Op::Reduce { dimensions } = &ins.op else {
         return Err(Error::internal("reduce expected"));
     };
@@ -31,6 +33,18 @@ pub(crate) fn gen_column_reduce(
     let reduced: Vec<usize> = (0..in_dims.len())
         .filter(|d| dimensions.contains(&(*d as i64)))
         .collect();
+    // Blocks of `block` vectors of columns: the accumulators stay in registers over every
+    // reduced index and are stored once (a sweep per row would load and store the
+    // output once per row, each waiting on the previous row's store). Each column still
+    // combines its rows in order, so the results are the same bit for bit. Each block is
+    // `block` dependency chains of adds, one per row: eight hide the adds' latency (a
+    // 16-row column sum in a loop body: 140 -> 90 ns), four take half the code. Short
+    // sweeps (at most 64 rows, in cache, latency-bound) get eight; long ones stream
+    // memory, where four keep up and compile faster.
+    let rows_reduced: i64 = reduced.iter().map(|&d| in_dims[d]).product();
+    let block: i64 = if rows_reduced <= 64 { 8 } else { 4 };
+    let width = block * lanes as i64;
+    let exact = lanes > 1 && out_dims[last] % width == 0;
     // Recursion over the output's outer dimensions, then the sweep.
     #[allow(clippy::too_many_arguments)]
     fn outer(
@@ -48,6 +62,7 @@ pub(crate) fn gen_column_reduce(
         prefix: &mut Vec<cranelift_codegen::ir::Value>,
         lanes: u32,
         t: PrimitiveType,
+        (block, exact): (i64, bool),
     ) -> Result<()> {
         let last = out_dims.len() - 1;
         if k < last {
@@ -73,6 +88,7 @@ pub(crate) fn gen_column_reduce(
                     prefix,
                     lanes,
                     t,
+                    (block, exact),
                 );
                 prefix.pop();
                 r
@@ -137,16 +153,6 @@ pub(crate) fn gen_column_reduce(
             }
             Idx { d, lanes: oi.lanes }
         };
-        // Blocks of `block` vectors of columns: the accumulators stay in registers over every
-        // reduced index and are stored once (a sweep per row would load and store the
-        // output once per row, each waiting on the previous row's store). Each column still
-        // combines its rows in order, so the results are the same bit for bit. Each block is
-        // `block` dependency chains of adds, one per row: eight hide the adds' latency (a
-        // 16-row column sum in a loop body: 140 -> 90 ns), four take half the code. Short
-        // sweeps (at most 64 rows, in cache, latency-bound) get eight; long ones stream
-        // memory, where four keep up and compile faster.
-        let rows_reduced: i64 = reduced.iter().map(|&d| in_dims[d]).product();
-        let block: i64 = if rows_reduced <= 64 { 8 } else { 4 };
         let mut after_blocks = jlo;
         if lanes > 1 {
             let l = lanes as i64;
@@ -188,6 +194,10 @@ pub(crate) fn gen_column_reduce(
                 Ok(())
             })?;
         }
+        if exact {
+            // The blocks covered the range (see `granule` below).
+            return Ok(());
+        }
         // The columns left: out = init, then each row swept into it.
         let sweep = |em: &mut Emitter,
                      body: &mut dyn FnMut(
@@ -220,7 +230,6 @@ pub(crate) fn gen_column_reduce(
             })
         })
     }
-    let _ = last;
     outer(
         em,
         ctx,
@@ -236,5 +245,8 @@ pub(crate) fn gen_column_reduce(
         &mut Vec::new(),
         lanes,
         t,
-    )
+        (block, exact),
+    )?;
+    // A range over the columns themselves must cover whole blocks.
+    Ok(if exact && split == last { width } else { 1 })
 }

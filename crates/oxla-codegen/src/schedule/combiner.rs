@@ -103,6 +103,7 @@ pub(crate) fn build_combiner(
         func: unset,
         extent: 1,
         work_per_unit: 1,
+        granule: 1,
         num_inputs: np,
         num_outputs: n,
         lanes,

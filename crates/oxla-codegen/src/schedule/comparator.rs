@@ -66,6 +66,7 @@ pub(crate) fn build_comparator(
         func: unset,
         extent: 1,
         work_per_unit: 1,
+        granule: 1,
         num_inputs: types.len(),
         num_outputs: 1,
         lanes: 1,

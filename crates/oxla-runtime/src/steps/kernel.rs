@@ -91,7 +91,11 @@ impl Programs {
         }
         let (ins_p, outs_p) = (SendPtr(ins), SendPtr(outs));
         let chunks = (self.threads * 4).min(extent as usize);
-        let per = (extent as usize).div_ceil(chunks);
+        // Ranges start at multiples of the kernel's granule.
+        let per = (extent as usize)
+            .div_ceil(chunks)
+            .next_multiple_of(k.granule.max(1) as usize);
+        let chunks = (extent as usize).div_ceil(per);
         parallel_for(chunks, self.threads, &|t| {
             let s = (t * per) as i64;
             let e = ((t + 1) * per).min(extent as usize) as i64;

@@ -36,6 +36,8 @@ pub(crate) struct GroupRole {
 pub(crate) struct MemberRun {
     f: KernelFn,
     extent: i64,
+    /// Blocks of rows start at multiples of this (`Kernel::granule`).
+    granule: i64,
     ins: Vec<*const u8>,
     outs: [*mut u8; 1],
     /// Bytes the kernel reads and writes per row.
@@ -253,6 +255,7 @@ impl Programs {
             MemberRun {
                 f: k.func,
                 extent: k.extent,
+                granule: k.granule,
                 ins,
                 outs: [p],
                 row_bytes,
@@ -284,6 +287,9 @@ impl Programs {
         if self.threads > 1 {
             per = per.min(n.div_ceil(self.threads * 4)).max(1);
         }
+        // Granules are powers of two (vector blocks), so the largest is a multiple of all.
+        let granule = launches.iter().map(|l| l.granule.max(1) as usize).max();
+        per = per.next_multiple_of(granule.unwrap_or(1)).min(n);
         // Block-local results: their offsets in a block's scratch memory.
         let mut scratch = 0usize;
         let mut local: Vec<(usize, usize, usize)> = Vec::new(); // (instruction, offset, row bytes)
