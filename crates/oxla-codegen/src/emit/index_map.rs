@@ -17,6 +17,33 @@ impl<'a, 'b> Emitter<'a, 'b> {
     pub(super) fn emit_iota(&mut self, t: PrimitiveType, dimension: i64, idx: &Idx) -> R<Val> {
         let lanes = idx.lanes;
         let (base, s) = idx.d[dimension as usize];
+        // Integers in vector form: the first lane's index splatted, plus the constant
+        // `[0, s, 2s, ..]` for the dimension the lanes run along (wrapping to the element
+        // type as the lane-by-lane conversion does), two instructions where building the
+        // vector lane by lane took eight.
+        if lanes > 1 && t.is_integer() {
+            let first = self.convert(
+                Val {
+                    v: base,
+                    t: PrimitiveType::S64,
+                    lanes: 1,
+                },
+                t,
+            )?;
+            let v = self.splat(first, lanes)?;
+            if s == 0 {
+                return Ok(v);
+            }
+            let vt = self.ty(t, lanes)?;
+            let width = (vt.lane_bits() / 8) as usize;
+            let bytes: Vec<u8> = (0..lanes as i64)
+                .flat_map(|l| (l * s).to_le_bytes().into_iter().take(width))
+                .collect();
+            let k = self.b.func.dfg.constants.insert(bytes.into());
+            let ramp = self.b.ins().vconst(vt, k);
+            let sum = self.b.ins().iadd(v.v, ramp);
+            return Ok(Val { v: sum, ..v });
+        }
         let mut xs = Vec::new();
         for l in 0..lanes as i64 {
             let i = if l == 0 || s == 0 {
