@@ -8,7 +8,7 @@ use std::time::Instant;
 use oxla_hlo::{Error, Literal, Result};
 use oxla_runtime::{Buffer, Client, CompileOptions, Executable};
 
-use crate::run::{check_outputs, folder_args, program_from_bytes, Program};
+use crate::run::{check_outputs, folder_args, program_from_bytes, read_program, Program};
 
 #[derive(Debug, Clone)]
 /// One workload's bench result.
@@ -131,8 +131,7 @@ pub fn bench_one(dir: &Path, min_time_s: f64, max_runs: usize) -> Row {
 
 fn bench_inner(dir: &Path, name: &str, min_time_s: f64, max_runs: usize) -> Result<Row> {
     let path = dir.join("program.mlir");
-    let bytes = std::fs::read(&path)
-        .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = read_program(&path)?;
     let args = folder_args(dir)?;
     let meta: Option<serde_json::Value> = std::fs::read_to_string(dir.join("meta.json"))
         .ok()

@@ -22,9 +22,12 @@ pub struct Program {
 /// Loads a program: HLO text, StableHLO MLIR text, a portable artifact (MLIR bytecode, e.g.
 /// `.mlirbc`) or a `jax.export` serialization (`.jax_export`).
 pub fn load_program(path: &Path) -> Result<Program> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
-    program_from_bytes(path, &bytes)
+    program_from_bytes(path, &read_program(path)?)
+}
+
+/// The bytes of the program file at `path`.
+pub fn read_program(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))
 }
 
 /// Parses and imports a program already read from `path` (whose extension picks the format

@@ -6,7 +6,7 @@
 //! output memory chosen) as their steps are reached and launched together at the last one.
 
 use oxla_codegen::KernelFn;
-use oxla_hlo::{HloComputation, HloModule, Result};
+use oxla_hlo::{Error, HloComputation, HloModule, Result};
 use oxla_passes::row_groups::{reads_operand_by_row, row_kernel_rows, row_source};
 use oxla_passes::Slot;
 
@@ -36,8 +36,6 @@ pub(crate) struct GroupRole {
 pub(crate) struct MemberRun {
     f: KernelFn,
     extent: i64,
-    /// Blocks of rows start at multiples of this (`Kernel::granule`).
-    granule: i64,
     ins: Vec<*const u8>,
     outs: [*mut u8; 1],
     /// Bytes the kernel reads and writes per row.
@@ -213,6 +211,14 @@ impl Programs {
         kernel: usize,
     ) -> Result<(MemberRun, V)> {
         let k = &self.kernels[kernel];
+        // Members are row kernels (element-wise, row reductions), which take any range of
+        // rows; only column reductions have a granule, and they never join a group.
+        if k.granule != 1 {
+            return Err(Error::internal(format!(
+                "{}: a row group member with granule {}",
+                s.ins.name, k.granule
+            )));
+        }
         let ins = (0..s.ins.operands.len())
             .map(|o| s.operand_ptr(o))
             .collect::<Result<Vec<_>>>()?;
@@ -255,7 +261,6 @@ impl Programs {
             MemberRun {
                 f: k.func,
                 extent: k.extent,
-                granule: k.granule,
                 ins,
                 outs: [p],
                 row_bytes,
@@ -287,9 +292,6 @@ impl Programs {
         if self.threads > 1 {
             per = per.min(n.div_ceil(self.threads * 4)).max(1);
         }
-        // Granules are powers of two (vector blocks), so the largest is a multiple of all.
-        let granule = launches.iter().map(|l| l.granule.max(1) as usize).max();
-        per = per.next_multiple_of(granule.unwrap_or(1)).min(n);
         // Block-local results: their offsets in a block's scratch memory.
         let mut scratch = 0usize;
         let mut local: Vec<(usize, usize, usize)> = Vec::new(); // (instruction, offset, row bytes)
