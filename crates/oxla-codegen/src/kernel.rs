@@ -251,7 +251,7 @@ fn build_kernel(
     } else if is_scatter {
         // The update-only form of a scatter writes into its operand's memory.
         let copy = spec.mode != KernelMode::UpdateInPlace;
-        scatter_extent = gen_scatter(
+        let split = gen_scatter(
             &mut em,
             &ctx,
             body.instr(root),
@@ -260,6 +260,10 @@ fn build_kernel(
             (start, end),
             copy,
         )?;
+        if let Some((e, g)) = split {
+            scatter_extent = Some(e);
+            granule = g;
+        }
     } else if dims.contains(&0) {
         // Nothing to compute.
     } else if let Some(d) = scan {

@@ -276,8 +276,10 @@ pub fn scatter(
         }
         let lin = linear(&target, &st);
         if let Some(op) = fast {
+            // Rounded after every update, as the combiner's result is (unrounded,
+            // duplicate indices would sum in double precision).
             outs[0][lin] =
-                crate::scalar_ops::binary(op, types[0], outs[0][lin], updates[0][lin_u])?;
+                crate::scalar_ops::binary_rounded(op, types[0], outs[0][lin], updates[0][lin_u])?;
             return Ok(());
         }
         let mut call_args = Vec::with_capacity(2 * n);

@@ -35,13 +35,7 @@ impl<'p> Reducer<'p> {
             // Each step rounds to the element type, as XLA's reductions do (a wider
             // accumulator would give different sums).
             let t = self.types[0];
-            return Ok(vec![match scalar_ops::binary(op, t, acc[0], x[0])? {
-                Scalar::Float(v) => Scalar::Float(oxla_hlo::literal::round_to_float(t, v)),
-                Scalar::Complex(c) if t == PrimitiveType::C64 => Scalar::Complex(
-                    num_complex::Complex64::new(c.re as f32 as f64, c.im as f32 as f64),
-                ),
-                s => s,
-            }]);
+            return Ok(vec![scalar_ops::binary_rounded(op, t, acc[0], x[0])?]);
         }
         let mut args = Vec::with_capacity(2 * self.types.len());
         for (v, &t) in acc.iter().chain(x).zip(self.types.iter().cycle()) {

@@ -141,6 +141,19 @@ pub fn complex_binary(op: BinaryOp) -> Option<fn(Complex64, Complex64) -> Comple
     })
 }
 
+/// [`binary`] rounded to element type `t` (floats are computed in f64, complex numbers in
+/// c128): what a combiner returns, where a loop keeps combining the result (reductions,
+/// scatter's duplicate indices).
+pub fn binary_rounded(op: BinaryOp, t: PrimitiveType, a: Scalar, b: Scalar) -> Result<Scalar> {
+    Ok(match binary(op, t, a, b)? {
+        Float(v) => Float(oxla_hlo::literal::round_to_float(t, v)),
+        Scalar::Complex(c) if t == PrimitiveType::C64 => {
+            Scalar::Complex(Complex64::new(c.re as f32 as f64, c.im as f32 as f64))
+        }
+        s => s,
+    })
+}
+
 pub fn binary(op: BinaryOp, t: PrimitiveType, a: Scalar, b: Scalar) -> Result<Scalar> {
     use BinaryOp::*;
     let w = t.bit_width() as i128;
