@@ -326,6 +326,24 @@ extern "C" fn vmuladd_f32(dst: *mut f32, x: *const f32, a: f32, y: *const f32, n
     mul_add(dst, x, Some(a), y, n)
 }
 
+/// `fn(program, inputs, out, lo, hi)`: a vector program (`schedule/vector_program.rs`)
+/// over elements `[lo, hi)`.
+extern "C" fn vprog_f32(
+    prog: *const u8,
+    inputs: *const *const f32,
+    out: *mut f32,
+    lo: i64,
+    hi: i64,
+) {
+    if prog.is_null() || inputs.is_null() || out.is_null() || lo < 0 || hi <= lo {
+        return;
+    }
+    // SAFETY: the JIT passes the bytes of a program it embedded, its kernel's input pointer
+    // array (each input the program reads as an array of the output's size, or one float)
+    // and its output, and a range inside them.
+    unsafe { oxla_kernels::vprog::VProg::run_bytes(prog, inputs, out, lo as usize, hi as usize) }
+}
+
 /// `fn(dst, x, y, n)`: `dst[i] = x[i] + y[i]` for `n` floats.
 extern "C" fn vadd_f32(dst: *mut f32, x: *const f32, y: *const f32, n: i64) {
     mul_add(dst, x, None, y, n)
@@ -372,6 +390,12 @@ pub(crate) fn symbols() -> Vec<Helper> {
         "oxla_vmuladd_f32",
         vmuladd_f32 as *const u8,
         vec![I64, I64, F32, I64, I64],
+        None,
+    ));
+    v.push((
+        "oxla_vprog_f32",
+        vprog_f32 as *const u8,
+        vec![I64, I64, I64, I64, I64],
         None,
     ));
     v.push((

@@ -14,7 +14,7 @@ use crate::emit::{self, Ctx, Emitter, Idx, Leaves};
 use crate::jit::cl_err;
 use crate::schedule::{
     build_combiner, build_comparator, gen_column_reduce, gen_loops, gen_scan, gen_scatter,
-    gen_update_in_place, gen_wide_loops, wide_candidates,
+    gen_update_in_place, gen_vector_program, gen_wide_loops, vector_program, wide_candidates,
 };
 use crate::{Kernel, KernelMode, KernelSpec};
 
@@ -306,7 +306,26 @@ fn build_kernel(
         } else {
             Vec::new()
         };
-        if cands.is_empty() {
+        // All of it at the full vector width, where it is only arithmetic
+        // (`schedule/vector_program.rs`).
+        let program = if wide && outs.len() == 1 {
+            vector_program(body, root, &dims, &leaf_ids)
+        } else {
+            None
+        };
+        if let Some(prog) = &program {
+            // Rows of the split dimension to elements (the dimensions before it are 1); a
+            // flat body's range is in elements already.
+            let (lo, hi) = if flat.is_some() || rank == 1 {
+                (start, end)
+            } else {
+                (
+                    em.b.ins().imul_imm_s(start, per_row),
+                    em.b.ins().imul_imm_s(end, per_row),
+                )
+            };
+            gen_vector_program(&mut em, prog, in_arr, out_ptrs[0], (lo, hi))?;
+        } else if cands.is_empty() {
             gen_loops(
                 &mut em,
                 &dims,

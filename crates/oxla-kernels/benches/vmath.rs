@@ -1,7 +1,9 @@
 //! `cargo bench -p oxla-kernels --bench vmath`: the vector math routines JIT kernels call on
 //! tiles (exp, tanh, logistic, log in place over 2048 f32, one L1-resident tile row; each
-//! call also restores its 8 KB of inputs) for each instruction set this CPU runs, and the f32 row max/min (`rowminmax`) over a
-//! 4096-element row (elements/s = elements per second).
+//! call also restores its 8 KB of inputs) for each instruction set this CPU runs, the f32
+//! row max/min (`rowminmax`) over a 4096-element row, and a vector program (`vprog`: JAX's
+//! tanh GELU, 9 arithmetic steps and a tanh) over 64K elements per instruction set
+//! (elements/s = elements per second).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -13,6 +15,7 @@ use criterion::{
 };
 use oxla_kernels::rowminmax::{row_minmax, MinMax};
 use oxla_kernels::vmath::{apply_with, VFunc, VIsa};
+use oxla_kernels::vprog::{VOp, VProg};
 
 /// Values in [-4, 4), where the functions are away from their range checks' fast exits.
 fn inputs(n: usize) -> Vec<f32> {
@@ -72,5 +75,46 @@ fn rows(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, vmath, rows);
+fn programs(c: &mut Criterion) {
+    use VOp::*;
+    let gelu = [
+        Input(0),
+        Const(0.5),
+        Mul(1, 0),
+        Const(0.044715),
+        Mul(3, 0),
+        Mul(4, 0),
+        Mul(5, 0),
+        Add(0, 6),
+        Const(0.797_884_6),
+        Mul(8, 7),
+        Func(VFunc::Tanh, 9),
+        Const(1.0),
+        Add(11, 10),
+        Mul(2, 12),
+    ];
+    let prog = VProg::new(&gelu).expect("the GELU fits a program");
+    let n = 1 << 16;
+    let x = inputs(n);
+    let mut out = vec![0f32; n];
+    let ins = [x.as_ptr()];
+    let mut group = c.benchmark_group("vprog");
+    configure(&mut group, n);
+    let isas = [
+        (VIsa::Avx512, "avx512"),
+        (VIsa::Avx2, "avx2"),
+        (VIsa::Scalar { fma: true }, "scalar"),
+    ];
+    for (isa, name) in isas.into_iter().filter(|(i, _)| i.available()) {
+        group.bench_function(BenchmarkId::new(format!("gelu_{name}"), n), |b| {
+            // SAFETY: the input and the output hold n floats.
+            b.iter(|| unsafe {
+                prog.run_with(isa, ins.as_ptr(), black_box(out.as_mut_ptr()), 0, n)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, vmath, rows, programs);
 criterion_main!(benches);

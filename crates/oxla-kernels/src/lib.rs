@@ -20,6 +20,9 @@
 //! [`vmath`]: f32 exp, tanh, logistic and log over a slice at the CPU's vector width (AVX-512F,
 //! AVX2 + FMA, or a portable twin), for JIT kernels whose own vectors are 128-bit.
 //!
+//! [`vprog`]: element-wise f32 programs (arithmetic and those transcendentals) over a range
+//! of elements at the same vector width, for JIT kernels that are only such arithmetic.
+//!
 //! [`linalg`]: Cholesky and triangular solve on real (f64) or complex (c128) matrices.
 //!
 //! Threads come from a persistent pool ([`pool`]); `threads` is an upper bound. Bad sizes,
@@ -33,6 +36,7 @@ pub mod pool;
 pub mod radix;
 pub mod rowminmax;
 pub mod vmath;
+pub mod vprog;
 
 pub use conv::{conv_f32, conv_f32_with, conv_isa, ConvArgs, ConvWindowDim};
 pub use gemm::{

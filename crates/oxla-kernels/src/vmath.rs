@@ -467,13 +467,13 @@ pub(crate) fn log<V: Lanes>(x: V) -> V {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod x86 {
+pub(crate) mod x86 {
     use std::arch::x86_64::*;
 
     use super::{eval, Lanes, VFunc};
 
     #[derive(Clone, Copy)]
-    pub(super) struct Z(__m512);
+    pub(crate) struct Z(pub(crate) __m512);
 
     // SAFETY (every method): only called from `apply_avx512`, which runs with AVX-512F.
     impl Lanes for Z {
@@ -569,7 +569,7 @@ mod x86 {
     }
 
     #[derive(Clone, Copy)]
-    pub(super) struct Y(__m256);
+    pub(crate) struct Y(pub(crate) __m256);
 
     // SAFETY (every method): only called from `apply_avx2`, which runs with AVX2 and FMA.
     impl Lanes for Y {

@@ -1,7 +1,8 @@
 //! Loop schedules: the body of a kernel's function for each `LoopSchedule` the execution
 //! plan chooses, one file per schedule (plain loop nests, prefix scans, scatter, in-place
-//! dynamic-update-slice, column reductions; element-wise loops with transcendentals in tiles), the sort comparator's function and element-wise
-//! combiners.
+//! dynamic-update-slice, column reductions; element-wise loops with transcendentals in tiles;
+//! element-wise f32 arithmetic as one vector-program call), the sort comparator's function and
+//! element-wise combiners.
 
 mod column_reduce;
 mod combiner;
@@ -10,6 +11,7 @@ mod loops;
 mod scan;
 mod scatter;
 mod update_in_place;
+mod vector_program;
 mod wide_math;
 
 pub(crate) use column_reduce::gen_column_reduce;
@@ -19,6 +21,7 @@ pub(crate) use loops::{gen_loops, gen_loops_split};
 pub(crate) use scan::gen_scan;
 pub(crate) use scatter::gen_scatter;
 pub(crate) use update_in_place::gen_update_in_place;
+pub(crate) use vector_program::{gen_vector_program, vector_program};
 pub(crate) use wide_math::{
     buffer_leaves, enabled as wide_enabled, gen_wide_loops, gen_wide_row,
     min_extent as wide_min_extent, wide_candidates,

@@ -1,0 +1,743 @@
+//! Element-wise f32 programs run over a range of elements at the CPU's full vector width.
+//!
+//! JIT code is 128-bit (Cranelift's x86 vectors), so a compute-heavy element-wise kernel —
+//! a GELU's `0.5 x (1 + tanh(0.797 (x + 0.0447 x^3)))` — runs a quarter of the lanes an
+//! AVX-512 core has. A [`VProg`] is such a kernel's expression as a list of steps (inputs,
+//! constants, arithmetic, transcendentals); [`VProg::run`] evaluates it over elements
+//! `[lo, hi)` a chunk of [`CHUNK`] at a time: each step is one pass over the chunk at 16
+//! (AVX-512F) or 8 (AVX2 + FMA) lanes, reading its operands from the inputs, from splatted
+//! constants or from earlier steps' L1-resident slot buffers, and the last step writes the
+//! output. Transcendentals are [`crate::vmath`]'s routines, which compute the bits of
+//! `oxla-codegen`'s 128-bit `math.rs`; arithmetic is IEEE (each operation rounded, no
+//! fusing, the operands' order kept, so a NaN's payload comes from the same operand), so
+//! a program gives the kernel's 4-lane results bit for bit.
+//!
+//! Programs are plain data ([`VProg`] is `repr(C)` and `Copy`): the JIT embeds one in its
+//! constants and passes its address to a helper, which reads it back unaligned.
+
+use crate::vmath::{self, Lanes, VFunc, VIsa};
+
+/// Elements per chunk: a slot buffer is 1 KiB, so a program's slots stay in L1.
+pub const CHUNK: usize = 256;
+/// Most steps in one program.
+pub const MAX_STEPS: usize = 48;
+/// Most slot buffers one program needs at once.
+pub const MAX_SLOTS: usize = 12;
+
+/// A step of a program; operands are indices of earlier steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum VOp {
+    /// Input array `k` (of the output's shape), read at each element's own position.
+    Input(u32),
+    /// Input `k` holds one float, the same for every element.
+    Scalar(u32),
+    /// A constant.
+    Const(f32),
+    Add(u32, u32),
+    Sub(u32, u32),
+    Mul(u32, u32),
+    Div(u32, u32),
+    Neg(u32),
+    Abs(u32),
+    Sqrt(u32),
+    /// A `vmath` transcendental.
+    Func(VFunc, u32),
+}
+
+impl VOp {
+    /// The operands (indices of earlier steps).
+    fn operands(self) -> ([u32; 2], usize) {
+        match self {
+            VOp::Input(_) | VOp::Scalar(_) | VOp::Const(_) => ([0, 0], 0),
+            VOp::Add(a, b) | VOp::Sub(a, b) | VOp::Mul(a, b) | VOp::Div(a, b) => ([a, b], 2),
+            VOp::Neg(a) | VOp::Abs(a) | VOp::Sqrt(a) | VOp::Func(_, a) => ([a, 0], 1),
+        }
+    }
+
+    /// Whether the step computes into a buffer (not a value read in place or splatted).
+    fn computes(self) -> bool {
+        !matches!(self, VOp::Input(_) | VOp::Scalar(_) | VOp::Const(_))
+    }
+
+    fn encode(self) -> [u32; 4] {
+        let f = |f: VFunc| match f {
+            VFunc::Exp => 0,
+            VFunc::Tanh => 1,
+            VFunc::Logistic => 2,
+            VFunc::Log => 3,
+        };
+        match self {
+            VOp::Input(k) => [0, k, 0, 0],
+            VOp::Scalar(k) => [1, k, 0, 0],
+            VOp::Const(c) => [2, c.to_bits(), 0, 0],
+            VOp::Add(a, b) => [3, a, b, 0],
+            VOp::Sub(a, b) => [4, a, b, 0],
+            VOp::Mul(a, b) => [5, a, b, 0],
+            VOp::Div(a, b) => [6, a, b, 0],
+            VOp::Neg(a) => [7, a, 0, 0],
+            VOp::Abs(a) => [8, a, 0, 0],
+            VOp::Sqrt(a) => [9, a, 0, 0],
+            VOp::Func(g, a) => [10, a, 0, f(g)],
+        }
+    }
+
+    fn decode([code, a, b, x]: [u32; 4]) -> Option<VOp> {
+        Some(match code {
+            0 => VOp::Input(a),
+            1 => VOp::Scalar(a),
+            2 => VOp::Const(f32::from_bits(a)),
+            3 => VOp::Add(a, b),
+            4 => VOp::Sub(a, b),
+            5 => VOp::Mul(a, b),
+            6 => VOp::Div(a, b),
+            7 => VOp::Neg(a),
+            8 => VOp::Abs(a),
+            9 => VOp::Sqrt(a),
+            10 => VOp::Func(*VFunc::ALL.get(x as usize)?, a),
+            _ => return None,
+        })
+    }
+}
+
+/// One encoded step: the operation and the slot buffer it writes (computing steps but the
+/// last; `u32::MAX` otherwise).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+struct Step {
+    op: [u32; 4],
+    slot: u32,
+}
+
+/// A checked program: at most [`MAX_STEPS`] steps, each operand an earlier step, the last
+/// step computing the output, with slot buffers assigned by liveness.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VProg {
+    len: u32,
+    steps: [Step; MAX_STEPS],
+}
+
+/// Where a step's values come from during a chunk.
+#[derive(Clone, Copy)]
+enum Src {
+    Ptr(*const f32),
+    Splat(f32),
+}
+
+impl VProg {
+    /// Checks `ops` and assigns slot buffers; `None` when the program is too long, needs
+    /// more than [`MAX_SLOTS`] buffers, refers to a later step, or ends in a step that
+    /// computes nothing.
+    pub fn new(ops: &[VOp]) -> Option<VProg> {
+        let n = ops.len();
+        if n == 0 || n > MAX_STEPS || !ops[n - 1].computes() {
+            return None;
+        }
+        let mut last_use = vec![0usize; n];
+        for (i, op) in ops.iter().enumerate() {
+            let (xs, k) = op.operands();
+            for &x in &xs[..k] {
+                if x as usize >= i {
+                    return None;
+                }
+                last_use[x as usize] = i;
+            }
+        }
+        let mut steps = [Step::default(); MAX_STEPS];
+        let mut slot_of = vec![u32::MAX; n];
+        let mut free: Vec<u32> = (0..MAX_SLOTS as u32).rev().collect();
+        for (i, &op) in ops.iter().enumerate() {
+            // Operands whose last use this is give their buffers back first, so a step may
+            // write over an operand (each element is read before it is written).
+            let (xs, k) = op.operands();
+            for (j, &x) in xs[..k].iter().enumerate() {
+                let x = x as usize;
+                let dup = xs[..j].contains(&(x as u32));
+                if last_use[x] == i && slot_of[x] != u32::MAX && !dup {
+                    free.push(slot_of[x]);
+                }
+            }
+            let slot = if op.computes() && i + 1 < n {
+                free.pop()?
+            } else {
+                u32::MAX
+            };
+            slot_of[i] = slot;
+            steps[i] = Step {
+                op: op.encode(),
+                slot,
+            };
+        }
+        Some(VProg {
+            len: n as u32,
+            steps,
+        })
+    }
+
+    /// The program's bytes, for embedding (read back with [`VProg::read`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let p = (self as *const VProg).cast::<u8>();
+        // SAFETY: VProg is plain `repr(C)` data of u32 fields, without padding.
+        unsafe { std::slice::from_raw_parts(p, std::mem::size_of::<VProg>()) }.to_vec()
+    }
+
+    /// Runs the program whose bytes ([`VProg::to_bytes`]) are at `p`, at any alignment (in
+    /// place where `p` is aligned for it, as an allocator's memory is; else from a copy).
+    ///
+    /// # Safety
+    /// `p` points at a program's bytes; the rest as for [`VProg::run`].
+    pub unsafe fn run_bytes(
+        p: *const u8,
+        inputs: *const *const f32,
+        out: *mut f32,
+        lo: usize,
+        hi: usize,
+    ) {
+        let p = p.cast::<VProg>();
+        // SAFETY: as the caller promises.
+        unsafe {
+            if p.is_aligned() {
+                (*p).run(inputs, out, lo, hi)
+            } else {
+                std::ptr::read_unaligned(p).run(inputs, out, lo, hi)
+            }
+        }
+    }
+
+    /// The program at `p` (any alignment).
+    ///
+    /// # Safety
+    /// `p` points at [`VProg::to_bytes`]'s bytes of a program.
+    pub unsafe fn read(p: *const u8) -> VProg {
+        // SAFETY: as the caller promises.
+        unsafe { std::ptr::read_unaligned(p.cast::<VProg>()) }
+    }
+
+    /// Evaluates the program for elements `[lo, hi)`: `out[e]` from `inputs[k][e]` (arrays)
+    /// and `inputs[k][0]` (scalars), with the widest implementation this CPU runs.
+    ///
+    /// # Safety
+    /// Every input the program reads as an array holds at least `hi` floats, every scalar
+    /// one; `out` holds `hi` floats and overlaps an input only at the same positions.
+    pub unsafe fn run(&self, inputs: *const *const f32, out: *mut f32, lo: usize, hi: usize) {
+        // SAFETY: as the caller promises; detect() only returns what the CPU runs.
+        unsafe { self.run_with(VIsa::detect(), inputs, out, lo, hi) }
+    }
+
+    /// [`VProg::run`] with implementation `isa` (which the CPU must run).
+    ///
+    /// # Safety
+    /// As for [`VProg::run`].
+    pub unsafe fn run_with(
+        &self,
+        isa: VIsa,
+        inputs: *const *const f32,
+        out: *mut f32,
+        lo: usize,
+        hi: usize,
+    ) {
+        match isa {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as the caller promises.
+            VIsa::Avx512 => unsafe { x86::run_avx512(self, inputs, out, lo, hi) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as the caller promises.
+            VIsa::Avx2 => unsafe { x86::run_avx2(self, inputs, out, lo, hi) },
+            // SAFETY: as the caller promises.
+            _ => unsafe { self.eval::<Portable>(isa, inputs, out, lo, hi) },
+        }
+    }
+
+    /// The evaluation loop over chunks, at the lanes of `V` (the scalar twin for a tail).
+    ///
+    /// # Safety
+    /// As for [`VProg::run`]; the CPU runs `V` and `isa`.
+    #[inline(always)]
+    unsafe fn eval<V: Io>(
+        &self,
+        isa: VIsa,
+        inputs: *const *const f32,
+        out: *mut f32,
+        lo: usize,
+        hi: usize,
+    ) {
+        #[repr(align(64))]
+        struct Slots {
+            _floats: [f32; MAX_SLOTS * CHUNK],
+        }
+        // Uninitialized: every slot is written before it is read (12 KiB zeroed per call
+        // would cost more than a small call's work).
+        let mut slots = std::mem::MaybeUninit::<Slots>::uninit();
+        let base = slots.as_mut_ptr().cast::<f32>();
+        let len = self.len as usize;
+        let mut src = [Src::Splat(0.0); MAX_STEPS];
+        let mut c0 = lo;
+        while c0 < hi {
+            let n = CHUNK.min(hi - c0);
+            for (i, step) in self.steps[..len].iter().enumerate() {
+                let Some(op) = VOp::decode(step.op) else {
+                    return;
+                };
+                // SAFETY (the pointers below): inputs hold `hi` floats (arrays) or one
+                // (scalars); slots are MAX_SLOTS chunks; out holds `hi` floats.
+                let dst = if i + 1 == len {
+                    unsafe { out.add(c0) }
+                } else if (step.slot as usize) < MAX_SLOTS {
+                    unsafe { base.add(step.slot as usize * CHUNK) }
+                } else {
+                    std::ptr::null_mut()
+                };
+                src[i] = match op {
+                    VOp::Input(k) => Src::Ptr(unsafe { (*inputs.add(k as usize)).add(c0) }),
+                    VOp::Scalar(k) => Src::Splat(unsafe { **inputs.add(k as usize) }),
+                    VOp::Const(c) => Src::Splat(c),
+                    VOp::Add(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Lanes::add)
+                    }
+                    VOp::Sub(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Lanes::sub)
+                    }
+                    VOp::Mul(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Lanes::mul)
+                    }
+                    VOp::Div(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Lanes::div)
+                    }
+                    VOp::Neg(a) => unary::<V>(dst, src[a as usize], n, Lanes::neg),
+                    VOp::Abs(a) => unary::<V>(dst, src[a as usize], n, Io::abs),
+                    VOp::Sqrt(a) => unary::<V>(dst, src[a as usize], n, Io::sqrt),
+                    VOp::Func(f, a) => match src[a as usize] {
+                        Src::Splat(c) => {
+                            // The scalar twin gives the vector routines' bits.
+                            let mut t = [c];
+                            vmath::apply_with(VIsa::Scalar { fma: true }, f, &mut t);
+                            Src::Splat(t[0])
+                        }
+                        s => {
+                            unary::<V>(dst, s, n, |x| x);
+                            // SAFETY: dst holds the chunk's n arguments.
+                            let xs = unsafe { std::slice::from_raw_parts_mut(dst, n) };
+                            vmath::apply_with(isa, f, xs);
+                            Src::Ptr(dst)
+                        }
+                    },
+                };
+            }
+            c0 += n;
+        }
+    }
+}
+
+/// Vector loads and stores, and the operations [`Lanes`] lacks.
+pub(crate) trait Io: Lanes {
+    /// Lanes per vector.
+    const W: usize;
+    /// # Safety
+    /// `p` holds `W` floats.
+    unsafe fn load(p: *const f32) -> Self;
+    /// # Safety
+    /// `p` holds `W` floats.
+    unsafe fn store(self, p: *mut f32);
+    fn abs(self) -> Self;
+    fn sqrt(self) -> Self;
+}
+
+type Portable = vmath::Scalar<true>;
+
+impl Io for Portable {
+    const W: usize = 1;
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> Self {
+        // SAFETY: as the caller promises.
+        vmath::Scalar(unsafe { *p })
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut f32) {
+        // SAFETY: as the caller promises.
+        unsafe { *p = self.0 }
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        vmath::Scalar(self.0.abs())
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        vmath::Scalar(self.0.sqrt())
+    }
+}
+
+/// `dst[i] = f(a[i], b[i])` for `i < n`: whole vectors of `V`, then the scalar twin (the
+/// same IEEE operations). Returns where the values now are.
+#[inline(always)]
+fn binary<V: Io>(dst: *mut f32, a: Src, b: Src, n: usize, f: impl Fn(V, V) -> V + Copy) -> Src {
+    /// The loop for one pair of operand kinds, so no kind is tested per vector.
+    #[inline(always)]
+    unsafe fn run<V: Io>(
+        dst: *mut f32,
+        n: usize,
+        x: impl Fn(usize) -> V,
+        y: impl Fn(usize) -> V,
+        f: impl Fn(V, V) -> V,
+    ) -> usize {
+        let mut i = 0;
+        while i + 2 * V::W <= n {
+            // SAFETY: i + 2W <= n; dst holds n floats.
+            unsafe {
+                let (a0, b0) = (x(i), y(i));
+                let (a1, b1) = (x(i + V::W), y(i + V::W));
+                f(a0, b0).store(dst.add(i));
+                f(a1, b1).store(dst.add(i + V::W));
+            }
+            i += 2 * V::W;
+        }
+        while i + V::W <= n {
+            // SAFETY: i + W <= n; dst holds n floats.
+            unsafe { f(x(i), y(i)).store(dst.add(i)) };
+            i += V::W;
+        }
+        i
+    }
+    // SAFETY (the loads): a pointer source holds the chunk's n floats.
+    let done = match (a, b) {
+        (Src::Splat(x), Src::Splat(y)) => {
+            let r = f(V::splat(x), V::splat(y));
+            let mut lane = [0f32; 16];
+            // SAFETY: a vector is at most 16 floats.
+            unsafe { r.store(lane.as_mut_ptr()) };
+            return Src::Splat(lane[0]);
+        }
+        (Src::Ptr(p), Src::Ptr(q)) => unsafe {
+            run(dst, n, |i| V::load(p.add(i)), |i| V::load(q.add(i)), f)
+        },
+        (Src::Ptr(p), Src::Splat(c)) => {
+            let c = V::splat(c);
+            unsafe { run(dst, n, |i| V::load(p.add(i)), |_| c, f) }
+        }
+        (Src::Splat(c), Src::Ptr(q)) => {
+            let c = V::splat(c);
+            unsafe { run(dst, n, |_| c, |i| V::load(q.add(i)), f) }
+        }
+    };
+    // The last few elements one at a time: the same operation on a vector of splats.
+    let get = |s: Src, i: usize| match s {
+        // SAFETY: i < n.
+        Src::Ptr(p) => unsafe { *p.add(i) },
+        Src::Splat(c) => c,
+    };
+    for i in done..n {
+        let r = f(V::splat(get(a, i)), V::splat(get(b, i)));
+        let mut lane = [0f32; 16];
+        // SAFETY: a vector is at most 16 floats; i < n.
+        unsafe {
+            r.store(lane.as_mut_ptr());
+            *dst.add(i) = lane[0];
+        }
+    }
+    Src::Ptr(dst)
+}
+
+/// `dst[i] = f(a[i])` for `i < n`, as [`binary`].
+#[inline(always)]
+fn unary<V: Io>(dst: *mut f32, a: Src, n: usize, f: impl Fn(V) -> V + Copy) -> Src {
+    binary::<V>(dst, a, Src::Splat(0.0), n, move |x, _| f(x))
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::{Io, VProg};
+    use crate::vmath::x86::{Y, Z};
+    use crate::vmath::VIsa;
+
+    // SAFETY (every method): only called from `run_avx512`, which runs with AVX-512F.
+    impl Io for Z {
+        const W: usize = 16;
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self {
+            unsafe { Z(_mm512_loadu_ps(p)) }
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut f32) {
+            unsafe { _mm512_storeu_ps(p, self.0) }
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            unsafe { Z(_mm512_abs_ps(self.0)) }
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            unsafe { Z(_mm512_sqrt_ps(self.0)) }
+        }
+    }
+
+    // SAFETY (every method): only called from `run_avx2`, which runs with AVX2 and FMA.
+    impl Io for Y {
+        const W: usize = 8;
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self {
+            unsafe { Y(_mm256_loadu_ps(p)) }
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut f32) {
+            unsafe { _mm256_storeu_ps(p, self.0) }
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            unsafe { Y(_mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0)) }
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            unsafe { Y(_mm256_sqrt_ps(self.0)) }
+        }
+    }
+
+    /// # Safety
+    /// As for `VProg::run`; the CPU has AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn run_avx512(
+        p: &VProg,
+        inputs: *const *const f32,
+        out: *mut f32,
+        lo: usize,
+        hi: usize,
+    ) {
+        unsafe { p.eval::<Z>(VIsa::Avx512, inputs, out, lo, hi) }
+    }
+
+    /// # Safety
+    /// As for `VProg::run`; the CPU has AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn run_avx2(
+        p: &VProg,
+        inputs: *const *const f32,
+        out: *mut f32,
+        lo: usize,
+        hi: usize,
+    ) {
+        unsafe { p.eval::<Y>(VIsa::Avx2, inputs, out, lo, hi) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A program's value at one element, one operation at a time in f32 (what the JIT's
+    /// scalar code computes; transcendentals through the scalar twin).
+    fn reference(ops: &[VOp], ins: &[Vec<f32>], e: usize) -> f32 {
+        let mut v: Vec<f32> = Vec::new();
+        for &op in ops {
+            let x = |i: u32| v[i as usize];
+            let r = match op {
+                VOp::Input(k) => ins[k as usize][e],
+                VOp::Scalar(k) => ins[k as usize][0],
+                VOp::Const(c) => c,
+                VOp::Add(a, b) => x(a) + x(b),
+                VOp::Sub(a, b) => x(a) - x(b),
+                VOp::Mul(a, b) => x(a) * x(b),
+                VOp::Div(a, b) => x(a) / x(b),
+                VOp::Neg(a) => -x(a),
+                VOp::Abs(a) => x(a).abs(),
+                VOp::Sqrt(a) => x(a).sqrt(),
+                VOp::Func(f, a) => {
+                    let mut t = [x(a)];
+                    vmath::apply_with(VIsa::Scalar { fma: true }, f, &mut t);
+                    t[0]
+                }
+            };
+            v.push(r);
+        }
+        v[v.len() - 1]
+    }
+
+    fn values(n: usize, seed: u32) -> Vec<f32> {
+        let special = [
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1e-40,
+            -3e38,
+            88.5,
+            -87.0,
+        ];
+        (0..n)
+            .map(|i| {
+                let h = (i as u32 ^ seed).wrapping_mul(2654435761).rotate_left(13);
+                if h.is_multiple_of(7) {
+                    special[(h as usize / 7) % special.len()]
+                } else {
+                    (h % 20000) as f32 / 997.0 - 10.0
+                }
+            })
+            .collect()
+    }
+
+    /// GELU (tanh form) as JAX writes it, over inputs x and a scalar.
+    fn gelu() -> Vec<VOp> {
+        use VOp::*;
+        vec![
+            Input(0),                  // 0 x
+            Const(0.5),                // 1
+            Mul(1, 0),                 // 2 0.5 x
+            Const(0.044715),           // 3
+            Mul(3, 0),                 // 4
+            Mul(4, 0),                 // 5
+            Mul(5, 0),                 // 6 c x^3
+            Add(0, 6),                 // 7
+            Const(0.797_884_6),        // 8
+            Mul(8, 7),                 // 9
+            Func(VFunc::Tanh, 9),      // 10
+            Const(1.0),                // 11
+            Add(11, 10),               // 12
+            Mul(2, 12),                // 13
+            Input(1),                  // 14 y
+            Scalar(2),                 // 15 s
+            Div(14, 15),               // 16
+            Sub(13, 16),               // 17
+            Abs(17),                   // 18
+            Sqrt(18),                  // 19
+            Neg(19),                   // 20
+            Func(VFunc::Exp, 20),      // 21
+            Func(VFunc::Logistic, 21), // 22
+            Add(22, 13),               // 23
+        ]
+    }
+
+    #[test]
+    fn every_isa_matches_the_step_by_step_reference() {
+        let ops = gelu();
+        let prog = VProg::new(&ops).expect("program");
+        let n = 3 * CHUNK + 37;
+        let ins = vec![values(n, 1), values(n, 2), vec![0.75f32]];
+        let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
+        for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+            if !isa.available() {
+                continue;
+            }
+            for (lo, hi) in [(0, n), (5, 300), (CHUNK, CHUNK + 17), (n - 3, n)] {
+                let mut out = vec![-1.0f32; n];
+                // SAFETY: every input holds n floats (the scalar one), out holds n.
+                unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), lo, hi) };
+                for (e, &got) in out.iter().enumerate() {
+                    let want = if (lo..hi).contains(&e) {
+                        reference(&ops, &ins, e)
+                    } else {
+                        -1.0
+                    };
+                    assert!(
+                        got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                        "{isa:?} [{lo}, {hi}) element {e}: got {got}, want {want}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn operands_shared_and_slots_reused() {
+        use VOp::*;
+        // |y*y - z| feeds both a sqrt chain and a log; z feeds a logistic after them.
+        let ops = [
+            Input(0),
+            Mul(0, 0),
+            Input(1),
+            Sub(1, 2),
+            Abs(3),
+            Sqrt(4),
+            Scalar(2),
+            Div(5, 6),
+            Neg(7),
+            Func(VFunc::Exp, 8),
+            Func(VFunc::Log, 4),
+            Add(9, 10),
+            Func(VFunc::Logistic, 2),
+            Sub(11, 12),
+        ];
+        let prog = VProg::new(&ops).expect("program");
+        let n = 2 * CHUNK + 5;
+        let ins = vec![values(n, 7), values(n, 8), vec![0.75f32]];
+        let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
+        let mut out = vec![0f32; n];
+        // SAFETY: every input holds n floats (the scalar one), out holds n.
+        unsafe { prog.run(ptrs.as_ptr(), out.as_mut_ptr(), 0, n) };
+        for (e, &got) in out.iter().enumerate() {
+            let want = reference(&ops, &ins, e);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "element {e}: got {got}, want {want}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_output_may_be_an_input() {
+        use VOp::*;
+        let ops = [
+            Input(0),
+            Const(2.0),
+            Mul(0, 1),
+            Func(VFunc::Exp, 2),
+            Add(3, 0),
+        ];
+        let prog = VProg::new(&ops).expect("program");
+        let n = CHUNK + 9;
+        let x = values(n, 3);
+        let want: Vec<f32> = (0..n)
+            .map(|e| reference(&ops, std::slice::from_ref(&x), e))
+            .collect();
+        let mut buf = x.clone();
+        let ins = [buf.as_ptr()];
+        // SAFETY: in place: the output is input 0 at the same positions.
+        unsafe { prog.run(ins.as_ptr(), buf.as_mut_ptr(), 0, n) };
+        for (e, (&g, &w)) in buf.iter().zip(&want).enumerate() {
+            assert!(
+                g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_programs_are_refused_and_slots_are_reused() {
+        use VOp::*;
+        assert!(VProg::new(&[]).is_none());
+        assert!(VProg::new(&[Input(0)]).is_none(), "computes nothing");
+        assert!(
+            VProg::new(&[Input(0), Add(0, 2), Const(1.0)]).is_none(),
+            "later operand"
+        );
+        // A chain of 40 steps needs one buffer at a time.
+        let mut chain = vec![Input(0)];
+        for i in 0..40 {
+            chain.push(Neg(i));
+        }
+        let p = VProg::new(&chain).expect("a chain fits");
+        assert!(p.steps[..40]
+            .iter()
+            .all(|s| s.slot == u32::MAX || s.slot < 2));
+        // Thirteen values alive at once do not fit twelve slots.
+        let mut wide = vec![Input(0)];
+        for _ in 0..13 {
+            wide.push(Neg(0));
+        }
+        for i in 0..12 {
+            let a = if i == 0 { 1 } else { 13 + i };
+            wide.push(Add(a, 2 + i));
+        }
+        assert!(VProg::new(&wide).is_none());
+        // Round trip through bytes.
+        let q = VProg::new(&gelu()).expect("program");
+        // SAFETY: the bytes of a program.
+        let r = unsafe { VProg::read(q.to_bytes().as_ptr()) };
+        assert_eq!(r.len, q.len);
+        assert!(r
+            .steps
+            .iter()
+            .zip(&q.steps)
+            .all(|(a, b)| a.op == b.op && a.slot == b.slot));
+    }
+}
