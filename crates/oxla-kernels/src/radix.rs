@@ -124,12 +124,8 @@ fn sort_packed<T: Packed>(a: &mut [T], b: &mut [T], key_bits: u32, threads: usiz
                     unsafe { std::slice::from_raw_parts_mut(all.0.add(p * BUCKETS), BUCKETS) };
                 let lo = (p * per).min(n);
                 let hi = ((p + 1) * per).min(n);
-                for &x in &src[lo..hi] {
-                    let d = x.digit(shift);
-                    // SAFETY: off[d] < n by construction of the offsets.
-                    unsafe { *out.0.add(off[d]) = x };
-                    off[d] += 1;
-                }
+                // SAFETY: the offsets cover `tmp` exactly once across all parts.
+                unsafe { scatter_combined(&src[lo..hi], shift, off, out.0) };
             };
             run(parts, &scatter);
         }
@@ -138,6 +134,85 @@ fn sort_packed<T: Packed>(a: &mut [T], b: &mut [T], key_bits: u32, threads: usiz
         shift += DIGIT_BITS;
     }
     swapped
+}
+
+/// Elements staged per bucket before they are written out together: a cache line's worth.
+fn staged<T>() -> usize {
+    (64 / std::mem::size_of::<T>()).max(1)
+}
+
+/// Scatters `src` to `out` by digit (`off[d]`: where digit `d`'s next element goes,
+/// advanced), in order. Elements are staged per digit and written a cache line's worth at a
+/// time: writing each one straight to one of 2048 places across the buffer missed the TLB
+/// and read each line for ownership every few elements (sort_1m, 2-core Intel Xeon:
+/// 8.5-9.7 -> 7.4-8.3 ms over several runs each; non-temporal stores of the lines were
+/// slower, 9.1-9.4).
+///
+/// # Safety
+/// `out` holds every position `off[d] .. off[d] + count(d)` for the digits of `src`, and
+/// nothing else writes them meanwhile.
+unsafe fn scatter_combined<T: Packed>(src: &[T], shift: u32, off: &mut [usize], out: *mut T) {
+    let w = staged::<T>();
+    STAGE.with(|stage| {
+        let mut stage = stage.borrow_mut();
+        let need = BUCKETS * 64 / std::mem::size_of::<u128>();
+        if stage.len() < need {
+            stage.resize(need, 0);
+        }
+        let buf = stage.as_mut_ptr().cast::<T>();
+        // How many elements each digit holds staged; the first group of a digit is cut so
+        // that later groups start on a cache line of `out` (whole-line writes).
+        let mut fill = [0u8; BUCKETS];
+        let mut cap = [0u8; BUCKETS];
+        for (d, c) in cap.iter_mut().enumerate() {
+            let addr = out.wrapping_add(off[d]) as usize;
+            let into_line = (addr % 64) / std::mem::size_of::<T>();
+            *c = (w - into_line % w) as u8;
+        }
+        for &x in src {
+            let d = x.digit(shift);
+            let k = fill[d] as usize;
+            // SAFETY: the stage holds BUCKETS groups of `w` elements (64 bytes each);
+            // k < cap[d] <= w.
+            unsafe { buf.add(d * w + k).write(x) };
+            if k + 1 == cap[d] as usize {
+                // SAFETY: the group's k + 1 elements go to off[d].., inside `out` (the
+                // caller's promise: they are elements of digit d of `src`).
+                unsafe {
+                    let (from, to) = (buf.add(d * w), out.add(off[d]));
+                    if k + 1 == w {
+                        // A whole line: one fixed-size copy (a call to memmove per group
+                        // took a third of the sort).
+                        to.cast::<[u8; 64]>()
+                            .write_unaligned(from.cast::<[u8; 64]>().read_unaligned());
+                    } else {
+                        for i in 0..=k {
+                            to.add(i).write(from.add(i).read());
+                        }
+                    }
+                }
+                off[d] += k + 1;
+                fill[d] = 0;
+                cap[d] = w as u8;
+            } else {
+                fill[d] = (k + 1) as u8;
+            }
+        }
+        for d in 0..BUCKETS {
+            let k = fill[d] as usize;
+            if k > 0 {
+                // SAFETY: as above.
+                unsafe { std::ptr::copy_nonoverlapping(buf.add(d * w), out.add(off[d]), k) };
+                off[d] += k;
+            }
+        }
+    });
+}
+
+thread_local! {
+    /// Each thread's staging area for [`scatter_combined`] (a 64-byte group per digit, as
+    /// u128 words: aligned for either packed type).
+    static STAGE: std::cell::RefCell<Vec<u128>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn run(parts: usize, f: &(dyn Fn(usize) + Sync)) {
