@@ -462,7 +462,9 @@ pub(crate) fn log<V: Lanes>(x: V) -> V {
     let res = ef.mul_add(k(0.693_145_751_953_125), lo);
     let res = V::select(x.eq(zero), k(f64::NEG_INFINITY), res);
     let res = V::select(x.eq(k(f64::INFINITY)), k(f64::INFINITY), res);
-    let res = V::select(x.lt(zero), k(-f64::NAN), res);
+    // -NaN for x < 0, as libm (and math.rs) give: from its bits, since `-f64::NAN as f32`
+    // may fold to a positive NaN (it did: the fuzzer saw +NaN where the interpreter had -NaN).
+    let res = V::select(x.lt(zero), V::splat(f32::from_bits(0xffc0_0000)), res);
     V::select(x.unord(x), x, res)
 }
 
@@ -1005,6 +1007,29 @@ mod tests {
                 assert!(buf[..32].iter().all(|x| x.to_bits() == 0x7fc0_dead));
                 assert!(buf[32 + n..].iter().all(|x| x.to_bits() == 0x7fc0_dead));
             }
+        }
+    }
+
+    #[test]
+    fn log_of_a_negative_is_negative_nan_and_a_nan_passes_through() {
+        // libm's bits (the interpreter's): -NaN for x < 0 (and -inf), the input NaN itself.
+        for isa in isas() {
+            let mut xs = vec![
+                -5.0f32,
+                f32::NEG_INFINITY,
+                -1e-40,
+                f32::from_bits(0x7fc0_1234),
+            ];
+            xs.extend([-2.0f32; 30]);
+            apply_with(isa, VFunc::Log, &mut xs);
+            assert_eq!(xs[0].to_bits(), 0xffc0_0000, "{isa:?}");
+            assert_eq!(xs[1].to_bits(), 0xffc0_0000, "{isa:?}");
+            assert_eq!(xs[2].to_bits(), 0xffc0_0000, "{isa:?}");
+            assert_eq!(xs[3].to_bits(), 0x7fc0_1234, "{isa:?}");
+            assert!(
+                xs[4..].iter().all(|x| x.to_bits() == 0xffc0_0000),
+                "{isa:?}"
+            );
         }
     }
 
