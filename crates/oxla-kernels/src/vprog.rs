@@ -17,8 +17,9 @@
 
 use crate::vmath::{self, Lanes, VFunc, VIsa};
 
-/// Elements per chunk: a slot buffer is 1 KiB, so a program's slots stay in L1.
-pub const CHUNK: usize = 256;
+/// Elements per chunk: a slot buffer is 2 KiB, so the few slots a program uses at once stay
+/// in L1, and each step's dispatch is spread over 32 AVX-512 vectors.
+pub const CHUNK: usize = 512;
 /// Most steps in one program.
 pub const MAX_STEPS: usize = 48;
 /// Most slot buffers one program needs at once.
@@ -42,15 +43,54 @@ pub enum VOp {
     Sqrt(u32),
     /// A `vmath` transcendental.
     Func(VFunc, u32),
+    // 32-bit integer steps (two's complement, wrapping) on operands holding integer bits.
+    IAdd(u32, u32),
+    ISub(u32, u32),
+    IMul(u32, u32),
+    And(u32, u32),
+    Or(u32, u32),
+    Xor(u32, u32),
+    /// Shifts by a constant amount below 32.
+    Shl(u32, u32),
+    ShrL(u32, u32),
+    ShrA(u32, u32),
+    /// Signed division and remainder (truncating) by a constant of at least 2.
+    IDiv(u32, i32),
+    IRem(u32, i32),
+    /// A signed integer to f32, rounded to nearest even.
+    IToF(u32),
+    /// The element's position along its row of `len` elements (an iota along the last
+    /// dimension), or its row (along the one before, where every earlier one is 1).
+    IotaCol(u32),
+    IotaRow(u32),
 }
 
 impl VOp {
     /// The operands (indices of earlier steps).
     fn operands(self) -> ([u32; 2], usize) {
+        use VOp::*;
         match self {
-            VOp::Input(_) | VOp::Scalar(_) | VOp::Const(_) => ([0, 0], 0),
-            VOp::Add(a, b) | VOp::Sub(a, b) | VOp::Mul(a, b) | VOp::Div(a, b) => ([a, b], 2),
-            VOp::Neg(a) | VOp::Abs(a) | VOp::Sqrt(a) | VOp::Func(_, a) => ([a, 0], 1),
+            Input(_) | Scalar(_) | Const(_) | IotaCol(_) | IotaRow(_) => ([0, 0], 0),
+            Add(a, b)
+            | Sub(a, b)
+            | Mul(a, b)
+            | Div(a, b)
+            | IAdd(a, b)
+            | ISub(a, b)
+            | IMul(a, b)
+            | And(a, b)
+            | Or(a, b)
+            | Xor(a, b) => ([a, b], 2),
+            Neg(a)
+            | Abs(a)
+            | Sqrt(a)
+            | Func(_, a)
+            | Shl(a, _)
+            | ShrL(a, _)
+            | ShrA(a, _)
+            | IDiv(a, _)
+            | IRem(a, _)
+            | IToF(a) => ([a, 0], 1),
         }
     }
 
@@ -59,29 +99,59 @@ impl VOp {
         !matches!(self, VOp::Input(_) | VOp::Scalar(_) | VOp::Const(_))
     }
 
-    fn encode(self) -> [u32; 4] {
+    fn encode(self) -> [u32; 5] {
         let f = |f: VFunc| match f {
             VFunc::Exp => 0,
             VFunc::Tanh => 1,
             VFunc::Logistic => 2,
             VFunc::Log => 3,
         };
+        // Division by a constant carries its magic multiplier and shift.
+        let div = |code: u32, a: u32, d: i32| {
+            let (m, sh) = signed_magic_32(d);
+            [code, a, d as u32, m as u32, sh]
+        };
         match self {
-            VOp::Input(k) => [0, k, 0, 0],
-            VOp::Scalar(k) => [1, k, 0, 0],
-            VOp::Const(c) => [2, c.to_bits(), 0, 0],
-            VOp::Add(a, b) => [3, a, b, 0],
-            VOp::Sub(a, b) => [4, a, b, 0],
-            VOp::Mul(a, b) => [5, a, b, 0],
-            VOp::Div(a, b) => [6, a, b, 0],
-            VOp::Neg(a) => [7, a, 0, 0],
-            VOp::Abs(a) => [8, a, 0, 0],
-            VOp::Sqrt(a) => [9, a, 0, 0],
-            VOp::Func(g, a) => [10, a, 0, f(g)],
+            VOp::Input(k) => [0, k, 0, 0, 0],
+            VOp::Scalar(k) => [1, k, 0, 0, 0],
+            VOp::Const(c) => [2, c.to_bits(), 0, 0, 0],
+            VOp::Add(a, b) => [3, a, b, 0, 0],
+            VOp::Sub(a, b) => [4, a, b, 0, 0],
+            VOp::Mul(a, b) => [5, a, b, 0, 0],
+            VOp::Div(a, b) => [6, a, b, 0, 0],
+            VOp::Neg(a) => [7, a, 0, 0, 0],
+            VOp::Abs(a) => [8, a, 0, 0, 0],
+            VOp::Sqrt(a) => [9, a, 0, 0, 0],
+            VOp::Func(g, a) => [10, a, 0, f(g), 0],
+            VOp::IAdd(a, b) => [11, a, b, 0, 0],
+            VOp::ISub(a, b) => [12, a, b, 0, 0],
+            VOp::IMul(a, b) => [13, a, b, 0, 0],
+            VOp::And(a, b) => [14, a, b, 0, 0],
+            VOp::Or(a, b) => [15, a, b, 0, 0],
+            VOp::Xor(a, b) => [16, a, b, 0, 0],
+            VOp::Shl(a, k) => [17, a, k, 0, 0],
+            VOp::ShrL(a, k) => [18, a, k, 0, 0],
+            VOp::ShrA(a, k) => [19, a, k, 0, 0],
+            VOp::IDiv(a, d) => div(20, a, d),
+            VOp::IRem(a, d) => div(21, a, d),
+            VOp::IToF(a) => [22, a, 0, 0, 0],
+            VOp::IotaCol(n) => [23, n, 0, 0, 0],
+            VOp::IotaRow(n) => [24, n, 0, 0, 0],
         }
     }
 
-    fn decode([code, a, b, x]: [u32; 4]) -> Option<VOp> {
+    /// Whether the step's own constants are in range (shift amounts below 32, divisors of
+    /// at least 2, rows of at least [`MIN_IOTA_ROW`]).
+    fn valid(self) -> bool {
+        match self {
+            VOp::Shl(_, k) | VOp::ShrL(_, k) | VOp::ShrA(_, k) => k < 32,
+            VOp::IDiv(_, d) | VOp::IRem(_, d) => d >= 2,
+            VOp::IotaCol(n) | VOp::IotaRow(n) => n as usize >= MIN_IOTA_ROW,
+            _ => true,
+        }
+    }
+
+    fn decode([code, a, b, x, _]: [u32; 5]) -> Option<VOp> {
         Some(match code {
             0 => VOp::Input(a),
             1 => VOp::Scalar(a),
@@ -94,9 +164,59 @@ impl VOp {
             8 => VOp::Abs(a),
             9 => VOp::Sqrt(a),
             10 => VOp::Func(*VFunc::ALL.get(x as usize)?, a),
+            11 => VOp::IAdd(a, b),
+            12 => VOp::ISub(a, b),
+            13 => VOp::IMul(a, b),
+            14 => VOp::And(a, b),
+            15 => VOp::Or(a, b),
+            16 => VOp::Xor(a, b),
+            17 => VOp::Shl(a, b),
+            18 => VOp::ShrL(a, b),
+            19 => VOp::ShrA(a, b),
+            20 => VOp::IDiv(a, b as i32),
+            21 => VOp::IRem(a, b as i32),
+            22 => VOp::IToF(a),
+            23 => VOp::IotaCol(a),
+            24 => VOp::IotaRow(a),
             _ => return None,
         })
     }
+}
+
+/// Shortest row an iota step takes (a vector's lanes then cross at most one row's end).
+pub const MIN_IOTA_ROW: usize = 16;
+
+/// Magic multiplier and shift for signed 32-bit division by `d` >= 2 (Hacker's Delight,
+/// section 10-1): q = (mulhi(n, M) [+ n if M < 0]) >> s, plus one when negative. Exact for
+/// every n; the JIT's scalar and 4-lane code use it too.
+pub fn signed_magic_32(d: i32) -> (i32, u32) {
+    let two31: u32 = 0x8000_0000;
+    let ad = d.unsigned_abs();
+    let t = two31.wrapping_add((d as u32) >> 31);
+    let anc = t - 1 - t % ad;
+    let mut p = 31u32;
+    let (mut q1, mut r1) = (two31 / anc, two31 - (two31 / anc) * anc);
+    let (mut q2, mut r2) = (two31 / ad, two31 - (two31 / ad) * ad);
+    loop {
+        p += 1;
+        q1 = q1.wrapping_mul(2);
+        r1 = r1.wrapping_mul(2);
+        if r1 >= anc {
+            q1 = q1.wrapping_add(1);
+            r1 = r1.wrapping_sub(anc);
+        }
+        q2 = q2.wrapping_mul(2);
+        r2 = r2.wrapping_mul(2);
+        if r2 >= ad {
+            q2 = q2.wrapping_add(1);
+            r2 = r2.wrapping_sub(ad);
+        }
+        let delta = ad - r2;
+        if !(q1 < delta || (q1 == delta && r1 == 0)) || p >= 63 {
+            break;
+        }
+    }
+    (q2.wrapping_add(1) as i32, p - 32)
 }
 
 /// One encoded step: the operation and the slot buffer it writes (computing steps but the
@@ -104,7 +224,7 @@ impl VOp {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 struct Step {
-    op: [u32; 4],
+    op: [u32; 5],
     slot: u32,
 }
 
@@ -135,6 +255,9 @@ impl VProg {
         }
         let mut last_use = vec![0usize; n];
         for (i, op) in ops.iter().enumerate() {
+            if !op.valid() {
+                return None;
+            }
             let (xs, k) = op.operands();
             for &x in &xs[..k] {
                 if x as usize >= i {
@@ -271,13 +394,18 @@ impl VProg {
         let base = slots.as_mut_ptr().cast::<f32>();
         let len = self.len as usize;
         let mut src = [Src::Splat(0.0); MAX_STEPS];
+        // Decoded once per call, not per chunk.
+        let mut ops = [VOp::Const(0.0); MAX_STEPS];
+        for (op, step) in ops.iter_mut().zip(&self.steps[..len]) {
+            let Some(o) = VOp::decode(step.op) else {
+                return;
+            };
+            *op = o;
+        }
         let mut c0 = lo;
         while c0 < hi {
             let n = CHUNK.min(hi - c0);
-            for (i, step) in self.steps[..len].iter().enumerate() {
-                let Some(op) = VOp::decode(step.op) else {
-                    return;
-                };
+            for (i, (step, &op)) in self.steps[..len].iter().zip(&ops).enumerate() {
                 // SAFETY (the pointers below): inputs hold `hi` floats (arrays) or one
                 // (scalars); slots are MAX_SLOTS chunks; out holds `hi` floats.
                 let dst = if i + 1 == len {
@@ -306,6 +434,74 @@ impl VProg {
                     VOp::Neg(a) => unary::<V>(dst, src[a as usize], n, Lanes::neg),
                     VOp::Abs(a) => unary::<V>(dst, src[a as usize], n, Io::abs),
                     VOp::Sqrt(a) => unary::<V>(dst, src[a as usize], n, Io::sqrt),
+                    VOp::IAdd(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::iadd)
+                    }
+                    VOp::ISub(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::isub)
+                    }
+                    VOp::IMul(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::imul)
+                    }
+                    VOp::And(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::and)
+                    }
+                    VOp::Or(a, b) => binary::<V>(dst, src[a as usize], src[b as usize], n, Io::or),
+                    VOp::Xor(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::xor)
+                    }
+                    VOp::Shl(a, k) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        move |x| x.shl(k),
+                    ),
+                    VOp::ShrL(a, k) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        move |x| x.shrl(k),
+                    ),
+                    VOp::ShrA(a, k) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        move |x| x.shra(k),
+                    ),
+                    VOp::IDiv(a, d) | VOp::IRem(a, d) => {
+                        let (m, sh) = (step.op[3] as i32, step.op[4]);
+                        let rem = matches!(op, VOp::IRem(..));
+                        unary::<V>(
+                            dst,
+                            src[a as usize],
+                            n,
+                            #[inline(always)]
+                            move |x| {
+                                // The JIT's sequence: q = (mulhi(x, m) [+ x]) >> sh, plus one
+                                // when negative; the remainder x - q * d.
+                                let hi = x.mulhi(m);
+                                let hi = if m < 0 { hi.iadd(x) } else { hi };
+                                let q = hi.shra(sh);
+                                let q = q.iadd(q.shrl(31));
+                                if rem {
+                                    x.isub(q.imul(V::splat(f32::from_bits(d as u32))))
+                                } else {
+                                    q
+                                }
+                            },
+                        )
+                    }
+                    VOp::IToF(a) => unary::<V>(dst, src[a as usize], n, Io::itof),
+                    VOp::IotaCol(len) | VOp::IotaRow(len) => {
+                        // SAFETY: dst is a slot (or the output) of the chunk's n elements.
+                        unsafe {
+                            iota::<V>(dst, c0, n, len as usize, matches!(op, VOp::IotaRow(_)))
+                        };
+                        Src::Ptr(dst)
+                    }
                     VOp::Func(f, a) => match src[a as usize] {
                         Src::Splat(c) => {
                             // The scalar twin gives the vector routines' bits.
@@ -314,7 +510,13 @@ impl VProg {
                             Src::Splat(t[0])
                         }
                         s => {
-                            unary::<V>(dst, s, n, |x| x);
+                            unary::<V>(
+                                dst,
+                                s,
+                                n,
+                                #[inline(always)]
+                                |x| x,
+                            );
                             // SAFETY: dst holds the chunk's n arguments.
                             let xs = unsafe { std::slice::from_raw_parts_mut(dst, n) };
                             vmath::apply_with(isa, f, xs);
@@ -328,7 +530,39 @@ impl VProg {
     }
 }
 
-/// Vector loads and stores, and the operations [`Lanes`] lacks.
+/// `dst[i]` for elements `e0 + i`, `i < n`, of rows of `len` (>= [`MIN_IOTA_ROW`]): the
+/// position in the row, or (`row`) the row, as 32-bit integers. Two counters step a vector
+/// at a time, a lane that passes the row's end wrapping into the next row.
+///
+/// # Safety
+/// `dst` holds `n` floats.
+#[inline(always)]
+unsafe fn iota<V: Io>(dst: *mut f32, e0: usize, n: usize, len: usize, row: bool) {
+    let mut i = 0;
+    if V::W > 1 {
+        let (mut c, mut r) = V::wrap(
+            V::ramp((e0 % len) as i32),
+            V::splat(f32::from_bits((e0 / len) as u32)),
+            len as i32,
+        );
+        let step = V::splat(f32::from_bits(V::W as u32));
+        while i + V::W <= n {
+            // SAFETY: i + W <= n.
+            unsafe { (if row { r } else { c }).store(dst.add(i)) };
+            (c, r) = V::wrap(c.iadd(step), r, len as i32);
+            i += V::W;
+        }
+    }
+    for j in i..n {
+        let e = e0 + j;
+        let v = if row { e / len } else { e % len };
+        // SAFETY: j < n.
+        unsafe { *dst.add(j) = f32::from_bits(v as u32) };
+    }
+}
+
+/// Vector loads and stores, and the operations [`Lanes`] lacks (the integer ones act on
+/// the lanes' bits as 32-bit integers).
 pub(crate) trait Io: Lanes {
     /// Lanes per vector.
     const W: usize;
@@ -340,6 +574,33 @@ pub(crate) trait Io: Lanes {
     unsafe fn store(self, p: *mut f32);
     fn abs(self) -> Self;
     fn sqrt(self) -> Self;
+    fn iadd(self, b: Self) -> Self;
+    fn isub(self, b: Self) -> Self;
+    fn imul(self, b: Self) -> Self;
+    fn and(self, b: Self) -> Self;
+    fn or(self, b: Self) -> Self;
+    fn xor(self, b: Self) -> Self;
+    fn shl(self, k: u32) -> Self;
+    fn shrl(self, k: u32) -> Self;
+    fn shra(self, k: u32) -> Self;
+    /// The high 32 bits of each lane's signed product with `m`.
+    fn mulhi(self, m: i32) -> Self;
+    /// Signed integers to f32 (round to nearest even).
+    fn itof(self) -> Self;
+    /// The integers `c, c + 1, ..` in the lanes.
+    fn ramp(c: i32) -> Self;
+    /// Where a lane of `col` is at least `len`: `col - len`, and its `row` plus one.
+    fn wrap(col: Self, row: Self, len: i32) -> (Self, Self);
+}
+
+/// The lane's bits as an i32, and back.
+#[inline(always)]
+fn bits(x: Portable) -> i32 {
+    x.0.to_bits() as i32
+}
+#[inline(always)]
+fn of_bits(x: i32) -> Portable {
+    vmath::Scalar(f32::from_bits(x as u32))
 }
 
 type Portable = vmath::Scalar<true>;
@@ -363,6 +624,62 @@ impl Io for Portable {
     #[inline(always)]
     fn sqrt(self) -> Self {
         vmath::Scalar(self.0.sqrt())
+    }
+    #[inline(always)]
+    fn iadd(self, b: Self) -> Self {
+        of_bits(bits(self).wrapping_add(bits(b)))
+    }
+    #[inline(always)]
+    fn isub(self, b: Self) -> Self {
+        of_bits(bits(self).wrapping_sub(bits(b)))
+    }
+    #[inline(always)]
+    fn imul(self, b: Self) -> Self {
+        of_bits(bits(self).wrapping_mul(bits(b)))
+    }
+    #[inline(always)]
+    fn and(self, b: Self) -> Self {
+        of_bits(bits(self) & bits(b))
+    }
+    #[inline(always)]
+    fn or(self, b: Self) -> Self {
+        of_bits(bits(self) | bits(b))
+    }
+    #[inline(always)]
+    fn xor(self, b: Self) -> Self {
+        of_bits(bits(self) ^ bits(b))
+    }
+    #[inline(always)]
+    fn shl(self, k: u32) -> Self {
+        of_bits(bits(self).wrapping_shl(k))
+    }
+    #[inline(always)]
+    fn shrl(self, k: u32) -> Self {
+        of_bits(((bits(self) as u32).wrapping_shr(k)) as i32)
+    }
+    #[inline(always)]
+    fn shra(self, k: u32) -> Self {
+        of_bits(bits(self).wrapping_shr(k))
+    }
+    #[inline(always)]
+    fn mulhi(self, m: i32) -> Self {
+        of_bits(((bits(self) as i64 * m as i64) >> 32) as i32)
+    }
+    #[inline(always)]
+    fn itof(self) -> Self {
+        vmath::Scalar(bits(self) as f32)
+    }
+    #[inline(always)]
+    fn ramp(c: i32) -> Self {
+        of_bits(c)
+    }
+    #[inline(always)]
+    fn wrap(col: Self, row: Self, len: i32) -> (Self, Self) {
+        if bits(col) >= len {
+            (of_bits(bits(col) - len), of_bits(bits(row) + 1))
+        } else {
+            (col, row)
+        }
     }
 }
 
@@ -407,15 +724,43 @@ fn binary<V: Io>(dst: *mut f32, a: Src, b: Src, n: usize, f: impl Fn(V, V) -> V 
             return Src::Splat(lane[0]);
         }
         (Src::Ptr(p), Src::Ptr(q)) => unsafe {
-            run(dst, n, |i| V::load(p.add(i)), |i| V::load(q.add(i)), f)
+            run(
+                dst,
+                n,
+                #[inline(always)]
+                |i| V::load(p.add(i)),
+                #[inline(always)]
+                |i| V::load(q.add(i)),
+                f,
+            )
         },
         (Src::Ptr(p), Src::Splat(c)) => {
             let c = V::splat(c);
-            unsafe { run(dst, n, |i| V::load(p.add(i)), |_| c, f) }
+            unsafe {
+                run(
+                    dst,
+                    n,
+                    #[inline(always)]
+                    |i| V::load(p.add(i)),
+                    #[inline(always)]
+                    |_| c,
+                    f,
+                )
+            }
         }
         (Src::Splat(c), Src::Ptr(q)) => {
             let c = V::splat(c);
-            unsafe { run(dst, n, |_| c, |i| V::load(q.add(i)), f) }
+            unsafe {
+                run(
+                    dst,
+                    n,
+                    #[inline(always)]
+                    |_| c,
+                    #[inline(always)]
+                    |i| V::load(q.add(i)),
+                    f,
+                )
+            }
         }
     };
     // The last few elements one at a time: the same operation on a vector of splats.
@@ -439,7 +784,14 @@ fn binary<V: Io>(dst: *mut f32, a: Src, b: Src, n: usize, f: impl Fn(V, V) -> V 
 /// `dst[i] = f(a[i])` for `i < n`, as [`binary`].
 #[inline(always)]
 fn unary<V: Io>(dst: *mut f32, a: Src, n: usize, f: impl Fn(V) -> V + Copy) -> Src {
-    binary::<V>(dst, a, Src::Splat(0.0), n, move |x, _| f(x))
+    binary::<V>(
+        dst,
+        a,
+        Src::Splat(0.0),
+        n,
+        #[inline(always)]
+        move |x, _| f(x),
+    )
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -469,6 +821,91 @@ mod x86 {
         fn sqrt(self) -> Self {
             unsafe { Z(_mm512_sqrt_ps(self.0)) }
         }
+        #[inline(always)]
+        fn iadd(self, b: Self) -> Self {
+            unsafe { zi(_mm512_add_epi32(iz(self), iz(b))) }
+        }
+        #[inline(always)]
+        fn isub(self, b: Self) -> Self {
+            unsafe { zi(_mm512_sub_epi32(iz(self), iz(b))) }
+        }
+        #[inline(always)]
+        fn imul(self, b: Self) -> Self {
+            unsafe { zi(_mm512_mullo_epi32(iz(self), iz(b))) }
+        }
+        #[inline(always)]
+        fn and(self, b: Self) -> Self {
+            unsafe { zi(_mm512_and_si512(iz(self), iz(b))) }
+        }
+        #[inline(always)]
+        fn or(self, b: Self) -> Self {
+            unsafe { zi(_mm512_or_si512(iz(self), iz(b))) }
+        }
+        #[inline(always)]
+        fn xor(self, b: Self) -> Self {
+            unsafe { zi(_mm512_xor_si512(iz(self), iz(b))) }
+        }
+        #[inline(always)]
+        fn shl(self, k: u32) -> Self {
+            unsafe { zi(_mm512_sll_epi32(iz(self), _mm_cvtsi32_si128(k as i32))) }
+        }
+        #[inline(always)]
+        fn shrl(self, k: u32) -> Self {
+            unsafe { zi(_mm512_srl_epi32(iz(self), _mm_cvtsi32_si128(k as i32))) }
+        }
+        #[inline(always)]
+        fn shra(self, k: u32) -> Self {
+            unsafe { zi(_mm512_sra_epi32(iz(self), _mm_cvtsi32_si128(k as i32))) }
+        }
+        #[inline(always)]
+        fn mulhi(self, m: i32) -> Self {
+            unsafe {
+                let (a, mv) = (iz(self), _mm512_set1_epi32(m));
+                // Even lanes' products, then odd lanes' (moved down); the high halves of
+                // the even ones moved down, the odd ones' already in place.
+                let even = _mm512_srli_epi64::<32>(_mm512_mul_epi32(a, mv));
+                let odd = _mm512_mul_epi32(_mm512_srli_epi64::<32>(a), mv);
+                zi(_mm512_mask_blend_epi32(0xAAAA, even, odd))
+            }
+        }
+        #[inline(always)]
+        fn itof(self) -> Self {
+            unsafe { Z(_mm512_cvtepi32_ps(iz(self))) }
+        }
+        #[inline(always)]
+        fn ramp(c: i32) -> Self {
+            unsafe {
+                let r = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+                zi(_mm512_add_epi32(_mm512_set1_epi32(c), r))
+            }
+        }
+        #[inline(always)]
+        fn wrap(col: Self, row: Self, len: i32) -> (Self, Self) {
+            unsafe {
+                let l = _mm512_set1_epi32(len);
+                let past = _mm512_cmpge_epi32_mask(iz(col), l);
+                let c = _mm512_mask_sub_epi32(iz(col), past, iz(col), l);
+                let r = _mm512_mask_add_epi32(iz(row), past, iz(row), _mm512_set1_epi32(1));
+                (zi(c), zi(r))
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn iz(x: Z) -> __m512i {
+        unsafe { _mm512_castps_si512(x.0) }
+    }
+    #[inline(always)]
+    unsafe fn zi(x: __m512i) -> Z {
+        unsafe { Z(_mm512_castsi512_ps(x)) }
+    }
+    #[inline(always)]
+    unsafe fn iy(x: Y) -> __m256i {
+        unsafe { _mm256_castps_si256(x.0) }
+    }
+    #[inline(always)]
+    unsafe fn yi(x: __m256i) -> Y {
+        unsafe { Y(_mm256_castsi256_ps(x)) }
     }
 
     // SAFETY (every method): only called from `run_avx2`, which runs with AVX2 and FMA.
@@ -489,6 +926,72 @@ mod x86 {
         #[inline(always)]
         fn sqrt(self) -> Self {
             unsafe { Y(_mm256_sqrt_ps(self.0)) }
+        }
+        #[inline(always)]
+        fn iadd(self, b: Self) -> Self {
+            unsafe { yi(_mm256_add_epi32(iy(self), iy(b))) }
+        }
+        #[inline(always)]
+        fn isub(self, b: Self) -> Self {
+            unsafe { yi(_mm256_sub_epi32(iy(self), iy(b))) }
+        }
+        #[inline(always)]
+        fn imul(self, b: Self) -> Self {
+            unsafe { yi(_mm256_mullo_epi32(iy(self), iy(b))) }
+        }
+        #[inline(always)]
+        fn and(self, b: Self) -> Self {
+            unsafe { yi(_mm256_and_si256(iy(self), iy(b))) }
+        }
+        #[inline(always)]
+        fn or(self, b: Self) -> Self {
+            unsafe { yi(_mm256_or_si256(iy(self), iy(b))) }
+        }
+        #[inline(always)]
+        fn xor(self, b: Self) -> Self {
+            unsafe { yi(_mm256_xor_si256(iy(self), iy(b))) }
+        }
+        #[inline(always)]
+        fn shl(self, k: u32) -> Self {
+            unsafe { yi(_mm256_sll_epi32(iy(self), _mm_cvtsi32_si128(k as i32))) }
+        }
+        #[inline(always)]
+        fn shrl(self, k: u32) -> Self {
+            unsafe { yi(_mm256_srl_epi32(iy(self), _mm_cvtsi32_si128(k as i32))) }
+        }
+        #[inline(always)]
+        fn shra(self, k: u32) -> Self {
+            unsafe { yi(_mm256_sra_epi32(iy(self), _mm_cvtsi32_si128(k as i32))) }
+        }
+        #[inline(always)]
+        fn mulhi(self, m: i32) -> Self {
+            unsafe {
+                let (a, mv) = (iy(self), _mm256_set1_epi32(m));
+                let even = _mm256_srli_epi64::<32>(_mm256_mul_epi32(a, mv));
+                let odd = _mm256_mul_epi32(_mm256_srli_epi64::<32>(a), mv);
+                yi(_mm256_blend_epi32::<0xAA>(even, odd))
+            }
+        }
+        #[inline(always)]
+        fn itof(self) -> Self {
+            unsafe { Y(_mm256_cvtepi32_ps(iy(self))) }
+        }
+        #[inline(always)]
+        fn ramp(c: i32) -> Self {
+            unsafe {
+                let r = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+                yi(_mm256_add_epi32(_mm256_set1_epi32(c), r))
+            }
+        }
+        #[inline(always)]
+        fn wrap(col: Self, row: Self, len: i32) -> (Self, Self) {
+            unsafe {
+                let past = _mm256_cmpgt_epi32(iy(col), _mm256_set1_epi32(len - 1));
+                let c = _mm256_sub_epi32(iy(col), _mm256_and_si256(past, _mm256_set1_epi32(len)));
+                // `past` lanes are -1: subtracting it adds one.
+                let r = _mm256_sub_epi32(iy(row), past);
+                (yi(c), yi(r))
+            }
         }
     }
 
@@ -544,6 +1047,30 @@ mod tests {
                     let mut t = [x(a)];
                     vmath::apply_with(VIsa::Scalar { fma: true }, f, &mut t);
                     t[0]
+                }
+                _ => {
+                    let i = |k: u32| v[k as usize].to_bits() as i32;
+                    let r = match op {
+                        VOp::IAdd(a, b) => i(a).wrapping_add(i(b)),
+                        VOp::ISub(a, b) => i(a).wrapping_sub(i(b)),
+                        VOp::IMul(a, b) => i(a).wrapping_mul(i(b)),
+                        VOp::And(a, b) => i(a) & i(b),
+                        VOp::Or(a, b) => i(a) | i(b),
+                        VOp::Xor(a, b) => i(a) ^ i(b),
+                        VOp::Shl(a, k) => i(a) << k,
+                        VOp::ShrL(a, k) => ((i(a) as u32) >> k) as i32,
+                        VOp::ShrA(a, k) => i(a) >> k,
+                        VOp::IDiv(a, d) => i(a) / d,
+                        VOp::IRem(a, d) => i(a) % d,
+                        VOp::IotaCol(len) => (e % len as usize) as i32,
+                        VOp::IotaRow(len) => (e / len as usize) as i32,
+                        VOp::IToF(a) => {
+                            v.push(i(a) as f32);
+                            continue;
+                        }
+                        _ => unreachable!("float steps are above"),
+                    };
+                    f32::from_bits(r as u32)
                 }
             };
             v.push(r);
@@ -671,6 +1198,83 @@ mod tests {
                 "element {e}: got {got}, want {want}"
             );
         }
+    }
+
+    /// Integer bit patterns as f32 lanes: extremes, small and random values.
+    fn ints(n: usize, seed: u32) -> Vec<f32> {
+        let special = [i32::MIN, i32::MAX, -1, 0, 1, -17, 17, i32::MIN + 1];
+        (0..n)
+            .map(|i| {
+                let h = (i as u32 ^ seed).wrapping_mul(2654435761).rotate_left(7);
+                let v = if h.is_multiple_of(5) {
+                    special[(h as usize / 5) % special.len()]
+                } else {
+                    h as i32
+                };
+                f32::from_bits(v as u32)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn integer_steps_match_the_reference() {
+        use VOp::*;
+        // The matmul benches' generator (an iota hash, a remainder, a conversion) and
+        // every other integer step, rows of 300 (chunks and vectors cross rows).
+        let ops = [
+            IotaRow(300),                                 // 0
+            IotaCol(300),                                 // 1
+            Const(f32::from_bits(-1640531535i32 as u32)), // 2
+            IMul(0, 2),                                   // 3
+            Const(f32::from_bits(-2048144777i32 as u32)), // 4
+            IMul(1, 4),                                   // 5
+            IAdd(3, 5),                                   // 6
+            Scalar(1),                                    // 7
+            IAdd(6, 7),                                   // 8
+            ShrL(8, 15),                                  // 9
+            Xor(8, 9),                                    // 10
+            IRem(10, 17),                                 // 11
+            Input(0),                                     // 12
+            IDiv(12, 7),                                  // 13
+            ShrA(12, 3),                                  // 14
+            Shl(12, 31),                                  // 15
+            And(13, 14),                                  // 16
+            Or(15, 16),                                   // 17
+            ISub(11, 17),                                 // 18
+            IDiv(12, 1_000_003),                          // 19
+            IRem(12, 65536),                              // 20
+            IAdd(18, 19),                                 // 21
+            Xor(21, 20),                                  // 22
+            IToF(22),                                     // 23
+            Const(0.5),                                   // 24
+            Mul(23, 24),                                  // 25
+        ];
+        let prog = VProg::new(&ops).expect("program");
+        let n = 2 * CHUNK + 300 + 11;
+        let ins = vec![ints(n, 9), vec![f32::from_bits(12345)]];
+        let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
+        for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+            if !isa.available() {
+                continue;
+            }
+            for (lo, hi) in [(0, n), (299, 333), (3, CHUNK + 301)] {
+                let mut out = vec![0f32; n];
+                // SAFETY: input 0 holds n floats, input 1 one; out holds n.
+                unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), lo, hi) };
+                for (e, got) in out.iter().enumerate().take(hi).skip(lo) {
+                    let want = reference(&ops, &ins, e);
+                    assert_eq!(
+                        got.to_bits(),
+                        want.to_bits(),
+                        "{isa:?} [{lo}, {hi}) element {e}"
+                    );
+                }
+            }
+        }
+        // Out-of-range constants are refused.
+        assert!(VProg::new(&[Input(0), Shl(0, 32)]).is_none());
+        assert!(VProg::new(&[Input(0), IRem(0, 1)]).is_none());
+        assert!(VProg::new(&[IotaCol(15)]).is_none());
     }
 
     #[test]

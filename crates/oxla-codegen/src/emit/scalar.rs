@@ -11,37 +11,9 @@ use oxla_hlo::{BinaryOp, ComparisonDirection, ComparisonType, Error, PrimitiveTy
 use super::{scalar_ty, unsup, Emitter, Val, R};
 use crate::helpers;
 
-/// Magic multiplier and shift for signed 32-bit division by `d` >= 2 (Hacker's Delight,
-/// section 10-1): q = (mulhi(n, M) [+ n if M < 0]) >> s, plus one when negative.
-pub(crate) fn signed_magic_32(d: i32) -> (i32, u32) {
-    let two31: u32 = 0x8000_0000;
-    let ad = d.unsigned_abs();
-    let t = two31.wrapping_add((d as u32) >> 31);
-    let anc = t - 1 - t % ad;
-    let mut p = 31u32;
-    let (mut q1, mut r1) = (two31 / anc, two31 - (two31 / anc) * anc);
-    let (mut q2, mut r2) = (two31 / ad, two31 - (two31 / ad) * ad);
-    loop {
-        p += 1;
-        q1 = q1.wrapping_mul(2);
-        r1 = r1.wrapping_mul(2);
-        if r1 >= anc {
-            q1 = q1.wrapping_add(1);
-            r1 = r1.wrapping_sub(anc);
-        }
-        q2 = q2.wrapping_mul(2);
-        r2 = r2.wrapping_mul(2);
-        if r2 >= ad {
-            q2 = q2.wrapping_add(1);
-            r2 = r2.wrapping_sub(ad);
-        }
-        let delta = ad - r2;
-        if !(q1 < delta || (q1 == delta && r1 == 0)) || p >= 63 {
-            break;
-        }
-    }
-    (q2.wrapping_add(1) as i32, p - 32)
-}
+/// Magic multiplier and shift for signed 32-bit division by a constant (shared with the
+/// vector programs, which run the same sequence at full width).
+pub(crate) use oxla_kernels::vprog::signed_magic_32;
 
 /// The width of a sub-byte integer type (held in an i8).
 fn sub_byte(t: PrimitiveType) -> Option<i64> {

@@ -1,7 +1,10 @@
-//! Vector programs: an element-wise f32 kernel made only of arithmetic (`add`, `subtract`,
-//! `multiply`, `divide`, `negate`, `abs`, `sqrt`) and the `vmath` transcendentals (`exp`,
-//! `tanh`, `logistic`, `log`) over inputs of its output's shape, scalar inputs and scalar
-//! constants is not compiled to a loop: its expression becomes an
+//! Vector programs: an element-wise kernel of 32-bit lanes made only of f32 arithmetic
+//! (`add`, `subtract`, `multiply`, `divide`, `negate`, `abs`, `sqrt`), the `vmath`
+//! transcendentals (`exp`, `tanh`, `logistic`, `log`), s32/u32 arithmetic (`add`,
+//! `subtract`, `multiply`, `and`, `or`, `xor`, shifts by a constant below 32, s32 `divide`
+//! and `remainder` by a constant of at least 2), s32 -> f32 `convert` and `iota` (along the
+//! last dimension, or the one before where every earlier one is 1), over inputs of its
+//! output's shape, scalar inputs and scalar constants, is not compiled to a loop: its expression becomes an
 //! `oxla_kernels::vprog::VProg`, embedded in the kernel's constants, and the kernel is one
 //! call to `oxla_vprog_f32` over its elements, which runs every step at the CPU's full
 //! vector width (16 lanes with AVX-512, 8 with AVX2, where the kernel's own vectors are 4).
@@ -41,15 +44,40 @@ pub(crate) fn vector_program(
     dims: &[i64],
     leaves: &[(InstrId, usize)],
 ) -> Option<VProg> {
-    let f32_of = |id: InstrId, want: &[i64]| {
-        comp.instr(id)
-            .shape
-            .as_array()
-            .is_some_and(|a| a.element_type == PrimitiveType::F32 && a.dims == want)
+    // Lanes are 32 bits: f32, or s32 / u32 as integer bits.
+    let kind = |id: InstrId, want: &[i64]| {
+        let a = comp.instr(id).shape.as_array()?;
+        if a.dims != want {
+            return None;
+        }
+        match a.element_type {
+            PrimitiveType::F32 => Some(Lanes::F32),
+            PrimitiveType::S32 => Some(Lanes::S32),
+            PrimitiveType::U32 => Some(Lanes::U32),
+            _ => None,
+        }
     };
-    if !enabled() || !f32_of(root, dims) {
+    if !enabled() || kind(root, dims).is_none() {
         return None;
     }
+    // A scalar constant broadcast to the output's shape, as its 32 bits.
+    let splat_const = |id: InstrId| -> Option<u32> {
+        let ins = comp.instr(id);
+        let Op::Broadcast { .. } = ins.op else {
+            return None;
+        };
+        let src = *ins.operands.first()?;
+        let Op::Constant(l) = &comp.instr(src).op else {
+            return None;
+        };
+        let v = l.get_linear(0).ok()?;
+        match kind(src, &[])? {
+            Lanes::F32 => Some((v.as_f64() as f32).to_bits()),
+            Lanes::S32 | Lanes::U32 => Some(v.as_i128() as u32),
+        }
+    };
+    // The trailing dimensions that are not 1 (iota needs at most two).
+    let lead = dims.iter().take_while(|&&d| d == 1).count();
     let mut ops: Vec<VOp> = Vec::new();
     let mut at: Vec<Option<u32>> = vec![None; comp.instructions.len()];
     let mut arith = 0usize;
@@ -61,9 +89,9 @@ pub(crate) fn vector_program(
         }
         let ins = comp.instr(id);
         if let Some(&(_, k)) = leaves.iter().find(|&&(l, _)| l == id) {
-            let op = if f32_of(id, dims) {
+            let op = if kind(id, dims).is_some() {
                 VOp::Input(k as u32)
-            } else if f32_of(id, &[]) {
+            } else if kind(id, &[]).is_some() {
                 VOp::Scalar(k as u32)
             } else {
                 return None;
@@ -72,34 +100,53 @@ pub(crate) fn vector_program(
             ops.push(op);
             continue;
         }
-        // A broadcast scalar: a constant or a scalar input.
-        if let Op::Broadcast { .. } = ins.op {
-            let src = *ins.operands.first()?;
-            if !f32_of(id, dims) || !f32_of(src, &[]) {
-                return None;
+        let ty = kind(id, dims)?;
+        let leaf = |o: InstrId| leaves.iter().find(|&&(l, _)| l == o).map(|&(_, k)| k);
+        // Leaves of the expression: broadcast scalars and iotas.
+        let direct = match &ins.op {
+            Op::Broadcast { .. } => {
+                let src = *ins.operands.first()?;
+                kind(src, &[])?;
+                Some(match (splat_const(id), leaf(src)) {
+                    (Some(bits), _) => VOp::Const(f32::from_bits(bits)),
+                    (None, Some(k)) => VOp::Scalar(k as u32),
+                    _ => return None,
+                })
             }
-            let op = match (&comp.instr(src).op, leaves.iter().find(|&&(l, _)| l == src)) {
-                (_, Some(&(_, k))) => VOp::Scalar(k as u32),
-                (Op::Constant(l), None) => VOp::Const(l.get_linear(0).ok()?.as_f64() as f32),
-                _ => return None,
-            };
+            Op::Iota { dimension } if ty != Lanes::F32 => {
+                let (d, rank) = (*dimension as usize, dims.len());
+                let len = u32::try_from(*dims.last()?).ok()?;
+                if d + 1 == rank {
+                    Some(VOp::IotaCol(len))
+                } else if d + 2 == rank && lead + 2 >= rank {
+                    Some(VOp::IotaRow(len))
+                } else {
+                    return None;
+                }
+            }
+            _ => None,
+        };
+        if let Some(op) = direct {
             at[id.index()] = Some(ops.len() as u32);
             ops.push(op);
             continue;
         }
-        if !f32_of(id, dims) {
-            return None;
-        }
         if !ready {
             stack.push((id, true));
-            stack.extend(ins.operands.iter().rev().map(|&o| (o, false)));
+            // A shift amount or divisor is read as a constant, not a step.
+            let skip = match &ins.op {
+                Op::Binary(b) if ty != Lanes::F32 && constant_rhs(*b) => 1,
+                _ => 0,
+            };
+            let n = ins.operands.len() - skip.min(ins.operands.len());
+            stack.extend(ins.operands[..n].iter().rev().map(|&o| (o, false)));
             continue;
         }
         let arg = |k: usize| ins.operands.get(k).and_then(|o| at[o.index()]);
-        let op = match &ins.op {
-            Op::Binary(b) => {
+        let rhs_const = || ins.operands.get(1).and_then(|&o| splat_const(o));
+        let op = match (&ins.op, ty) {
+            (Op::Binary(b), Lanes::F32) => {
                 let (x, y) = (arg(0)?, arg(1)?);
-                arith += 1;
                 match b {
                     BinaryOp::Add => VOp::Add(x, y),
                     BinaryOp::Sub => VOp::Sub(x, y),
@@ -108,7 +155,32 @@ pub(crate) fn vector_program(
                     _ => return None,
                 }
             }
-            Op::Unary(u) => {
+            (Op::Binary(b), _) if constant_rhs(*b) => {
+                let x = arg(0)?;
+                let c = rhs_const()?;
+                match (b, ty) {
+                    // Amounts of 32 or more are not programs (HLO gives 0 or the sign).
+                    (BinaryOp::ShiftLeft, _) if c < 32 => VOp::Shl(x, c),
+                    (BinaryOp::ShiftRightLogical, _) if c < 32 => VOp::ShrL(x, c),
+                    (BinaryOp::ShiftRightArithmetic, _) if c < 32 => VOp::ShrA(x, c),
+                    (BinaryOp::Div, Lanes::S32) if c as i32 >= 2 => VOp::IDiv(x, c as i32),
+                    (BinaryOp::Rem, Lanes::S32) if c as i32 >= 2 => VOp::IRem(x, c as i32),
+                    _ => return None,
+                }
+            }
+            (Op::Binary(b), _) => {
+                let (x, y) = (arg(0)?, arg(1)?);
+                match b {
+                    BinaryOp::Add => VOp::IAdd(x, y),
+                    BinaryOp::Sub => VOp::ISub(x, y),
+                    BinaryOp::Mul => VOp::IMul(x, y),
+                    BinaryOp::And => VOp::And(x, y),
+                    BinaryOp::Or => VOp::Or(x, y),
+                    BinaryOp::Xor => VOp::Xor(x, y),
+                    _ => return None,
+                }
+            }
+            (Op::Unary(u), Lanes::F32) => {
                 let x = arg(0)?;
                 match u {
                     UnaryOp::Neg => VOp::Neg(x),
@@ -121,9 +193,12 @@ pub(crate) fn vector_program(
                     _ => return None,
                 }
             }
+            (Op::Convert, Lanes::F32) if kind(*ins.operands.first()?, dims) == Some(Lanes::S32) => {
+                VOp::IToF(arg(0)?)
+            }
             _ => return None,
         };
-        if matches!(op, VOp::Neg(_) | VOp::Abs(_) | VOp::Sqrt(_)) {
+        if !matches!(op, VOp::Func(..)) {
             arith += 1;
         }
         at[id.index()] = Some(ops.len() as u32);
@@ -133,6 +208,26 @@ pub(crate) fn vector_program(
         return None;
     }
     VProg::new(&ops)
+}
+
+/// What a program's 32-bit lanes hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lanes {
+    F32,
+    S32,
+    U32,
+}
+
+/// Integer ops whose right operand a program takes as a constant (shift amount, divisor).
+fn constant_rhs(b: BinaryOp) -> bool {
+    matches!(
+        b,
+        BinaryOp::ShiftLeft
+            | BinaryOp::ShiftRightLogical
+            | BinaryOp::ShiftRightArithmetic
+            | BinaryOp::Div
+            | BinaryOp::Rem
+    )
 }
 
 /// The kernel's body: `oxla_vprog_f32(program, inputs, output, lo, hi)` over elements
