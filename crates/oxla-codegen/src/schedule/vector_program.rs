@@ -70,11 +70,10 @@ pub(crate) fn vector_program(
         let Op::Constant(l) = &comp.instr(src).op else {
             return None;
         };
-        let v = l.get_linear(0).ok()?;
-        match kind(src, &[])? {
-            Lanes::F32 => Some((v.as_f64() as f32).to_bits()),
-            Lanes::S32 | Lanes::U32 => Some(v.as_i128() as u32),
-        }
+        // The stored bits (a NaN constant keeps its sign and payload).
+        let bytes = l.to_le_bytes();
+        kind(src, &[])?;
+        Some(u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?))
     };
     // The trailing dimensions that are not 1 (iota needs at most two).
     let lead = dims.iter().take_while(|&&d| d == 1).count();
