@@ -298,20 +298,18 @@ fn build_kernel(
             && out_lanes == 4
             && dims[rank - 1] >= crate::schedule::wide_min_extent()
             && crate::schedule::wide_enabled();
-        let cands = if wide {
-            {
-                let leaves: Vec<InstrId> = leaf_ids.iter().map(|&(id, _)| id).collect();
-                wide_candidates(body, root, &dims, &leaves, true)
-            }
-        } else {
-            Vec::new()
-        };
         // All of it at the full vector width, where it is only arithmetic
-        // (`schedule/vector_program.rs`).
+        // (`schedule/vector_program.rs`); else its transcendentals in tiles.
         let program = if wide && outs.len() == 1 {
             vector_program(body, root, &dims, &leaf_ids)
         } else {
             None
+        };
+        let cands = if wide && program.is_none() {
+            let leaves: Vec<InstrId> = leaf_ids.iter().map(|&(id, _)| id).collect();
+            wide_candidates(body, root, &dims, &leaves, true)
+        } else {
+            Vec::new()
         };
         if let Some(prog) = &program {
             // Rows of the split dimension to elements (the dimensions before it are 1); a

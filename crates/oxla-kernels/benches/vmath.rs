@@ -36,17 +36,23 @@ fn configure(group: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
         .throughput(Throughput::Elements(n as u64));
 }
 
+/// Each implementation this CPU runs, with its name in the benchmark ids.
+fn isas() -> impl Iterator<Item = (VIsa, &'static str)> {
+    [
+        (VIsa::Avx512, "avx512"),
+        (VIsa::Avx2, "avx2"),
+        (VIsa::Scalar { fma: true }, "scalar"),
+    ]
+    .into_iter()
+    .filter(|(i, _)| i.available())
+}
+
 fn vmath(c: &mut Criterion) {
     let n = 2048;
     let x = inputs(n);
     let mut group = c.benchmark_group("vmath");
     configure(&mut group, n);
-    let isas = [
-        (VIsa::Avx512, "avx512"),
-        (VIsa::Avx2, "avx2"),
-        (VIsa::Scalar { fma: true }, "scalar"),
-    ];
-    for (isa, name) in isas.into_iter().filter(|(i, _)| i.available()) {
+    for (isa, name) in isas() {
         for f in VFunc::ALL {
             let mut buf = x.clone();
             group.bench_function(BenchmarkId::new(format!("{f:?}_{name}"), n), |b| {
@@ -100,12 +106,7 @@ fn programs(c: &mut Criterion) {
     let ins = [x.as_ptr()];
     let mut group = c.benchmark_group("vprog");
     configure(&mut group, n);
-    let isas = [
-        (VIsa::Avx512, "avx512"),
-        (VIsa::Avx2, "avx2"),
-        (VIsa::Scalar { fma: true }, "scalar"),
-    ];
-    for (isa, name) in isas.into_iter().filter(|(i, _)| i.available()) {
+    for (isa, name) in isas() {
         group.bench_function(BenchmarkId::new(format!("gelu_{name}"), n), |b| {
             // SAFETY: the input and the output hold n floats.
             b.iter(|| unsafe {

@@ -298,7 +298,7 @@ impl VProg {
         })
     }
 
-    /// The program's bytes, for embedding (read back with [`VProg::read`]).
+    /// The program's bytes, for embedding (run with [`VProg::run_bytes`]).
     pub fn to_bytes(&self) -> Vec<u8> {
         let p = (self as *const VProg).cast::<u8>();
         // SAFETY: VProg is plain `repr(C)` data of u32 fields, without padding.
@@ -326,15 +326,6 @@ impl VProg {
                 std::ptr::read_unaligned(p).run(inputs, out, lo, hi)
             }
         }
-    }
-
-    /// The program at `p` (any alignment).
-    ///
-    /// # Safety
-    /// `p` points at [`VProg::to_bytes`]'s bytes of a program.
-    pub unsafe fn read(p: *const u8) -> VProg {
-        // SAFETY: as the caller promises.
-        unsafe { std::ptr::read_unaligned(p.cast::<VProg>()) }
     }
 
     /// Evaluates the program for elements `[lo, hi)`: `out[e]` from `inputs[k][e]` (arrays)
@@ -803,6 +794,50 @@ mod x86 {
     use crate::vmath::x86::{Y, Z};
     use crate::vmath::VIsa;
 
+    /// One ISA's integer steps: each intrinsic on the lanes' bits (`$to` and `$from` cast a
+    /// vector to and from its integer type); shifts take their count in a register.
+    macro_rules! int_ops {
+        ($to:ident, $from:ident, $add:ident, $sub:ident, $mul:ident, $and:ident, $or:ident,
+         $xor:ident, $sll:ident, $srl:ident, $sra:ident) => {
+            #[inline(always)]
+            fn iadd(self, b: Self) -> Self {
+                unsafe { $from($add($to(self), $to(b))) }
+            }
+            #[inline(always)]
+            fn isub(self, b: Self) -> Self {
+                unsafe { $from($sub($to(self), $to(b))) }
+            }
+            #[inline(always)]
+            fn imul(self, b: Self) -> Self {
+                unsafe { $from($mul($to(self), $to(b))) }
+            }
+            #[inline(always)]
+            fn and(self, b: Self) -> Self {
+                unsafe { $from($and($to(self), $to(b))) }
+            }
+            #[inline(always)]
+            fn or(self, b: Self) -> Self {
+                unsafe { $from($or($to(self), $to(b))) }
+            }
+            #[inline(always)]
+            fn xor(self, b: Self) -> Self {
+                unsafe { $from($xor($to(self), $to(b))) }
+            }
+            #[inline(always)]
+            fn shl(self, k: u32) -> Self {
+                unsafe { $from($sll($to(self), _mm_cvtsi32_si128(k as i32))) }
+            }
+            #[inline(always)]
+            fn shrl(self, k: u32) -> Self {
+                unsafe { $from($srl($to(self), _mm_cvtsi32_si128(k as i32))) }
+            }
+            #[inline(always)]
+            fn shra(self, k: u32) -> Self {
+                unsafe { $from($sra($to(self), _mm_cvtsi32_si128(k as i32))) }
+            }
+        };
+    }
+
     // SAFETY (every method): only called from `run_avx512`, which runs with AVX-512F.
     impl Io for Z {
         const W: usize = 16;
@@ -822,42 +857,19 @@ mod x86 {
         fn sqrt(self) -> Self {
             unsafe { Z(_mm512_sqrt_ps(self.0)) }
         }
-        #[inline(always)]
-        fn iadd(self, b: Self) -> Self {
-            unsafe { zi(_mm512_add_epi32(iz(self), iz(b))) }
-        }
-        #[inline(always)]
-        fn isub(self, b: Self) -> Self {
-            unsafe { zi(_mm512_sub_epi32(iz(self), iz(b))) }
-        }
-        #[inline(always)]
-        fn imul(self, b: Self) -> Self {
-            unsafe { zi(_mm512_mullo_epi32(iz(self), iz(b))) }
-        }
-        #[inline(always)]
-        fn and(self, b: Self) -> Self {
-            unsafe { zi(_mm512_and_si512(iz(self), iz(b))) }
-        }
-        #[inline(always)]
-        fn or(self, b: Self) -> Self {
-            unsafe { zi(_mm512_or_si512(iz(self), iz(b))) }
-        }
-        #[inline(always)]
-        fn xor(self, b: Self) -> Self {
-            unsafe { zi(_mm512_xor_si512(iz(self), iz(b))) }
-        }
-        #[inline(always)]
-        fn shl(self, k: u32) -> Self {
-            unsafe { zi(_mm512_sll_epi32(iz(self), _mm_cvtsi32_si128(k as i32))) }
-        }
-        #[inline(always)]
-        fn shrl(self, k: u32) -> Self {
-            unsafe { zi(_mm512_srl_epi32(iz(self), _mm_cvtsi32_si128(k as i32))) }
-        }
-        #[inline(always)]
-        fn shra(self, k: u32) -> Self {
-            unsafe { zi(_mm512_sra_epi32(iz(self), _mm_cvtsi32_si128(k as i32))) }
-        }
+        int_ops!(
+            iz,
+            zi,
+            _mm512_add_epi32,
+            _mm512_sub_epi32,
+            _mm512_mullo_epi32,
+            _mm512_and_si512,
+            _mm512_or_si512,
+            _mm512_xor_si512,
+            _mm512_sll_epi32,
+            _mm512_srl_epi32,
+            _mm512_sra_epi32
+        );
         #[inline(always)]
         fn mulhi(self, m: i32) -> Self {
             unsafe {
@@ -928,42 +940,19 @@ mod x86 {
         fn sqrt(self) -> Self {
             unsafe { Y(_mm256_sqrt_ps(self.0)) }
         }
-        #[inline(always)]
-        fn iadd(self, b: Self) -> Self {
-            unsafe { yi(_mm256_add_epi32(iy(self), iy(b))) }
-        }
-        #[inline(always)]
-        fn isub(self, b: Self) -> Self {
-            unsafe { yi(_mm256_sub_epi32(iy(self), iy(b))) }
-        }
-        #[inline(always)]
-        fn imul(self, b: Self) -> Self {
-            unsafe { yi(_mm256_mullo_epi32(iy(self), iy(b))) }
-        }
-        #[inline(always)]
-        fn and(self, b: Self) -> Self {
-            unsafe { yi(_mm256_and_si256(iy(self), iy(b))) }
-        }
-        #[inline(always)]
-        fn or(self, b: Self) -> Self {
-            unsafe { yi(_mm256_or_si256(iy(self), iy(b))) }
-        }
-        #[inline(always)]
-        fn xor(self, b: Self) -> Self {
-            unsafe { yi(_mm256_xor_si256(iy(self), iy(b))) }
-        }
-        #[inline(always)]
-        fn shl(self, k: u32) -> Self {
-            unsafe { yi(_mm256_sll_epi32(iy(self), _mm_cvtsi32_si128(k as i32))) }
-        }
-        #[inline(always)]
-        fn shrl(self, k: u32) -> Self {
-            unsafe { yi(_mm256_srl_epi32(iy(self), _mm_cvtsi32_si128(k as i32))) }
-        }
-        #[inline(always)]
-        fn shra(self, k: u32) -> Self {
-            unsafe { yi(_mm256_sra_epi32(iy(self), _mm_cvtsi32_si128(k as i32))) }
-        }
+        int_ops!(
+            iy,
+            yi,
+            _mm256_add_epi32,
+            _mm256_sub_epi32,
+            _mm256_mullo_epi32,
+            _mm256_and_si256,
+            _mm256_or_si256,
+            _mm256_xor_si256,
+            _mm256_sll_epi32,
+            _mm256_srl_epi32,
+            _mm256_sra_epi32
+        );
         #[inline(always)]
         fn mulhi(self, m: i32) -> Self {
             unsafe {
@@ -1334,15 +1323,23 @@ mod tests {
             wide.push(Add(a, 2 + i));
         }
         assert!(VProg::new(&wide).is_none());
-        // Round trip through bytes.
+        // Run from its bytes, aligned and at an odd address: the program's outputs.
         let q = VProg::new(&gelu()).expect("program");
-        // SAFETY: the bytes of a program.
-        let r = unsafe { VProg::read(q.to_bytes().as_ptr()) };
-        assert_eq!(r.len, q.len);
-        assert!(r
-            .steps
-            .iter()
-            .zip(&q.steps)
-            .all(|(a, b)| a.op == b.op && a.slot == b.slot));
+        let n = 40;
+        let ins = [values(n, 4), values(n, 5), vec![2.0f32]];
+        let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
+        let mut want = vec![0f32; n];
+        // SAFETY: inputs of n floats (and one scalar), an output of n.
+        unsafe { q.run(ptrs.as_ptr(), want.as_mut_ptr(), 0, n) };
+        let mut odd = vec![0u8];
+        odd.extend(q.to_bytes());
+        for bytes in [&q.to_bytes()[..], &odd[1..]] {
+            let mut got = vec![0f32; n];
+            // SAFETY: a program's bytes; inputs and output as above.
+            unsafe { VProg::run_bytes(bytes.as_ptr(), ptrs.as_ptr(), got.as_mut_ptr(), 0, n) };
+            let same =
+                |(g, w): (&f32, &f32)| g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan());
+            assert!(got.iter().zip(&want).all(same));
+        }
     }
 }
