@@ -2,8 +2,8 @@
 //! tiles (exp, tanh, logistic, log in place over 2048 f32, one L1-resident tile row; each
 //! call also restores its 8 KB of inputs) for each instruction set this CPU runs, the f32
 //! row max/min (`rowminmax`) over a 4096-element row, and a vector program (`vprog`: JAX's
-//! tanh GELU, 9 arithmetic steps and a tanh) over 64K elements per instruction set
-//! (elements/s = elements per second).
+//! tanh GELU, 9 arithmetic steps and a tanh; the matmul benches' integer hash) over 64K
+//! elements per instruction set (elements/s = elements per second).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -99,20 +99,45 @@ fn programs(c: &mut Criterion) {
         Add(11, 10),
         Mul(2, 12),
     ];
-    let prog = VProg::new(&gelu).expect("the GELU fits a program");
+    // The matmul benches' generator of one matrix from its shared iota hash: three
+    // xor-shift mixes (each one step), two multiplies, a remainder by 17, a conversion.
+    let hash = [
+        Input(0),
+        Scalar(1),
+        IAdd(0, 1),
+        ShrL(2, 15),
+        Xor(2, 3),
+        Const(f32::from_bits(739_982_445)),
+        IMul(4, 5),
+        ShrL(6, 12),
+        Xor(6, 7),
+        Const(f32::from_bits(695_872_825)),
+        IMul(8, 9),
+        ShrL(10, 15),
+        Xor(10, 11),
+        ShrL(12, 8),
+        IRem(13, 17),
+        Const(f32::from_bits(8)),
+        ISub(14, 15),
+        IToF(16),
+    ];
     let n = 1 << 16;
     let x = inputs(n);
+    let seed = [f32::from_bits(42)];
     let mut out = vec![0f32; n];
-    let ins = [x.as_ptr()];
+    let ins = [x.as_ptr(), seed.as_ptr()];
     let mut group = c.benchmark_group("vprog");
     configure(&mut group, n);
-    for (isa, name) in isas() {
-        group.bench_function(BenchmarkId::new(format!("gelu_{name}"), n), |b| {
-            // SAFETY: the input and the output hold n floats.
-            b.iter(|| unsafe {
-                prog.run_with(isa, ins.as_ptr(), black_box(out.as_mut_ptr()), 0, n)
-            })
-        });
+    for (label, ops) in [("gelu", &gelu[..]), ("hash", &hash[..])] {
+        let prog = VProg::new(ops).expect("the program fits");
+        for (isa, name) in isas() {
+            group.bench_function(BenchmarkId::new(format!("{label}_{name}"), n), |b| {
+                // SAFETY: the inputs and the output hold n floats (the seed one).
+                b.iter(|| unsafe {
+                    prog.run_with(isa, ins.as_ptr(), black_box(out.as_mut_ptr()), 0, n)
+                })
+            });
+        }
     }
     group.finish();
 }

@@ -55,6 +55,10 @@ pub enum VOp {
     Shl(u32, u32),
     ShrL(u32, u32),
     ShrA(u32, u32),
+    /// `x ^ (x >> k)` (logical shift by a constant below 32): [`VProg::new`] forms it from
+    /// a `Xor` of a value and its own `ShrL` that nothing else reads (a hash's mixing step),
+    /// one pass over the chunk instead of two.
+    XorShrL(u32, u32),
     /// Signed division and remainder (truncating) by a constant of at least 2.
     IDiv(u32, i32),
     IRem(u32, i32),
@@ -89,6 +93,7 @@ impl VOp {
             | Shl(a, _)
             | ShrL(a, _)
             | ShrA(a, _)
+            | XorShrL(a, _)
             | IDiv(a, _)
             | IRem(a, _)
             | IToF(a) => ([a, 0], 1),
@@ -138,6 +143,7 @@ impl VOp {
             VOp::IToF(a) => [22, a, 0, 0, 0],
             VOp::IotaCol(n) => [23, n, 0, 0, 0],
             VOp::IotaRow(n) => [24, n, 0, 0, 0],
+            VOp::XorShrL(a, k) => [25, a, k, 0, 0],
         }
     }
 
@@ -145,7 +151,7 @@ impl VOp {
     /// at least 2, rows of at least [`MIN_IOTA_ROW`]).
     fn valid(self) -> bool {
         match self {
-            VOp::Shl(_, k) | VOp::ShrL(_, k) | VOp::ShrA(_, k) => k < 32,
+            VOp::Shl(_, k) | VOp::ShrL(_, k) | VOp::ShrA(_, k) | VOp::XorShrL(_, k) => k < 32,
             VOp::IDiv(_, d) | VOp::IRem(_, d) => d >= 2,
             VOp::IotaCol(n) | VOp::IotaRow(n) => n as usize >= MIN_IOTA_ROW,
             _ => true,
@@ -179,6 +185,7 @@ impl VOp {
             22 => VOp::IToF(a),
             23 => VOp::IotaCol(a),
             24 => VOp::IotaRow(a),
+            25 => VOp::XorShrL(a, b),
             _ => return None,
         })
     }
@@ -220,6 +227,36 @@ pub fn signed_magic_32(d: i32) -> (i32, u32) {
     (q2.wrapping_add(1) as i32, p - 32)
 }
 
+/// `ops` with each `Xor(x, ShrL(x, k))` whose shift has no other reader as one
+/// `XorShrL(x, k)`; the shift's step becomes a constant that computes nothing.
+fn fuse_xor_shifts(ops: &[VOp]) -> Vec<VOp> {
+    let mut ops = ops.to_vec();
+    let mut uses = vec![0usize; ops.len()];
+    for op in &ops {
+        let (xs, k) = op.operands();
+        for &x in &xs[..k] {
+            if let Some(u) = uses.get_mut(x as usize) {
+                *u += 1;
+            }
+        }
+    }
+    for i in 0..ops.len() {
+        let VOp::Xor(a, b) = ops[i] else {
+            continue;
+        };
+        for (x, y) in [(a, b), (b, a)] {
+            if let Some(&VOp::ShrL(s, k)) = ops.get(y as usize) {
+                if s == x && (y as usize) < i && uses[y as usize] == 1 {
+                    ops[i] = VOp::XorShrL(x, k);
+                    ops[y as usize] = VOp::Const(0.0);
+                    break;
+                }
+            }
+        }
+    }
+    ops
+}
+
 /// One encoded step: the operation and the slot buffer it writes (computing steps but the
 /// last; `u32::MAX` otherwise).
 #[repr(C)]
@@ -254,6 +291,7 @@ impl VProg {
         if n == 0 || n > MAX_STEPS || !ops[n - 1].computes() {
             return None;
         }
+        let ops = &fuse_xor_shifts(ops)[..];
         let mut last_use = vec![0usize; n];
         for (i, op) in ops.iter().enumerate() {
             if !op.valid() {
@@ -463,28 +501,46 @@ impl VProg {
                         #[inline(always)]
                         move |x| x.shra(k),
                     ),
+                    VOp::XorShrL(a, k) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        move |x| x.xor(x.shrl(k)),
+                    ),
                     VOp::IDiv(a, d) | VOp::IRem(a, d) => {
                         let (m, sh) = (step.op[3] as i32, step.op[4]);
-                        let rem = matches!(op, VOp::IRem(..));
-                        unary::<V>(
-                            dst,
-                            src[a as usize],
-                            n,
-                            #[inline(always)]
-                            move |x| {
-                                // The JIT's sequence: q = (mulhi(x, m) [+ x]) >> sh, plus one
-                                // when negative; the remainder x - q * d.
-                                let hi = x.mulhi(m);
-                                let hi = if m < 0 { hi.iadd(x) } else { hi };
-                                let q = hi.shra(sh);
-                                let q = q.iadd(q.shrl(31));
-                                if rem {
-                                    x.isub(q.imul(V::splat(f32::from_bits(d as u32))))
-                                } else {
-                                    q
-                                }
-                            },
-                        )
+                        let dv = V::splat(f32::from_bits(d as u32));
+                        // The JIT's sequence: q = (mulhi(x, m) [+ x]) >> sh, plus one when
+                        // negative; the remainder x - q * d. One loop per form, so that
+                        // nothing is tested per vector.
+                        macro_rules! divide {
+                            ($add:literal, $rem:literal) => {
+                                unary::<V>(
+                                    dst,
+                                    src[a as usize],
+                                    n,
+                                    #[inline(always)]
+                                    move |x| {
+                                        let hi = x.mulhi(m);
+                                        let hi = if $add { hi.iadd(x) } else { hi };
+                                        let q = hi.shra(sh);
+                                        let q = q.iadd(q.shrl(31));
+                                        if $rem {
+                                            x.isub(q.imul(dv))
+                                        } else {
+                                            q
+                                        }
+                                    },
+                                )
+                            };
+                        }
+                        match (m < 0, matches!(op, VOp::IRem(..))) {
+                            (false, false) => divide!(false, false),
+                            (false, true) => divide!(false, true),
+                            (true, false) => divide!(true, false),
+                            (true, true) => divide!(true, true),
+                        }
                     }
                     VOp::IToF(a) => unary::<V>(dst, src[a as usize], n, Io::itof),
                     VOp::IotaCol(len) | VOp::IotaRow(len) => {
@@ -531,7 +587,21 @@ impl VProg {
 #[inline(always)]
 unsafe fn iota<V: Io>(dst: *mut f32, e0: usize, n: usize, len: usize, row: bool) {
     let mut i = 0;
-    if V::W > 1 {
+    let col0 = e0 % len;
+    if V::W > 1 && col0 + n <= len {
+        // The chunk lies in one row (rows of a multiple of the chunk, typically): the row
+        // is one value and the column a ramp, with no wrapping to carry from vector to
+        // vector.
+        let r = V::splat(f32::from_bits((e0 / len) as u32));
+        let mut c = V::ramp(col0 as i32);
+        let step = V::splat(f32::from_bits(V::W as u32));
+        while i + V::W <= n {
+            // SAFETY: i + W <= n.
+            unsafe { (if row { r } else { c }).store(dst.add(i)) };
+            c = c.iadd(step);
+            i += V::W;
+        }
+    } else if V::W > 1 {
         let (mut c, mut r) = V::wrap(
             V::ramp((e0 % len) as i32),
             V::splat(f32::from_bits((e0 / len) as u32)),
@@ -1050,6 +1120,7 @@ mod tests {
                         VOp::Shl(a, k) => i(a) << k,
                         VOp::ShrL(a, k) => ((i(a) as u32) >> k) as i32,
                         VOp::ShrA(a, k) => i(a) >> k,
+                        VOp::XorShrL(a, k) => i(a) ^ ((i(a) as u32) >> k) as i32,
                         VOp::IDiv(a, d) => i(a) / d,
                         VOp::IRem(a, d) => i(a) % d,
                         VOp::IotaCol(len) => (e % len as usize) as i32,
@@ -1265,6 +1336,74 @@ mod tests {
         assert!(VProg::new(&[Input(0), Shl(0, 32)]).is_none());
         assert!(VProg::new(&[Input(0), IRem(0, 1)]).is_none());
         assert!(VProg::new(&[IotaCol(15)]).is_none());
+    }
+
+    #[test]
+    fn iotas_of_rows_that_hold_whole_chunks() {
+        use VOp::*;
+        // Rows of 2 chunks: most chunks lie in one row (the splat-and-ramp path); ranges
+        // that start inside a row give chunks that cross a row's end.
+        let len = 2 * CHUNK as u32;
+        let ops = [
+            IotaRow(len),
+            Const(f32::from_bits(1000)),
+            IMul(0, 1),
+            IotaCol(len),
+            IAdd(2, 3),
+            IToF(4),
+        ];
+        let prog = VProg::new(&ops).expect("program");
+        let n = 3 * len as usize + 21;
+        for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+            if !isa.available() {
+                continue;
+            }
+            for (lo, hi) in [
+                (0, n),
+                (5, n),
+                (CHUNK + 7, 2 * CHUNK + 3),
+                (len as usize, n),
+            ] {
+                let mut out = vec![0f32; n];
+                // SAFETY: the program reads no input; out holds n floats.
+                unsafe { prog.run_with(isa, [].as_ptr(), out.as_mut_ptr(), lo, hi) };
+                for (e, &got) in out.iter().enumerate().take(hi).skip(lo) {
+                    let (r, c) = (e / len as usize, e % len as usize);
+                    assert_eq!(
+                        got,
+                        (r * 1000 + c) as f32,
+                        "{isa:?} [{lo}, {hi}) element {e}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_xor_of_a_value_and_its_own_shift_is_one_step() {
+        use VOp::*;
+        let code = |p: &VProg, i: usize| p.steps[i].op[0];
+        // x ^ (x >> 15), either operand order: one XorShrL step, the shift's step idle.
+        for xor in [Xor(1, 2), Xor(2, 1)] {
+            let ops = [Input(0), IAdd(0, 0), ShrL(1, 15), xor, IToF(3)];
+            let p = VProg::new(&ops).expect("program");
+            assert_eq!(VOp::decode(p.steps[3].op), Some(XorShrL(1, 15)));
+            assert!(!VOp::decode(p.steps[2].op).expect("op").computes());
+            let x = ints(CHUNK + 19, 4);
+            let ins = [x.as_ptr()];
+            let mut out = vec![0f32; x.len()];
+            // SAFETY: input 0 and out hold x.len() floats.
+            unsafe { p.run(ins.as_ptr(), out.as_mut_ptr(), 0, x.len()) };
+            for (e, got) in out.iter().enumerate() {
+                let want = reference(&ops, std::slice::from_ref(&x), e);
+                assert_eq!(got.to_bits(), want.to_bits(), "element {e}");
+            }
+        }
+        // A shift that another step also reads stays, as does a shift of another value.
+        let p = VProg::new(&[Input(0), ShrL(0, 3), Xor(0, 1), IAdd(2, 1)]).expect("program");
+        assert_eq!(code(&p, 2), 16);
+        let p = VProg::new(&[Input(0), Input(1), ShrL(1, 3), Xor(0, 2)]).expect("program");
+        assert_eq!(code(&p, 3), 16);
     }
 
     #[test]
