@@ -255,6 +255,9 @@ fn many_shapes<T: Elem>() {
         // Deeper than every kernel's KC (AVX2 f32: 1024): several k slices, the first
         // overwriting C.
         (19, 45, 1030),
+        // Wider than 512 (A packed: AVX-512 f32 runs its 12 x 32 kernel, one A panel
+        // across the B panels) and taller than its MC (960): two row blocks, edge tiles.
+        (965, 515, 40),
     ];
     for isa in isas() {
         for (t, &(m, n, k)) in shapes.iter().enumerate() {

@@ -4,7 +4,8 @@
 //! inner dimension, pack op(B)'s KC x NC block into NR-wide panels (split between
 //! threads), then split the C block into a grid of row x column tasks (rows over-split
 //! into units that the threads claim dynamically); each unit packs MC x KC blocks of op(A)
-//! into MR-tall panels and runs the microkernel over its MR x NR tiles. The first KC slice
+//! into MR-tall panels and runs the microkernel over its MR x NR tiles (B panel by B
+//! panel, or A panel by A panel for a kernel with `a_outer`). The first KC slice
 //! overwrites C unless accumulating, so C is never zeroed separately.
 
 use std::ops::{Add, Mul};
@@ -20,6 +21,18 @@ pub(crate) trait Scalar: Plain + Add<Output = Self> + Mul<Output = Self> {
     const ZERO: Self;
     /// The microkernel for `isa` (which the caller has checked is available).
     fn kernel(isa: Isa) -> Kernel<Self>;
+    /// The microkernel for `isa` for a product whose A is packed (see [`read_a_in_place`]).
+    fn packed_a_kernel(isa: Isa) -> Kernel<Self> {
+        Self::kernel(isa)
+    }
+    /// The microkernel for `isa` and the product `args`.
+    fn kernel_for(isa: Isa, args: &GemmArgs) -> Kernel<Self> {
+        if read_a_in_place(args) {
+            Self::kernel(isa)
+        } else {
+            Self::packed_a_kernel(isa)
+        }
+    }
     /// [`pack`] of a source contiguous along the depth with SIMD transposes, where this
     /// type and CPU have them; false when nothing was written.
     fn pack_transposed(
@@ -38,6 +51,9 @@ impl Scalar for f32 {
     const ZERO: f32 = 0.0;
     fn kernel(isa: Isa) -> Kernel<f32> {
         kernels::f32_kernel(isa)
+    }
+    fn packed_a_kernel(isa: Isa) -> Kernel<f32> {
+        kernels::f32_packed_a_kernel(isa)
     }
     fn pack_transposed(
         x: &[f32],
@@ -92,6 +108,9 @@ pub(crate) struct Kernel<T> {
     /// Columns of B packed at a time (multiple of `nr`).
     pub nc: usize,
     pub run: MicroFn<T>,
+    /// The macro-kernel keeps one A panel (in L1) across its sweep of the block's B panels
+    /// (streamed from L2), instead of one B panel across its sweep of A panels.
+    pub a_outer: bool,
     pub pack_a: PackFn<T>,
     pub pack_b: PackFn<T>,
 }
@@ -113,9 +132,15 @@ impl<T: Scalar> Kernel<T> {
             mc: mc.div_ceil(MR) * MR,
             nc: nc.div_ceil(NR) * NR,
             run,
+            a_outer: false,
             pack_a: pack::<T, MR>,
             pack_b: pack::<T, NR>,
         }
+    }
+
+    /// This kernel with [`Kernel::a_outer`] set to `a_outer`.
+    pub(crate) fn with_a_outer(self, a_outer: bool) -> Kernel<T> {
+        Kernel { a_outer, ..self }
     }
 }
 
@@ -524,34 +549,46 @@ unsafe fn macro_kernel<T: Scalar>(
     let (mr, nr) = (kern.mr, kern.nr);
     debug_assert!(mr * nr <= MAX_TILE);
     let mut tile = [T::ZERO; MAX_TILE];
-    for jr in (0..nc).step_by(nr) {
+    // The tile at rows ir.., columns jr.. of the block.
+    let mut run_tile = |ir: usize, jr: usize| {
         let w = nr.min(nc - jr);
         // SAFETY (whole block): offsets stay inside the panels and the C block.
         let bp = unsafe { pb.add(jr / nr * kc * nr) };
-        for ir in (0..mc).step_by(mr) {
-            let h = mr.min(mc - ir);
-            let (ap, rs, cs) = match pa.in_place {
-                Some((a, lda)) if h == mr => (unsafe { a.add(ir * lda) }, lda, 1),
-                Some(_) => (pa.packed, 1, mr),
-                None => (unsafe { pa.packed.add(ir / mr * kc * mr) }, 1, mr),
-            };
-            let ct = unsafe { c.add(ir * ldc + jr) };
-            if h == mr && w == nr {
-                unsafe { (kern.run)(kc, ap, rs, cs, bp, ct, ldc, overwrite) };
-                continue;
-            }
-            // An edge tile: compute it whole into the scratch, then merge its h x w part.
-            unsafe { (kern.run)(kc, ap, rs, cs, bp, tile.as_mut_ptr(), nr, true) };
-            for i in 0..h {
-                let row = unsafe { std::slice::from_raw_parts_mut(ct.add(i * ldc), w) };
-                let t = &tile[i * nr..i * nr + w];
-                if overwrite {
-                    row.copy_from_slice(t);
-                } else {
-                    for (x, &y) in row.iter_mut().zip(t) {
-                        *x = *x + y;
-                    }
+        let h = mr.min(mc - ir);
+        let (ap, rs, cs) = match pa.in_place {
+            Some((a, lda)) if h == mr => (unsafe { a.add(ir * lda) }, lda, 1),
+            Some(_) => (pa.packed, 1, mr),
+            None => (unsafe { pa.packed.add(ir / mr * kc * mr) }, 1, mr),
+        };
+        let ct = unsafe { c.add(ir * ldc + jr) };
+        if h == mr && w == nr {
+            unsafe { (kern.run)(kc, ap, rs, cs, bp, ct, ldc, overwrite) };
+            return;
+        }
+        // An edge tile: compute it whole into the scratch, then merge its h x w part.
+        unsafe { (kern.run)(kc, ap, rs, cs, bp, tile.as_mut_ptr(), nr, true) };
+        for i in 0..h {
+            let row = unsafe { std::slice::from_raw_parts_mut(ct.add(i * ldc), w) };
+            let t = &tile[i * nr..i * nr + w];
+            if overwrite {
+                row.copy_from_slice(t);
+            } else {
+                for (x, &y) in row.iter_mut().zip(t) {
+                    *x = *x + y;
                 }
+            }
+        }
+    };
+    if kern.a_outer {
+        for ir in (0..mc).step_by(mr) {
+            for jr in (0..nc).step_by(nr) {
+                run_tile(ir, jr);
+            }
+        }
+    } else {
+        for jr in (0..nc).step_by(nr) {
+            for ir in (0..mc).step_by(mr) {
+                run_tile(ir, jr);
             }
         }
     }

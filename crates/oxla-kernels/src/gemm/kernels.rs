@@ -1,18 +1,28 @@
 //! Microkernels and their blocking, per element type and [`Isa`].
 //!
-//! Loop order in the driver: a B micro-panel (`kc x nr`) is reused across every A panel
-//! of an `mc x kc` block, so the A block should fit L2 and, ideally, the B micro-panel L1.
+//! Loop order in the driver's macro-kernel: by default a B micro-panel (`kc x nr`) is
+//! reused across every A panel of an `mc x kc` block, so the A block should fit L2 and,
+//! ideally, the B micro-panel L1; a kernel with `a_outer` instead keeps one A panel
+//! (`mr x kc`, in L1) across every B panel of the `kc x nc` block (in L2).
 
 use super::driver::{Kernel, Scalar};
 use super::Isa;
 
 /// A SIMD microkernel `MR x (NV * LANES)` with its blocking (`kc`, `mc`, `nc`); the tile
-/// width handed to the packers is derived from the kernel's own parameters.
+/// width handed to the packers is derived from the kernel's own parameters. `pf` is how
+/// many k steps ahead the kernel prefetches its B panel (0: none); `a_outer` keeps one A
+/// panel across the macro-kernel's sweep of B panels (see [`Kernel::a_outer`]).
 #[cfg(target_arch = "x86_64")]
 macro_rules! simd {
     ($($run:ident)::+, mr: $mr:literal, nv: $nv:literal, lanes: $lanes:literal, kc: $kc:literal,
      mc: $mc:literal, nc: $nc:literal) => {
-        Kernel::new::<$mr, { $nv * $lanes }>($kc, $mc, $nc, $($run)::+::<$mr, $nv>)
+        simd!($($run)::+, mr: $mr, nv: $nv, lanes: $lanes, kc: $kc, mc: $mc, nc: $nc, pf: 0,
+              a_outer: false)
+    };
+    ($($run:ident)::+, mr: $mr:literal, nv: $nv:literal, lanes: $lanes:literal, kc: $kc:literal,
+     mc: $mc:literal, nc: $nc:literal, pf: $pf:literal, a_outer: $outer:literal) => {
+        Kernel::new::<$mr, { $nv * $lanes }>($kc, $mc, $nc, $($run)::+::<$mr, $nv, $pf>)
+            .with_a_outer($outer)
     };
 }
 
@@ -24,6 +34,7 @@ pub(crate) fn f32_kernel(isa: Isa) -> Kernel<f32> {
         // 256..768 without a measurable gain. KC 512 -> 1024 (as for AVX2: fewer phases,
         // fewer C read-modify-writes) measured on Zen 4, 2 threads, best of 30 in four
         // interleaved rounds: 1024^3 9.93-10.15 -> 9.88-9.96 ms, 2048^3 78.2 -> 77.6 ms.
+        // Products whose A is packed take [`f32_packed_a_kernel`] instead.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => simd!(x86::avx512_f32, mr: 6, nv: 4, lanes: 16, kc: 1024, mc: 96, nc: 2048),
         // 6 x 16: 12 ymm accumulators, 2 B loads and 6 broadcasts per k step. The kernel
@@ -33,10 +44,32 @@ pub(crate) fn f32_kernel(isa: Isa) -> Kernel<f32> {
         // AVX-512's does). Measured on Zen 4 (EPYC), 2 threads: 1024^3 KC 256 -> 1024
         // 203 -> 213 GFLOPS, 2048^3 210 -> 215. Tried KC 384..768 (768 splits k = 1024
         // unevenly), MC 48..240, 4-way k unrolling and constant A strides in the k loop
-        // without a measurable gain.
+        // without a measurable gain. On an Intel Xeon, 2 threads, alternating runs: the
+        // 12 x 32 scheme below as 6 x 16 at KC 256 or 512, 4 x 24 and 12 x 8, and this
+        // kernel with B prefetched 8 steps ahead, all ran at or below this one (199-221
+        // against 213-222 GFLOPS at 1024^3).
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => simd!(x86::avx2_f32, mr: 6, nv: 2, lanes: 8, kc: 1024, mc: 96, nc: 2048),
         _ => Kernel::new::<4, 8>(256, 64, 2048, portable::<f32, 4, 8>),
+    }
+}
+
+/// The f32 kernel for `isa` for a product whose A is packed (not read in place).
+pub(crate) fn f32_packed_a_kernel(isa: Isa) -> Kernel<f32> {
+    match isa {
+        // 12 x 32: 24 zmm accumulators, 2 B loads and 12 broadcasts per k step. One A
+        // panel (12 x 256, 12 KiB) stays in L1 while the kernel sweeps the B block's
+        // panels (256 x 1024, 1 MiB, in L2), each prefetched 8 k steps ahead: 128 bytes
+        // per k step from L2, half of what 6 x 64 streams (its B panel, 256 KiB at KC
+        // 1024, cannot stay in L1). Measured on an Intel Xeon (two 512-bit FMA ports),
+        // 2 threads, alternating runs against 6 x 64: 1024^3 302-307 -> 329-341 GFLOPS,
+        // 2048^3 316-326 -> 315-328, 768^3 297 -> 336, 384x1024x1024 264 -> 300,
+        // 128x2048x1024 220 -> 252. Rows read in place (run-time stride) it runs slower
+        // (2048x512x2048: 323 -> 269), so those keep 6 x 64.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => simd!(x86::avx512_f32, mr: 12, nv: 2, lanes: 16, kc: 256, mc: 960,
+                             nc: 1024, pf: 8, a_outer: true),
+        _ => f32_kernel(isa),
     }
 }
 
@@ -94,7 +127,8 @@ mod x86 {
     use std::arch::x86_64::*;
 
     /// An `MR x (NV * lanes)` microkernel: `MR * NV` vector accumulators, each k step loads
-    /// NV vectors of B and broadcasts MR elements of A.
+    /// NV vectors of B and broadcasts MR elements of A; `PF` > 0 prefetches B's row `PF`
+    /// steps ahead.
     macro_rules! simd_kernel {
         ($name:ident, $feature:literal, $t:ty, $lanes:expr, $zero:ident, $load:ident,
          $store:ident, $set1:ident, $fma:ident, $add:ident) => {
@@ -102,7 +136,7 @@ mod x86 {
             /// See `MicroFn`; the CPU must have the target features.
             #[target_feature(enable = $feature)]
             #[allow(clippy::too_many_arguments)]
-            pub(super) unsafe fn $name<const MR: usize, const NV: usize>(
+            pub(super) unsafe fn $name<const MR: usize, const NV: usize, const PF: usize>(
                 kc: usize,
                 a: *const $t,
                 a_rs: usize,
@@ -122,20 +156,41 @@ mod x86 {
                     }
                 }
                 let mut acc = [[$zero(); NV]; MR];
-                let (mut pa, mut pb) = (a, b);
-                for _ in 0..kc {
-                    let mut bv = [$zero(); NV];
-                    for (v, x) in bv.iter_mut().enumerate() {
-                        *x = $load(pb.add(v * $lanes));
-                    }
-                    for (i, row) in acc.iter_mut().enumerate() {
-                        let av = $set1(*pa.add(i * a_rs));
-                        for v in 0..NV {
-                            row[v] = $fma(av, bv[v], row[v]);
+                // The k loop, for a row stride known here: a packed panel's (1) gives the
+                // broadcasts constant offsets; a run-time stride makes each row's address
+                // one add after the previous row's, a chain of MR adds per k step that
+                // bounds a tall kernel (12 rows: 13 cycles per 12 cycles of FMAs).
+                macro_rules! k_loop {
+                    ($rs:expr) => {{
+                        let (mut pa, mut pb) = (a, b);
+                        for _ in 0..kc {
+                            if PF > 0 {
+                                // Past the panel's end this fetches lines nobody reads
+                                // (a prefetch never faults).
+                                let ahead = pb.wrapping_add(PF * nr).cast::<i8>();
+                                for l in (0..row_bytes).step_by(64) {
+                                    _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(l));
+                                }
+                            }
+                            let mut bv = [$zero(); NV];
+                            for (v, x) in bv.iter_mut().enumerate() {
+                                *x = $load(pb.add(v * $lanes));
+                            }
+                            for (i, row) in acc.iter_mut().enumerate() {
+                                let av = $set1(*pa.add(i * $rs));
+                                for v in 0..NV {
+                                    row[v] = $fma(av, bv[v], row[v]);
+                                }
+                            }
+                            pa = pa.add(a_cs);
+                            pb = pb.add(nr);
                         }
-                    }
-                    pa = pa.add(a_cs);
-                    pb = pb.add(nr);
+                    }};
+                }
+                if a_rs == 1 {
+                    k_loop!(1)
+                } else {
+                    k_loop!(a_rs)
                 }
                 for (i, row) in acc.iter().enumerate() {
                     for (v, x) in row.iter().enumerate() {

@@ -272,7 +272,7 @@ fn gemm_ex_with<T: Scalar>(
 ) -> Result<(), KernelError> {
     check_isa(isa)?;
     args.check(a.len(), b.len(), c.len())?;
-    driver::gemm(&T::kernel(isa), args, a, b, c);
+    driver::gemm(&T::kernel_for(isa, args), args, a, b, c);
     Ok(())
 }
 
@@ -286,7 +286,7 @@ fn gemm_batched_with<T: Scalar>(
 ) -> Result<(), KernelError> {
     check_isa(isa)?;
     let spans = batch.check(args, a.len(), b.len(), c.len())?;
-    driver::gemm_batched(&T::kernel(isa), args, batch, spans, a, b, c);
+    driver::gemm_batched(&T::kernel_for(isa, args), args, batch, spans, a, b, c);
     Ok(())
 }
 
