@@ -44,10 +44,12 @@ pub(crate) fn f32_kernel(isa: Isa) -> Kernel<f32> {
         // AVX-512's does). Measured on Zen 4 (EPYC), 2 threads: 1024^3 KC 256 -> 1024
         // 203 -> 213 GFLOPS, 2048^3 210 -> 215. Tried KC 384..768 (768 splits k = 1024
         // unevenly), MC 48..240, 4-way k unrolling and constant A strides in the k loop
-        // without a measurable gain. On an Intel Xeon, 2 threads, alternating runs: the
-        // 12 x 32 scheme below as 6 x 16 at KC 256 or 512, 4 x 24 and 12 x 8, and this
-        // kernel with B prefetched 8 steps ahead, all ran at or below this one (199-221
-        // against 213-222 GFLOPS at 1024^3).
+        // without a measurable gain. On an Intel Xeon, 2 threads, three alternating
+        // rounds against this kernel's 213-216 GFLOPS at 1024^3 (202-222 at 2048^3): the
+        // scheme of the AVX-512 packed-A kernel below (A panel across B panels, B
+        // prefetched 8 steps ahead) as 6 x 16 at KC 256 ran 217-221 (213-216 at 2048^3,
+        // no gain there), at KC 512 196-201, as 4 x 24 182-187, as 12 x 8 183-194; this
+        // kernel with B prefetched ran 202-219.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => simd!(x86::avx2_f32, mr: 6, nv: 2, lanes: 8, kc: 1024, mc: 96, nc: 2048),
         _ => Kernel::new::<4, 8>(256, 64, 2048, portable::<f32, 4, 8>),
