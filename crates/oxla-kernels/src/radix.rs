@@ -7,7 +7,8 @@
 //! keep their input order. A pass whose digit is the same for every key is skipped. Large
 //! inputs split every pass across the worker pool: each thread counts its own contiguous
 //! part, and the parts scatter to offsets laid out digit-major, part-minor, which keeps
-//! the sort stable.
+//! the sort stable. Keys that determine their elements (a one-operand sort whose key is
+//! one to one) sort alone, 4 bytes a word (`sorted_u32_keys`).
 
 use crate::pool;
 
@@ -27,6 +28,15 @@ impl Packed for u64 {
     #[inline(always)]
     fn digit(self, shift: u32) -> usize {
         ((self >> shift) as usize) & (BUCKETS - 1)
+    }
+}
+
+impl Packed for u32 {
+    /// A bare key (no index or payload): its bits are those a packed word holds above bit
+    /// 32, so digit `shift` is `shift - 32` here.
+    #[inline(always)]
+    fn digit(self, shift: u32) -> usize {
+        ((self >> (shift - 32)) as usize) & (BUCKETS - 1)
     }
 }
 
@@ -228,6 +238,9 @@ thread_local! {
     static SCRATCH64: std::cell::RefCell<(Vec<u64>, Vec<u64>)> = const {
         std::cell::RefCell::new((Vec::new(), Vec::new()))
     };
+    static SCRATCH32: std::cell::RefCell<(Vec<u32>, Vec<u32>)> = const {
+        std::cell::RefCell::new((Vec::new(), Vec::new()))
+    };
     static SCRATCH128: std::cell::RefCell<(Vec<u128>, Vec<u128>)> = const {
         std::cell::RefCell::new((Vec::new(), Vec::new()))
     };
@@ -321,6 +334,20 @@ pub fn sorted_u32_payload<R>(
     sorted_with(&SCRATCH64, n, 32, pack, threads, then)
 }
 
+/// Sorts `n` 32-bit keys `key(i)` alone and hands `then` them in ascending order: for
+/// keys that determine their elements (a one-operand sort whose key maps its elements one
+/// to one), half the bytes per pass of [`sorted_u32_payload`]'s words. `None` when a key is
+/// `None` (the caller's sign that it does not determine its element) or `n` exceeds
+/// `u32::MAX`.
+pub fn sorted_u32_keys<R>(
+    n: usize,
+    key: impl Fn(usize) -> Option<u32> + Sync,
+    threads: usize,
+    then: impl FnOnce(&[u32]) -> R,
+) -> Option<R> {
+    sorted_with(&SCRATCH32, n, 32, key, threads, then)
+}
+
 /// Sorts by 64-bit keys: see [`sorted_u32`] (packed words of 128 bits).
 pub fn sorted_u64<R>(
     n: usize,
@@ -363,6 +390,12 @@ pub fn total_order_key_f32(x: f32) -> u32 {
     } else {
         b | 1 << 31
     }
+}
+
+/// The f32 whose [`total_order_key_f32`] is `k`.
+#[inline]
+pub fn from_total_order_key_f32(k: u32) -> f32 {
+    f32::from_bits(if k >> 31 != 0 { k & !(1 << 31) } else { !k })
 }
 
 /// The unsigned key of an f64 in IEEE total order (see [`total_order_key_f32`]).
@@ -424,6 +457,32 @@ mod tests {
         )
         .unwrap();
         assert_eq!(got, reference(&keys));
+    }
+
+    #[test]
+    fn keys_sort_alone_and_map_back() {
+        let mut s = 11;
+        for &n in &[0usize, 1, 17, 5000, 70_000, 200_000] {
+            for &range in &[2u64, 1 << 12, 1 << 32] {
+                let keys: Vec<u32> = (0..n).map(|_| (lcg(&mut s) % range) as u32).collect();
+                let mut want = keys.clone();
+                want.sort_unstable();
+                for t in [1, 2] {
+                    let got = sorted_u32_keys(n, |i| Some(keys[i]), t, |w| w.to_vec()).unwrap();
+                    assert_eq!(got, want, "n={n} range={range} threads={t}");
+                }
+            }
+        }
+        // A key the caller refuses makes the sort refuse.
+        assert!(sorted_u32_keys(3, |i| (i != 1).then_some(0), 1, |_| ()).is_none());
+        // Every f32 bit pattern's total-order key maps back to it.
+        for b in (0..=u32::MAX).step_by(65_537).chain([0, 1 << 31, u32::MAX]) {
+            let x = f32::from_bits(b);
+            assert_eq!(
+                from_total_order_key_f32(total_order_key_f32(x)).to_bits(),
+                b
+            );
+        }
     }
 
     #[test]

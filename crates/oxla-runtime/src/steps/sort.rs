@@ -368,18 +368,18 @@ fn radix_sort(
             inner: g.inner,
             sz: r.ty.byte_size(),
         };
-        // One contiguous 32-bit operand sorted by itself: its bits ride along with the keys
-        // (the stable LSD order needs no index), so the result needs no gather.
+        // One contiguous 32-bit operand sorted by itself: the keys sort alone where they
+        // map back to the elements, else the elements' bits ride along with them (the
+        // stable LSD order needs no index); either way the result needs no gather.
         if g.sizes.len() == 1 && g.inner == 1 && r.ty.byte_size() == 4 {
             // SAFETY: output 0 holds the line's elements.
             let out = unsafe { (*op.0).add(base_e * 4) } as usize;
-            let done = sort_f32_or_32bit_in_place(r, keys, g.len, line_threads, &|w: &[u64]| {
-                let o = out as *mut u32;
-                for (j, &x) in w.iter().enumerate() {
-                    // SAFETY: j < len elements of output 0's line.
-                    unsafe { o.add(j).write_unaligned(x as u32) };
-                }
-            });
+            let o = out as *mut u32;
+            let write = |j: usize, x: u32| {
+                // SAFETY: j < len elements of output 0's line.
+                unsafe { o.add(j).write_unaligned(x) };
+            };
+            let done = sort_f32_or_32bit_in_place(r, keys, g.len, line_threads, &write);
             if !done {
                 failed.store(true, Ordering::Relaxed);
             }
@@ -586,21 +586,66 @@ fn sort_by_keys(
     done.is_some()
 }
 
-/// Sorts a line of 32-bit elements by their keys with their own bits as payloads, handing
-/// `write` the sorted words; false where a key has no radix order.
+/// Sorts a line of 32-bit elements by their keys, handing `write` each sorted element's
+/// index and bits; false where a key has no radix order. Where every key maps back to its
+/// element's bits (integers always; floats unless the comparator folds a NaN's payload or
+/// -0 into another element's key), the keys sort alone, 4 bytes a word; else each key
+/// carries its element's bits, 8 bytes a word.
 fn sort_f32_or_32bit_in_place(
     r: &RadixPlan,
     e: Elems,
     n: usize,
     threads: usize,
-    write: &dyn Fn(&[u64]),
+    write: &dyn Fn(usize, u32),
 ) -> bool {
-    use oxla_kernels::radix::sorted_u32_payload;
+    use oxla_kernels::radix::{
+        from_total_order_key_f32, sorted_u32_keys, sorted_u32_payload, total_order_key_f32,
+    };
     use PrimitiveType::*;
     let (f, total, desc) = (r.f, r.total, r.descending);
     let d32 = move |k: u32| if desc { !k } else { k };
     // SAFETY (every read): element j < n of the line, 4 bytes.
     let bits = |j: usize| unsafe { (e.at(j) as *const u32).read_unaligned() };
+    // Each key back to its element's bits (d32 is its own inverse).
+    let unkey = |k: u32| -> u32 {
+        let k = d32(k);
+        match r.ty {
+            F32 => from_total_order_key_f32(k).to_bits(),
+            S32 => k ^ 1 << 31,
+            _ => k,
+        }
+    };
+    let key = |j: usize| -> Option<u32> {
+        let b = bits(j);
+        let k = match r.ty {
+            F32 => {
+                let k = key_f32(f, total, f32::from_bits(b))?;
+                // A key that another element's bits share (a NaN or -0 folded) needs the
+                // element's own bits carried along.
+                if total_order_key_f32(f32::from_bits(b)) != k {
+                    return None;
+                }
+                k
+            }
+            S32 => b ^ 1 << 31,
+            U32 => b,
+            _ => return None,
+        };
+        Some(d32(k))
+    };
+    let alone = sorted_u32_keys(n, key, threads, |w: &[u32]| {
+        for (j, &k) in w.iter().enumerate() {
+            write(j, unkey(k));
+        }
+    });
+    if alone.is_some() {
+        return true;
+    }
+    let with_bits = |w: &[u64]| {
+        for (j, &x) in w.iter().enumerate() {
+            write(j, x as u32);
+        }
+    };
     let done = match r.ty {
         F32 => sorted_u32_payload(
             n,
@@ -609,15 +654,15 @@ fn sort_f32_or_32bit_in_place(
                 key_f32(f, total, f32::from_bits(b)).map(|k| (d32(k), b))
             },
             threads,
-            write,
+            with_bits,
         ),
         S32 => sorted_u32_payload(
             n,
             |j| Some((d32(bits(j) ^ 1 << 31), bits(j))),
             threads,
-            write,
+            with_bits,
         ),
-        U32 => sorted_u32_payload(n, |j| Some((d32(bits(j)), bits(j))), threads, write),
+        U32 => sorted_u32_payload(n, |j| Some((d32(bits(j)), bits(j))), threads, with_bits),
         _ => None,
     };
     done.is_some()
