@@ -25,9 +25,13 @@ pub(crate) trait Scalar: Plain + Add<Output = Self> + Mul<Output = Self> {
     fn packed_a_kernel(isa: Isa) -> Kernel<Self> {
         Self::kernel(isa)
     }
-    /// The microkernel for `isa` and the product `args`.
+    /// The microkernel for `isa` and the product `args` (`OXLA_GEMM_PACKED_A=plain` gives
+    /// products whose A is packed the in-place kernel too, to compare them on a new CPU).
     fn kernel_for(isa: Isa, args: &GemmArgs) -> Kernel<Self> {
-        if read_a_in_place(args) {
+        static PLAIN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        let plain =
+            *PLAIN.get_or_init(|| std::env::var("OXLA_GEMM_PACKED_A").is_ok_and(|v| v == "plain"));
+        if plain || read_a_in_place(args) {
             Self::kernel(isa)
         } else {
             Self::packed_a_kernel(isa)
