@@ -591,9 +591,7 @@ impl VProg {
                     VOp::IDiv(a, d) | VOp::IRem(a, d) => {
                         let (m, sh) = (step.op[3] as i32, step.op[4]);
                         let dv = V::splat(f32::from_bits(d as u32));
-                        // The JIT's sequence: q = (mulhi(x, m) [+ x]) >> sh, plus one when
-                        // negative; the remainder x - q * d. One loop per form, so that
-                        // nothing is tested per vector.
+                        // One loop per form, so that nothing is tested per vector.
                         macro_rules! divide {
                             ($add:literal, $rem:literal) => {
                                 unary::<V>(
@@ -601,17 +599,7 @@ impl VProg {
                                     src[a as usize],
                                     n,
                                     #[inline(always)]
-                                    move |x| {
-                                        let hi = x.mulhi(m);
-                                        let hi = if $add { hi.iadd(x) } else { hi };
-                                        let q = hi.shra(sh);
-                                        let q = q.iadd(q.shrl(31));
-                                        if $rem {
-                                            x.isub(q.imul(dv))
-                                        } else {
-                                            q
-                                        }
-                                    },
+                                    move |x| divide(x, m, sh, $add, $rem, dv),
                                 )
                             };
                         }
@@ -1096,19 +1084,7 @@ unsafe fn apply_link<V: Io, const B: usize>(link: &Link, side: Opnd<V>, v: &mut 
                 un(
                     v,
                     #[inline(always)]
-                    |x: V| {
-                        // As the step on its own: q = (mulhi(x, m) [+ x]) >> sh, plus one
-                        // when negative; the remainder x - q * d.
-                        let hi = x.mulhi(m);
-                        let hi = if m < 0 { hi.iadd(x) } else { hi };
-                        let q = hi.shra(sh);
-                        let q = q.iadd(q.shrl(31));
-                        if rem {
-                            x.isub(q.imul(dv))
-                        } else {
-                            q
-                        }
-                    },
+                    |x: V| divide(x, m, sh, m < 0, rem, dv),
                 )
             }
             VOp::Func(f, _) => un(
@@ -1198,6 +1174,22 @@ unsafe fn run_chain<V: Io, const B: usize>(
             v[0].store(lane.as_mut_ptr());
             *dst.add(j) = lane[0];
         }
+    }
+}
+
+/// Signed division of each lane by the constant `d` (its magic multiplier `m` and shift
+/// `sh`; `add` when `m` is negative), or (`rem`) the remainder: the JIT's sequence,
+/// q = (mulhi(x, m) [+ x]) >> sh, plus one when negative; the remainder x - q * d.
+#[inline(always)]
+fn divide<V: Io>(x: V, m: i32, sh: u32, add: bool, rem: bool, d: V) -> V {
+    let hi = x.mulhi(m);
+    let hi = if add { hi.iadd(x) } else { hi };
+    let q = hi.shra(sh);
+    let q = q.iadd(q.shrl(31));
+    if rem {
+        x.isub(q.imul(d))
+    } else {
+        q
     }
 }
 
