@@ -235,13 +235,10 @@ pub fn signed_magic_32(d: i32) -> (i32, u32) {
 /// are all one splat (of scalars and constants only) starts no chain.
 fn chains(ops: &[VOp]) -> Vec<u32> {
     let n = ops.len();
-    let mut uses = vec![0usize; n];
+    let uses = use_counts(ops);
     let mut splat = vec![false; n];
     for (i, op) in ops.iter().enumerate() {
         let (xs, k) = op.operands();
-        for &x in &xs[..k] {
-            uses[x as usize] += 1;
-        }
         splat[i] = match op {
             VOp::Scalar(_) | VOp::Const(_) => true,
             VOp::Input(_) | VOp::IotaCol(_) | VOp::IotaRow(_) => false,
@@ -265,8 +262,7 @@ fn chains(ops: &[VOp]) -> Vec<u32> {
                 && uses[p] == 1
                 && xs[..k].contains(&(p as u32))
         });
-        if linked && len < MAX_LINKS {
-            let p = prev.expect("linked to a previous step");
+        if let (true, Some(p)) = (linked && len < MAX_LINKS, prev) {
             len = if head.is_none() { 2 } else { len + 1 };
             let h = *head.get_or_insert(p);
             chain[p] = CHAIN_MEMBER;
@@ -280,12 +276,11 @@ fn chains(ops: &[VOp]) -> Vec<u32> {
     chain
 }
 
-/// `ops` with each `Xor(x, ShrL(x, k))` whose shift has no other reader as one
-/// `XorShrL(x, k)`; the shift's step becomes a constant that computes nothing.
-fn fuse_xor_shifts(ops: &[VOp]) -> Vec<VOp> {
-    let mut ops = ops.to_vec();
+/// How many times each step of `ops` is an operand (operands were checked to be earlier
+/// steps).
+fn use_counts(ops: &[VOp]) -> Vec<usize> {
     let mut uses = vec![0usize; ops.len()];
-    for op in &ops {
+    for op in ops {
         let (xs, k) = op.operands();
         for &x in &xs[..k] {
             if let Some(u) = uses.get_mut(x as usize) {
@@ -293,6 +288,14 @@ fn fuse_xor_shifts(ops: &[VOp]) -> Vec<VOp> {
             }
         }
     }
+    uses
+}
+
+/// `ops` with each `Xor(x, ShrL(x, k))` whose shift has no other reader as one
+/// `XorShrL(x, k)`; the shift's step becomes a constant that computes nothing.
+fn fuse_xor_shifts(ops: &[VOp]) -> Vec<VOp> {
+    let mut ops = ops.to_vec();
+    let uses = use_counts(&ops);
     for i in 0..ops.len() {
         let VOp::Xor(a, b) = ops[i] else {
             continue;
@@ -1132,11 +1135,21 @@ unsafe fn run_chain<V: Io, const B: usize>(
     }
     let sides = &sides[..links.len()];
     let first: Opnd<V> = Opnd::of(src[init]);
-    let mut i = 0;
-    while i + B * V::W <= n {
-        // SAFETY: i + BLOCK * W <= n (loads and stores).
+    /// The chain over the `C` vectors at element `i`, into `dst`.
+    ///
+    /// # Safety
+    /// `dst` and every pointer operand hold `i + C * W` floats.
+    #[inline(always)]
+    unsafe fn block<V: Io, const C: usize>(
+        dst: *mut f32,
+        i: usize,
+        first: Opnd<V>,
+        links: &[Link],
+        sides: &[Opnd<V>],
+    ) {
+        // SAFETY: as the caller promises.
         unsafe {
-            let mut v: [V; B] = std::array::from_fn(|b| first.at(i + b * V::W));
+            let mut v: [V; C] = std::array::from_fn(|b| first.at(i + b * V::W));
             for (l, &s) in links.iter().zip(sides) {
                 apply_link(l, s, &mut v, i);
             }
@@ -1144,17 +1157,16 @@ unsafe fn run_chain<V: Io, const B: usize>(
                 x.store(dst.add(i + b * V::W));
             }
         }
+    }
+    let mut i = 0;
+    while i + B * V::W <= n {
+        // SAFETY: i + B * W <= n.
+        unsafe { block::<V, B>(dst, i, first, links, sides) };
         i += B * V::W;
     }
     while i + V::W <= n {
         // SAFETY: i + W <= n.
-        unsafe {
-            let mut v = [first.at(i)];
-            for (l, &s) in links.iter().zip(sides) {
-                apply_link(l, s, &mut v, i);
-            }
-            v[0].store(dst.add(i));
-        }
+        unsafe { block::<V, 1>(dst, i, first, links, sides) };
         i += V::W;
     }
     // The last few elements one at a time: the same operations on vectors of one element.
