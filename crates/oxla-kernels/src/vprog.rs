@@ -4,7 +4,7 @@
 //! a GELU's `0.5 x (1 + tanh(0.797 (x + 0.0447 x^3)))` — runs a quarter of the lanes an
 //! AVX-512 core has. A [`VProg`] is such a kernel's expression as a list of steps (inputs,
 //! constants, arithmetic, transcendentals); [`VProg::run`] evaluates it over elements
-//! `[lo, hi)` a chunk of [`CHUNK`] at a time: each step is one pass over the chunk at 16
+//! `[lo, hi)` a chunk (of [`MIN_CHUNK`] to [`MAX_CHUNK`]) at a time: each step is one pass over the chunk at 16
 //! (AVX-512F) or 8 (AVX2 + FMA) lanes, reading its operands from the inputs, from splatted
 //! constants or from earlier steps' L1-resident slot buffers, and the last step writes the
 //! output. Transcendentals are [`crate::vmath`]'s routines, which compute the bits of
@@ -17,10 +17,17 @@
 
 use crate::vmath::{self, Lanes, VFunc, VIsa};
 
-/// Elements per chunk: a slot buffer is 1 KiB, so a program's slots stay in L1. Measured
-/// with the GELU bench (2-core Intel Xeon, AVX-512): 128 slower (0.36 ms), 256 and 512
-/// within noise of each other (0.27-0.31 ms); the steps are decoded once per call.
-pub const CHUNK: usize = 256;
+/// Most elements per chunk: each step's dispatch, and each chain's operand resolution, is
+/// paid once per chunk, so a long chunk amortizes them; a program with few slot buffers
+/// takes this many. Measured with criterion (2-core Intel Xeon, chains at 16 lanes):
+/// vprog/gelu_avx512 2.13 Gelem/s at 256, 2.35 at 512, 2.71 at 1024, 2.62-2.69 at
+/// 2048-4096; vprog/hash_avx512 2.09, 2.37, 2.77, 2.92-3.04.
+pub const MAX_CHUNK: usize = 1024;
+/// Fewest elements per chunk (a program with up to [`MAX_SLOTS`] buffers).
+pub const MIN_CHUNK: usize = 256;
+/// Bytes of slot buffers one chunk may touch, so that they stay in L1 beside the inputs'
+/// and output's lines (a chunk is [`MAX_CHUNK`] halved until its slots fit).
+const SLOT_BYTES: usize = 16 << 10;
 /// Most steps in one program.
 pub const MAX_STEPS: usize = 48;
 /// Most slot buffers one program needs at once.
@@ -479,9 +486,11 @@ impl VProg {
         lo: usize,
         hi: usize,
     ) {
+        const SLOT_FLOATS: usize = SLOT_BYTES / size_of::<f32>();
+        const { assert!(MAX_SLOTS * MIN_CHUNK <= SLOT_FLOATS && MAX_CHUNK <= SLOT_FLOATS) };
         #[repr(align(64))]
         struct Slots {
-            _floats: [f32; MAX_SLOTS * CHUNK],
+            _floats: [f32; SLOT_FLOATS],
         }
         // Uninitialized: every slot is written before it is read (12 KiB zeroed per call
         // would cost more than a small call's work).
@@ -503,19 +512,30 @@ impl VProg {
         // against 1.32).
         let chained = V::W >= 16;
         let chains = Chains::new(&ops[..len], &self.steps[..len]);
+        // The slots this run writes (chain members' only when chains run step by step).
+        let slots = self.steps[..len]
+            .iter()
+            .filter(|s| (s.slot as usize) < MAX_SLOTS && !(chained && s.chain == CHAIN_MEMBER))
+            .map(|s| s.slot as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut chunk = MAX_CHUNK;
+        while chunk > MIN_CHUNK && slots * chunk * size_of::<f32>() > SLOT_BYTES {
+            chunk /= 2;
+        }
         let mut c0 = lo;
         while c0 < hi {
-            let n = CHUNK.min(hi - c0);
+            let n = chunk.min(hi - c0);
             for (i, (step, &op)) in self.steps[..len].iter().zip(&ops).enumerate() {
                 if chained && step.chain == CHAIN_MEMBER {
                     continue;
                 }
                 // SAFETY (the pointers below): inputs hold `hi` floats (arrays) or one
-                // (scalars); slots are MAX_SLOTS chunks; out holds `hi` floats.
+                // (scalars); slots hold `slots` chunks; out holds `hi` floats.
                 let dst = if i + 1 == len {
                     unsafe { out.add(c0) }
                 } else if (step.slot as usize) < MAX_SLOTS {
-                    unsafe { base.add(step.slot as usize * CHUNK) }
+                    unsafe { base.add(step.slot as usize * chunk) }
                 } else {
                     std::ptr::null_mut()
                 };
@@ -1561,14 +1581,14 @@ mod tests {
     fn every_isa_matches_the_step_by_step_reference() {
         let ops = gelu();
         let prog = VProg::new(&ops).expect("program");
-        let n = 3 * CHUNK + 37;
+        let n = 3 * MAX_CHUNK + 37;
         let ins = vec![values(n, 1), values(n, 2), vec![0.75f32]];
         let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
         for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
             if !isa.available() {
                 continue;
             }
-            for (lo, hi) in [(0, n), (5, 300), (CHUNK, CHUNK + 17), (n - 3, n)] {
+            for (lo, hi) in [(0, n), (5, 300), (MAX_CHUNK, MAX_CHUNK + 17), (n - 3, n)] {
                 let mut out = vec![-1.0f32; n];
                 // SAFETY: every input holds n floats (the scalar one), out holds n.
                 unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), lo, hi) };
@@ -1628,14 +1648,14 @@ mod tests {
             0,
             "a splat-only step starts no chain"
         );
-        let n = 2 * CHUNK + 45;
+        let n = 2 * MAX_CHUNK + 45;
         let ins = vec![values(n, 5), values(n, 6), vec![-1.25f32]];
         let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
         for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
             if !isa.available() {
                 continue;
             }
-            for (lo, hi) in [(0, n), (3, CHUNK + 70), (n - 9, n)] {
+            for (lo, hi) in [(0, n), (3, MAX_CHUNK + 70), (n - 9, n)] {
                 let mut out = vec![0f32; n];
                 // SAFETY: the inputs hold n floats (the scalar one), out holds n.
                 unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), lo, hi) };
@@ -1671,7 +1691,7 @@ mod tests {
             Sub(11, 12),
         ];
         let prog = VProg::new(&ops).expect("program");
-        let n = 2 * CHUNK + 5;
+        let n = 2 * MAX_CHUNK + 5;
         let ins = vec![values(n, 7), values(n, 8), vec![0.75f32]];
         let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
         let mut out = vec![0f32; n];
@@ -1736,14 +1756,14 @@ mod tests {
             Mul(23, 24),                                  // 25
         ];
         let prog = VProg::new(&ops).expect("program");
-        let n = 2 * CHUNK + 300 + 11;
+        let n = 2 * MAX_CHUNK + 300 + 11;
         let ins = vec![ints(n, 9), vec![f32::from_bits(12345)]];
         let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
         for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
             if !isa.available() {
                 continue;
             }
-            for (lo, hi) in [(0, n), (299, 333), (3, CHUNK + 301)] {
+            for (lo, hi) in [(0, n), (299, 333), (3, MAX_CHUNK + 301)] {
                 let mut out = vec![0f32; n];
                 // SAFETY: input 0 holds n floats, input 1 one; out holds n.
                 unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), lo, hi) };
@@ -1768,7 +1788,7 @@ mod tests {
         use VOp::*;
         // Rows of 2 chunks: most chunks lie in one row (the splat-and-ramp path); ranges
         // that start inside a row give chunks that cross a row's end.
-        let len = 2 * CHUNK as u32;
+        let len = 2 * MAX_CHUNK as u32;
         let ops = [
             IotaRow(len),
             Const(f32::from_bits(1000)),
@@ -1786,7 +1806,7 @@ mod tests {
             for (lo, hi) in [
                 (0, n),
                 (5, n),
-                (CHUNK + 7, 2 * CHUNK + 3),
+                (MAX_CHUNK + 7, 2 * MAX_CHUNK + 3),
                 (len as usize, n),
             ] {
                 let mut out = vec![0f32; n];
@@ -1814,7 +1834,7 @@ mod tests {
             let p = VProg::new(&ops).expect("program");
             assert_eq!(VOp::decode(p.steps[3].op), Some(XorShrL(1, 15)));
             assert!(!VOp::decode(p.steps[2].op).expect("op").computes());
-            let x = ints(CHUNK + 19, 4);
+            let x = ints(MAX_CHUNK + 19, 4);
             let ins = [x.as_ptr()];
             let mut out = vec![0f32; x.len()];
             // SAFETY: input 0 and out hold x.len() floats.
@@ -1842,7 +1862,7 @@ mod tests {
             Add(3, 0),
         ];
         let prog = VProg::new(&ops).expect("program");
-        let n = CHUNK + 9;
+        let n = MAX_CHUNK + 9;
         let x = values(n, 3);
         let want: Vec<f32> = (0..n)
             .map(|e| reference(&ops, std::slice::from_ref(&x), e))
