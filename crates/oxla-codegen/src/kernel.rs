@@ -98,6 +98,18 @@ pub(crate) fn emit_kernels(
 
 pub(crate) unsafe extern "C" fn unset(_: *const *const u8, _: *const *mut u8, _: i64, _: i64) {}
 
+/// Whether the kernel's output is one of the program's results (the entry computation's
+/// root, or an element of its root tuple), which the program does not read again.
+fn is_entry_result(m: &HloModule, spec: &KernelSpec) -> bool {
+    if spec.computation != m.entry {
+        return false;
+    }
+    let comp = m.computation(spec.computation);
+    let root = comp.root_instr();
+    comp.root == spec.instruction
+        || (matches!(root.op, Op::Tuple) && root.operands.contains(&spec.instruction))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn build_kernel(
     m: &HloModule,
@@ -301,7 +313,14 @@ fn build_kernel(
         // All of it at the full vector width, where it is only arithmetic
         // (`schedule/vector_program.rs`); else its transcendentals in tiles.
         let program = if wide && outs.len() == 1 {
-            vector_program(body, root, &dims, &leaf_ids)
+            vector_program(body, root, &dims, &leaf_ids).map(|p| {
+                let len = dims.iter().product::<i64>();
+                if len >= oxla_kernels::vprog::STREAM_MIN as i64 && is_entry_result(m, spec) {
+                    p.with_streamed_output()
+                } else {
+                    p
+                }
+            })
         } else {
             None
         };
