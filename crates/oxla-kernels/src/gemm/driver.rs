@@ -499,7 +499,11 @@ pub(crate) fn pack<T: Scalar, const W: usize>(
         }
         return;
     }
-    // Contiguous along the depth: interleave W source rows.
+    // Contiguous along the depth: interleave W source rows (12-row panels with register
+    // transposes where the CPU has them).
+    if s_k == 1 && T::pack_transposed(x, s_w, width, kc, W, out) {
+        return;
+    }
     for (q, panel) in out.chunks_exact_mut(kc * W).enumerate() {
         let w0 = q * W;
         let h = W.min(width - w0);

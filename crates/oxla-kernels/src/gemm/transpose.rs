@@ -32,6 +32,11 @@ pub(crate) fn pack_f32(
     }
     #[cfg(target_arch = "x86_64")]
     {
+        if w_panel == 12 && std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F; the bounds were checked above.
+            unsafe { x86::pack12(x, s_w, width, kc, out) };
+            return true;
+        }
         if w_panel.is_multiple_of(16) && std::arch::is_x86_feature_detected!("avx512f") {
             // SAFETY: the CPU has AVX-512F; the bounds were checked above.
             unsafe { pack_with::<16>(x, s_w, width, kc, w_panel, out, x86::t16) };
@@ -107,8 +112,32 @@ mod x86 {
     #[target_feature(enable = "avx512f")]
     pub(super) unsafe fn t16(src: *const f32, s_w: usize, dst: *mut f32, d_stride: usize) {
         // SAFETY: the caller's bounds.
+        unsafe { t16_rows::<16>(src, s_w, dst, d_stride) }
+    }
+
+    /// [`t16`] of the first `R` rows (the rest zero), storing the first `R` floats of each
+    /// output row.
+    ///
+    /// # Safety
+    /// As for `BlockFn` with `R` source rows and runs of `R`, on a CPU with AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn t16_rows<const R: usize>(
+        src: *const f32,
+        s_w: usize,
+        dst: *mut f32,
+        d_stride: usize,
+    ) {
+        let mask: __mmask16 = ((1u32 << R) - 1) as __mmask16;
+        // SAFETY: the caller's bounds.
         unsafe {
-            let r: [__m512; 16] = std::array::from_fn(|i| _mm512_loadu_ps(src.add(i * s_w)));
+            let r: [__m512; 16] = std::array::from_fn(|i| {
+                if i < R {
+                    _mm512_loadu_ps(src.add(i * s_w))
+                } else {
+                    _mm512_setzero_ps()
+                }
+            });
             let mut t = [_mm512_setzero_ps(); 16];
             for i in 0..8 {
                 t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
@@ -130,19 +159,64 @@ mod x86 {
                 let y0 = _mm512_shuffle_f32x4::<0x88>(e, f);
                 let y1 = _mm512_shuffle_f32x4::<0xdd>(e, f);
                 // Output row j = 4l + c gathers lane l of the four groups.
-                _mm512_storeu_ps(dst.add(c * d_stride), _mm512_shuffle_f32x4::<0x88>(x0, y0));
-                _mm512_storeu_ps(
+                _mm512_mask_storeu_ps(
+                    dst.add(c * d_stride),
+                    mask,
+                    _mm512_shuffle_f32x4::<0x88>(x0, y0),
+                );
+                _mm512_mask_storeu_ps(
                     dst.add((4 + c) * d_stride),
+                    mask,
                     _mm512_shuffle_f32x4::<0x88>(x1, y1),
                 );
-                _mm512_storeu_ps(
+                _mm512_mask_storeu_ps(
                     dst.add((8 + c) * d_stride),
+                    mask,
                     _mm512_shuffle_f32x4::<0xdd>(x0, y0),
                 );
-                _mm512_storeu_ps(
+                _mm512_mask_storeu_ps(
                     dst.add((12 + c) * d_stride),
+                    mask,
                     _mm512_shuffle_f32x4::<0xdd>(x1, y1),
                 );
+            }
+        }
+    }
+
+    /// Packs `width x kc` into 12-row panels (AVX-512's f32 12 x 32 kernel's A): each full
+    /// panel's depth a 16 x 16 transpose at a time of its 12 rows (and 4 zero rows), whose
+    /// 16 output runs of 12 are consecutive; the depth left over, and a last panel of
+    /// fewer rows, element by element.
+    ///
+    /// # Safety
+    /// As for `pack_with` with 12-wide panels, on a CPU with AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn pack12(x: &[f32], s_w: usize, width: usize, kc: usize, out: &mut [f32]) {
+        const W: usize = 12;
+        for (q, panel) in out
+            .chunks_exact_mut(kc * W)
+            .take(width.div_ceil(W))
+            .enumerate()
+        {
+            let w0 = q * W;
+            let h = W.min(width - w0);
+            let full = if h == W { kc / 16 * 16 } else { 0 };
+            for p0 in (0..full).step_by(16) {
+                // SAFETY: rows w0 .. w0 + 12, depth p0 .. p0 + 16 lie inside `x` (the
+                // caller's bounds); the 16 runs of 12 lie inside the panel.
+                unsafe {
+                    t16_rows::<W>(
+                        x.as_ptr().add(w0 * s_w + p0),
+                        s_w,
+                        panel.as_mut_ptr().add(p0 * W),
+                        W,
+                    )
+                };
+            }
+            for p in full..kc {
+                for (i, d) in panel[p * W..(p + 1) * W].iter_mut().enumerate() {
+                    *d = if i < h { x[(w0 + i) * s_w + p] } else { 0.0 };
+                }
             }
         }
     }
@@ -217,7 +291,7 @@ mod tests {
             let x: Vec<f32> = (0..(width - 1) * s_w + kc)
                 .map(|i| i as f32 * 0.5 - 3.0)
                 .collect();
-            for w_panel in [8, 16, 64] {
+            for w_panel in [8, 12, 16, 64] {
                 let want = reference(&x, s_w, width, kc, w_panel);
                 let mut out = vec![f32::NAN; want.len()];
                 if pack_f32(&x, s_w, width, kc, w_panel, &mut out) {
