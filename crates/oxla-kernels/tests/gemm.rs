@@ -258,6 +258,10 @@ fn many_shapes<T: Elem>() {
         // Wider than 512 (A packed: AVX-512 f32 runs its 12 x 32 kernel, one A panel
         // across the B panels) and taller than its MC (960): two row blocks, edge tiles.
         (965, 515, 40),
+        // A packed and short next to B's block: on 2 threads, one column unit per thread
+        // packs its own B panels (the last one narrower) and all of A, over several k
+        // slices.
+        (40, 1000, 1030),
     ];
     for isa in isas() {
         for (t, &(m, n, k)) in shapes.iter().enumerate() {
@@ -288,6 +292,8 @@ fn transposes<T: Elem>() {
         (5, 7, 0),
         (130, 129, 520),
         (9, 20, 1100),
+        // A transposed (packed) and short: column units on 2 threads.
+        (20, 1000, 300),
     ];
     for isa in isas() {
         for (t, &(m, n, k)) in shapes.iter().enumerate() {

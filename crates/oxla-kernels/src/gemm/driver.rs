@@ -273,10 +273,10 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
                     });
                 };
                 let next = AtomicUsize::new(0);
-                if let Some(units) = column_units(threads, a_in_place, panels) {
-                    // Units of whole columns: each packs its own B panels and runs every
-                    // row, so one parallel region with no barrier (A is read in place, so
-                    // no unit repeats another's packing).
+                if let Some(units) = column_units(threads, a_in_place, panels, m, nc) {
+                    // Units of whole columns: each packs its own B panels (and A, unless
+                    // read in place) and runs every row, so one parallel region with no
+                    // barrier.
                     parallel(threads, &|_| loop {
                         let u = next.fetch_add(1, Ordering::Relaxed);
                         if u >= units {
@@ -328,15 +328,35 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
     });
 }
 
-/// Column units for a multi-threaded block of `panels` B panels, when it is split by
-/// columns only: A is read in place (nothing packed per unit but its own B panels) and
-/// there are at least two panels per thread. A multiple of `threads` units, so that threads
-/// running at the same speed finish together, over-split for dynamic balance.
-fn column_units(threads: usize, a_in_place: bool, panels: usize) -> Option<usize> {
-    if threads <= 1 || !a_in_place || panels < 2 * threads {
+/// Column units for a multi-threaded block of `panels` B panels (`nc` columns of an
+/// `m`-row C), when it is split by columns only, with at least two panels per thread:
+/// - A read in place (nothing packed per unit but its own B panels): a multiple of
+///   `threads` units, so that threads running at the same speed finish together,
+///   over-split for dynamic balance;
+/// - A packed but small next to the block's B (`m` at most `nc / 2`): one unit per thread,
+///   each packing all of A once. That costs less than packing B as a phase of its own
+///   between barriers (2 threads, Intel Xeon, alternating runs: AVX-512 f32 128x1024x256
+///   297-305 -> 316-321 GFLOPS, 128x2048x512 281-287 -> 304-306, 512x1024x1024 318-331 ->
+///   339-342, 64x1024x256 244-251 -> 259-275; AVX2 f32 128x2048x512 173-181 -> 203; f64
+///   128x1024x256 137-146 -> 157-158), where over-splitting (each unit packing A again)
+///   was slower: at two units per thread as before, at four 262-275.
+fn column_units(
+    threads: usize,
+    a_in_place: bool,
+    panels: usize,
+    m: usize,
+    nc: usize,
+) -> Option<usize> {
+    if threads <= 1 || panels < 2 * threads {
         return None;
     }
-    Some((threads * OVERSPLIT).min(panels) / threads * threads)
+    if a_in_place {
+        Some((threads * OVERSPLIT).min(panels) / threads * threads)
+    } else if m.saturating_mul(2) <= nc {
+        Some(threads)
+    } else {
+        None
+    }
 }
 
 /// Whether the microkernel reads A's rows in place instead of packed panels: A is stored
