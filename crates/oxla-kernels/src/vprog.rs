@@ -4,13 +4,13 @@
 //! a GELU's `0.5 x (1 + tanh(0.797 (x + 0.0447 x^3)))` — runs a quarter of the lanes an
 //! AVX-512 core has. A [`VProg`] is such a kernel's expression as a list of steps (inputs,
 //! constants, arithmetic, transcendentals); [`VProg::run`] evaluates it over elements
-//! `[lo, hi)` a chunk (of [`MIN_CHUNK`] to [`MAX_CHUNK`]) at a time: each step is one pass over the chunk at 16
-//! (AVX-512F) or 8 (AVX2 + FMA) lanes, reading its operands from the inputs, from splatted
-//! constants or from earlier steps' L1-resident slot buffers, and the last step writes the
-//! output. Transcendentals are [`crate::vmath`]'s routines, which compute the bits of
-//! `oxla-codegen`'s 128-bit `math.rs`; arithmetic is IEEE (each operation rounded, no
-//! fusing, the operands' order kept, so a NaN's payload comes from the same operand), so
-//! a program gives the kernel's 4-lane results bit for bit.
+//! `[lo, hi)` a chunk (of [`MIN_CHUNK`] to [`MAX_CHUNK`]) at a time: each step is one pass over
+//! the chunk at 16 (AVX-512F) or 8 (AVX2 + FMA) lanes, reading its operands from the
+//! inputs, from splatted constants or from earlier steps' L1-resident slot buffers, and the
+//! last step writes the output. Transcendentals are [`crate::vmath`]'s routines, which
+//! compute the bits of `oxla-codegen`'s 128-bit `math.rs`; arithmetic is IEEE (each
+//! operation rounded, no fusing, the operands' order kept, so a NaN's payload comes from
+//! the same operand), so a program gives the kernel's 4-lane results bit for bit.
 //!
 //! Programs are plain data ([`VProg`] is `repr(C)` and `Copy`): the JIT embeds one in its
 //! constants and passes its address to a helper, which reads it back unaligned.
@@ -417,9 +417,9 @@ impl VProg {
     }
 
     /// This program writing its output with non-temporal stores where its last step is a
-    /// chain: for a long output (see [`STREAM_MIN`]) nothing reads again soon (a
-    /// program's result), a store that misses the caches then costs no read of the line
-    /// first and evicts nothing.
+    /// chain (chains run at 16 lanes, so with AVX-512): for a long output (see
+    /// [`STREAM_MIN`]) nothing reads again soon (a program's result), a store that misses
+    /// the caches then costs no read of the line first and evicts nothing.
     pub fn with_streamed_output(self) -> VProg {
         VProg { stream: 1, ..self }
     }
@@ -508,7 +508,7 @@ impl VProg {
         struct Slots {
             _floats: [f32; SLOT_FLOATS],
         }
-        // Uninitialized: every slot is written before it is read (12 KiB zeroed per call
+        // Uninitialized: every slot is written before it is read (16 KiB zeroed per call
         // would cost more than a small call's work).
         let mut slots = std::mem::MaybeUninit::<Slots>::uninit();
         let base = slots.as_mut_ptr().cast::<f32>();
