@@ -819,6 +819,20 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 b.ins().sextend(to_ty, x.v)
             };
             self.wrap_sub_byte(v, to)
+        } else if from.is_integer() && to == BF16 && scalar_ty(from)?.bits() >= 32 {
+            // Through f32 this rounds twice (to 24 bits, then to 8), which misses ties
+            // (s64 -4494592424892432384 is 249.4999998 x 2^54: f32 makes it 249.5, bf16
+            // then 250). Through f64 the value is exact (32-bit) or rounded to odd (64-bit),
+            // so the one rounding to bf16 is the correct one.
+            let uns = is_unsigned(from);
+            let f = if scalar_ty(from)?.bits() == 64 {
+                self.int64_to_f64_odd(x.v, uns)
+            } else if uns {
+                self.b.ins().fcvt_from_uint(F64, x.v)
+            } else {
+                self.b.ins().fcvt_from_sint(F64, x.v)
+            };
+            self.call_helper("oxla_f64_round_bf16", &[f], F32)?
         } else if from.is_integer() {
             // int -> float, rounding to nearest even.
             let fb = scalar_ty(from)?.bits();
@@ -877,6 +891,46 @@ impl<'a, 'b> Emitter<'a, 'b> {
             }
         };
         Ok(Val { v, t: to, lanes })
+    }
+
+    /// A 64-bit integer as f64 rounded to odd: truncated toward zero, its last bit set when
+    /// bits were lost. Rounding that to a format at least two bits narrower rounds once,
+    /// as from the integer itself.
+    fn int64_to_f64_odd(&mut self, x: Value, unsigned: bool) -> Value {
+        let b = &mut self.b;
+        let (f, back) = if unsigned {
+            let f = b.ins().fcvt_from_uint(F64, x);
+            (f, b.ins().fcvt_to_uint_sat(I64, f))
+        } else {
+            let f = b.ins().fcvt_from_sint(F64, x);
+            (f, b.ins().fcvt_to_sint_sat(I64, f))
+        };
+        // Rounded away from zero: past x (2^63, or 2^64 unsigned, saturates back to the
+        // largest integer, so that case is the bound itself; no negative f saturates).
+        let bound = b.ins().f64const(if unsigned {
+            18_446_744_073_709_551_616.0
+        } else {
+            9_223_372_036_854_775_808.0
+        });
+        let at_bound = b.ins().fcmp(FloatCC::GreaterThanOrEqual, f, bound);
+        let past = if unsigned {
+            b.ins().icmp(IntCC::UnsignedGreaterThan, back, x)
+        } else {
+            let above = b.ins().icmp(IntCC::SignedGreaterThan, back, x);
+            let below = b.ins().icmp(IntCC::SignedLessThan, back, x);
+            let neg = b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
+            b.ins().select(neg, below, above)
+        };
+        let away = b.ins().bor(past, at_bound);
+        let inexact = b.ins().icmp(IntCC::NotEqual, back, x);
+        let inexact = b.ins().bor(inexact, at_bound);
+        // One step toward zero is one less in the magnitude bits (f is not zero here).
+        let bits = b.ins().bitcast(I64, MemFlagsData::new(), f);
+        let away = b.ins().uextend(I64, away);
+        let bits = b.ins().isub(bits, away);
+        let odd = b.ins().uextend(I64, inexact);
+        let bits = b.ins().bor(bits, odd);
+        b.ins().bitcast(F64, MemFlagsData::new(), bits)
     }
 
     /// bitcast-convert: the bits of `x` as element type `t` (of the same width).

@@ -196,10 +196,30 @@ pub fn convert_scalar(x: Scalar, t: PrimitiveType) -> Scalar {
         // Rust's int → float casts round to nearest even; going to f32 directly avoids a
         // double rounding through f64 for integers beyond 2^53.
         Scalar::Int(i) if t == PrimitiveType::F32 => i as f32 as f64,
-        Scalar::Int(i) => i as f64,
+        Scalar::Int(i) if t == PrimitiveType::F64 => i as f64,
+        // Narrower floats: f64 rounded to odd keeps the one rounding to `t` correct (at
+        // nearest, u64 2^63 + 2^56 + 2^55 - 1 became the bf16 midpoint 2^63 + 2^56 + 2^55,
+        // which then rounded up to even).
+        Scalar::Int(i) => int_to_f64_odd(i),
         s => s.as_f64(),
     };
     Scalar::Float(round_to_float(t, f))
+}
+
+/// `i` as f64 rounded to odd: truncated toward zero, its last bit set when bits were lost.
+fn int_to_f64_odd(i: i128) -> f64 {
+    let f = i as f64;
+    let back = f as i128;
+    if back == i {
+        return f;
+    }
+    // Rounded away from zero: one step back toward it (f is not zero: |i| >= 2^53).
+    let bits = if back.unsigned_abs() > i.unsigned_abs() {
+        f.to_bits() - 1
+    } else {
+        f.to_bits()
+    };
+    f64::from_bits(bits | 1)
 }
 
 /// An empty storage of `kind` with capacity `n`.
