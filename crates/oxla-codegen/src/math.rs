@@ -228,7 +228,7 @@ pub(crate) fn log_f32(em: &mut Emitter, x: Val) -> R<Val> {
     })
 }
 
-/// logistic(x) = 1 / (1 + exp(-x)).
+/// logistic(x) = 1 / (1 + exp(-x)); a NaN itself, quieted.
 pub(crate) fn logistic_f32(em: &mut Emitter, x: Val) -> R<Val> {
     let l = x.lanes;
     let nx = em.b.ins().fneg(x.v);
@@ -244,6 +244,11 @@ pub(crate) fn logistic_f32(em: &mut Emitter, x: Val) -> R<Val> {
     let one = k(em, 1.0, l)?;
     let d = em.b.ins().fadd(one, e);
     let v = em.b.ins().fdiv(one, d);
+    // A NaN comes back quieted with its own sign, as `oxla-elem`'s function returns it
+    // (the arithmetic above flips it, through -x).
+    let nan = em.b.ins().fcmp(FloatCC::Unordered, x.v, x.v);
+    let quiet = em.b.ins().fadd(x.v, x.v);
+    let v = sel(em, nan, quiet, v, l);
     Ok(Val {
         v,
         t: PrimitiveType::F32,

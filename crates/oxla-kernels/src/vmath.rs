@@ -430,11 +430,14 @@ pub const TANH_Q: [f64; 4] = [
     1.0,
 ];
 
-/// logistic(x) = 1 / (1 + exp(-x)).
+/// logistic(x) = 1 / (1 + exp(-x)); a NaN itself, quieted.
 #[inline(always)]
 pub(crate) fn logistic<V: Lanes>(x: V) -> V {
     let one = k::<V>(1.0);
-    one.div(one.add(exp(x.neg())))
+    let r = one.div(one.add(exp(x.neg())));
+    // A NaN comes back quieted with its own sign, as the scalar function returns it (the
+    // arithmetic above flips it, through -x).
+    V::select(x.unord(x), x.add(x), r)
 }
 
 /// log(x) = e·ln2 + 2·atanh((m-1)/(m+1)), m in [√½, √2); subnormals scaled by 2^23 first;
