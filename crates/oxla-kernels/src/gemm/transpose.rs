@@ -34,7 +34,7 @@ pub(crate) fn pack_f32(
     {
         if w_panel == 12 && std::arch::is_x86_feature_detected!("avx512f") {
             // SAFETY: the CPU has AVX-512F; the bounds were checked above.
-            unsafe { x86::pack12(x, s_w, width, kc, out) };
+            unsafe { pack_with::<16>(x, s_w, width, kc, w_panel, out, x86::t12) };
             return true;
         }
         if w_panel.is_multiple_of(16) && std::arch::is_x86_feature_detected!("avx512f") {
@@ -51,8 +51,8 @@ pub(crate) fn pack_f32(
     false
 }
 
-/// Transposes the `T x T` block whose row `i` starts at `src + i * s_w` into the rows of
-/// `T` floats at `dst + j * d_stride`.
+/// Transposes the `B x T` block whose row `i` starts at `src + i * s_w` into the `T` rows
+/// of `B` floats at `dst + j * d_stride` (`B` = min(T, the panel width): 12 for `t12`).
 type BlockFn = unsafe fn(src: *const f32, s_w: usize, dst: *mut f32, d_stride: usize);
 
 /// # Safety
@@ -75,17 +75,19 @@ unsafe fn pack_with<const T: usize>(
         for p0 in (0..kc).step_by(T) {
             let depth = T.min(kc - p0);
             for c0 in (0..w_panel).step_by(T) {
-                let rows = h.saturating_sub(c0).min(T);
-                if rows == T && depth == T {
+                // A panel narrower than T (12 wide) is one block of that many rows.
+                let bw = T.min(w_panel - c0);
+                let rows = h.saturating_sub(c0).min(bw);
+                if rows == bw && depth == T {
                     let src = x[(w0 + c0) * s_w + p0..].as_ptr();
                     let dst = panel[p0 * w_panel + c0..].as_mut_ptr();
-                    // SAFETY: rows w0+c0 .. +T, depth p0 .. +T lie inside `x` (the caller's
-                    // bounds); the T runs of T at stride w_panel lie inside the panel.
+                    // SAFETY: rows w0+c0 .. +bw, depth p0 .. +T lie inside `x` (the caller's
+                    // bounds); the T runs of bw at stride w_panel lie inside the panel.
                     unsafe { block(src, s_w, dst, w_panel) };
                     continue;
                 }
                 for p in p0..p0 + depth {
-                    let run = &mut panel[p * w_panel + c0..p * w_panel + c0 + T];
+                    let run = &mut panel[p * w_panel + c0..p * w_panel + c0 + bw];
                     for (i, d) in run.iter_mut().enumerate() {
                         *d = if i < rows {
                             x[(w0 + c0 + i) * s_w + p]
@@ -183,42 +185,15 @@ mod x86 {
         }
     }
 
-    /// Packs `width x kc` into 12-row panels (AVX-512's f32 12 x 32 kernel's A): each full
-    /// panel's depth a 16 x 16 transpose at a time of its 12 rows (and 4 zero rows), whose
-    /// 16 output runs of 12 are consecutive; the depth left over, and a last panel of
-    /// fewer rows, element by element.
+    /// [`t16`] of 12 rows into runs of 12 (AVX-512's f32 12 x 32 kernel's A panels, whose
+    /// 16 runs of 12 are consecutive).
     ///
     /// # Safety
-    /// As for `pack_with` with 12-wide panels, on a CPU with AVX-512F.
+    /// As for `BlockFn` with 12 source rows and runs of 12, on a CPU with AVX-512F.
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn pack12(x: &[f32], s_w: usize, width: usize, kc: usize, out: &mut [f32]) {
-        const W: usize = 12;
-        for (q, panel) in out
-            .chunks_exact_mut(kc * W)
-            .take(width.div_ceil(W))
-            .enumerate()
-        {
-            let w0 = q * W;
-            let h = W.min(width - w0);
-            let full = if h == W { kc / 16 * 16 } else { 0 };
-            for p0 in (0..full).step_by(16) {
-                // SAFETY: rows w0 .. w0 + 12, depth p0 .. p0 + 16 lie inside `x` (the
-                // caller's bounds); the 16 runs of 12 lie inside the panel.
-                unsafe {
-                    t16_rows::<W>(
-                        x.as_ptr().add(w0 * s_w + p0),
-                        s_w,
-                        panel.as_mut_ptr().add(p0 * W),
-                        W,
-                    )
-                };
-            }
-            for p in full..kc {
-                for (i, d) in panel[p * W..(p + 1) * W].iter_mut().enumerate() {
-                    *d = if i < h { x[(w0 + i) * s_w + p] } else { 0.0 };
-                }
-            }
-        }
+    pub(super) unsafe fn t12(src: *const f32, s_w: usize, dst: *mut f32, d_stride: usize) {
+        // SAFETY: the caller's bounds.
+        unsafe { t16_rows::<12>(src, s_w, dst, d_stride) }
     }
 
     /// 8 x 8 with AVX: the same two interleaving rounds within 128-bit lanes, then the
