@@ -5,7 +5,7 @@ use std::fmt::Debug;
 
 use oxla_kernels::{
     dgemm, dgemm_batched_with, dgemm_ex_with, dgemm_with, sgemm, sgemm_batched, sgemm_batched_with,
-    sgemm_ex, sgemm_ex_with, sgemm_with, Batch, GemmArgs, Isa, KernelError,
+    sgemm_ex, sgemm_ex_with, sgemm_then_with, sgemm_with, Batch, GemmArgs, Isa, KernelError,
 };
 
 /// What the tests need of f32 and f64.
@@ -564,6 +564,72 @@ fn gemm_inside_pool_tasks_runs_serially_and_correctly() {
         let c = out.into_inner().unwrap();
         for (g, w) in c.iter().zip(&want) {
             assert!((*g as f64 - w).abs() <= 1e-5 * (k as f64 + 1.0));
+        }
+    }
+}
+
+/// The epilogue sees every row of C exactly once, only once the row is final (equal to the
+/// naive product), and what it writes stays: on every path the driver splits work by
+/// (one thread, rows only, column units, a grid with column splits, several column blocks
+/// and k slices), every available ISA.
+#[test]
+fn sgemm_then_runs_the_epilogue_once_per_final_row() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let shapes = [
+        (1, 1, 1),
+        (5, 7, 0),
+        (0, 9, 4),
+        (128, 256, 256),
+        (200, 200, 300),
+        (40, 1000, 1030),
+        (965, 515, 40),
+        (300, 2100, 20),
+        (19, 45, 1030),
+    ];
+    for isa in isas() {
+        for (t, &(m, n, k)) in shapes.iter().enumerate() {
+            for threads in [1, 2] {
+                let args = GemmArgs {
+                    ldc: n + 2,
+                    ..GemmArgs::new(m, n, k).with_threads(threads)
+                };
+                let a = data::<f32>(m * k, t as u64 * 5 + 1);
+                let b = data::<f32>(k * n, t as u64 * 5 + 2);
+                let want = naive(&args, &a, &b, &[]);
+                let mut c = vec![f32::NAN; m * args.ldc];
+                let seen: Vec<AtomicUsize> = (0..m).map(|_| AtomicUsize::new(0)).collect();
+                let bad = Mutex::new(Vec::new());
+                let cp = c.as_mut_ptr() as usize;
+                let ldc = args.ldc;
+                let tol = f32::TOL * (k as f64 + 1.0);
+                let then = |r0: usize, r1: usize| {
+                    for (i, s) in seen.iter().enumerate().take(r1).skip(r0) {
+                        s.fetch_add(1, Ordering::Relaxed);
+                        // SAFETY: row i is this call's alone (disjoint ranges), inside c.
+                        let row = unsafe {
+                            std::slice::from_raw_parts_mut((cp as *mut f32).add(i * ldc), n)
+                        };
+                        for (j, x) in row.iter_mut().enumerate() {
+                            if (f64::from(*x) - want[i * n + j]).abs() > tol {
+                                bad.lock().unwrap().push((i, j));
+                            }
+                            *x = x.tanh();
+                        }
+                    }
+                };
+                sgemm_then_with(isa, &args, &a, &b, &mut c, &then).unwrap();
+                let what = format!("{isa:?} {m}x{n}x{k} threads {threads}");
+                assert!(bad.lock().unwrap().is_empty(), "{what}: rows not final");
+                for (i, s) in seen.iter().enumerate() {
+                    assert_eq!(s.load(Ordering::Relaxed), 1, "{what}: row {i}");
+                    for j in 0..n {
+                        let w = (want[i * n + j] as f32).tanh();
+                        assert!((c[i * ldc + j] - w).abs() <= 1e-4, "{what}: [{i},{j}]");
+                    }
+                    assert!(c[i * ldc + n].is_nan(), "{what}: padding");
+                }
+            }
         }
     }
 }

@@ -170,6 +170,8 @@ pub(crate) struct Program {
     pub(crate) to_owned: Vec<bool>,
     /// Per step: its part in a row group (`steps/row_group.rs`), if any.
     pub(crate) groups: Vec<Option<crate::steps::row_group::GroupRole>>,
+    /// Per step: a GEMM whose next step's kernel runs as its epilogue (`steps/gemm.rs`).
+    pub(crate) gemm_then: Vec<bool>,
 }
 
 /// What running a program does for one instruction.
@@ -513,6 +515,14 @@ impl<'m> Builder<'m> {
             &mut ba.slots,
             &mut ba.arena_bytes,
         );
+        let gemm_then = crate::steps::gemm::gemm_epilogues(
+            self.m,
+            c,
+            &steps,
+            &groups,
+            &mut ba.slots,
+            &mut ba.arena_bytes,
+        );
         let actions: Vec<Action> = c
             .instructions
             .iter()
@@ -541,6 +551,7 @@ impl<'m> Builder<'m> {
             .collect();
         self.progs[idx] = Some(Program {
             groups,
+            gemm_then,
             comp: cid,
             shapes,
             tuple_shapes,

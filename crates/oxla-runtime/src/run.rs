@@ -302,8 +302,9 @@ impl Programs {
     ) -> Result<V> {
         let profiler = crate::profile::current().map(|c| c.0);
         let printing = crate::profile::printing();
-        // Prepared kernels of the row group being reached (launched at its last step).
-        let mut pending = Vec::new();
+        // Prepared kernels of the row group being reached (launched at its last step), and
+        // a GEMM waiting for its epilogue (the next step).
+        let mut pending = Pending::default();
         let instrumented = printing || profiler.is_some();
         for (i, act) in prog.actions.iter().enumerate() {
             let v = match *act {
@@ -565,7 +566,7 @@ impl Programs {
         step: &Step,
         base: *mut u8,
         vals: &[V],
-        pending: &mut Vec<crate::steps::row_group::MemberRun>,
+        pending: &mut Pending,
     ) -> Result<V> {
         let ins = &c.instructions[i];
         let s = StepCtx {
@@ -578,13 +579,25 @@ impl Programs {
             vals,
         };
         let role = prog.group_role(i);
+        if let Some((d, gemm)) = pending.gemm.take() {
+            // The plan makes the step after a deferred GEMM its epilogue kernel.
+            let Step::Kernel { kernel, .. } = step else {
+                return Err(Error::internal(format!("{}: no epilogue step", ins.name)));
+            };
+            return self.run_gemm_then(&s, &d, gemm, *kernel);
+        }
         match step {
+            Step::Gemm { g, .. } if prog.step_of[i].is_some_and(|k| prog.gemm_then[k as usize]) => {
+                let (d, v) = self.defer_gemm(&s, g)?;
+                pending.gemm = Some((d, i));
+                Ok(v)
+            }
             Step::Kernel { kernel, .. } if role.is_some() => {
                 let (run, v) = self.prepare_group_kernel(&s, *kernel)?;
-                pending.push(run);
+                pending.members.push(run);
                 if let Some(r) = role.filter(|r| r.last) {
-                    self.launch_row_group(pending, r.rows);
-                    pending.clear();
+                    self.launch_row_group(&pending.members, r.rows);
+                    pending.members.clear();
                 }
                 Ok(v)
             }
@@ -637,6 +650,15 @@ impl Programs {
             e => e,
         })
     }
+}
+
+/// Work a program's steps leave for a later step.
+#[derive(Default)]
+pub(crate) struct Pending {
+    /// The row group's prepared kernels (launched at its last step).
+    members: Vec<crate::steps::row_group::MemberRun>,
+    /// A GEMM (and its instruction) whose epilogue is the next step.
+    gemm: Option<(crate::steps::gemm::DeferredGemm, usize)>,
 }
 
 /// Value `o` as view action `i` reads it: moved out when `i` is its last reader (see

@@ -163,17 +163,34 @@ const PACK_A_COLS: usize = 16;
 /// Below this many multiply-adds a GEMM runs on one thread.
 const PAR_MIN_WORK: usize = 1 << 15;
 
-/// Runs one GEMM; `args` has been checked against the slices.
-pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T], c: &mut [T]) {
+/// What runs on C's rows `r0..r1` once they are final (see [`gemm`]).
+pub type Epilogue<'a> = &'a (dyn Fn(usize, usize) + Sync);
+
+/// Runs one GEMM; `args` has been checked against the slices. With an epilogue `then`,
+/// `then(r0, r1)` runs once for every row of C, in disjoint ranges, each as soon as its
+/// rows are final (every column block and k slice done), on whichever worker finished
+/// them, inside the GEMM's own parallel region: while the rows are still in that core's
+/// cache, and with no second dispatch of the pool.
+pub(crate) fn gemm<T: Scalar>(
+    kern: &Kernel<T>,
+    args: &GemmArgs,
+    a: &[T],
+    b: &[T],
+    c: &mut [T],
+    then: Option<Epilogue>,
+) {
     let (m, n, k) = (args.m, args.n, args.k);
-    if m == 0 || n == 0 {
+    if m == 0 {
         return;
     }
-    if k == 0 {
+    if n == 0 || k == 0 {
         if !args.accumulate {
             for i in 0..m {
                 c[i * args.ldc..i * args.ldc + n].fill(T::ZERO);
             }
+        }
+        if let Some(then) = then {
+            then(0, m);
         }
         return;
     }
@@ -205,6 +222,8 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
             for pc in (0..k).step_by(kern.kc) {
                 let kc = kern.kc.min(k - pc);
                 let overwrite = pc == 0 && !args.accumulate;
+                // The last slice of the last column block finishes rows for good.
+                let then = then.filter(|_| jc + nc >= n && pc + kc >= k);
                 let pack_b = |p0: usize, p1: usize| {
                     // SAFETY: callers pack disjoint panel ranges of `packed_b`, which holds
                     // `panels * kc * nr <= b_len` elements, and nothing reads a range while
@@ -273,18 +292,27 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
                     });
                 };
                 let next = AtomicUsize::new(0);
+                // Units finished, and the epilogue's row chunks claimed, when units of
+                // columns finish no row alone (see `epilogue_after`).
+                let (done, next_rows) = (AtomicUsize::new(0), AtomicUsize::new(0));
                 if let Some(units) = column_units(threads, a_in_place, panels, m, nc) {
                     // Units of whole columns: each packs its own B panels (and A, unless
                     // read in place) and runs every row, so one parallel region with no
                     // barrier.
-                    parallel(threads, &|_| loop {
-                        let u = next.fetch_add(1, Ordering::Relaxed);
-                        if u >= units {
-                            return;
+                    parallel(threads, &|_| {
+                        loop {
+                            let u = next.fetch_add(1, Ordering::Relaxed);
+                            if u >= units {
+                                break;
+                            }
+                            let (q0, q1) = span(panels, units, u);
+                            pack_b(q0, q1);
+                            run_block(0, m, q0, q1);
+                            done.fetch_add(1, Ordering::Release);
                         }
-                        let (q0, q1) = span(panels, units, u);
-                        pack_b(q0, q1);
-                        run_block(0, m, q0, q1);
+                        if let Some(then) = then {
+                            epilogue_after(&done, units, &next_rows, m, threads, then);
+                        }
                     });
                     continue;
                 }
@@ -314,18 +342,59 @@ pub(crate) fn gemm<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, a: &[T], b: &[T
                     1
                 };
                 let units = um * tn;
-                parallel(tm * tn, &|_| loop {
-                    let u = next.fetch_add(1, Ordering::Relaxed);
-                    if u >= units {
-                        return;
+                parallel(tm * tn, &|_| {
+                    loop {
+                        let u = next.fetch_add(1, Ordering::Relaxed);
+                        if u >= units {
+                            break;
+                        }
+                        let (r0, r1) = span(rb, um, u / tn);
+                        let (q0, q1) = span(panels, tn, u % tn);
+                        let rows = (r0 * mr, (r1 * mr).min(m));
+                        run_block(rows.0, rows.1, q0, q1);
+                        match then {
+                            // A unit of whole rows: they are final now, and in this
+                            // core's cache.
+                            Some(then) if tn == 1 && rows.0 < rows.1 => then(rows.0, rows.1),
+                            _ => {}
+                        }
+                        done.fetch_add(1, Ordering::Release);
                     }
-                    let (r0, r1) = span(rb, um, u / tn);
-                    let (q0, q1) = span(panels, tn, u % tn);
-                    run_block(r0 * mr, (r1 * mr).min(m), q0, q1);
+                    if let Some(then) = then.filter(|_| tn > 1) {
+                        epilogue_after(&done, units, &next_rows, m, tm * tn, then);
+                    }
                 });
             }
         }
     });
+}
+
+/// The epilogue `then` over all `m` rows once `units` units are `done`, in row chunks the
+/// region's `tasks` claim from `next`: for units of columns, which finish no row alone.
+/// Waiting here is safe: every unit is claimed by then, so each is running on a task that
+/// finishes it.
+fn epilogue_after(
+    done: &AtomicUsize,
+    units: usize,
+    next: &AtomicUsize,
+    m: usize,
+    tasks: usize,
+    then: Epilogue,
+) {
+    while done.load(Ordering::Acquire) < units {
+        std::hint::spin_loop();
+    }
+    let chunks = (tasks * OVERSPLIT).clamp(1, m);
+    loop {
+        let t = next.fetch_add(1, Ordering::Relaxed);
+        if t >= chunks {
+            return;
+        }
+        let (r0, r1) = span(m, chunks, t);
+        if r0 < r1 {
+            then(r0, r1);
+        }
+    }
 }
 
 /// Column units for a multi-threaded block of `panels` B panels (`nc` columns of an
@@ -431,7 +500,14 @@ pub(crate) fn gemm_batched<T: Scalar>(
             } else {
                 &mut c[i * sc..i * sc + ncs]
             };
-            gemm(kern, args, part(a, i * sa, na), part(b, i * sb, nb), ci);
+            gemm(
+                kern,
+                args,
+                part(a, i * sa, na),
+                part(b, i * sb, nb),
+                ci,
+                None,
+            );
         }
         return;
     }
@@ -454,7 +530,14 @@ pub(crate) fn gemm_batched<T: Scalar>(
             // caller); only the task that claimed `i` touches it.
             unsafe { std::slice::from_raw_parts_mut(cp.get().add(i * sc), ncs) }
         };
-        gemm(kern, &single, part(a, i * sa, na), part(b, i * sb, nb), ci);
+        gemm(
+            kern,
+            &single,
+            part(a, i * sa, na),
+            part(b, i * sb, nb),
+            ci,
+            None,
+        );
     });
 }
 

@@ -10,6 +10,7 @@ mod driver;
 mod kernels;
 mod transpose;
 
+pub use driver::Epilogue;
 use driver::Scalar;
 
 /// Which microkernel to run.
@@ -272,7 +273,21 @@ fn gemm_ex_with<T: Scalar>(
 ) -> Result<(), KernelError> {
     check_isa(isa)?;
     args.check(a.len(), b.len(), c.len())?;
-    driver::gemm(&T::kernel_for(isa, args), args, a, b, c);
+    driver::gemm(&T::kernel_for(isa, args), args, a, b, c, None);
+    Ok(())
+}
+
+fn gemm_then_with<T: Scalar>(
+    isa: Isa,
+    args: &GemmArgs,
+    a: &[T],
+    b: &[T],
+    c: &mut [T],
+    then: Epilogue,
+) -> Result<(), KernelError> {
+    check_isa(isa)?;
+    args.check(a.len(), b.len(), c.len())?;
+    driver::gemm(&T::kernel_for(isa, args), args, a, b, c, Some(then));
     Ok(())
 }
 
@@ -293,7 +308,7 @@ fn gemm_batched_with<T: Scalar>(
 /// Defines the plain, `_with`, `_ex` and `_ex_with` entry points for one element type.
 macro_rules! gemm_api {
     ($t:ty, $plain:ident, $with:ident, $ex:ident, $ex_with:ident, $batched:ident,
-     $batched_with:ident) => {
+     $batched_with:ident, $then:ident, $then_with:ident) => {
         #[doc = concat!("C = A * B (+ C when `accumulate`) in `", stringify!($t), "`, with the best")]
         /// microkernel and up to `threads` threads. A is m x k (leading dimension `lda`),
         /// B is k x n, C is m x n, all row-major.
@@ -357,6 +372,33 @@ macro_rules! gemm_api {
             gemm_ex_with(isa, args, a, b, c)
         }
 
+        /// [`Self::$ex`] followed by an epilogue: `then(r0, r1)` runs once for every row
+        /// of C, in disjoint ranges, as soon as those rows are final, on the worker that
+        /// finished them (so possibly on several threads at once), before this returns.
+        /// An element-wise consumer of C (bias, activation, residual) then reads its rows
+        /// while they are still in that core's cache, in the GEMM's own parallel region.
+        pub fn $then(
+            args: &GemmArgs,
+            a: &[$t],
+            b: &[$t],
+            c: &mut [$t],
+            then: Epilogue,
+        ) -> Result<(), KernelError> {
+            gemm_then_with(best_for::<$t>(args.n), args, a, b, c, then)
+        }
+
+        #[doc = concat!("`", stringify!($then), "` with an explicit microkernel (an error if the CPU lacks it).")]
+        pub fn $then_with(
+            isa: Isa,
+            args: &GemmArgs,
+            a: &[$t],
+            b: &[$t],
+            c: &mut [$t],
+            then: Epilogue,
+        ) -> Result<(), KernelError> {
+            gemm_then_with(isa, args, a, b, c, then)
+        }
+
         /// `batch.count` GEMMs described by `args`, matrix `i` of each operand at
         /// `i * batch.stride_*`. Small matrices are split between threads whole, large
         /// ones each by rows and columns.
@@ -391,7 +433,9 @@ gemm_api!(
     sgemm_ex,
     sgemm_ex_with,
     sgemm_batched,
-    sgemm_batched_with
+    sgemm_batched_with,
+    sgemm_then,
+    sgemm_then_with
 );
 gemm_api!(
     f64,
@@ -400,7 +444,9 @@ gemm_api!(
     dgemm_ex,
     dgemm_ex_with,
     dgemm_batched,
-    dgemm_batched_with
+    dgemm_batched_with,
+    dgemm_then,
+    dgemm_then_with
 );
 
 #[cfg(test)]

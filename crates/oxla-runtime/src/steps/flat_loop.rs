@@ -27,6 +27,7 @@ use oxla_passes::Slot;
 use crate::exec::{Bytes, V};
 use crate::plan::{Action, InPlace, Program, Programs, Step};
 use crate::run::Frame;
+use crate::steps::gemm::DeferredGemm;
 use crate::steps::kernel::{read_index, SliceView};
 
 /// A slot number.
@@ -70,6 +71,8 @@ enum Op {
         out: (S, usize),
         /// The instruction, for errors.
         name: String,
+        /// The next op (a kernel) is its epilogue (`steps/gemm.rs`).
+        then: bool,
     },
     /// A dynamic slice as a view of slot `src` at the offset its start indices give.
     View {
@@ -217,6 +220,7 @@ fn lower(c: &HloComputation, prog: &Program, state: usize) -> Option<(Flat, Vec<
                     b,
                     out: (s, off),
                     name: ins.name.clone(),
+                    then: prog.gemm_then[k as usize],
                 });
                 Val::Arr(s)
             }
@@ -506,7 +510,14 @@ impl Programs {
         base: *mut u8,
         t: &mut Scratch,
     ) -> Result<()> {
+        // A GEMM waiting for its epilogue, the next op.
+        let mut deferred: Option<(DeferredGemm, &str)> = None;
         for op in &f.ops {
+            if deferred.is_some() && !matches!(op, Op::Kernel { .. }) {
+                return Err(oxla_hlo::Error::internal(
+                    "a GEMM epilogue that is no kernel",
+                ));
+            }
             match op {
                 Op::Kernel { kernel, ins, outs } => {
                     t.ins.clear();
@@ -519,8 +530,17 @@ impl Programs {
                         slots[s as usize] = p;
                         t.outs.push(p);
                     }
+                    let k = &self.kernels[*kernel];
+                    if let Some((d, name)) = deferred.take() {
+                        // SAFETY: as below; the plan put the output apart from the GEMM's
+                        // operands.
+                        unsafe {
+                            self.gemm_then_kernel(&d, name, k, t.ins.as_ptr(), t.outs.as_ptr())?
+                        };
+                        continue;
+                    }
                     // SAFETY: pointers to the kernel's inputs and fresh arena outputs.
-                    unsafe { self.launch(&self.kernels[*kernel], t.ins.as_ptr(), t.outs.as_ptr()) };
+                    unsafe { self.launch(k, t.ins.as_ptr(), t.outs.as_ptr()) };
                 }
                 Op::InPlace { kernel, ins } => {
                     t.ins.clear();
@@ -553,6 +573,7 @@ impl Programs {
                     b,
                     out: (s, off),
                     name,
+                    then,
                 } => {
                     // SAFETY: buffer assignment placed the result inside the arena.
                     let c = unsafe { base.add(*off) };
@@ -561,9 +582,18 @@ impl Programs {
                         slots[*a as usize] as *const u8,
                         slots[*b as usize] as *const u8,
                     );
-                    self.gemm_raw(g, a, b, c, name)?;
+                    if *then {
+                        deferred = Some((DeferredGemm { g: *g, a, b, c }, name));
+                    } else {
+                        self.gemm_raw(g, a, b, c, name)?;
+                    }
                 }
             }
+        }
+        if deferred.is_some() {
+            return Err(oxla_hlo::Error::internal(
+                "a GEMM epilogue that is no kernel",
+            ));
         }
         Ok(())
     }

@@ -1,12 +1,103 @@
 //! The GEMM step: a canonical (batched) dot on the `oxla_kernels` GEMM, operands read in
-//! place (transposed or not) as the execution plan's `GemmDims` describe.
+//! place (transposed or not) as the execution plan's `GemmDims` describe; and its epilogue:
+//! the next step's loop kernel, where that kernel reads the product row by row, run on the
+//! product's rows as the GEMM finishes them (`oxla_kernels::sgemm_then`), so a bias,
+//! activation or residual reads C while it is still in cache, with no dispatch of its own.
 
-use oxla_hlo::{Error, Result};
+use oxla_codegen::Kernel;
+use oxla_hlo::{Error, HloComputation, HloModule, Result};
 use oxla_passes::plan::GemmDims;
+use oxla_passes::row_groups::{reads_operand_by_row, row_kernel_rows, row_source};
+use oxla_passes::Slot;
 
 use crate::exec::{SendPtr, V};
-use crate::plan::Programs;
+use crate::plan::{Programs, Step};
 use crate::run::StepCtx;
+use crate::steps::row_group::{arena_range, disjoint, GroupRole};
+
+/// Per step of a program over `c`: whether it is a GEMM whose result the next step, a
+/// loop kernel, takes as its epilogue. That kernel must be the product's only reader, read
+/// it only row by row, have the product's rows as its own (split along the same first
+/// dimension), and run alone (no row group, no in-place update, no view). Its result then
+/// gets arena memory apart from the GEMM's operands (it is written while the GEMM still
+/// reads them), and apart from the product unless it is exactly the product's memory (row
+/// r overwritten only by its own row). `OXLA_GEMM_EPILOGUE=0` keeps every kernel a step
+/// of its own (to measure what the fusion brings).
+pub(crate) fn gemm_epilogues(
+    m: &HloModule,
+    c: &HloComputation,
+    steps: &[Step],
+    roles: &[Option<GroupRole>],
+    slots: &mut [Slot],
+    arena_bytes: &mut usize,
+) -> Vec<bool> {
+    let mut fused = vec![false; steps.len()];
+    if std::env::var_os("OXLA_GEMM_EPILOGUE").is_some_and(|v| v == "0") {
+        return fused;
+    }
+    let users = c.users();
+    for k in 0..steps.len().saturating_sub(1) {
+        let (
+            Step::Gemm { ins: d, g },
+            Step::Kernel {
+                ins: f,
+                in_place: None,
+                view: None,
+                ..
+            },
+        ) = (&steps[k], &steps[k + 1])
+        else {
+            continue;
+        };
+        let (d, f) = (*d, *f);
+        let fi = &c.instructions[f];
+        let by_rows = (0..fi.operands.len())
+            .filter(|&op| fi.operands[op].index() == d)
+            .all(|op| reads_operand_by_row(m, c, fi, op));
+        let ok = g.batch == 1
+            && roles[k + 1].is_none()
+            && d != c.root.index()
+            && !users[d].is_empty()
+            && users[d].iter().all(|u| u.index() == f)
+            && by_rows
+            && row_kernel_rows(fi) == Some(g.m as i64);
+        if !ok {
+            continue;
+        }
+        // Memory the GEMM reads until its last row is done, and the product's own.
+        let di = &c.instructions[d];
+        let operands: Vec<(usize, usize)> = (0..di.operands.len())
+            .filter_map(|op| arena_range(slots, row_source(c, di, op).index()))
+            .collect();
+        let product = arena_range(slots, d);
+        let clashes = |r: (usize, usize)| {
+            operands.iter().any(|&o| !disjoint(r, o))
+                || product.is_some_and(|p| p != r && !disjoint(p, r))
+        };
+        match (arena_range(slots, f), &slots[f]) {
+            (Some(r), _) if clashes(r) => {
+                let size = r.1 - r.0;
+                let offset = arena_bytes.next_multiple_of(64);
+                slots[f] = Slot::Arena { offset, size };
+                *arena_bytes = offset + size;
+            }
+            (Some(_), _) => {}
+            // Owned memory of its own (a result): apart from everything.
+            (None, Slot::Arena { .. } | Slot::Alias(_)) => continue,
+            (None, _) => {}
+        }
+        fused[k] = true;
+    }
+    fused
+}
+
+/// A GEMM waiting for its epilogue kernel (the next step): its operands and result.
+pub(crate) struct DeferredGemm {
+    pub g: GemmDims,
+    pub a: *const u8,
+    pub b: *const u8,
+    pub c: *mut u8,
+}
 
 impl Programs {
     /// Runs a GEMM step.
@@ -25,6 +116,49 @@ impl Programs {
         Ok(v)
     }
 
+    /// A GEMM step whose epilogue is the next step: its result's memory is chosen and its
+    /// operands resolved now; it runs with that kernel.
+    pub(crate) fn defer_gemm(&self, s: &StepCtx, g: &GemmDims) -> Result<(DeferredGemm, V)> {
+        let (a, b) = (s.operand_ptr(0)?, s.operand_ptr(1)?);
+        let (outs, v) = self.out_ptrs(s.prog, s.i, &s.ins.shape, s.base)?;
+        let c = *outs
+            .first()
+            .ok_or_else(|| Error::internal("GEMM result pointer"))?;
+        Ok((DeferredGemm { g: *g, a, b, c }, v))
+    }
+
+    /// Runs deferred GEMM `d` with loop kernel `k` as its epilogue: `k` over rows r0..r1
+    /// (`ins`, `outs` its pointers) as soon as the product's rows r0..r1 are final. A kernel
+    /// whose rows are not the product's (not expected: the plan checked the row counts)
+    /// runs whole after the GEMM.
+    ///
+    /// # Safety
+    /// `ins` and `outs` hold the kernel's input and output pointers (the product's among
+    /// the inputs), live for the call, its output apart from the GEMM's operands.
+    pub(crate) unsafe fn gemm_then_kernel(
+        &self,
+        d: &DeferredGemm,
+        name: &str,
+        k: &Kernel,
+        ins: *const *const u8,
+        outs: *const *mut u8,
+    ) -> Result<()> {
+        if k.extent != d.g.m as i64 || k.granule != 1 {
+            self.gemm_raw(&d.g, d.a, d.b, d.c, name)?;
+            // SAFETY: as the caller promises.
+            unsafe { self.launch(k, ins, outs) };
+            return Ok(());
+        }
+        let (f, ins, outs) = (k.func, SendPtr(ins), SendPtr(outs));
+        let then = move |r0: usize, r1: usize| {
+            let (i, o) = (&ins, &outs);
+            // SAFETY: the rows are final; ranges are disjoint, and the kernel writes only
+            // its own rows of its output (as when split across the pool).
+            unsafe { f(i.0, o.0, r0 as i64, r1 as i64) };
+        };
+        self.gemm_with(&d.g, d.a, d.b, d.c, name, Some(&then))
+    }
+
     /// Runs GEMM `g` (f32 or f64, as it says) on raw operand pointers: `a` and `b` the
     /// operands, `c` the result, each of the sizes `g` gives.
     pub(crate) fn gemm_raw(
@@ -35,11 +169,25 @@ impl Programs {
         c: *mut u8,
         name: &str,
     ) -> Result<()> {
+        self.gemm_with(g, a, b, c, name, None)
+    }
+
+    /// [`Self::gemm_raw`] with an optional epilogue over the product's final rows (a
+    /// single product only).
+    fn gemm_with(
+        &self,
+        g: &GemmDims,
+        a: *const u8,
+        b: *const u8,
+        c: *mut u8,
+        name: &str,
+        then: Option<oxla_kernels::Epilogue>,
+    ) -> Result<()> {
         let (a, b, c) = (SendPtr(a), SendPtr(b), SendPtr(c));
         if g.f64 {
-            self.gemm::<f64>(g, a, b, c, name)
+            self.gemm::<f64>(g, a, b, c, name, then)
         } else {
-            self.gemm::<f32>(g, a, b, c, name)
+            self.gemm::<f32>(g, a, b, c, name, then)
         }
     }
 
@@ -51,6 +199,7 @@ impl Programs {
         b: SendPtr<*const u8>,
         c: SendPtr<*mut u8>,
         name: &str,
+        then: Option<oxla_kernels::Epilogue>,
     ) -> Result<()> {
         let args = oxla_kernels::GemmArgs {
             m: g.m,
@@ -78,7 +227,12 @@ impl Programs {
                 std::slice::from_raw_parts_mut(c.0 as *mut T, g.batch * g.m * g.n),
             )
         };
-        T::batched(&args, &batch, sa, sb, sc).map_err(|e| Error::runtime(format!("{name}: {e}")))
+        match then {
+            Some(then) if g.batch == 1 => T::then(&args, sa, sb, sc, then),
+            Some(then) => T::batched(&args, &batch, sa, sb, sc).map(|()| then(0, g.m)),
+            None => T::batched(&args, &batch, sa, sb, sc),
+        }
+        .map_err(|e| Error::runtime(format!("{name}: {e}")))
     }
 }
 
@@ -90,6 +244,13 @@ trait GemmElem: Copy {
         a: &[Self],
         b: &[Self],
         c: &mut [Self],
+    ) -> std::result::Result<(), oxla_kernels::KernelError>;
+    fn then(
+        args: &oxla_kernels::GemmArgs,
+        a: &[Self],
+        b: &[Self],
+        c: &mut [Self],
+        then: oxla_kernels::Epilogue,
     ) -> std::result::Result<(), oxla_kernels::KernelError>;
 }
 
@@ -103,6 +264,15 @@ impl GemmElem for f32 {
     ) -> std::result::Result<(), oxla_kernels::KernelError> {
         oxla_kernels::sgemm_batched(args, batch, a, b, c)
     }
+    fn then(
+        args: &oxla_kernels::GemmArgs,
+        a: &[f32],
+        b: &[f32],
+        c: &mut [f32],
+        then: oxla_kernels::Epilogue,
+    ) -> std::result::Result<(), oxla_kernels::KernelError> {
+        oxla_kernels::sgemm_then(args, a, b, c, then)
+    }
 }
 
 impl GemmElem for f64 {
@@ -114,5 +284,98 @@ impl GemmElem for f64 {
         c: &mut [f64],
     ) -> std::result::Result<(), oxla_kernels::KernelError> {
         oxla_kernels::dgemm_batched(args, batch, a, b, c)
+    }
+    fn then(
+        args: &oxla_kernels::GemmArgs,
+        a: &[f64],
+        b: &[f64],
+        c: &mut [f64],
+        then: oxla_kernels::Epilogue,
+    ) -> std::result::Result<(), oxla_kernels::KernelError> {
+        oxla_kernels::dgemm_then(args, a, b, c, then)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::Program;
+
+    /// The entry program of `text`, optimized and built as `compile` does.
+    fn entry(text: &str) -> (HloModule, Program) {
+        let mut m = oxla_hlo::text::parse_module(text).expect("parses");
+        oxla_passes::Pipeline::with_fusion()
+            .run(&mut m)
+            .expect("optimizes");
+        let progs =
+            Programs::build(&m, 1, &crate::custom_call::Registry::default()).expect("builds");
+        let p = progs.progs.into_iter().nth(progs.entry).expect("entry");
+        (m, p)
+    }
+
+    /// Per fused GEMM step of `text`'s entry: the GEMM's and its epilogue's opcodes.
+    fn fused(text: &str) -> Vec<(String, String)> {
+        let (m, p) = entry(text);
+        let c = m.computation(m.entry);
+        (0..p.steps.len())
+            .filter(|&k| p.gemm_then[k])
+            .map(|k| {
+                let name = |s: &Step| c.instructions[s.ins()].op.opcode_name().to_string();
+                (name(&p.steps[k]), name(&p.steps[k + 1]))
+            })
+            .collect()
+    }
+
+    fn module(body: &str, out: &str) -> String {
+        format!(
+            "HloModule m\nENTRY e {{\n  a = f32[64,128] parameter(0)\n  w = f32[128,96] parameter(1)\n  b = f32[96] parameter(2)\n  d = f32[64,96] dot(a, w), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n{body}  ROOT r = {out}\n}}\n"
+        )
+    }
+
+    #[test]
+    fn row_wise_sole_readers_of_a_product_become_its_epilogue() {
+        // Bias and ReLU: read by row, the product's only reader.
+        let text = module(
+            "  bb = f32[64,96] broadcast(b), dimensions={1}\n  s = f32[64,96] add(d, bb)\n  z = f32[] constant(0)\n  zb = f32[64,96] broadcast(z), dimensions={}\n",
+            "f32[64,96] maximum(s, zb)",
+        );
+        assert_eq!(fused(&text), [("dot".into(), "fusion".into())]);
+        // A row reduction of the product reads it by row too.
+        let text = format!(
+            "HloModule m\nadd {{\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}}\n{}",
+            module("  z = f32[] constant(0)\n", "f32[64] reduce(d, z), dimensions={1}, to_apply=add")
+                .trim_start_matches("HloModule m\n")
+        );
+        assert_eq!(fused(&text), [("dot".into(), "fusion".into())]);
+    }
+
+    #[test]
+    fn other_readers_keep_their_own_step() {
+        // The product is also a result.
+        let text = module(
+            "  e1 = f32[64,96] exponential(d)\n",
+            "(f32[64,96], f32[64,96]) tuple(d, e1)",
+        );
+        assert!(fused(&text).is_empty());
+        // A transpose reads other rows.
+        let text = module("", "f32[96,64] transpose(d), dimensions={1,0}");
+        assert!(fused(&text).is_empty());
+    }
+
+    #[test]
+    fn an_epilogue_never_writes_over_the_gemm_operands() {
+        // The residual is the GEMM's own left operand, computed here (arena memory that
+        // dies at the epilogue, which buffer assignment may hand to its result).
+        let text = "HloModule m\nENTRY e {\n  p = f32[64,128] parameter(0)\n  w = f32[128,128] parameter(1)\n  a = f32[64,128] exponential(p)\n  d = f32[64,128] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n  s = f32[64,128] add(d, a)\n  ROOT r = f32[64,128] dot(s, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
+        let (m, p) = entry(text);
+        let c = m.computation(m.entry);
+        let k = (0..p.steps.len()).find(|&k| p.gemm_then[k]).expect("fused");
+        let (d, f) = (p.steps[k].ins(), p.steps[k + 1].ins());
+        let f_mem = arena_range(&p.slots, f).expect("arena");
+        for op in &c.instructions[d].operands {
+            if let Some(r) = arena_range(&p.slots, op.index()) {
+                assert!(disjoint(f_mem, r), "{f_mem:?} overlaps an operand {r:?}");
+            }
+        }
     }
 }

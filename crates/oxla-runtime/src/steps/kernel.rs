@@ -42,12 +42,43 @@ impl Programs {
 
     /// Runs loop kernel `kernel` into fresh output memory, in parallel when large.
     pub(crate) fn run_kernel(&self, s: &StepCtx, kernel: &usize) -> Result<V> {
+        self.with_kernel_io(s, *kernel, |k, ins, outs| {
+            // SAFETY: pointers match the kernel's inputs/outputs, sized by their shapes.
+            unsafe { self.launch(k, ins, outs) };
+            Ok(())
+        })
+    }
+
+    /// Runs deferred GEMM `d` with loop kernel `kernel` (this step's) as its epilogue.
+    pub(crate) fn run_gemm_then(
+        &self,
+        s: &StepCtx,
+        d: &crate::steps::gemm::DeferredGemm,
+        gemm: usize,
+        kernel: usize,
+    ) -> Result<V> {
+        let name = &s.c.instructions[gemm].name;
+        self.with_kernel_io(s, kernel, |k, ins, outs| {
+            // SAFETY: the kernel's pointers, its output apart from the GEMM's operands
+            // (the plan chose its memory so).
+            unsafe { self.gemm_then_kernel(d, name, k, ins, outs) }
+        })
+    }
+
+    /// Resolves kernel `kernel`'s operands and chooses its output memory, then calls `run`
+    /// with the kernel and its input and output pointers.
+    fn with_kernel_io(
+        &self,
+        s: &StepCtx,
+        kernel: usize,
+        run: impl FnOnce(&Kernel, *const *const u8, *const *mut u8) -> Result<()>,
+    ) -> Result<V> {
         let outs_vec;
         let prog = s.prog;
         let i = s.i;
         let ins = s.ins;
         let base = s.base;
-        let k = &self.kernels[*kernel];
+        let k = &self.kernels[kernel];
         let mut buf = [std::ptr::null(); INLINE];
         let mut heap = None;
         let inputs = operand_ptrs(s, &mut buf, &mut heap)?;
@@ -69,8 +100,7 @@ impl Programs {
                 (&outs_vec, v)
             }
         };
-        // SAFETY: pointers match the kernel's inputs/outputs, sized by their shapes.
-        unsafe { self.launch(k, inputs.as_ptr(), outs.as_ptr()) };
+        run(k, inputs.as_ptr(), outs.as_ptr())?;
         Ok(v)
     }
 

@@ -187,7 +187,7 @@ pub(crate) fn row_groups(
 }
 
 /// The arena bytes `[start, end)` holding instruction `i`'s value, through aliases.
-fn arena_range(slots: &[Slot], mut i: usize) -> Option<(usize, usize)> {
+pub(crate) fn arena_range(slots: &[Slot], mut i: usize) -> Option<(usize, usize)> {
     for _ in 0..slots.len() {
         match slots.get(i)? {
             Slot::Arena { offset, size } => return Some((*offset, offset + size)),
@@ -198,7 +198,7 @@ fn arena_range(slots: &[Slot], mut i: usize) -> Option<(usize, usize)> {
     None
 }
 
-fn disjoint(a: (usize, usize), b: (usize, usize)) -> bool {
+pub(crate) fn disjoint(a: (usize, usize), b: (usize, usize)) -> bool {
     a.1 <= b.0 || b.1 <= a.0
 }
 
