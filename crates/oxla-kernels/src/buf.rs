@@ -26,7 +26,7 @@ pub(crate) struct AlignedBuf {
 
 impl AlignedBuf {
     /// A view of at least `len` elements, 64-byte aligned, with unspecified contents.
-    fn slice<T: Plain>(&mut self, len: usize) -> &mut [T] {
+    pub(crate) fn slice<T: Plain>(&mut self, len: usize) -> &mut [T] {
         let bytes = len.saturating_mul(size_of::<T>());
         let lines = bytes.div_ceil(64);
         if self.lines.len() < lines {

@@ -5,7 +5,8 @@ use std::fmt::Debug;
 
 use oxla_kernels::{
     dgemm, dgemm_batched_with, dgemm_ex_with, dgemm_with, sgemm, sgemm_batched, sgemm_batched_with,
-    sgemm_ex, sgemm_ex_with, sgemm_then_with, sgemm_with, Batch, GemmArgs, Isa, KernelError,
+    sgemm_ex, sgemm_ex_with, sgemm_pack_b_with, sgemm_prepacked, sgemm_then_with, sgemm_with,
+    Batch, GemmArgs, Isa, KernelError,
 };
 
 /// What the tests need of f32 and f64.
@@ -629,6 +630,47 @@ fn sgemm_then_runs_the_epilogue_once_per_final_row() {
                     }
                     assert!(c[i * ldc + n].is_nan(), "{what}: padding");
                 }
+            }
+        }
+    }
+}
+
+/// B packed once runs products of several heights (and As) like the unpacked GEMM: every
+/// available ISA, 1 and 2 threads, B transposed or not, A read in place or packed, several
+/// column blocks and k slices; the same packed B serves every product.
+#[test]
+fn sgemm_prepacked_matches_naive() {
+    let shapes = [(256, 256), (96, 40), (1000, 1030), (2100, 20), (7, 1)];
+    for isa in isas() {
+        for (t, &(n, k)) in shapes.iter().enumerate() {
+            for trans_b in [false, true] {
+                let base = GemmArgs::new(1, n, k).with_trans(false, trans_b);
+                let b = data::<f32>(n * k, t as u64 * 7 + 1);
+                let mut packed = sgemm_pack_b_with(isa, &base, &b).unwrap();
+                for (r, m) in [1, 13, 128, 301].into_iter().enumerate() {
+                    for threads in [1, 2] {
+                        let args = GemmArgs {
+                            m,
+                            lda: k,
+                            ..base.with_threads(threads)
+                        };
+                        let a = data::<f32>(m * k, (t * 10 + r) as u64);
+                        let mut c = vec![f32::NAN; m * n];
+                        sgemm_prepacked(&args, &a, &mut packed, &mut c, None).unwrap();
+                        let want = naive(&args, &a, &b, &[]);
+                        let tol = f32::TOL * (k as f64 + 1.0);
+                        for (i, (&g, &w)) in c.iter().zip(&want).enumerate() {
+                            assert!(
+                                (f64::from(g) - w).abs() <= tol,
+                                "{isa:?} {m}x{n}x{k} trans_b {trans_b} threads {threads} [{i}]: {g} vs {w}"
+                            );
+                        }
+                    }
+                }
+                // A product of another shape is refused.
+                let other = GemmArgs::new(4, n + 1, k);
+                let (a, mut c) = (vec![0f32; 4 * k], vec![0f32; 4 * (n + 1)]);
+                assert!(sgemm_prepacked(&other, &a, &mut packed, &mut c, None).is_err());
             }
         }
     }

@@ -305,10 +305,78 @@ fn gemm_batched_with<T: Scalar>(
     Ok(())
 }
 
+/// op(B) packed once for many products of the same `n`, `k` and transposes, with any A
+/// (of any height): a loop's invariant weights, packed before the loop instead of in every
+/// iteration's GEMM. It holds the panels of the microkernel the products will run (chosen
+/// from `n` and whether A is transposed, as for the unpacked entry points).
+pub struct PackedB<T> {
+    buf: crate::buf::AlignedBuf,
+    len: usize,
+    isa: Isa,
+    n: usize,
+    k: usize,
+    trans_a: bool,
+    _t: std::marker::PhantomData<T>,
+}
+
+/// Packs op(B) of `args` for `isa`'s kernel.
+fn pack_b_with<T: Scalar>(isa: Isa, args: &GemmArgs, b: &[T]) -> Result<PackedB<T>, KernelError> {
+    check_isa(isa)?;
+    let (br, bc) = if args.trans_b {
+        (args.n, args.k)
+    } else {
+        (args.k, args.n)
+    };
+    check("B", b.len(), br, bc, args.ldb)?;
+    let kern = T::kernel_for(isa, args);
+    let len = driver::packed_b_len(&kern, args.n, args.k);
+    let mut buf = crate::buf::AlignedBuf::default();
+    driver::pack_all_b(&kern, args, b, buf.slice(len));
+    Ok(PackedB {
+        buf,
+        len,
+        isa,
+        n: args.n,
+        k: args.k,
+        trans_a: args.trans_a,
+        _t: std::marker::PhantomData,
+    })
+}
+
+/// C = op(A) * prepacked B (+ C), then the epilogue, as `args` describe; `args` must have
+/// the `n`, `k` and `trans_a` B was packed for (its B fields are not read).
+fn prepacked_with<T: Scalar>(
+    args: &GemmArgs,
+    a: &[T],
+    pb: &mut PackedB<T>,
+    c: &mut [T],
+    then: Option<Epilogue>,
+) -> Result<(), KernelError> {
+    let this = pb;
+    if (args.n, args.k, args.trans_a) != (this.n, this.k, this.trans_a) {
+        return Err(KernelError(format!(
+                "gemm: B was packed for n = {}, k = {}, trans_a = {}; the product has n = {}, k = {}, trans_a = {}",
+                this.n, this.k, this.trans_a, args.n, args.k, args.trans_a
+            )));
+    }
+    let (ar, ac) = if args.trans_a {
+        (args.k, args.m)
+    } else {
+        (args.m, args.k)
+    };
+    check("A", a.len(), ar, ac, args.lda)?;
+    check("C", c.len(), args.m, args.n, args.ldc)?;
+    let kern = T::kernel_for(this.isa, args);
+    let packed = &this.buf.slice::<T>(this.len)[..];
+    driver::gemm_b(&kern, args, a, driver::BSource::Packed(packed), c, then);
+    Ok(())
+}
+
 /// Defines the plain, `_with`, `_ex` and `_ex_with` entry points for one element type.
 macro_rules! gemm_api {
     ($t:ty, $plain:ident, $with:ident, $ex:ident, $ex_with:ident, $batched:ident,
-     $batched_with:ident, $then:ident, $then_with:ident) => {
+     $batched_with:ident, $then:ident, $then_with:ident, $pack:ident, $pack_with:ident,
+     $prepacked:ident) => {
         #[doc = concat!("C = A * B (+ C when `accumulate`) in `", stringify!($t), "`, with the best")]
         /// microkernel and up to `threads` threads. A is m x k (leading dimension `lda`),
         /// B is k x n, C is m x n, all row-major.
@@ -399,6 +467,28 @@ macro_rules! gemm_api {
             gemm_then_with(isa, args, a, b, c, then)
         }
 
+        #[doc = concat!("Packs op(B) of `args` once (see [`PackedB`]) for [`", stringify!($prepacked), "`].")]
+        pub fn $pack(args: &GemmArgs, b: &[$t]) -> Result<PackedB<$t>, KernelError> {
+            pack_b_with(best_for::<$t>(args.n), args, b)
+        }
+
+        #[doc = concat!("[`", stringify!($pack), "`] with an explicit microkernel (an error if the CPU lacks it).")]
+        pub fn $pack_with(isa: Isa, args: &GemmArgs, b: &[$t]) -> Result<PackedB<$t>, KernelError> {
+            pack_b_with(isa, args, b)
+        }
+
+        /// C = op(A) * B (+ C) with B packed before (`args` as it was packed for; its B
+        /// fields unused), and an optional epilogue as for the `_then` entry point.
+        pub fn $prepacked(
+            args: &GemmArgs,
+            a: &[$t],
+            b: &mut PackedB<$t>,
+            c: &mut [$t],
+            then: Option<Epilogue>,
+        ) -> Result<(), KernelError> {
+            prepacked_with(args, a, b, c, then)
+        }
+
         /// `batch.count` GEMMs described by `args`, matrix `i` of each operand at
         /// `i * batch.stride_*`. Small matrices are split between threads whole, large
         /// ones each by rows and columns.
@@ -435,7 +525,10 @@ gemm_api!(
     sgemm_batched,
     sgemm_batched_with,
     sgemm_then,
-    sgemm_then_with
+    sgemm_then_with,
+    sgemm_pack_b,
+    sgemm_pack_b_with,
+    sgemm_prepacked
 );
 gemm_api!(
     f64,
@@ -446,7 +539,10 @@ gemm_api!(
     dgemm_batched,
     dgemm_batched_with,
     dgemm_then,
-    dgemm_then_with
+    dgemm_then_with,
+    dgemm_pack_b,
+    dgemm_pack_b_with,
+    dgemm_prepacked
 );
 
 #[cfg(test)]

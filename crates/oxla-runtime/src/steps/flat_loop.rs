@@ -73,6 +73,9 @@ enum Op {
         name: String,
         /// The next op (a kernel) is its epilogue (`steps/gemm.rs`).
         then: bool,
+        /// B is the same memory, unchanged, in every iteration (a state leaf passed through,
+        /// or a constant): packed once per loop run, not in every GEMM.
+        pack_once: bool,
     },
     /// A dynamic slice as a view of slot `src` at the offset its start indices give.
     View {
@@ -147,6 +150,19 @@ pub(crate) fn lower_loop(
             _ => None,
         })
         .collect::<Option<Vec<_>>>()?;
+    // A GEMM's B that every iteration reads unchanged: a state leaf passed through and not
+    // updated in place, or a constant.
+    let mut body = body;
+    for op in &mut body.ops {
+        if let Op::Gemm {
+            g, b, pack_once, ..
+        } = op
+        {
+            let s = *b as usize;
+            let same = s < state && matches!(leaves[s], Leaf::Same) && !in_place.contains(b);
+            *pack_once = g.batch == 1 && (same || b_origin[s] == Origin::Const);
+        }
+    }
     Some(FlatLoop {
         cond,
         body,
@@ -221,6 +237,7 @@ fn lower(c: &HloComputation, prog: &Program, state: usize) -> Option<(Flat, Vec<
                     out: (s, off),
                     name: ins.name.clone(),
                     then: prog.gemm_then[k as usize],
+                    pack_once: false,
                 });
                 Val::Arr(s)
             }
@@ -510,9 +527,13 @@ impl Programs {
         base: *mut u8,
         t: &mut Scratch,
     ) -> Result<()> {
-        // A GEMM waiting for its epilogue, the next op.
-        let mut deferred: Option<(DeferredGemm, &str)> = None;
-        for op in &f.ops {
+        // A GEMM waiting for its epilogue, the next op (and the op whose packed B it
+        // takes, if any).
+        let mut deferred: Option<(DeferredGemm, &str, Option<usize>)> = None;
+        if t.packed.len() < f.ops.len() {
+            t.packed.resize_with(f.ops.len(), || None);
+        }
+        for (j, op) in f.ops.iter().enumerate() {
             if deferred.is_some() && !matches!(op, Op::Kernel { .. }) {
                 return Err(oxla_hlo::Error::internal(
                     "a GEMM epilogue that is no kernel",
@@ -531,11 +552,19 @@ impl Programs {
                         t.outs.push(p);
                     }
                     let k = &self.kernels[*kernel];
-                    if let Some((d, name)) = deferred.take() {
+                    if let Some((d, name, packed)) = deferred.take() {
+                        let pre = packed.and_then(|q| t.packed[q].as_mut().map(|(_, p)| p));
                         // SAFETY: as below; the plan put the output apart from the GEMM's
                         // operands.
                         unsafe {
-                            self.gemm_then_kernel(&d, name, k, t.ins.as_ptr(), t.outs.as_ptr())?
+                            self.gemm_then_kernel(
+                                &d,
+                                name,
+                                k,
+                                t.ins.as_ptr(),
+                                t.outs.as_ptr(),
+                                pre,
+                            )?
                         };
                         continue;
                     }
@@ -574,6 +603,7 @@ impl Programs {
                     out: (s, off),
                     name,
                     then,
+                    pack_once,
                 } => {
                     // SAFETY: buffer assignment placed the result inside the arena.
                     let c = unsafe { base.add(*off) };
@@ -582,10 +612,20 @@ impl Programs {
                         slots[*a as usize] as *const u8,
                         slots[*b as usize] as *const u8,
                     );
-                    if *then {
-                        deferred = Some((DeferredGemm { g: *g, a, b, c }, name));
+                    // B packed at the first iteration (again should its memory move).
+                    let packed = if *pack_once {
+                        if t.packed[j].as_ref().is_none_or(|(src, _)| *src != b) {
+                            t.packed[j] = Some((b, self.pack_b(g, b, name)?));
+                        }
+                        Some(j)
                     } else {
-                        self.gemm_raw(g, a, b, c, name)?;
+                        None
+                    };
+                    if *then {
+                        deferred = Some((DeferredGemm { g: *g, a, b, c }, name, packed));
+                    } else {
+                        let pre = packed.and_then(|q| t.packed[q].as_mut().map(|(_, p)| p));
+                        self.gemm_with(g, a, b, c, name, None, pre)?;
                     }
                 }
             }
@@ -610,11 +650,13 @@ impl Flat {
     }
 }
 
-/// Pointer lists reused by every kernel call of a loop run.
+/// Pointer lists reused by every kernel call of a loop run, and the Bs its GEMMs packed
+/// once (per op: the memory packed and its panels).
 #[derive(Default)]
 struct Scratch {
     ins: Vec<*const u8>,
     outs: Vec<*mut u8>,
+    packed: Vec<Option<(*const u8, crate::steps::gemm::PackedAny)>>,
 }
 
 #[cfg(test)]
@@ -688,6 +730,44 @@ mod tests {
         // place but a kernel writing fresh arena memory, and the loop still qualifies.
         let body = "  w = f32[1,4] dynamic-slice(x, i, zero), dynamic_slice_sizes={1,4}\n  h1 = f32[16,4] dynamic-update-slice(h, w, i, zero)\n  hs = f32[8,4] slice(h), slice={[0:8], [0:4]}\n  x1 = f32[8,4] add(x, hs)\n";
         assert_eq!(flat_loops(&counter_loop(body)), [true]);
+    }
+
+    /// Per GEMM of each fast-path loop body of `text`: whether its B is packed once.
+    fn packed_once(text: &str) -> Vec<bool> {
+        while_steps(text)
+            .iter()
+            .flatten()
+            .flat_map(|f| {
+                f.body.ops.iter().filter_map(|o| match o {
+                    Op::Gemm { pack_once, .. } => Some(*pack_once),
+                    _ => None,
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn loop_invariant_gemm_operands_are_packed_once() {
+        let gemm_loop = |extra: &str, h1: &str| {
+            counter_loop(&format!("{extra}  x1 = f32[16,32] dot(x, w), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n  h1 = f32[32,32] {h1}\n"))
+                .replace("f32[8,4]", "f32[16,32]")
+                .replace("f32[16,4]", "f32[32,32]")
+        };
+        // B is a state leaf passed through unchanged.
+        let text = gemm_loop("", "copy(h)").replace("dot(x, w)", "dot(x, h)");
+        assert_eq!(packed_once(&text), [true]);
+        // A constant.
+        let row = format!("{{{}}}", vec!["0.5"; 32].join(", "));
+        let c = format!(
+            "  w = f32[32,32] constant({{{}}})\n",
+            vec![row; 32].join(", ")
+        );
+        assert_eq!(packed_once(&gemm_loop(&c, "copy(h)")), [true]);
+        // Recomputed every iteration.
+        assert_eq!(
+            packed_once(&gemm_loop("  w = f32[32,32] exponential(h)\n", "negate(h)")),
+            [false]
+        );
     }
 
     #[test]

@@ -135,6 +135,7 @@ impl Programs {
     /// # Safety
     /// `ins` and `outs` hold the kernel's input and output pointers (the product's among
     /// the inputs), live for the call, its output apart from the GEMM's operands.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) unsafe fn gemm_then_kernel(
         &self,
         d: &DeferredGemm,
@@ -142,9 +143,10 @@ impl Programs {
         k: &Kernel,
         ins: *const *const u8,
         outs: *const *mut u8,
+        pre: Option<&mut PackedAny>,
     ) -> Result<()> {
         if k.extent != d.g.m as i64 || k.granule != 1 {
-            self.gemm_raw(&d.g, d.a, d.b, d.c, name)?;
+            self.gemm_with(&d.g, d.a, d.b, d.c, name, None, pre)?;
             // SAFETY: as the caller promises.
             unsafe { self.launch(k, ins, outs) };
             return Ok(());
@@ -156,7 +158,7 @@ impl Programs {
             // its own rows of its output (as when split across the pool).
             unsafe { f(i.0, o.0, r0 as i64, r1 as i64) };
         };
-        self.gemm_with(&d.g, d.a, d.b, d.c, name, Some(&then))
+        self.gemm_with(&d.g, d.a, d.b, d.c, name, Some(&then), pre)
     }
 
     /// Runs GEMM `g` (f32 or f64, as it says) on raw operand pointers: `a` and `b` the
@@ -169,12 +171,32 @@ impl Programs {
         c: *mut u8,
         name: &str,
     ) -> Result<()> {
-        self.gemm_with(g, a, b, c, name, None)
+        self.gemm_with(g, a, b, c, name, None, None)
+    }
+
+    /// Packs B (at `b`) of single-product GEMM `g` once, for [`Self::gemm_with`] to take
+    /// instead of `b` while that memory is unchanged (a loop's invariant weights).
+    pub(crate) fn pack_b(&self, g: &GemmDims, b: *const u8, name: &str) -> Result<PackedAny> {
+        let args = self.gemm_args(g);
+        let len = g.k * g.n;
+        // SAFETY: B holds k x n elements of the GEMM's type (checked at compile time).
+        let packed = unsafe {
+            if g.f64 {
+                oxla_kernels::dgemm_pack_b(&args, std::slice::from_raw_parts(b.cast(), len))
+                    .map(PackedAny::F64)
+            } else {
+                oxla_kernels::sgemm_pack_b(&args, std::slice::from_raw_parts(b.cast(), len))
+                    .map(PackedAny::F32)
+            }
+        };
+        packed.map_err(|e| Error::runtime(format!("{name}: {e}")))
     }
 
     /// [`Self::gemm_raw`] with an optional epilogue over the product's final rows (a
-    /// single product only).
-    fn gemm_with(
+    /// single product only), and B packed before where `pre` is given (a single product
+    /// of the GEMM it was packed for; `b` is then not read).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn gemm_with(
         &self,
         g: &GemmDims,
         a: *const u8,
@@ -182,26 +204,19 @@ impl Programs {
         c: *mut u8,
         name: &str,
         then: Option<oxla_kernels::Epilogue>,
+        pre: Option<&mut PackedAny>,
     ) -> Result<()> {
         let (a, b, c) = (SendPtr(a), SendPtr(b), SendPtr(c));
         if g.f64 {
-            self.gemm::<f64>(g, a, b, c, name, then)
+            self.gemm::<f64>(g, a, b, c, name, then, pre)
         } else {
-            self.gemm::<f32>(g, a, b, c, name, then)
+            self.gemm::<f32>(g, a, b, c, name, then, pre)
         }
     }
 
-    /// Runs a (batched) GEMM step on raw operand pointers.
-    fn gemm<T: GemmElem>(
-        &self,
-        g: &GemmDims,
-        a: SendPtr<*const u8>,
-        b: SendPtr<*const u8>,
-        c: SendPtr<*mut u8>,
-        name: &str,
-        then: Option<oxla_kernels::Epilogue>,
-    ) -> Result<()> {
-        let args = oxla_kernels::GemmArgs {
+    /// The kernel arguments of GEMM `g` (one product's).
+    fn gemm_args(&self, g: &GemmDims) -> oxla_kernels::GemmArgs {
+        oxla_kernels::GemmArgs {
             m: g.m,
             n: g.n,
             k: g.k,
@@ -212,7 +227,22 @@ impl Programs {
             ldc: g.n,
             accumulate: false,
             threads: self.threads,
-        };
+        }
+    }
+
+    /// Runs a (batched) GEMM step on raw operand pointers.
+    #[allow(clippy::too_many_arguments)]
+    fn gemm<T: GemmElem>(
+        &self,
+        g: &GemmDims,
+        a: SendPtr<*const u8>,
+        b: SendPtr<*const u8>,
+        c: SendPtr<*mut u8>,
+        name: &str,
+        then: Option<oxla_kernels::Epilogue>,
+        pre: Option<&mut PackedAny>,
+    ) -> Result<()> {
+        let args = self.gemm_args(g);
         let batch = oxla_kernels::Batch {
             count: g.batch,
             stride_a: g.m * g.k,
@@ -227,17 +257,31 @@ impl Programs {
                 std::slice::from_raw_parts_mut(c.0 as *mut T, g.batch * g.m * g.n),
             )
         };
-        match then {
-            Some(then) if g.batch == 1 => T::then(&args, sa, sb, sc, then),
-            Some(then) => T::batched(&args, &batch, sa, sb, sc).map(|()| then(0, g.m)),
-            None => T::batched(&args, &batch, sa, sb, sc),
+        match (then, pre) {
+            (then, Some(pre)) if g.batch == 1 => T::prepacked(&args, sa, pre, sc, then),
+            (Some(then), _) if g.batch == 1 => T::then(&args, sa, sb, sc, then),
+            (Some(then), _) => T::batched(&args, &batch, sa, sb, sc).map(|()| then(0, g.m)),
+            (None, _) => T::batched(&args, &batch, sa, sb, sc),
         }
         .map_err(|e| Error::runtime(format!("{name}: {e}")))
     }
 }
 
+/// B of a single-product GEMM packed once ([`Programs::pack_b`]).
+pub(crate) enum PackedAny {
+    F32(oxla_kernels::PackedB<f32>),
+    F64(oxla_kernels::PackedB<f64>),
+}
+
 /// The element types the GEMM kernels take.
 trait GemmElem: Copy {
+    fn prepacked(
+        args: &oxla_kernels::GemmArgs,
+        a: &[Self],
+        b: &mut PackedAny,
+        c: &mut [Self],
+        then: Option<oxla_kernels::Epilogue>,
+    ) -> std::result::Result<(), oxla_kernels::KernelError>;
     fn batched(
         args: &oxla_kernels::GemmArgs,
         batch: &oxla_kernels::Batch,
@@ -255,6 +299,20 @@ trait GemmElem: Copy {
 }
 
 impl GemmElem for f32 {
+    fn prepacked(
+        args: &oxla_kernels::GemmArgs,
+        a: &[f32],
+        b: &mut PackedAny,
+        c: &mut [f32],
+        then: Option<oxla_kernels::Epilogue>,
+    ) -> std::result::Result<(), oxla_kernels::KernelError> {
+        match b {
+            PackedAny::F32(b) => oxla_kernels::sgemm_prepacked(args, a, b, c, then),
+            _ => Err(oxla_kernels::KernelError(
+                "gemm: B was packed for another element type".into(),
+            )),
+        }
+    }
     fn batched(
         args: &oxla_kernels::GemmArgs,
         batch: &oxla_kernels::Batch,
@@ -276,6 +334,20 @@ impl GemmElem for f32 {
 }
 
 impl GemmElem for f64 {
+    fn prepacked(
+        args: &oxla_kernels::GemmArgs,
+        a: &[f64],
+        b: &mut PackedAny,
+        c: &mut [f64],
+        then: Option<oxla_kernels::Epilogue>,
+    ) -> std::result::Result<(), oxla_kernels::KernelError> {
+        match b {
+            PackedAny::F64(b) => oxla_kernels::dgemm_prepacked(args, a, b, c, then),
+            _ => Err(oxla_kernels::KernelError(
+                "gemm: B was packed for another element type".into(),
+            )),
+        }
+    }
     fn batched(
         args: &oxla_kernels::GemmArgs,
         batch: &oxla_kernels::Batch,

@@ -61,7 +61,7 @@ impl Programs {
         self.with_kernel_io(s, kernel, |k, ins, outs| {
             // SAFETY: the kernel's pointers, its output apart from the GEMM's operands
             // (the plan chose its memory so).
-            unsafe { self.gemm_then_kernel(d, name, k, ins, outs) }
+            unsafe { self.gemm_then_kernel(d, name, k, ins, outs, None) }
         })
     }
 
