@@ -498,9 +498,9 @@ fn narrow_elementwise(p: &Program, i: usize) -> bool {
     crate::minimize::value(&p.with_root(i)).is_some_and(|v| matches!(v.element_type(), F16 | BF16))
 }
 
-/// A difference made by the bits of a NaN that a reduction produced (which NaN comes out of
-/// `inf - inf`, or which of several NaN operands a sum or a max/min passes on, depends on
-/// the order the elements are combined in), or that an f16/bf16 element-wise op made of a
+/// A difference made by the bits of a NaN that a reduction or an FFT produced (which NaN
+/// comes out of `inf - inf`, or which of several NaN operands a sum or a max/min passes on,
+/// depends on the order the elements are combined in), or that an f16/bf16 element-wise op made of a
 /// signaling NaN (`narrow_elementwise`). It is explained when the JIT's value of such a
 /// node equals the interpreter's up to NaN bits, and the interpreter, continuing from the
 /// JIT's value, gives exactly what the JIT gave.
@@ -517,6 +517,11 @@ pub fn explain_nan_bits(client: &Client, p: &Program, m: &Mismatch) -> Option<St
         }
         let why = if reduces(&node.kind) {
             "NaN bits out of a reduction (order of evaluation)"
+        } else if matches!(node.kind, Kind::Fft { .. }) {
+            // Which NaN a transform's butterflies pass on (and with which sign) depends on
+            // the algorithm, as for a reduction (fuzz seed 9056333: an RFFT of a -NaN,
+            // its outputs' NaN bits carried through complex powers to a bitcast).
+            "NaN bits out of an FFT (order of evaluation)"
         } else if narrow_elementwise(p, i) {
             "signaling NaN quieted by f16/bf16 arithmetic in f32"
         } else {
