@@ -633,3 +633,14 @@ impl Programs {
         self.progs.iter().map(|p| p.steps.len()).sum()
     }
 }
+
+/// `text` parsed, optimized and built into programs on one thread, as `compile` does (for
+/// the steps' tests).
+#[cfg(test)]
+pub(crate) fn build_text(text: &str) -> Programs {
+    let mut m = oxla_hlo::text::parse_module(text).expect("parses");
+    oxla_passes::Pipeline::with_fusion()
+        .run(&mut m)
+        .expect("optimizes");
+    Programs::build(&m, 1, &crate::custom_call::Registry::default()).expect("builds")
+}

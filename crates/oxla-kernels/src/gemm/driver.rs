@@ -163,7 +163,7 @@ const PACK_A_COLS: usize = 16;
 /// Below this many multiply-adds a GEMM runs on one thread.
 const PAR_MIN_WORK: usize = 1 << 15;
 
-/// What runs on C's rows `r0..r1` once they are final (see [`gemm`]).
+/// What runs on C's rows `r0..r1` once they are final (see `sgemm_then`).
 pub type Epilogue<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
 /// Runs one GEMM; `args` has been checked against the slices. With an epilogue `then`,

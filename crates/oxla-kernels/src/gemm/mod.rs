@@ -440,8 +440,8 @@ macro_rules! gemm_api {
             gemm_ex_with(isa, args, a, b, c)
         }
 
-        /// [`Self::$ex`] followed by an epilogue: `then(r0, r1)` runs once for every row
-        /// of C, in disjoint ranges, as soon as those rows are final, on the worker that
+        #[doc = concat!("[`", stringify!($ex), "`] followed by an epilogue:")]
+        /// `then(r0, r1)` runs once for every row of C, in disjoint ranges, as soon as those rows are final, on the worker that
         /// finished them (so possibly on several threads at once), before this returns.
         /// An element-wise consumer of C (bias, activation, residual) then reads its rows
         /// while they are still in that core's cache, in the GEMM's own parallel region.

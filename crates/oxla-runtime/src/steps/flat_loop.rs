@@ -665,13 +665,7 @@ mod tests {
 
     /// The while steps of `text`, optimized and built as `compile` does.
     fn while_steps(text: &str) -> Vec<Option<Box<FlatLoop>>> {
-        let mut m = oxla_hlo::text::parse_module(text).expect("parses");
-        oxla_passes::Pipeline::with_fusion()
-            .run(&mut m)
-            .expect("optimizes");
-        let progs =
-            Programs::build(&m, 1, &crate::custom_call::Registry::default()).expect("builds");
-        progs
+        crate::plan::build_text(text)
             .progs
             .into_iter()
             .flat_map(|p| p.steps)

@@ -375,12 +375,8 @@ mod tests {
 
     /// The entry program of `text`, optimized and built as `compile` does.
     fn entry(text: &str) -> (HloModule, Program) {
-        let mut m = oxla_hlo::text::parse_module(text).expect("parses");
-        oxla_passes::Pipeline::with_fusion()
-            .run(&mut m)
-            .expect("optimizes");
-        let progs =
-            Programs::build(&m, 1, &crate::custom_call::Registry::default()).expect("builds");
+        let progs = crate::plan::build_text(text);
+        let m = progs.module.clone();
         let p = progs.progs.into_iter().nth(progs.entry).expect("entry");
         (m, p)
     }
