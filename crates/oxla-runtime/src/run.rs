@@ -314,8 +314,21 @@ impl Programs {
                     x.check_cancel(&ins.name)?;
                     if instrumented {
                         let plan = ins.plan.map_or("-", |p| p.name());
-                        let name: Arc<str> =
-                            Arc::from(format!("{} ({}, {plan})", ins.name, ins.op.opcode_name()));
+                        // A GEMM deferred to its epilogue takes no time at its own step; the
+                        // epilogue's step runs it, and says so.
+                        let k = k as usize;
+                        let role = if prog.gemm_then[k] {
+                            ", deferred to its epilogue"
+                        } else if k > 0 && prog.gemm_then[k - 1] {
+                            ", the epilogue of the gemm before"
+                        } else {
+                            ""
+                        };
+                        let name: Arc<str> = Arc::from(format!(
+                            "{} ({}, {plan}{role})",
+                            ins.name,
+                            ins.op.opcode_name()
+                        ));
                         let t = std::time::Instant::now();
                         let v = {
                             let _g = crate::profile::enter(profiler.clone(), name.clone());
