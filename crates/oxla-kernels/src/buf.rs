@@ -26,6 +26,16 @@ pub(crate) struct AlignedBuf {
 
 impl AlignedBuf {
     /// A view of at least `len` elements, 64-byte aligned, with unspecified contents.
+    /// A read-only view of the first `len` elements, which an earlier [`Self::slice`] of at
+    /// least `len` made room for.
+    pub(crate) fn view<T: Plain>(&self, len: usize) -> &[T] {
+        let bytes = len.saturating_mul(size_of::<T>());
+        assert!(bytes <= self.lines.len() * 64, "view past the buffer");
+        // SAFETY: as in `slice`: initialized, 64-byte aligned storage of at least that many
+        // bytes, any bytes a valid `T`.
+        unsafe { std::slice::from_raw_parts(self.lines.as_ptr().cast::<T>(), len) }
+    }
+
     pub(crate) fn slice<T: Plain>(&mut self, len: usize) -> &mut [T] {
         let bytes = len.saturating_mul(size_of::<T>());
         let lines = bytes.div_ceil(64);

@@ -646,7 +646,7 @@ fn sgemm_prepacked_matches_naive() {
             for trans_b in [false, true] {
                 let base = GemmArgs::new(1, n, k).with_trans(false, trans_b);
                 let b = data::<f32>(n * k, t as u64 * 7 + 1);
-                let mut packed = sgemm_pack_b_with(isa, &base, &b).unwrap();
+                let packed = sgemm_pack_b_with(isa, &base, &b).unwrap();
                 for (r, m) in [1, 13, 128, 301].into_iter().enumerate() {
                     for threads in [1, 2] {
                         let args = GemmArgs {
@@ -656,7 +656,7 @@ fn sgemm_prepacked_matches_naive() {
                         };
                         let a = data::<f32>(m * k, (t * 10 + r) as u64);
                         let mut c = vec![f32::NAN; m * n];
-                        sgemm_prepacked(&args, &a, &mut packed, &mut c, None).unwrap();
+                        sgemm_prepacked(&args, &a, &packed, &mut c, None).unwrap();
                         let want = naive(&args, &a, &b, &[]);
                         let tol = f32::TOL * (k as f64 + 1.0);
                         for (i, (&g, &w)) in c.iter().zip(&want).enumerate() {
@@ -670,7 +670,7 @@ fn sgemm_prepacked_matches_naive() {
                 // A product of another shape is refused.
                 let other = GemmArgs::new(4, n + 1, k);
                 let (a, mut c) = (vec![0f32; 4 * k], vec![0f32; 4 * (n + 1)]);
-                assert!(sgemm_prepacked(&other, &a, &mut packed, &mut c, None).is_err());
+                assert!(sgemm_prepacked(&other, &a, &packed, &mut c, None).is_err());
             }
         }
     }

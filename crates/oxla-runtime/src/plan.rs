@@ -27,6 +27,9 @@ pub(crate) enum Step {
     Gemm {
         ins: usize,
         g: GemmDims,
+        /// A single product whose B is a constant: B packed once, at the first run
+        /// (`steps/gemm.rs`).
+        const_b: Option<Box<crate::steps::gemm::ConstB>>,
     },
     /// A direct f32 convolution (`steps/conv.rs`).
     Conv {
@@ -285,7 +288,10 @@ impl<'m> Builder<'m> {
                 }
                 ExecPlan::Gemm => {
                     let g = gemm_dims(c, ins).ok_or_else(|| Error::internal("gemm plan"))?;
-                    steps.push(Step::Gemm { ins: i, g });
+                    let const_b = (g.batch == 1
+                        && matches!(c.instr(ins.operands[1]).op, Op::Constant(_)))
+                    .then(Box::default);
+                    steps.push(Step::Gemm { ins: i, g, const_b });
                 }
                 ExecPlan::Conv => {
                     let args = crate::steps::conv::conv_args(c, ins, self.threads)?;

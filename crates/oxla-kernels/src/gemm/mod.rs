@@ -348,7 +348,7 @@ fn pack_b_with<T: Scalar>(isa: Isa, args: &GemmArgs, b: &[T]) -> Result<PackedB<
 fn prepacked_with<T: Scalar>(
     args: &GemmArgs,
     a: &[T],
-    pb: &mut PackedB<T>,
+    pb: &PackedB<T>,
     c: &mut [T],
     then: Option<Epilogue>,
 ) -> Result<(), KernelError> {
@@ -367,7 +367,7 @@ fn prepacked_with<T: Scalar>(
     check("A", a.len(), ar, ac, args.lda)?;
     check("C", c.len(), args.m, args.n, args.ldc)?;
     let kern = T::kernel_for(this.isa, args);
-    let packed = &this.buf.slice::<T>(this.len)[..];
+    let packed = this.buf.view::<T>(this.len);
     driver::gemm_b(&kern, args, a, driver::BSource::Packed(packed), c, then);
     Ok(())
 }
@@ -482,7 +482,7 @@ macro_rules! gemm_api {
         pub fn $prepacked(
             args: &GemmArgs,
             a: &[$t],
-            b: &mut PackedB<$t>,
+            b: &PackedB<$t>,
             c: &mut [$t],
             then: Option<Epilogue>,
         ) -> Result<(), KernelError> {

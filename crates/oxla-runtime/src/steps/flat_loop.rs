@@ -553,7 +553,7 @@ impl Programs {
                     }
                     let k = &self.kernels[*kernel];
                     if let Some((d, name, packed)) = deferred.take() {
-                        let pre = packed.and_then(|q| t.packed[q].as_mut().map(|(_, p)| p));
+                        let pre = packed.and_then(|q| t.packed[q].as_ref().map(|(_, p)| p));
                         // SAFETY: as below; the plan put the output apart from the GEMM's
                         // operands.
                         unsafe {
@@ -624,7 +624,7 @@ impl Programs {
                     if *then {
                         deferred = Some((DeferredGemm { g: *g, a, b, c }, name, packed));
                     } else {
-                        let pre = packed.and_then(|q| t.packed[q].as_mut().map(|(_, p)| p));
+                        let pre = packed.and_then(|q| t.packed[q].as_ref().map(|(_, p)| p));
                         self.gemm_with(g, a, b, c, name, None, pre)?;
                     }
                 }

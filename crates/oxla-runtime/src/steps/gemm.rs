@@ -11,7 +11,7 @@ use oxla_passes::row_groups::{reads_operand_by_row, row_kernel_rows, row_source}
 use oxla_passes::Slot;
 
 use crate::exec::{SendPtr, V};
-use crate::plan::{Programs, Step};
+use crate::plan::{Program, Programs, Step};
 use crate::run::StepCtx;
 use crate::steps::row_group::{arena_range, disjoint, GroupRole};
 
@@ -38,7 +38,7 @@ pub(crate) fn gemm_epilogues(
     let users = c.users();
     for k in 0..steps.len().saturating_sub(1) {
         let (
-            Step::Gemm { ins: d, g },
+            Step::Gemm { ins: d, g, .. },
             Step::Kernel {
                 ins: f,
                 in_place: None,
@@ -112,8 +112,31 @@ impl Programs {
         let c = *outs
             .first()
             .ok_or_else(|| Error::internal("GEMM result pointer"))?;
-        self.gemm_raw(g, a, b, c, &ins.name)?;
+        let pre = self.const_packed(prog, i, b);
+        self.gemm_with(g, a, b, c, &ins.name, None, pre)?;
         Ok(v)
+    }
+
+    /// The packed B of GEMM instruction `i` of `prog` where B is a constant (`b` its
+    /// memory, which the program holds for its lifetime): packed by the first run that gets
+    /// here, shared by every later one (runs on other threads included).
+    pub(crate) fn const_packed<'p>(
+        &self,
+        prog: &'p Program,
+        i: usize,
+        b: *const u8,
+    ) -> Option<&'p PackedAny> {
+        let k = prog.step_of.get(i).copied().flatten()?;
+        let Step::Gemm {
+            g,
+            const_b: Some(cb),
+            ..
+        } = &prog.steps[k as usize]
+        else {
+            return None;
+        };
+        // Packing only fails on sizes the plan checked; the GEMM then packs as usual.
+        cb.get_or_init(|| self.pack_b(g, b, "").ok()).as_ref()
     }
 
     /// A GEMM step whose epilogue is the next step: its result's memory is chosen and its
@@ -143,7 +166,7 @@ impl Programs {
         k: &Kernel,
         ins: *const *const u8,
         outs: *const *mut u8,
-        pre: Option<&mut PackedAny>,
+        pre: Option<&PackedAny>,
     ) -> Result<()> {
         if k.extent != d.g.m as i64 || k.granule != 1 {
             self.gemm_with(&d.g, d.a, d.b, d.c, name, None, pre)?;
@@ -159,19 +182,6 @@ impl Programs {
             unsafe { f(i.0, o.0, r0 as i64, r1 as i64) };
         };
         self.gemm_with(&d.g, d.a, d.b, d.c, name, Some(&then), pre)
-    }
-
-    /// Runs GEMM `g` (f32 or f64, as it says) on raw operand pointers: `a` and `b` the
-    /// operands, `c` the result, each of the sizes `g` gives.
-    pub(crate) fn gemm_raw(
-        &self,
-        g: &GemmDims,
-        a: *const u8,
-        b: *const u8,
-        c: *mut u8,
-        name: &str,
-    ) -> Result<()> {
-        self.gemm_with(g, a, b, c, name, None, None)
     }
 
     /// Packs B (at `b`) of single-product GEMM `g` once, for [`Self::gemm_with`] to take
@@ -192,9 +202,10 @@ impl Programs {
         packed.map_err(|e| Error::runtime(format!("{name}: {e}")))
     }
 
-    /// [`Self::gemm_raw`] with an optional epilogue over the product's final rows (a
-    /// single product only), and B packed before where `pre` is given (a single product
-    /// of the GEMM it was packed for; `b` is then not read).
+    /// Runs GEMM `g` (f32 or f64, as it says) on raw operand pointers (`a` and `b` the
+    /// operands, `c` the result, each of the sizes `g` gives), with an optional epilogue over
+    /// the product's final rows (a single product only), and B packed before where `pre` is
+    /// given (a single product of the GEMM it was packed for; `b` is then not read).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn gemm_with(
         &self,
@@ -204,7 +215,7 @@ impl Programs {
         c: *mut u8,
         name: &str,
         then: Option<oxla_kernels::Epilogue>,
-        pre: Option<&mut PackedAny>,
+        pre: Option<&PackedAny>,
     ) -> Result<()> {
         let (a, b, c) = (SendPtr(a), SendPtr(b), SendPtr(c));
         if g.f64 {
@@ -240,7 +251,7 @@ impl Programs {
         c: SendPtr<*mut u8>,
         name: &str,
         then: Option<oxla_kernels::Epilogue>,
-        pre: Option<&mut PackedAny>,
+        pre: Option<&PackedAny>,
     ) -> Result<()> {
         let args = self.gemm_args(g);
         let batch = oxla_kernels::Batch {
@@ -267,6 +278,10 @@ impl Programs {
     }
 }
 
+/// A constant B's packing, made once for a GEMM step and shared by the threads that run
+/// the executable (see [`Programs::const_packed`]).
+pub(crate) type ConstB = std::sync::OnceLock<Option<PackedAny>>;
+
 /// B of a single-product GEMM packed once ([`Programs::pack_b`]).
 pub(crate) enum PackedAny {
     F32(oxla_kernels::PackedB<f32>),
@@ -278,7 +293,7 @@ trait GemmElem: Copy {
     fn prepacked(
         args: &oxla_kernels::GemmArgs,
         a: &[Self],
-        b: &mut PackedAny,
+        b: &PackedAny,
         c: &mut [Self],
         then: Option<oxla_kernels::Epilogue>,
     ) -> std::result::Result<(), oxla_kernels::KernelError>;
@@ -302,7 +317,7 @@ impl GemmElem for f32 {
     fn prepacked(
         args: &oxla_kernels::GemmArgs,
         a: &[f32],
-        b: &mut PackedAny,
+        b: &PackedAny,
         c: &mut [f32],
         then: Option<oxla_kernels::Epilogue>,
     ) -> std::result::Result<(), oxla_kernels::KernelError> {
@@ -337,7 +352,7 @@ impl GemmElem for f64 {
     fn prepacked(
         args: &oxla_kernels::GemmArgs,
         a: &[f64],
-        b: &mut PackedAny,
+        b: &PackedAny,
         c: &mut [f64],
         then: Option<oxla_kernels::Epilogue>,
     ) -> std::result::Result<(), oxla_kernels::KernelError> {
@@ -415,6 +430,78 @@ mod tests {
                 .trim_start_matches("HloModule m\n")
         );
         assert_eq!(fused(&text), [("dot".into(), "fusion".into())]);
+    }
+
+    /// `x (16x32) @ W (32x32)`, W a constant of small integers, then `op` of the product
+    /// (`d`) as the result.
+    fn const_weights(op: &str) -> String {
+        let row = |i: usize| {
+            let v: Vec<String> = (0..32).map(|j| ((i * 5 + j * 3) % 7).to_string()).collect();
+            format!("{{{}}}", v.join(", "))
+        };
+        let w: Vec<String> = (0..32).map(row).collect();
+        format!(
+            "HloModule m\nENTRY e {{\n  x = f32[16,32] parameter(0)\n  w = f32[32,32] constant({{{}}})\n  d = f32[16,32] dot(x, w), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n  ROOT r = f32[16,32] {op}\n}}\n",
+            w.join(", ")
+        )
+    }
+
+    #[test]
+    fn constant_weights_are_packed_once_and_shared() {
+        use crate::{Buffer, Client, CompileOptions};
+        for op in ["negate(d)", "copy(d)"] {
+            let text = const_weights(op);
+            let progs = crate::plan::build_text(&text);
+            let p = &progs.progs[progs.entry];
+            assert!(p.steps.iter().any(|s| matches!(
+                s,
+                Step::Gemm {
+                    const_b: Some(_),
+                    ..
+                }
+            )));
+            let m = oxla_hlo::text::parse_module(&text).expect("parses");
+            let exe = Client::cpu()
+                .expect("client")
+                .compile(&m, &CompileOptions::default())
+                .expect("compiles");
+            let x: Vec<f32> = (0..16 * 32).map(|i| ((i * 7) % 11) as f32 - 5.0).collect();
+            let want: Vec<f32> = (0..16 * 32)
+                .map(|ij| {
+                    let (i, j) = (ij / 32, ij % 32);
+                    let d: f32 = (0..32)
+                        .map(|p| x[i * 32 + p] * ((p * 5 + j * 3) % 7) as f32)
+                        .sum();
+                    if op.starts_with("negate") {
+                        -d
+                    } else {
+                        d
+                    }
+                })
+                .collect();
+            let xb = Buffer::from_slice(&x, &[16, 32]).expect("buffer");
+            // Runs on two threads at once, then again: each sees the one packing.
+            std::thread::scope(|sc| {
+                for _ in 0..2 {
+                    sc.spawn(|| {
+                        for _ in 0..3 {
+                            let out = exe.execute(&[&xb]).expect("runs");
+                            assert_eq!(out[0].to_vec::<f32>().expect("f32"), want, "{op}");
+                        }
+                    });
+                }
+            });
+        }
+        // A parameter B is packed by every GEMM.
+        let text = module("", "f32[64,96] negate(d)");
+        let progs = crate::plan::build_text(&text);
+        assert!(progs.progs[progs.entry].steps.iter().all(|s| !matches!(
+            s,
+            Step::Gemm {
+                const_b: Some(_),
+                ..
+            }
+        )));
     }
 
     #[test]

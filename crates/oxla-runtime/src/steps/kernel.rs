@@ -58,10 +58,11 @@ impl Programs {
         kernel: usize,
     ) -> Result<V> {
         let name = &s.c.instructions[gemm].name;
+        let pre = self.const_packed(s.prog, gemm, d.b);
         self.with_kernel_io(s, kernel, |k, ins, outs| {
             // SAFETY: the kernel's pointers, its output apart from the GEMM's operands
             // (the plan chose its memory so).
-            unsafe { self.gemm_then_kernel(d, name, k, ins, outs, None) }
+            unsafe { self.gemm_then_kernel(d, name, k, ins, outs, pre) }
         })
     }
 
