@@ -179,6 +179,10 @@ pub struct FuzzArgs {
     /// The most ops per program.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub max_ops: usize,
+    /// The largest dimension of a generated array (above 16, dots reach the GEMM kernels
+    /// and their epilogues; the interpreter slows down with the cube of it).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_dim: i64,
 }
 
 /// `oxla completions` arguments.
@@ -304,6 +308,7 @@ fn fuzz(a: &FuzzArgs) -> Result<bool> {
         time_limit,
         gen: oxla_fuzz::GenConfig {
             max_ops: a.max_ops.max(1),
+            max_dim: a.max_dim.max(1),
             ..Default::default()
         },
         findings_dir: a.findings.clone(),
