@@ -22,13 +22,13 @@ pub fn round_to_f16(x: f32) -> f32 {
 pub fn round_to_bf16(x: f32) -> f32 {
     bf16::from_f32(x).to_f32()
 }
-/// Rounds an f64 once to f16 (no double rounding through f32).
+/// Rounds an f64 once to f16 (no double rounding through f32; through f32 rounded to odd).
 pub fn round_f64_to_f16(x: f64) -> f32 {
-    f16::from_f64(x).to_f32()
+    oxla_hlo::literal::nan_bits::f64_to_f16(x).to_f32()
 }
-/// Rounds an f64 once to bf16 (no double rounding through f32).
+/// Rounds an f64 once to bf16 (no double rounding through f32; through f32 rounded to odd).
 pub fn round_f64_to_bf16(x: f64) -> f32 {
-    bf16::from_f64(x).to_f32()
+    oxla_hlo::literal::nan_bits::f64_to_bf16(x).to_f32()
 }
 /// The value of a minifloat's bits (`t` one of the f4/f6/f8 types).
 pub fn minifloat_bits_to_f32(t: PrimitiveType, bits: u8) -> f32 {

@@ -319,12 +319,31 @@ pub mod nan_bits {
         }
     }
 
+    /// `x` rounded to f32 toward zero with its last bit set when inexact (round to odd).
+    /// Rounding that to nearest into a type at least two bits narrower (f16, bf16) gives
+    /// `x` rounded once. `half`'s own f64 conversions drop the low 32 bits of the mantissa
+    /// first, so a value just past a tie (an f32 such as 0x3e9a8001 converted to bf16)
+    /// rounded as the tie, to even (fuzz seeds 15140839, 15207768 with --max-dim 24).
+    pub fn f64_to_f32_odd(x: f64) -> f32 {
+        let r = x as f32;
+        if !x.is_finite() || r as f64 == x {
+            return r;
+        }
+        // Inexact: r is the nearest; step back toward zero where it rounded away (its
+        // magnitude's bits one lower; |r| > |x| > 0 then), then the odd neighbour.
+        let mut bits = r.to_bits();
+        if (r as f64).abs() > x.abs() {
+            bits -= 1;
+        }
+        f32::from_bits(bits | 1)
+    }
+
     pub fn f64_to_f16(x: f64) -> f16 {
         if x.is_nan() {
             let (s, m) = narrow(x, 10);
             f16::from_bits((s as u16) << 15 | 0x7c00 | m as u16)
         } else {
-            f16::from_f64(x)
+            f16::from_f32(f64_to_f32_odd(x))
         }
     }
 
@@ -342,7 +361,7 @@ pub mod nan_bits {
             let (s, m) = narrow(x, 7);
             bf16::from_bits((s as u16) << 15 | 0x7f80 | m as u16)
         } else {
-            bf16::from_f64(x)
+            bf16::from_f32(f64_to_f32_odd(x))
         }
     }
 
@@ -393,6 +412,37 @@ pub mod nan_bits {
             assert_eq!(f64_to_f16(65520.0), f16::INFINITY);
             assert_eq!(f64_to_bf16(-0.0).to_bits(), 0x8000);
             assert_eq!(f32_to_f16_bits(1.0), 0x3c00);
+        }
+
+        #[test]
+        fn narrowing_rounds_once_with_every_bit_below_the_tie() {
+            // f32s just past a bf16 tie (by their last bit): up.
+            for (b, want) in [(0x3e9a_8001u32, 0x3e9bu16), (0x40e0_8007, 0x40e1)] {
+                let x = f32_to_f64(f32::from_bits(b));
+                assert_eq!(f64_to_bf16(x).to_bits(), want, "{b:#x}");
+                assert_eq!(bf16::from_f32(f32::from_bits(b)).to_bits(), want);
+            }
+            // f64s past a tie by a bit below f32's precision: up; the ties themselves: even.
+            let tiny = 2f64.powi(-40);
+            assert_eq!(f64_to_bf16(1.0 + 2f64.powi(-8) + tiny).to_bits(), 0x3f81);
+            assert_eq!(f64_to_bf16(1.0 + 2f64.powi(-8)).to_bits(), 0x3f80);
+            assert_eq!(f64_to_bf16(-(1.0 + 2f64.powi(-8) + tiny)).to_bits(), 0xbf81);
+            assert_eq!(f64_to_f16(1.0 + 2f64.powi(-11) + tiny).to_bits(), 0x3c01);
+            assert_eq!(f64_to_f16(1.0 + 2f64.powi(-11)).to_bits(), 0x3c00);
+            // Below a tie by a little: down.
+            assert_eq!(f64_to_bf16(1.0 + 2f64.powi(-8) - tiny).to_bits(), 0x3f80);
+            // Past f32's range, and below its subnormals.
+            assert_eq!(f64_to_bf16(1e300).to_bits(), 0x7f80);
+            assert_eq!(f64_to_bf16(-1e300).to_bits(), 0xff80);
+            assert_eq!(f64_to_bf16(1e-300).to_bits(), 0x0000);
+            assert_eq!(f64_to_f16(70000.0), f16::INFINITY);
+            // Every f32 of a sweep agrees with the direct (correct) f32 conversions.
+            for i in 0..200_000u32 {
+                let b = 0x3e9a_0000 + i * 7;
+                let x = f32::from_bits(b);
+                assert_eq!(f64_to_bf16(x as f64), bf16::from_f32(x), "{b:#x}");
+                assert_eq!(f64_to_f16(x as f64), f16::from_f32(x), "{b:#x}");
+            }
         }
     }
 }
