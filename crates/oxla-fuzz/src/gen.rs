@@ -478,7 +478,7 @@ impl Gen<'_> {
     }
 
     fn pad(&mut self, x: usize, s: &Shape) -> Result<usize> {
-        let cfg: Vec<(i64, i64, i64)> = s
+        let mut cfg: Vec<(i64, i64, i64)> = s
             .dims()
             .iter()
             .map(|&d| {
@@ -489,6 +489,20 @@ impl Gen<'_> {
                 (lo, hi, interior)
             })
             .collect();
+        // Interior padding nearly doubles each dimension: over the element cap (large
+        // dimensions, `--max-dim`), none. Edges of -1..2 keep every size at least d - 2, so
+        // the choices stay valid without it (and the choice stream is unchanged).
+        let padded: i64 = s
+            .dims()
+            .iter()
+            .zip(&cfg)
+            .map(|(&d, &(lo, hi, i))| (d + (d - 1).max(0) * i + lo + hi).max(0))
+            .product();
+        if padded > MAX_ELEMENTS {
+            for c in &mut cfg {
+                c.2 = 0;
+            }
+        }
         let v = self.param(&Shape::scalar(s.element_type()))?;
         self.add(Kind::Pad(cfg), vec![x, v])
     }
