@@ -195,11 +195,7 @@ pub(crate) enum BSource<'b, T> {
 /// `kc x nr`, one after another in loop order. `out` holds [`packed_b_len`] elements.
 pub(crate) fn pack_all_b<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, b: &[T], out: &mut [T]) {
     let (n, k, nr) = (args.n, args.k, kern.nr);
-    let (b_rs, b_cs) = if args.trans_b {
-        (1, args.ldb)
-    } else {
-        (args.ldb, 1)
-    };
+    let (b_rs, b_cs) = b_strides(args);
     let mut off = 0;
     for jc in (0..n).step_by(kern.nc) {
         let nc = kern.nc.min(n - jc);
@@ -217,6 +213,15 @@ pub(crate) fn pack_all_b<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, b: &[T], 
             );
             off += len;
         }
+    }
+}
+
+/// op(B)'s row and column strides: element (p, j) is at `b[p * b_rs + j * b_cs]`.
+fn b_strides(args: &GemmArgs) -> (usize, usize) {
+    if args.trans_b {
+        (1, args.ldb)
+    } else {
+        (args.ldb, 1)
     }
 }
 
@@ -260,11 +265,7 @@ pub(crate) fn gemm_b<T: Scalar>(
     } else {
         (args.lda, 1)
     };
-    let (b_rs, b_cs) = if args.trans_b {
-        (1, args.ldb)
-    } else {
-        (args.ldb, 1)
-    };
+    let (b_rs, b_cs) = b_strides(args);
     let (mr, nr, ldc) = (kern.mr, kern.nr, args.ldc);
     let a_in_place = read_a_in_place(args);
     let cp = SyncPtr(c.as_mut_ptr());

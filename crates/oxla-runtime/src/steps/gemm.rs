@@ -313,75 +313,48 @@ trait GemmElem: Copy {
     ) -> std::result::Result<(), oxla_kernels::KernelError>;
 }
 
-impl GemmElem for f32 {
-    fn prepacked(
-        args: &oxla_kernels::GemmArgs,
-        a: &[f32],
-        b: &PackedAny,
-        c: &mut [f32],
-        then: Option<oxla_kernels::Epilogue>,
-    ) -> std::result::Result<(), oxla_kernels::KernelError> {
-        match b {
-            PackedAny::F32(b) => oxla_kernels::sgemm_prepacked(args, a, b, c, then),
-            _ => Err(oxla_kernels::KernelError(
-                "gemm: B was packed for another element type".into(),
-            )),
+/// The [`GemmElem`] impl of `$t` on its kernels' entry points (`$v` its `PackedAny` case).
+macro_rules! gemm_elem {
+    ($t:ty, $v:ident, $batched:ident, $then:ident, $prepacked:ident) => {
+        impl GemmElem for $t {
+            fn prepacked(
+                args: &oxla_kernels::GemmArgs,
+                a: &[$t],
+                b: &PackedAny,
+                c: &mut [$t],
+                then: Option<oxla_kernels::Epilogue>,
+            ) -> std::result::Result<(), oxla_kernels::KernelError> {
+                match b {
+                    PackedAny::$v(b) => oxla_kernels::$prepacked(args, a, b, c, then),
+                    _ => Err(oxla_kernels::KernelError(
+                        "gemm: B was packed for another element type".into(),
+                    )),
+                }
+            }
+            fn batched(
+                args: &oxla_kernels::GemmArgs,
+                batch: &oxla_kernels::Batch,
+                a: &[$t],
+                b: &[$t],
+                c: &mut [$t],
+            ) -> std::result::Result<(), oxla_kernels::KernelError> {
+                oxla_kernels::$batched(args, batch, a, b, c)
+            }
+            fn then(
+                args: &oxla_kernels::GemmArgs,
+                a: &[$t],
+                b: &[$t],
+                c: &mut [$t],
+                then: oxla_kernels::Epilogue,
+            ) -> std::result::Result<(), oxla_kernels::KernelError> {
+                oxla_kernels::$then(args, a, b, c, then)
+            }
         }
-    }
-    fn batched(
-        args: &oxla_kernels::GemmArgs,
-        batch: &oxla_kernels::Batch,
-        a: &[f32],
-        b: &[f32],
-        c: &mut [f32],
-    ) -> std::result::Result<(), oxla_kernels::KernelError> {
-        oxla_kernels::sgemm_batched(args, batch, a, b, c)
-    }
-    fn then(
-        args: &oxla_kernels::GemmArgs,
-        a: &[f32],
-        b: &[f32],
-        c: &mut [f32],
-        then: oxla_kernels::Epilogue,
-    ) -> std::result::Result<(), oxla_kernels::KernelError> {
-        oxla_kernels::sgemm_then(args, a, b, c, then)
-    }
+    };
 }
 
-impl GemmElem for f64 {
-    fn prepacked(
-        args: &oxla_kernels::GemmArgs,
-        a: &[f64],
-        b: &PackedAny,
-        c: &mut [f64],
-        then: Option<oxla_kernels::Epilogue>,
-    ) -> std::result::Result<(), oxla_kernels::KernelError> {
-        match b {
-            PackedAny::F64(b) => oxla_kernels::dgemm_prepacked(args, a, b, c, then),
-            _ => Err(oxla_kernels::KernelError(
-                "gemm: B was packed for another element type".into(),
-            )),
-        }
-    }
-    fn batched(
-        args: &oxla_kernels::GemmArgs,
-        batch: &oxla_kernels::Batch,
-        a: &[f64],
-        b: &[f64],
-        c: &mut [f64],
-    ) -> std::result::Result<(), oxla_kernels::KernelError> {
-        oxla_kernels::dgemm_batched(args, batch, a, b, c)
-    }
-    fn then(
-        args: &oxla_kernels::GemmArgs,
-        a: &[f64],
-        b: &[f64],
-        c: &mut [f64],
-        then: oxla_kernels::Epilogue,
-    ) -> std::result::Result<(), oxla_kernels::KernelError> {
-        oxla_kernels::dgemm_then(args, a, b, c, then)
-    }
-}
+gemm_elem!(f32, F32, sgemm_batched, sgemm_then, sgemm_prepacked);
+gemm_elem!(f64, F64, dgemm_batched, dgemm_then, dgemm_prepacked);
 
 #[cfg(test)]
 mod tests {
