@@ -49,7 +49,8 @@ pub(crate) fn f32_kernel(isa: Isa) -> Kernel<f32> {
         // scheme of the AVX-512 packed-A kernel below (A panel across B panels, B
         // prefetched 8 steps ahead) as 6 x 16 at KC 256 ran 217-221 (213-216 at 2048^3,
         // no gain there), at KC 512 196-201, as 4 x 24 182-187, as 12 x 8 183-194; this
-        // kernel with B prefetched ran 202-219.
+        // kernel with B prefetched ran 202-219. A later session measured that scheme ahead
+        // (see [`f32_packed_a_kernel`]), which Intel CPUs now take for a packed A.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => simd!(x86::avx2_f32, mr: 6, nv: 2, lanes: 8, kc: 1024, mc: 96, nc: 2048),
         _ => Kernel::new::<4, 8>(256, 64, 2048, portable::<f32, 4, 8>),
@@ -71,8 +72,30 @@ pub(crate) fn f32_packed_a_kernel(isa: Isa) -> Kernel<f32> {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => simd!(x86::avx512_f32, mr: 12, nv: 2, lanes: 16, kc: 256, mc: 960,
                              nc: 1024, pf: 8, a_outer: true),
+        // 6 x 16 in the scheme of 12 x 32 above: one A panel (6 x 256, 6 KiB) in L1 across
+        // the B block's panels (256 x 1024, 1 MiB, in L2), each prefetched 8 k steps ahead.
+        // Intel only: on an Intel Xeon (48 KiB L1d, 2 MiB L2), alternating runs against
+        // the KC 1024 6 x 16 kernel, 1024^3 2 threads 197-201 -> 216-221 GFLOPS (86-88% of
+        // limits.c's 251), 1 thread 103-105 -> 114-117, 2048^3 197 -> 216-230; B panel
+        // outer at KC 256 or 384 with B prefetched ran 208-221, this scheme at KC 192
+        // 210-213 and at KC 512 179-194. On Zen 4 the KC 1024 kernel measured best for its
+        // scheme and this one was never run there, so other CPUs keep it.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 if intel() => simd!(x86::avx2_f32, mr: 6, nv: 2, lanes: 8, kc: 256, mc: 960,
+                                      nc: 1024, pf: 8, a_outer: true),
         _ => f32_kernel(isa),
     }
+}
+
+/// Whether this CPU is Intel's, for a blocking measured only there.
+#[cfg(target_arch = "x86_64")]
+fn intel() -> bool {
+    static INTEL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *INTEL.get_or_init(|| {
+        // Leaf 0: the vendor string in EBX, EDX, ECX.
+        let r = std::arch::x86_64::__cpuid(0);
+        (r.ebx, r.edx, r.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e)
+    })
 }
 
 /// The f64 kernel for `isa` (which the caller has checked is available).
