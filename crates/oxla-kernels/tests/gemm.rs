@@ -257,8 +257,8 @@ fn many_shapes<T: Elem>() {
         // overwriting C.
         (19, 45, 1030),
         // Wider than 512 (A packed: AVX-512 f32 runs its 12 x 32 kernel, AVX2 on Intel its
-        // 6 x 16 one at KC 256, one A panel
-        // across the B panels) and taller than its MC (960): two row blocks, edge tiles.
+        // 6 x 16 one at KC 256, one A panel across the B panels) and taller than its MC
+        // (960): two row blocks, edge tiles.
         (965, 515, 40),
         // A packed and short next to B's block: on 2 threads, one column unit per thread
         // packs its own B panels (the last one narrower) and all of A, over several k
