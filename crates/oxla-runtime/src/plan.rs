@@ -29,7 +29,7 @@ pub(crate) enum Step {
         g: GemmDims,
         /// A single product whose B is a constant: B packed once, at the first run
         /// (`steps/gemm.rs`).
-        const_b: Option<Box<crate::steps::gemm::ConstB>>,
+        const_b: Option<std::sync::Arc<crate::steps::gemm::ConstB>>,
     },
     /// A direct f32 convolution (`steps/conv.rs`).
     Conv {
@@ -290,7 +290,7 @@ impl<'m> Builder<'m> {
                     let g = gemm_dims(c, ins).ok_or_else(|| Error::internal("gemm plan"))?;
                     let const_b = (g.batch == 1
                         && matches!(c.instr(ins.operands[1]).op, Op::Constant(_)))
-                    .then(Box::default);
+                    .then(Default::default);
                     steps.push(Step::Gemm { ins: i, g, const_b });
                 }
                 ExecPlan::Conv => {

@@ -27,7 +27,7 @@ use oxla_passes::Slot;
 use crate::exec::{Bytes, V};
 use crate::plan::{Action, InPlace, Program, Programs, Step};
 use crate::run::Frame;
-use crate::steps::gemm::DeferredGemm;
+use crate::steps::gemm::{ConstB, DeferredGemm, PackedAny};
 use crate::steps::kernel::{read_index, SliceView};
 
 /// A slot number.
@@ -76,6 +76,9 @@ enum Op {
         /// B is the same memory, unchanged, in every iteration (a state leaf passed through,
         /// or a constant): packed once per loop run, not in every GEMM.
         pack_once: bool,
+        /// B is a constant: packed once for the executable, shared with the program's GEMM
+        /// step (`Programs::const_packed`) and every run of the loop.
+        const_b: Option<Arc<ConstB>>,
     },
     /// A dynamic slice as a view of slot `src` at the offset its start indices give.
     View {
@@ -215,7 +218,7 @@ fn lower(c: &HloComputation, prog: &Program, state: usize) -> Option<(Flat, Vec<
             Action::Forward => vals[ins.operands[0].index()].clone()?,
             Action::Alias(o) => Val::Arr(arr(&vals, oxla_hlo::InstrId(o))?),
             Action::Step(k) if matches!(prog.steps[k as usize], Step::Gemm { .. }) => {
-                let Step::Gemm { g, .. } = &prog.steps[k as usize] else {
+                let Step::Gemm { g, const_b, .. } = &prog.steps[k as usize] else {
                     return None;
                 };
                 let (a, b) = match ins.operands[..] {
@@ -238,6 +241,7 @@ fn lower(c: &HloComputation, prog: &Program, state: usize) -> Option<(Flat, Vec<
                     name: ins.name.clone(),
                     then: prog.gemm_then[k as usize],
                     pack_once: false,
+                    const_b: const_b.clone(),
                 });
                 Val::Arr(s)
             }
@@ -529,7 +533,7 @@ impl Programs {
     ) -> Result<()> {
         // A GEMM waiting for its epilogue, the next op (and the op whose packed B it
         // takes, if any).
-        let mut deferred: Option<(DeferredGemm, &str, Option<usize>)> = None;
+        let mut deferred: Option<(DeferredGemm, &str, Option<Packed>)> = None;
         if t.packed.len() < f.ops.len() {
             t.packed.resize_with(f.ops.len(), || None);
         }
@@ -553,7 +557,7 @@ impl Programs {
                     }
                     let k = &self.kernels[*kernel];
                     if let Some((d, name, packed)) = deferred.take() {
-                        let pre = packed.and_then(|q| t.packed[q].as_ref().map(|(_, p)| p));
+                        let pre = packed.and_then(|q| q.get(&t.packed));
                         // SAFETY: as below; the plan put the output apart from the GEMM's
                         // operands.
                         unsafe {
@@ -604,6 +608,7 @@ impl Programs {
                     name,
                     then,
                     pack_once,
+                    const_b,
                 } => {
                     // SAFETY: buffer assignment placed the result inside the arena.
                     let c = unsafe { base.add(*off) };
@@ -612,19 +617,26 @@ impl Programs {
                         slots[*a as usize] as *const u8,
                         slots[*b as usize] as *const u8,
                     );
-                    // B packed at the first iteration (again should its memory move).
-                    let packed = if *pack_once {
+                    // A constant B packed by the first run to get here; another B packed
+                    // at the first iteration (again should its memory move).
+                    let packed = if let Some(cb) = const_b {
+                        // Packing only fails on sizes the plan checked; the GEMM then
+                        // packs as usual.
+                        cb.get_or_init(|| self.pack_b(g, b, name).ok())
+                            .as_ref()
+                            .map(Packed::Const)
+                    } else if *pack_once {
                         if t.packed[j].as_ref().is_none_or(|(src, _)| *src != b) {
                             t.packed[j] = Some((b, self.pack_b(g, b, name)?));
                         }
-                        Some(j)
+                        Some(Packed::Run(j))
                     } else {
                         None
                     };
                     if *then {
                         deferred = Some((DeferredGemm { g: *g, a, b, c }, name, packed));
                     } else {
-                        let pre = packed.and_then(|q| t.packed[q].as_ref().map(|(_, p)| p));
+                        let pre = packed.and_then(|q| q.get(&t.packed));
                         self.gemm_with(g, a, b, c, name, None, pre)?;
                     }
                 }
@@ -650,13 +662,32 @@ impl Flat {
     }
 }
 
+/// Where a loop GEMM's packed B is: the constant's, or the one op `j` packed this run.
+#[derive(Clone, Copy)]
+enum Packed<'f> {
+    Const(&'f PackedAny),
+    Run(usize),
+}
+
+impl<'f> Packed<'f> {
+    fn get<'t>(self, run: &'t [Option<(*const u8, PackedAny)>]) -> Option<&'t PackedAny>
+    where
+        'f: 't,
+    {
+        match self {
+            Packed::Const(p) => Some(p),
+            Packed::Run(j) => run[j].as_ref().map(|(_, p)| p),
+        }
+    }
+}
+
 /// Pointer lists reused by every kernel call of a loop run, and the Bs its GEMMs packed
 /// once (per op: the memory packed and its panels).
 #[derive(Default)]
 struct Scratch {
     ins: Vec<*const u8>,
     outs: Vec<*mut u8>,
-    packed: Vec<Option<(*const u8, crate::steps::gemm::PackedAny)>>,
+    packed: Vec<Option<(*const u8, PackedAny)>>,
 }
 
 #[cfg(test)]
@@ -762,6 +793,91 @@ mod tests {
             packed_once(&gemm_loop("  w = f32[32,32] exponential(h)\n", "negate(h)")),
             [false]
         );
+    }
+
+    #[test]
+    fn a_constant_b_in_a_loop_is_packed_once_for_the_executable() {
+        use crate::{Buffer, Client, CompileOptions};
+        // W shifts x's 32 columns right by one (exact in f32): 16 iterations shift by 16;
+        // the negate makes the product the epilogue's input too.
+        let row = |i: usize| {
+            let v: Vec<&str> = (0..32)
+                .map(|j| if j == (i + 1) % 32 { "1" } else { "0" })
+                .collect();
+            format!("{{{}}}", v.join(", "))
+        };
+        let w: Vec<String> = (0..32).map(row).collect();
+        let c = format!("  w = f32[32,32] constant({{{}}})\n", w.join(", "));
+        for tail in ["", "  x2 = f32[16,32] negate(x1)\n"] {
+            let mut text = counter_loop(&format!("{c}  x1 = f32[16,32] dot(x, w), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n{tail}  h1 = f32[32,32] copy(h)\n"))
+                .replace("f32[8,4]", "f32[16,32]")
+                .replace("f32[16,4]", "f32[32,32]");
+            if !tail.is_empty() {
+                text = text.replace("tuple(i1, x1, h1)", "tuple(i1, x2, h1)");
+            }
+            // The loop's GEMM shares the body's packing of its constant.
+            let progs = crate::plan::build_text(&text);
+            let step_b: Vec<_> = progs
+                .progs
+                .iter()
+                .flat_map(|p| &p.steps)
+                .filter_map(|s| match s {
+                    Step::Gemm {
+                        const_b: Some(cb), ..
+                    } => Some(cb.clone()),
+                    _ => None,
+                })
+                .collect();
+            let flats: Vec<_> = progs
+                .progs
+                .iter()
+                .flat_map(|p| &p.steps)
+                .filter_map(|s| match s {
+                    Step::While { flat: Some(f), .. } => Some(f),
+                    _ => None,
+                })
+                .collect();
+            let loop_b: Vec<_> = flats
+                .iter()
+                .flat_map(|f| &f.body.ops)
+                .filter_map(|o| match o {
+                    Op::Gemm { const_b, .. } => Some(const_b.clone()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(step_b.len(), 1, "{tail}");
+            assert_eq!(loop_b.len(), 1, "{tail}");
+            let shared = loop_b[0].as_ref().expect("the loop GEMM's constant B");
+            assert!(Arc::ptr_eq(shared, &step_b[0]), "{tail}");
+            // Runs on two threads, three times each: every run sees the one packing.
+            let m = oxla_hlo::text::parse_module(&text).expect("parses");
+            let exe = Client::cpu()
+                .expect("client")
+                .compile(&m, &CompileOptions::default())
+                .expect("compiles");
+            let x: Vec<f32> = (0..16 * 32).map(|i| i as f32).collect();
+            let h = vec![0f32; 32 * 32];
+            // x[i][j] moves to column j + 1 each iteration (negated an even number of
+            // times with the tail).
+            let want: Vec<f32> = (0..16 * 32)
+                .map(|ij| x[ij / 32 * 32 + (ij % 32 + 16) % 32])
+                .collect();
+            let (xb, hb) = (
+                Buffer::from_slice(&x, &[16, 32]).expect("x"),
+                Buffer::from_slice(&h, &[32, 32]).expect("h"),
+            );
+            std::thread::scope(|sc| {
+                for _ in 0..2 {
+                    sc.spawn(|| {
+                        for _ in 0..3 {
+                            let out = exe.execute(&[&xb, &hb]).expect("runs");
+                            let got = out[1].to_vec::<f32>().expect("f32");
+                            assert_eq!(got, want, "{tail}");
+                        }
+                    });
+                }
+            });
+        }
     }
 
     #[test]
