@@ -128,3 +128,15 @@ fn product_orders_through_underflow_or_one_component_are_explained() {
         assert!(report.findings.is_empty(), "{seed}: {}", report.summary());
     }
 }
+
+/// With `--max-ops 10 --max-dim 24`, seeds 16002866 and 16004611 drew a dot with no
+/// contracting dimension (an outer product over batch dimensions) past the element cap:
+/// generator errors, until its added dimensions became 1 there.
+#[test]
+fn outer_product_dots_stay_under_the_element_cap() {
+    for seed in [16002866, 16004611] {
+        let report = one_program_with(seed, 10, 24);
+        assert!(report.invalid.is_empty(), "{seed}: {:?}", report.invalid);
+        assert_eq!(report.programs, 1);
+    }
+}
