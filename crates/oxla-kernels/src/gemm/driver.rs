@@ -76,6 +76,9 @@ impl Scalar for f64 {
     fn kernel(isa: Isa) -> Kernel<f64> {
         kernels::f64_kernel(isa)
     }
+    fn packed_a_kernel(isa: Isa) -> Kernel<f64> {
+        kernels::f64_packed_a_kernel(isa)
+    }
 }
 
 /// The microkernel: the `mr x nr` tile of C at `c` (row stride `ldc`) becomes

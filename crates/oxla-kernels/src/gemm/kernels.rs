@@ -111,6 +111,24 @@ pub(crate) fn f64_kernel(isa: Isa) -> Kernel<f64> {
     }
 }
 
+/// The f64 kernel for `isa` for a product whose A is packed (not read in place).
+pub(crate) fn f64_packed_a_kernel(isa: Isa) -> Kernel<f64> {
+    match isa {
+        // 6 x 32 in the scheme of f32's 12 x 32: one A panel (6 x 128, 6 KiB) in L1 across
+        // the B block's panels (128 x 1024, 1 MiB, in L2), each prefetched 8 k steps ahead.
+        // Intel only, as AVX2's f32 one: on an Intel Xeon, 4 alternating rounds against
+        // the 6 x 32 KC 512 kernel (B panel outer): 1024^3 1 thread 77-78 -> 83-88 GFLOPS,
+        // 2 threads 131-139 -> 134-154, 2048^3 112-128 -> 126-140; 12 x 16 at KC 128 ran
+        // 79-82 / 129-154 / 125-129, 6 x 32 at KC 256 (B 512 wide) 80-86 / 138-152 /
+        // 118-133. AVX2 (6 x 8) in this scheme at KC 128 or 256 measured within noise
+        // of its own kernel, which it keeps.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 if intel() => simd!(x86::avx512_f64, mr: 6, nv: 4, lanes: 8, kc: 128,
+                                        mc: 960, nc: 1024, pf: 8, a_outer: true),
+        _ => f64_kernel(isa),
+    }
+}
+
 /// Plain Rust microkernel (the compiler vectorizes it for the baseline target).
 ///
 /// # Safety
