@@ -120,11 +120,18 @@ pub(crate) fn f64_packed_a_kernel(isa: Isa) -> Kernel<f64> {
         // the 6 x 32 KC 512 kernel (B panel outer): 1024^3 1 thread 77-78 -> 83-88 GFLOPS,
         // 2 threads 131-139 -> 134-154, 2048^3 112-128 -> 126-140; 12 x 16 at KC 128 ran
         // 79-82 / 129-154 / 125-129, 6 x 32 at KC 256 (B 512 wide) 80-86 / 138-152 /
-        // 118-133. AVX2 (6 x 8) in this scheme at KC 128 or 256 measured within noise
-        // of its own kernel, which it keeps.
+        // 118-133.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 if intel() => simd!(x86::avx512_f64, mr: 6, nv: 4, lanes: 8, kc: 128,
                                         mc: 960, nc: 1024, pf: 8, a_outer: true),
+        // AVX2's 6 x 8 in the same scheme, Intel only: four alternating rounds against the
+        // 6 x 8 KC 256 kernel, 1024^3 1 thread 44-48 -> 44-51 GFLOPS, 2 threads 69-79 ->
+        // 74-89, 2048^3 65-77 -> 70-82 (a small gain on a noisy host; MKL's AVX2 path in
+        // the same minutes 49-53 and 76-79); 4 x 12 ran 46-47 / 68-85 / 70-74, and at KC
+        // 256 with B 512 wide within noise of the old kernel.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 if intel() => simd!(x86::avx2_f64, mr: 6, nv: 2, lanes: 4, kc: 128, mc: 960,
+                                      nc: 1024, pf: 8, a_outer: true),
         _ => f64_kernel(isa),
     }
 }
