@@ -112,7 +112,23 @@ pub fn rem_f64(a: f64, b: f64) -> f64 {
     a % b
 }
 pub fn pow_f64(a: f64, b: f64) -> f64 {
+    // pow of a signaling NaN to ±0, or of 1 to a signaling NaN, is that NaN quieted (IEEE
+    // 754, glibc's pow) where of a quiet NaN it is 1; answered here, as the optimizer may
+    // fold pow(x, 0) to 1 whatever x is.
+    let quiet = |x: f64| f64::from_bits(x.to_bits() | 0x0008_0000_0000_0000);
+    if b == 0.0 && is_signaling_f64(a) {
+        return quiet(a);
+    }
+    if a == 1.0 && is_signaling_f64(b) {
+        return quiet(b);
+    }
     a.powf(b)
+}
+
+/// Whether `x` is a signaling NaN (quiet bit clear, payload not zero).
+fn is_signaling_f64(x: f64) -> bool {
+    let b = x.to_bits();
+    b & 0x7ff8_0000_0000_0000 == 0x7ff0_0000_0000_0000 && b & 0x0007_ffff_ffff_ffff != 0
 }
 /// atan2(y, x), HLO operand order.
 pub fn atan2_f64(y: f64, x: f64) -> f64 {
@@ -170,8 +186,30 @@ f32_twin_unary! {
 
 f32_twin_binary! {
     rem_f32 => rem_f64,
-    pow_f32 => pow_f64,
     atan2_f32 => atan2_f64,
+}
+
+/// `pow_f64` on f32s, rounded once. Widening to f64 quiets a signaling NaN, and pow of a
+/// quiet NaN to ±0, or of 1 to a quiet NaN, is 1, where of a signaling NaN it is that NaN
+/// quieted (IEEE 754's pow, glibc's powf, which XLA CPU calls): those cases are answered
+/// here, in f32.
+#[inline]
+pub fn pow_f32(a: f32, b: f32) -> f32 {
+    // The signaling operand, quieted (sign and payload kept).
+    let quiet = |x: f32| f32::from_bits(x.to_bits() | 0x0040_0000);
+    if b == 0.0 && is_signaling_f32(a) {
+        return quiet(a);
+    }
+    if a == 1.0 && is_signaling_f32(b) {
+        return quiet(b);
+    }
+    pow_f64(a as f64, b as f64) as f32
+}
+
+/// Whether `x` is a signaling NaN (quiet bit clear, payload not zero).
+fn is_signaling_f32(x: f32) -> bool {
+    let b = x.to_bits();
+    b & 0x7fc0_0000 == 0x7f80_0000 && b & 0x003f_ffff != 0
 }
 
 /// Key that orders floats as −NaN < −inf < … < −0 < +0 < … < +inf < +NaN (total order).
@@ -191,6 +229,28 @@ mod tests {
         assert_eq!(pow_f32(2.0, 10.0), 1024.0);
         assert_eq!(rem_f32(-7.5, 2.0), -1.5);
         assert_eq!(atan2_f64(1.0, 0.0), std::f64::consts::FRAC_PI_2);
+    }
+
+    #[test]
+    fn pow_of_a_signaling_nan_to_zero_is_a_nan() {
+        let f = f32::from_bits;
+        // pow(sNaN, ±0) and pow(1, sNaN): the NaN quieted (sign and payload kept).
+        assert_eq!(pow_f32(f(0x7f80_0001), 0.0).to_bits(), 0x7fc0_0001);
+        assert_eq!(pow_f32(f(0xff80_0001), -0.0).to_bits(), 0xffc0_0001);
+        assert_eq!(pow_f32(1.0, f(0x7fa0_0000)).to_bits(), 0x7fe0_0000);
+        // A quiet NaN: 1, as IEEE 754 says.
+        assert_eq!(pow_f32(f(0x7fc0_0000), 0.0), 1.0);
+        assert_eq!(pow_f32(1.0, f(0xffc0_0000)), 1.0);
+        // f64 alike.
+        let d = f64::from_bits;
+        let sd = d(0x7ff0_0000_0000_0001);
+        assert_eq!(pow_f64(sd, 0.0).to_bits(), 0x7ff8_0000_0000_0001);
+        assert_eq!(pow_f64(1.0, sd).to_bits(), 0x7ff8_0000_0000_0001);
+        assert_eq!(pow_f64(f64::NAN, 0.0), 1.0);
+        assert_eq!(pow_f64(1.0, f64::NAN), 1.0);
+        // Everything else as before.
+        assert_eq!(pow_f32(2.0, 0.0), 1.0);
+        assert!(pow_f32(-8.0, 1.0 / 3.0).is_nan());
     }
 
     #[test]
