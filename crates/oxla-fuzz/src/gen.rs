@@ -502,6 +502,19 @@ impl Gen<'_> {
             for c in &mut cfg {
                 c.2 = 0;
             }
+            // Still over (edge padding of a shape at the cap): no growing edges either.
+            let edged: i64 = s
+                .dims()
+                .iter()
+                .zip(&cfg)
+                .map(|(&d, &(lo, hi, _))| (d + lo + hi).max(0))
+                .product();
+            if edged > MAX_ELEMENTS {
+                for c in &mut cfg {
+                    c.0 = c.0.min(0);
+                    c.1 = c.1.min(0);
+                }
+            }
         }
         let v = self.param(&Shape::scalar(s.element_type()))?;
         self.add(Kind::Pad(cfg), vec![x, v])
@@ -510,9 +523,16 @@ impl Gen<'_> {
     fn concat(&mut self, x: usize, s: &Shape) -> Result<usize> {
         let d = self.c.below(s.rank());
         let mut ops = vec![x];
+        let mut total = s.element_count();
         for _ in 0..self.c.range(1, 2) {
             let mut dims = s.dims().to_vec();
             dims[d] = self.c.range(0, 3);
+            // Over the element cap (a shape at the cap, `--max-dim`): an empty operand.
+            let row = s.element_count() / s.dims()[d].max(1);
+            if total + row * dims[d] > MAX_ELEMENTS {
+                dims[d] = 0;
+            }
+            total += row * dims[d];
             let y = self.operand_like(&Shape::array(s.element_type(), &dims))?;
             ops.insert(self.c.below(ops.len() + 1), y);
         }
@@ -1225,6 +1245,10 @@ impl Gen<'_> {
         }
         let dim = self.c.below(s.rank()) as i64;
         let (groups, shards) = self.groups();
+        if s.element_count() * shards > MAX_ELEMENTS {
+            // The gathered result would pass the element cap (`--max-dim`).
+            return self.collective_permute(x);
+        }
         let groups = self.explicit_if_empty(groups, s.dims()[dim as usize]);
         self.add(
             Kind::AllGather {
