@@ -433,6 +433,14 @@ impl Gen<'_> {
         if out.len() < max_rank && self.c.chance(40) {
             out.push(self.c.range(1, 3));
         }
+        // Over the element cap (a shape near it, `--max-dim`): new dimensions of 1 and the
+        // operand's own sizes, so no more elements than the operand's.
+        if out.iter().product::<i64>() > MAX_ELEMENTS {
+            out.iter_mut().for_each(|o| *o = 1);
+            for (&m, &d) in map.iter().zip(dims) {
+                out[m as usize] = d;
+            }
+        }
         self.add(Kind::Broadcast { out, dims: map }, vec![x])
     }
 

@@ -133,11 +133,12 @@ fn product_orders_through_underflow_or_one_component_are_explained() {
 /// generator errors: seeds 16002866 and 16004611 a dot with no contracting dimension (an
 /// outer product over batch dimensions; its added dimensions are 1 there now), 16309559 an
 /// all-gather (a collective-permute instead), 16311556 and 16317419 a concatenate (empty
-/// operands added), 16312432 and 16320757 a pad (no growing edges).
+/// operands added), 16312432 and 16320757 a pad (no growing edges), 16425459 a broadcast
+/// (new dimensions of 1, the operand's sizes).
 #[test]
 fn ops_that_grow_a_shape_stay_under_the_element_cap() {
     for seed in [
-        16002866, 16004611, 16309559, 16311556, 16317419, 16312432, 16320757,
+        16002866, 16004611, 16309559, 16311556, 16317419, 16312432, 16320757, 16425459,
     ] {
         let report = one_program_with(seed, 10, 24);
         assert!(report.invalid.is_empty(), "{seed}: {:?}", report.invalid);
