@@ -189,27 +189,21 @@ f32_twin_binary! {
     atan2_f32 => atan2_f64,
 }
 
-/// `pow_f64` on f32s, rounded once. Widening to f64 quiets a signaling NaN, and pow of a
-/// quiet NaN to ±0, or of 1 to a quiet NaN, is 1, where of a signaling NaN it is that NaN
-/// quieted (IEEE 754's pow, glibc's powf, which XLA CPU calls): those cases are answered
-/// here, in f32.
+/// `pow_f64` on f32s, rounded once. The operands widen bit for bit: `as f64` would quiet a
+/// signaling NaN, and pow of a quiet NaN to ±0 (or of 1 to one) is 1 where of a signaling
+/// NaN it is that NaN quieted (IEEE 754's pow, glibc's powf, which XLA CPU calls).
 #[inline]
 pub fn pow_f32(a: f32, b: f32) -> f32 {
-    // The signaling operand, quieted (sign and payload kept).
-    let quiet = |x: f32| f32::from_bits(x.to_bits() | 0x0040_0000);
-    if b == 0.0 && is_signaling_f32(a) {
-        return quiet(a);
-    }
-    if a == 1.0 && is_signaling_f32(b) {
-        return quiet(b);
-    }
-    pow_f64(a as f64, b as f64) as f32
+    pow_f64(widen_keeping_nan(a), widen_keeping_nan(b)) as f32
 }
 
-/// Whether `x` is a signaling NaN (quiet bit clear, payload not zero).
-fn is_signaling_f32(x: f32) -> bool {
-    let b = x.to_bits();
-    b & 0x7fc0_0000 == 0x7f80_0000 && b & 0x003f_ffff != 0
+/// `x` as f64, a NaN keeping its sign, quiet bit and payload (moved to the top of the f64's).
+fn widen_keeping_nan(x: f32) -> f64 {
+    if !x.is_nan() {
+        return x as f64;
+    }
+    let b = u64::from(x.to_bits());
+    f64::from_bits((b & 0x8000_0000) << 32 | 0x7ff0_0000_0000_0000 | (b & 0x007f_ffff) << 29)
 }
 
 /// Key that orders floats as −NaN < −inf < … < −0 < +0 < … < +inf < +NaN (total order).
