@@ -599,6 +599,33 @@ impl Gen<'_> {
             padding.push(pad);
             strides.push(self.c.range(1, 2));
         }
+        // Base dilation nearly doubles a dimension: over the element cap (a shape near it,
+        // `--max-dim`), none, nor padding, and a window that no longer fits is 1.
+        let out = |bd: &[i64], padding: &[(i64, i64)], window: &[i64], wd: &[i64]| -> i64 {
+            (0..s.rank())
+                .map(|i| {
+                    let d = s.dims()[i];
+                    let base = if d > 0 { (d - 1) * bd[i] + 1 } else { 0 };
+                    let padded = base + padding[i].0 + padding[i].1;
+                    let span = (window[i] - 1) * wd[i] + 1;
+                    if padded < span {
+                        0
+                    } else {
+                        (padded - span) / strides[i] + 1
+                    }
+                })
+                .product()
+        };
+        if out(&bd, &padding, &window, &wd) > MAX_ELEMENTS {
+            for (i, &d) in s.dims().iter().enumerate() {
+                bd[i] = 1;
+                padding[i] = (0, 0);
+                if d < (window[i] - 1) * wd[i] + 1 {
+                    window[i] = 1;
+                    wd[i] = 1;
+                }
+            }
+        }
         let init = self.constant(identity(op, t)?)?;
         self.add(
             Kind::ReduceWindow {
@@ -1011,6 +1038,18 @@ impl Gen<'_> {
             } else {
                 2 * m - 2
             };
+            // The real output nearly doubles the last dimension: over the element cap (a
+            // shape near it, `--max-dim`), a complex FFT of the same lengths instead.
+            if s.element_count() / m * lengths[k - 1] > MAX_ELEMENTS {
+                lengths[k - 1] = m;
+                return self.add(
+                    Kind::Fft {
+                        ty: FftType::Fft,
+                        lengths,
+                    },
+                    vec![x],
+                );
+            }
         }
         self.add(Kind::Fft { ty, lengths }, vec![x])
     }

@@ -134,11 +134,13 @@ fn product_orders_through_underflow_or_one_component_are_explained() {
 /// outer product over batch dimensions; its added dimensions are 1 there now), 16309559 an
 /// all-gather (a collective-permute instead), 16311556 and 16317419 a concatenate (empty
 /// operands added), 16312432 and 16320757 a pad (no growing edges), 16425459 a broadcast
-/// (new dimensions of 1, the operand's sizes).
+/// (new dimensions of 1, the operand's sizes), 16697763, 16809426 and 16877811 a
+/// reduce-window with base dilation (none, nor padding), 16513042 an IRFFT (a complex FFT).
 #[test]
 fn ops_that_grow_a_shape_stay_under_the_element_cap() {
     for seed in [
-        16002866, 16004611, 16309559, 16311556, 16317419, 16312432, 16320757, 16425459,
+        16002866, 16004611, 16309559, 16311556, 16317419, 16312432, 16320757, 16425459, 16697763,
+        16809426, 16877811, 16513042,
     ] {
         let report = one_program_with(seed, 10, 24);
         assert!(report.invalid.is_empty(), "{seed}: {:?}", report.invalid);
