@@ -115,7 +115,6 @@ pub fn pow_f64(a: f64, b: f64) -> f64 {
     // pow of a signaling NaN to ±0, or of 1 to a signaling NaN, is that NaN quieted (IEEE
     // 754, glibc's pow) where of a quiet NaN it is 1; answered here, as the optimizer may
     // fold pow(x, 0) to 1 whatever x is.
-    let quiet = |x: f64| f64::from_bits(x.to_bits() | 0x0008_0000_0000_0000);
     if b == 0.0 && is_signaling_f64(a) {
         return quiet(a);
     }
@@ -194,16 +193,8 @@ f32_twin_binary! {
 /// NaN it is that NaN quieted (IEEE 754's pow, glibc's powf, which XLA CPU calls).
 #[inline]
 pub fn pow_f32(a: f32, b: f32) -> f32 {
-    pow_f64(widen_keeping_nan(a), widen_keeping_nan(b)) as f32
-}
-
-/// `x` as f64, a NaN keeping its sign, quiet bit and payload (moved to the top of the f64's).
-fn widen_keeping_nan(x: f32) -> f64 {
-    if !x.is_nan() {
-        return x as f64;
-    }
-    let b = u64::from(x.to_bits());
-    f64::from_bits((b & 0x8000_0000) << 32 | 0x7ff0_0000_0000_0000 | (b & 0x007f_ffff) << 29)
+    use oxla_hlo::literal::nan_bits::f32_to_f64;
+    pow_f64(f32_to_f64(a), f32_to_f64(b)) as f32
 }
 
 /// Key that orders floats as −NaN < −inf < … < −0 < +0 < … < +inf < +NaN (total order).
