@@ -620,11 +620,7 @@ impl Programs {
                     // A constant B packed by the first run to get here; another B packed
                     // at the first iteration (again should its memory move).
                     let packed = if let Some(cb) = const_b {
-                        // Packing only fails on sizes the plan checked; the GEMM then
-                        // packs as usual.
-                        cb.get_or_init(|| self.pack_b(g, b, name).ok())
-                            .as_ref()
-                            .map(Packed::Const)
+                        self.const_b_packed(cb, g, b).map(Packed::Const)
                     } else if *pack_once {
                         if t.packed[j].as_ref().is_none_or(|(src, _)| *src != b) {
                             t.packed[j] = Some((b, self.pack_b(g, b, name)?));

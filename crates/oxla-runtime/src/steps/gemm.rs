@@ -135,6 +135,17 @@ impl Programs {
         else {
             return None;
         };
+        self.const_b_packed(cb, g, b)
+    }
+
+    /// Constant B `b` of GEMM `g` packed into `cb` by the first caller, shared after (the
+    /// GEMM step's and a while loop's fast path's).
+    pub(crate) fn const_b_packed<'c>(
+        &self,
+        cb: &'c ConstB,
+        g: &GemmDims,
+        b: *const u8,
+    ) -> Option<&'c PackedAny> {
         // Packing only fails on sizes the plan checked; the GEMM then packs as usual.
         cb.get_or_init(|| self.pack_b(g, b, "").ok()).as_ref()
     }
