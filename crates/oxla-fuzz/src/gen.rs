@@ -498,30 +498,25 @@ impl Gen<'_> {
             })
             .collect();
         // Interior padding nearly doubles each dimension: over the element cap (large
-        // dimensions, `--max-dim`), none. Edges of -1..2 keep every size at least d - 2, so
-        // the choices stay valid without it (and the choice stream is unchanged).
-        let padded: i64 = s
-            .dims()
-            .iter()
-            .zip(&cfg)
-            .map(|(&d, &(lo, hi, i))| (d + (d - 1).max(0) * i + lo + hi).max(0))
-            .product();
-        if padded > MAX_ELEMENTS {
+        // dimensions, `--max-dim`), none, and if still over (edges of a shape at the cap),
+        // no growing edges either. Edges of -1..2 keep every size at least d - 2, so the
+        // choices stay valid without them (and the choice stream is unchanged).
+        let size = |cfg: &[(i64, i64, i64)]| -> i64 {
+            s.dims()
+                .iter()
+                .zip(cfg)
+                .map(|(&d, &(lo, hi, i))| (d + (d - 1).max(0) * i + lo + hi).max(0))
+                .product()
+        };
+        if size(&cfg) > MAX_ELEMENTS {
             for c in &mut cfg {
                 c.2 = 0;
             }
-            // Still over (edge padding of a shape at the cap): no growing edges either.
-            let edged: i64 = s
-                .dims()
-                .iter()
-                .zip(&cfg)
-                .map(|(&d, &(lo, hi, _))| (d + lo + hi).max(0))
-                .product();
-            if edged > MAX_ELEMENTS {
-                for c in &mut cfg {
-                    c.0 = c.0.min(0);
-                    c.1 = c.1.min(0);
-                }
+        }
+        if size(&cfg) > MAX_ELEMENTS {
+            for c in &mut cfg {
+                c.0 = c.0.min(0);
+                c.1 = c.1.min(0);
             }
         }
         let v = self.param(&Shape::scalar(s.element_type()))?;
