@@ -11,6 +11,8 @@ pub struct Bytes {
     len: usize,
     /// Allocated by `guard::alloc` (OXLA_GUARD_PAGES), released by `guard::free`.
     guarded: bool,
+    /// Packings of these bytes as a GEMM's B (`weight_packs.rs`).
+    packs: crate::weight_packs::WeightPacks,
 }
 
 // Plain memory; synchronization is the owner's business (buffers are immutable once built).
@@ -174,6 +176,7 @@ impl Bytes {
                 ptr,
                 len,
                 guarded: true,
+                packs: Default::default(),
             });
         }
         let cap = Self::capacity(len)?;
@@ -182,6 +185,7 @@ impl Bytes {
                 ptr,
                 len,
                 guarded: false,
+                packs: Default::default(),
             });
         }
         let layout = Self::layout(cap)?;
@@ -192,6 +196,7 @@ impl Bytes {
                 ptr,
                 len,
                 guarded: false,
+                packs: Default::default(),
             })
             .ok_or_else(|| Error::runtime(format!("out of memory allocating {len} bytes")))
     }
@@ -222,6 +227,17 @@ impl Bytes {
 
     pub(crate) fn ptr(&self) -> *mut u8 {
         self.ptr.as_ptr()
+    }
+
+    /// Packings of these bytes as a GEMM's B.
+    pub(crate) fn packs(&self) -> &crate::weight_packs::WeightPacks {
+        &self.packs
+    }
+
+    /// Marks the bytes as about to be updated in place: packings made of them are dropped.
+    /// Every in-place update of owned memory calls this when it decides on one.
+    pub(crate) fn written(&self) {
+        self.packs.clear();
     }
 }
 

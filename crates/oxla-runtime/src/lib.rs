@@ -35,6 +35,7 @@ pub mod profile;
 mod queue;
 mod run;
 mod steps;
+mod weight_packs;
 
 use std::path::PathBuf;
 

@@ -30,6 +30,9 @@ pub(crate) enum Step {
         /// A single product whose B is a constant: B packed once, at the first run
         /// (`steps/gemm.rs`).
         const_b: Option<std::sync::Arc<crate::steps::gemm::ConstB>>,
+        /// A single product whose B is a parameter of the entry program, large enough that
+        /// its packing is kept with the argument's buffer (`weight_packs.rs`).
+        param_b: bool,
     },
     /// A direct f32 convolution (`steps/conv.rs`).
     Conv {
@@ -288,10 +291,19 @@ impl<'m> Builder<'m> {
                 }
                 ExecPlan::Gemm => {
                     let g = gemm_dims(c, ins).ok_or_else(|| Error::internal("gemm plan"))?;
-                    let const_b = (g.batch == 1
-                        && matches!(c.instr(ins.operands[1]).op, Op::Constant(_)))
-                    .then(Default::default);
-                    steps.push(Step::Gemm { ins: i, g, const_b });
+                    let b_op = &c.instr(ins.operands[1]).op;
+                    let const_b =
+                        (g.batch == 1 && matches!(b_op, Op::Constant(_))).then(Default::default);
+                    let param_b = g.batch == 1
+                        && cid == self.m.entry
+                        && matches!(b_op, Op::Parameter { .. })
+                        && g.k * g.n >= crate::steps::gemm::WEIGHT_PACK_MIN;
+                    steps.push(Step::Gemm {
+                        ins: i,
+                        g,
+                        const_b,
+                        param_b,
+                    });
                 }
                 ExecPlan::Conv => {
                     let args = crate::steps::conv::conv_args(c, ins, self.threads)?;

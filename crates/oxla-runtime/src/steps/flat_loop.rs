@@ -419,8 +419,14 @@ impl FlatLoop {
             shapes: Vec::with_capacity(leaves.len()),
             tuple,
         };
-        for l in leaves {
+        for (k, l) in leaves.into_iter().enumerate() {
             if let V::Arr { ptr, shape, keep } = l {
+                // Updated in place from now on. (An entry argument, the only memory with
+                // kept packings, is held by the entry's frame too and never gets here; this
+                // keeps it so should that change.)
+                if let Some(b) = keep.as_ref().filter(|_| self.in_place.contains(&(k as S))) {
+                    b.written();
+                }
                 st.ptrs.push(ptr);
                 st.keeps.push(keep);
                 st.shapes.push(shape);

@@ -11,7 +11,7 @@ use oxla_passes::row_groups::{reads_operand_by_row, row_kernel_rows, row_source}
 use oxla_passes::Slot;
 
 use crate::exec::{SendPtr, V};
-use crate::plan::{Program, Programs, Step};
+use crate::plan::{Programs, Step};
 use crate::run::StepCtx;
 use crate::steps::row_group::{arena_range, disjoint, GroupRole};
 
@@ -112,30 +112,53 @@ impl Programs {
         let c = *outs
             .first()
             .ok_or_else(|| Error::internal("GEMM result pointer"))?;
-        let pre = self.const_packed(prog, i, b);
-        self.gemm_with(g, a, b, c, &ins.name, None, pre)?;
+        let pre = self.prepacked_b(s, i, b);
+        self.gemm_with(g, a, b, c, &ins.name, None, pre.as_ref().map(PreB::get))?;
         Ok(v)
     }
 
-    /// The packed B of GEMM instruction `i` of `prog` where B is a constant (`b` its
-    /// memory, which the program holds for its lifetime): packed by the first run that gets
-    /// here, shared by every later one (runs on other threads included).
-    pub(crate) fn const_packed<'p>(
+    /// B of GEMM instruction `i` (of the program `s` runs; `b` its memory) packed before,
+    /// where it is:
+    /// - a constant, which the program holds for its lifetime: packed by the first run that
+    ///   gets here, shared by every later one (runs on other threads included);
+    /// - an argument of the entry program: the packing kept with the argument's buffer
+    ///   (`weight_packs.rs`).
+    pub(crate) fn prepacked_b<'p>(
         &self,
-        prog: &'p Program,
+        s: &StepCtx<'p>,
         i: usize,
         b: *const u8,
-    ) -> Option<&'p PackedAny> {
+    ) -> Option<PreB<'p>> {
+        let prog = s.prog;
         let k = prog.step_of.get(i).copied().flatten()?;
         let Step::Gemm {
             g,
-            const_b: Some(cb),
+            const_b,
+            param_b,
             ..
         } = &prog.steps[k as usize]
         else {
             return None;
         };
-        self.const_b_packed(cb, g, b)
+        if let Some(cb) = const_b {
+            return self.const_b_packed(cb, g, b).map(PreB::Const);
+        }
+        if !*param_b || !weight_packs_enabled() {
+            return None;
+        }
+        let op = s.c.instructions[i].operands.get(1)?.index();
+        match s.vals.get(op)? {
+            // The whole buffer (not a view into one).
+            V::Arr {
+                ptr,
+                keep: Some(buf),
+                ..
+            } if std::ptr::eq(*ptr, b) && std::ptr::eq(buf.ptr(), b) => buf
+                .packs()
+                .get_or_pack(g, || self.pack_b(g, b, "").ok())
+                .map(PreB::Weight),
+            _ => None,
+        }
     }
 
     /// Constant B `b` of GEMM `g` packed into `cb` by the first caller, shared after (the
@@ -290,8 +313,34 @@ impl Programs {
 }
 
 /// A constant B's packing, made once for a GEMM step and shared by the threads that run
-/// the executable (see [`Programs::const_packed`]).
+/// the executable (see [`Programs::prepacked_b`]).
 pub(crate) type ConstB = std::sync::OnceLock<Option<PackedAny>>;
+
+/// Fewest elements of B (k x n) whose packing is kept with an argument's buffer: below,
+/// packing costs little next to the GEMM's own setup.
+pub(crate) const WEIGHT_PACK_MIN: usize = 16 * 1024;
+
+/// Whether argument buffers keep their packings (`OXLA_WEIGHT_PACKS=0` turns it off, to
+/// measure what it brings).
+fn weight_packs_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("OXLA_WEIGHT_PACKS").is_none_or(|v| v != "0"))
+}
+
+/// A B packed before: a constant's, held by its program, or an argument buffer's.
+pub(crate) enum PreB<'p> {
+    Const(&'p PackedAny),
+    Weight(std::sync::Arc<PackedAny>),
+}
+
+impl PreB<'_> {
+    pub(crate) fn get(&self) -> &PackedAny {
+        match self {
+            PreB::Const(p) => p,
+            PreB::Weight(p) => p,
+        }
+    }
+}
 
 /// B of a single-product GEMM packed once ([`Programs::pack_b`]).
 pub(crate) enum PackedAny {

@@ -58,7 +58,8 @@ impl Programs {
         kernel: usize,
     ) -> Result<V> {
         let name = &s.c.instructions[gemm].name;
-        let pre = self.const_packed(s.prog, gemm, d.b);
+        let pre = self.prepacked_b(s, gemm, d.b);
+        let pre = pre.as_ref().map(crate::steps::gemm::PreB::get);
         self.with_kernel_io(s, kernel, |k, ins, outs| {
             // SAFETY: the kernel's pointers, its output apart from the GEMM's operands
             // (the plan chose its memory so).
@@ -149,7 +150,11 @@ impl Programs {
         match (&vals[ins.operands[0].index()], kind) {
             (V::Arr { keep: None, .. }, InPlace::Arena) => true,
             (V::Arr { keep: Some(k), .. }, InPlace::Owned { holders }) => {
-                Arc::strong_count(k) == holders
+                let mine = Arc::strong_count(k) == holders;
+                if mine {
+                    k.written();
+                }
+                mine
             }
             _ => false,
         }
