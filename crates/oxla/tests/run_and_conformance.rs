@@ -289,3 +289,38 @@ fn every_bench_program_compiles_and_matches_jax_on_the_jit() {
         }
     }
 }
+
+/// Programs whose GEMM weights are arguments, called again and again on the same buffers
+/// (the runtime keeps each weight's packing from its second call on): every call's outputs
+/// match JAX's.
+#[test]
+fn bench_programs_called_again_on_the_same_buffers_match_jax() {
+    for name in ["matmul_256", "mlp_train_step", "transformer_block"] {
+        let Some(dir) = bench(name) else { return };
+        let p = load_program(&dir.join("program.mlir")).unwrap();
+        let client = oxla::Client::cpu().unwrap();
+        let exe = client
+            .compile(&p.module, &oxla::CompileOptions::default())
+            .unwrap();
+        let bufs: Vec<oxla::Buffer> = folder_args(&dir)
+            .unwrap()
+            .iter()
+            .map(|l| oxla::Buffer::from_literal(l).unwrap())
+            .collect();
+        let refs: Vec<&oxla::Buffer> = bufs.iter().collect();
+        for call in 0..3 {
+            let out = exe.execute(&refs).unwrap();
+            let skip = if p.tuple_result { p.skip_outputs } else { 0 };
+            let lits: Vec<Literal> = out[skip..]
+                .iter()
+                .map(|b| b.to_literal().unwrap())
+                .collect();
+            for (k, err, verdict) in check_outputs(&dir, &lits).unwrap() {
+                assert!(
+                    verdict.is_ok(),
+                    "{name} call {call} out{k}: {verdict:?} (max err {err})"
+                );
+            }
+        }
+    }
+}
