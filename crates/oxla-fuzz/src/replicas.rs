@@ -139,6 +139,27 @@ pub fn compile(
     client.compile(module, options)
 }
 
+/// [`execute`] twice, a single-replica program on the same argument buffers both times
+/// (the second call may take paths the first prepared, e.g. a GEMM's kept packing of an
+/// argument B); both results.
+pub fn execute_twice(
+    exe: &Executable,
+    module: &HloModule,
+    args: &[Literal],
+) -> Result<[Literal; 2]> {
+    if replicas(module) > 1 {
+        return Ok([execute(exe, module, args)?, execute(exe, module, args)?]);
+    }
+    let bufs = args
+        .iter()
+        .filter(|l| !l.shape().is_token())
+        .map(Buffer::from_literal)
+        .collect::<Result<Vec<_>>>()?;
+    let refs: Vec<&Buffer> = bufs.iter().collect();
+    let first = exe.to_literal(exe.execute(&refs)?)?;
+    Ok([first, exe.to_literal(exe.execute(&refs)?)?])
+}
+
 /// The compiled result of `exe` (built from `module`), stacked like [`interpret`]'s.
 pub fn execute(exe: &Executable, module: &HloModule, args: &[Literal]) -> Result<Literal> {
     let n = replicas(module);

@@ -327,7 +327,12 @@ impl Client {
             options.threads
         };
         let t_code = Instant::now();
-        let programs = Programs::build(&m, threads, &self.shared.custom_calls)?;
+        let programs = Programs::build(
+            &m,
+            threads,
+            &self.shared.custom_calls,
+            options.weight_pack_min,
+        )?;
         let compile_time = t0.elapsed();
         if let Some(p) = &profiler {
             let end = Instant::now();

@@ -255,6 +255,8 @@ struct Builder<'m> {
     specs: Vec<KernelSpec>,
     /// The pool threads kernels that split their work may use.
     threads: usize,
+    /// `CompileOptions::weight_pack_min`.
+    weight_pack_min: usize,
 }
 
 impl<'m> Builder<'m> {
@@ -297,7 +299,7 @@ impl<'m> Builder<'m> {
                     let param_b = g.batch == 1
                         && cid == self.m.entry
                         && matches!(b_op, Op::Parameter { .. })
-                        && g.k * g.n >= crate::steps::gemm::WEIGHT_PACK_MIN;
+                        && g.k * g.n >= self.weight_pack_min;
                     steps.push(Step::Gemm {
                         ins: i,
                         g,
@@ -616,6 +618,7 @@ impl Programs {
         m: &HloModule,
         threads: usize,
         registry: &crate::custom_call::Registry,
+        weight_pack_min: usize,
     ) -> Result<Programs> {
         let mut b = Builder {
             m,
@@ -624,6 +627,7 @@ impl Programs {
             by_comp: HashMap::new(),
             specs: Vec::new(),
             threads: threads.max(1),
+            weight_pack_min,
         };
         let entry = b.program(m.entry, true)?;
         let compiled = compile_kernels(m, &b.specs)?;
@@ -660,5 +664,11 @@ pub(crate) fn build_text(text: &str) -> Programs {
     oxla_passes::Pipeline::with_fusion()
         .run(&mut m)
         .expect("optimizes");
-    Programs::build(&m, 1, &crate::custom_call::Registry::default()).expect("builds")
+    Programs::build(
+        &m,
+        1,
+        &crate::custom_call::Registry::default(),
+        crate::steps::gemm::WEIGHT_PACK_MIN,
+    )
+    .expect("builds")
 }

@@ -131,6 +131,39 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_size_threshold_is_a_compile_option() {
+        // 16 x 64 times 64 x 64: B has 4 Ki elements, under the default 16 Ki.
+        let text = "HloModule m\nENTRY e {\n  x = f32[16,64] parameter(0)\n  w = f32[64,64] parameter(1)\n  d = f32[16,64] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n  ROOT r = f32[16,64] negate(d)\n}\n";
+        let m = oxla_hlo::text::parse_module(text).expect("parses");
+        let x: Vec<f32> = (0..16 * 64).map(|i| (i % 5) as f32 - 2.0).collect();
+        let w: Vec<f32> = (0..64 * 64).map(|i| (i % 3) as f32 - 1.0).collect();
+        let want: Vec<f32> = (0..16 * 64)
+            .map(|ij| {
+                -(0..64)
+                    .map(|p| x[ij / 64 * 64 + p] * w[p * 64 + ij % 64])
+                    .sum::<f32>()
+            })
+            .collect();
+        for (min, kept) in [(None, 0), (Some(0), 1), (Some(usize::MAX), 0)] {
+            let mut options = CompileOptions::default();
+            if let Some(min) = min {
+                options.weight_pack_min = min;
+            }
+            let exe = Client::cpu()
+                .expect("client")
+                .compile(&m, &options)
+                .expect("compiles");
+            let xb = Buffer::from_slice(&x, &[16, 64]).expect("x");
+            let wb = Buffer::from_slice(&w, &[64, 64]).expect("w");
+            for _ in 0..3 {
+                let out = exe.execute(&[&xb, &wb]).expect("runs");
+                assert_eq!(out[0].to_vec::<f32>().expect("f32"), want, "{min:?}");
+            }
+            assert_eq!(wb.data.packs().kept(), kept, "{min:?}");
+        }
+    }
+
     /// Runs `HEAD`'s product twice on `w` (its packing kept), then `update` donating `w`,
     /// which updates it in place (row 0 replaced by `u`; `extra` its other arguments); the
     /// product of the updated buffer must then use it as it now is, not the kept packing.

@@ -316,8 +316,9 @@ impl Programs {
 /// the executable (see [`Programs::prepacked_b`]).
 pub(crate) type ConstB = std::sync::OnceLock<Option<PackedAny>>;
 
-/// Fewest elements of B (k x n) whose packing is kept with an argument's buffer: below,
-/// packing costs little next to the GEMM's own setup.
+/// Fewest elements of B (k x n) whose packing is kept with an argument's buffer, by default
+/// (`CompileOptions::weight_pack_min`): below, packing costs little next to the GEMM's own
+/// setup, and the buffer's memory would grow for nothing.
 pub(crate) const WEIGHT_PACK_MIN: usize = 16 * 1024;
 
 /// Whether argument buffers keep their packings (`OXLA_WEIGHT_PACKS=0` turns it off, to
