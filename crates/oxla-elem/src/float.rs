@@ -36,15 +36,9 @@ pub fn sign_f64(x: f64) -> f64 {
         x.signum()
     }
 }
-/// `x` with a signaling NaN made quiet (payload and sign kept), as an IEEE 754 arithmetic
-/// operation delivers it.
-fn quiet(x: f64) -> f64 {
-    if x.is_nan() {
-        f64::from_bits(x.to_bits() | 1 << 51)
-    } else {
-        x
-    }
-}
+// `quiet(x)`: a signaling NaN made quiet (payload and sign kept), as an IEEE 754 arithmetic
+// operation delivers it.
+use oxla_hlo::literal::nan_bits::quiet;
 // Rounding to an integral value is arithmetic: a signaling NaN comes out quiet, as the
 // hardware rounding XLA CPU and the JIT use (roundss/roundsd) gives it; the software
 // floor/ceil/round of the baseline target return the NaN untouched.

@@ -292,6 +292,15 @@ pub mod nan_bits {
         (b >> 63 != 0, if m == 0 { 1 << (bits - 1) } else { m })
     }
 
+    /// `x` with a NaN's quiet bit set (sign and payload kept), as arithmetic makes it.
+    pub fn quiet(x: f64) -> f64 {
+        if x.is_nan() {
+            f64::from_bits(x.to_bits() | 1 << 51)
+        } else {
+            x
+        }
+    }
+
     pub fn f32_to_f64(x: f32) -> f64 {
         if x.is_nan() {
             let b = x.to_bits();
@@ -610,12 +619,39 @@ impl Literal {
         }
         Literal::from_parts(new, self.data.clone())
     }
-    /// Element-type conversion with XLA's CPU semantics (see [`convert_scalar`]).
+    /// Element-type conversion with XLA's CPU semantics (see [`convert_scalar`]). A
+    /// conversion the hardware makes between f64 and a narrower float (to f64 from f32, f16
+    /// or bf16, which go through f32; f64 to f32), complex parts included, quiets a
+    /// signaling NaN as `cvtss2sd`/`cvtsd2ss` do for XLA CPU's `fpext`/`fptrunc` and the
+    /// JIT's `fpromote`/`fdemote` (fuzz seed 19136006 with --max-dim 24).
     pub fn convert(&self, to: PrimitiveType) -> Result<Literal> {
         let Shape::Array(a) = &self.shape else {
             return Err(Error::invalid(format!("cannot convert {}", self.shape)));
         };
-        Literal::from_scalars(to, &a.dims, self.scalars())
+        use PrimitiveType::*;
+        let (f, t) = (self.element_type(), to);
+        let part = |x: PrimitiveType| {
+            if x.is_complex() {
+                x.component_type()
+            } else {
+                x
+            }
+        };
+        let quiets = matches!((part(f), part(t)), (F64, F32) | (F32 | F16 | BF16, F64));
+        let mut scalars = self.scalars();
+        if quiets {
+            for s in &mut scalars {
+                *s = match *s {
+                    Scalar::Float(x) => Scalar::Float(nan_bits::quiet(x)),
+                    Scalar::Complex(c) => Scalar::Complex(Complex64::new(
+                        nan_bits::quiet(c.re),
+                        nan_bits::quiet(c.im),
+                    )),
+                    s => s,
+                };
+            }
+        }
+        Literal::from_scalars(to, &a.dims, scalars)
     }
     /// Little-endian bytes of the elements (one byte per sub-byte element).
     pub fn to_le_bytes(&self) -> Vec<u8> {
