@@ -73,8 +73,8 @@ pub struct CompileOptions {
     pub profile: Option<std::sync::Arc<Profiler>>,
     /// A GEMM whose B is an argument of at least this many elements keeps B's packing with
     /// the argument's buffer from its second call on (weights passed call after call skip
-    /// their packing; `OXLA_WEIGHT_PACKS=0` turns it off at run time). Default 16 Ki; the
-    /// fuzzer takes 0, so every argument B takes that path.
+    /// their packing). Default 16 Ki, or `usize::MAX` (none kept) where the environment has
+    /// `OXLA_WEIGHT_PACKS=0`; the fuzzer takes 0, so every argument B takes that path.
     pub weight_pack_min: usize,
 }
 
@@ -89,7 +89,7 @@ impl Default for CompileOptions {
             partitions: 0,
             device_assignment: None,
             profile: None,
-            weight_pack_min: crate::steps::gemm::WEIGHT_PACK_MIN,
+            weight_pack_min: crate::steps::gemm::default_weight_pack_min(),
         }
     }
 }

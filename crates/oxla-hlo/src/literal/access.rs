@@ -630,14 +630,10 @@ impl Literal {
         };
         use PrimitiveType::*;
         let (f, t) = (self.element_type(), to);
-        let part = |x: PrimitiveType| {
-            if x.is_complex() {
-                x.component_type()
-            } else {
-                x
-            }
-        };
-        let quiets = matches!((part(f), part(t)), (F64, F32) | (F32 | F16 | BF16, F64));
+        let quiets = matches!(
+            (f.component_type(), t.component_type()),
+            (F64, F32) | (F32 | F16 | BF16, F64)
+        );
         let mut scalars = self.scalars();
         if quiets {
             for s in &mut scalars {

@@ -143,7 +143,7 @@ impl Programs {
         if let Some(cb) = const_b {
             return self.const_b_packed(cb, g, b).map(PreB::Const);
         }
-        if !*param_b || !weight_packs_enabled() {
+        if !*param_b {
             return None;
         }
         let op = s.c.instructions[i].operands.get(1)?.index();
@@ -321,11 +321,14 @@ pub(crate) type ConstB = std::sync::OnceLock<Option<PackedAny>>;
 /// setup, and the buffer's memory would grow for nothing.
 pub(crate) const WEIGHT_PACK_MIN: usize = 16 * 1024;
 
-/// Whether argument buffers keep their packings (`OXLA_WEIGHT_PACKS=0` turns it off, to
-/// measure what it brings).
-fn weight_packs_enabled() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("OXLA_WEIGHT_PACKS").is_none_or(|v| v != "0"))
+/// The default `CompileOptions::weight_pack_min`: [`WEIGHT_PACK_MIN`], or none kept where
+/// `OXLA_WEIGHT_PACKS=0` (to measure what keeping them brings).
+pub(crate) fn default_weight_pack_min() -> usize {
+    if std::env::var_os("OXLA_WEIGHT_PACKS").is_some_and(|v| v == "0") {
+        usize::MAX
+    } else {
+        WEIGHT_PACK_MIN
+    }
 }
 
 /// A B packed before: a constant's, held by its program, or an argument buffer's.
