@@ -7,13 +7,20 @@
 //! or `best` (the default: the best this CPU has); THREADS a comma-separated list (default
 //! `1,2`). The configurations take turns run by run, so that on a shared machine the load
 //! falls on all of them alike.
+//!
+//! `gemm_bench kernel [ISAS] [THREADS] [SECONDS]` instead measures the f32 microkernels
+//! alone (both the plain and the packed-A one) on packed, cache-resident panels: the
+//! ceiling the whole GEMM can reach on this machine (see `sgemm_kernel_ceiling`).
 
 use std::time::Instant;
 
-use oxla_kernels::{dgemm_ex_with, sgemm_ex_with, GemmArgs, Isa};
+use oxla_kernels::{dgemm_ex_with, sgemm_ex_with, sgemm_kernel_ceiling, GemmArgs, Isa};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("kernel") {
+        return kernel_ceiling(&args[1..]);
+    }
     let shape = args.first().map_or("1024", String::as_str);
     // A trailing `t`: A is stored transposed (k x m); `T`: B is (n x k).
     let trans_a = shape.trim_end_matches('T').ends_with('t');
@@ -101,5 +108,46 @@ fn main() {
             median * 1e3,
             gflops(median),
         );
+    }
+}
+
+/// `kernel [ISAS] [THREADS] [SECONDS]`: the microkernels' own GFLOPS (see the module doc).
+fn kernel_ceiling(args: &[String]) {
+    let isas: Vec<Isa> = args
+        .first()
+        .map_or("best", String::as_str)
+        .split(',')
+        .map(|s| match s {
+            "portable" => Isa::Portable,
+            "avx2" => Isa::Avx2,
+            "avx512" => Isa::Avx512,
+            _ => Isa::detect(),
+        })
+        .collect();
+    let thread_counts: Vec<usize> = args
+        .get(1)
+        .map_or("1,2", String::as_str)
+        .split(',')
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    let seconds: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1.0);
+    for &isa in &isas {
+        for packed_a in [false, true] {
+            for &threads in &thread_counts {
+                let time = std::time::Duration::from_secs_f64(seconds);
+                match sgemm_kernel_ceiling(isa, packed_a, threads, time) {
+                    Ok(r) => println!(
+                        "kernel f32 {isa:?} {} {}x{} kc {}{}, {threads} thread(s): {:.1} GFLOPS",
+                        if packed_a { "packed-A" } else { "plain" },
+                        r.mr,
+                        r.nr,
+                        r.kc,
+                        if r.a_outer { " (A outer)" } else { "" },
+                        r.gflops
+                    ),
+                    Err(e) => println!("kernel f32 {isa:?}: {e}"),
+                }
+            }
+        }
     }
 }

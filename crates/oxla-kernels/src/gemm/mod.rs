@@ -6,10 +6,12 @@
 
 use std::fmt;
 
+mod ceiling;
 mod driver;
 mod kernels;
 mod transpose;
 
+pub use ceiling::{sgemm_kernel_ceiling, KernelCeiling};
 pub use driver::Epilogue;
 use driver::Scalar;
 
