@@ -22,6 +22,9 @@ pub struct Parser<'a> {
     aliases: Vec<(String, Attr)>,
     /// In pretty op bodies the `: type` after `dense<...>` belongs to the op, not the value.
     dense_takes_type: bool,
+    /// The last position [`Parser::line_col`] was asked for and its line: every op records
+    /// its line, and counting from the start each time made parsing quadratic in the text.
+    line_memo: std::cell::Cell<(usize, usize)>,
 }
 
 fn is_ident_char(c: char) -> bool {
@@ -79,6 +82,7 @@ impl<'a> Parser<'a> {
             pos: 0,
             aliases: Vec::new(),
             dense_takes_type: true,
+            line_memo: std::cell::Cell::new((0, 1)),
         }
     }
 
@@ -88,9 +92,25 @@ impl<'a> Parser<'a> {
         &self.src[self.pos..]
     }
 
+    /// The 1-based line and column of byte `pos`. Lines are counted from the last position
+    /// asked for (forwards, or backwards after backtracking), so a pass over the text costs
+    /// its length once; the column scans back to the line's start.
     fn line_col(&self, pos: usize) -> (usize, usize) {
-        let before = &self.src[..pos.min(self.src.len())];
-        let line = before.matches('\n').count() + 1;
+        let pos = pos.min(self.src.len());
+        let newlines = |a: usize, b: usize| {
+            self.src.as_bytes()[a..b]
+                .iter()
+                .filter(|&&c| c == b'\n')
+                .count()
+        };
+        let (memo_pos, memo_line) = self.line_memo.get();
+        let line = if pos >= memo_pos {
+            memo_line + newlines(memo_pos, pos)
+        } else {
+            memo_line - newlines(pos, memo_pos)
+        };
+        self.line_memo.set((pos, line));
+        let before = &self.src[..pos];
         let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
         (line, col)
     }

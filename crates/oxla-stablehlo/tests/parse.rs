@@ -189,3 +189,66 @@ fn quoted_symbols_and_shardy_rules() {
     assert_eq!(m.funcs[1].name, "<lambda>");
     oxla_stablehlo::import(&m, None).unwrap();
 }
+
+/// Every op (nested ones too) and function records the line and column it starts at:
+/// checked against the text itself on each bench program, and on an error far into a
+/// long text (positions are counted incrementally, so the parse stays linear in its size).
+#[test]
+fn ops_and_errors_carry_their_source_positions() {
+    use oxla_stablehlo::ast::{Operation, Region};
+    fn check(text: &str, ops: &[Operation], seen: &mut usize) {
+        let lines: Vec<&str> = text.lines().collect();
+        for op in ops {
+            let line = lines[op.line - 1];
+            let at = &line[op.column - 1..];
+            assert!(
+                at.starts_with('%') || at.starts_with(&op.name) || at.starts_with('"'),
+                "op {} recorded at {}:{}, where the text is {at:?}",
+                op.name,
+                op.line,
+                op.column
+            );
+            *seen += 1;
+            for r in &op.regions {
+                let r: &Region = r;
+                for b in &r.blocks {
+                    check(text, &b.ops, seen);
+                }
+            }
+        }
+    }
+    let Some(s) = shared() else { return };
+    for name in ["mlp_train_step", "transformer_block", "while_tanh_matmul"] {
+        let text =
+            std::fs::read_to_string(s.join("bench").join(name).join("program.mlir")).unwrap();
+        let m = parse_module(&text).unwrap();
+        let mut seen = 0;
+        for f in &m.funcs {
+            assert!(
+                text.lines().nth(f.line - 1).unwrap().contains("func.func"),
+                "{name}: @{} at line {}",
+                f.name,
+                f.line
+            );
+            for b in &f.body.blocks {
+                check(&text, &b.ops, &mut seen);
+            }
+        }
+        assert!(seen > 20, "{name}: {seen} ops");
+    }
+    // 20,000 ops, then a bad type on line 20,002.
+    let mut text = String::from("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n");
+    for i in 0..20_000 {
+        let prev = if i == 0 {
+            "%a".to_string()
+        } else {
+            format!("%v{}", i - 1)
+        };
+        text += &format!("  %v{i} = stablehlo.add {prev}, %a : tensor<2xf32>\n");
+    }
+    text += "  %bad = stablehlo.add %a, %a : tensor<2xf33>\n  return %a : tensor<2xf32>\n}\n";
+    let t = std::time::Instant::now();
+    let e = parse_module(&text).unwrap_err().to_string();
+    eprintln!("20,000 ops parsed in {:?}", t.elapsed());
+    assert!(e.contains("20002:"), "{e}");
+}
