@@ -44,8 +44,11 @@ pub fn fold_constants(module: &mut HloModule) -> Result<bool> {
             if !foldable(&ins.op) || !all_const || !small || ins.operands.is_empty() {
                 continue;
             }
-            // A one-instruction module: the constants, the instruction (its callees are
-            // the module's computations, so they keep their ids).
+            // A one-instruction module: the constants, the instruction, and only the
+            // computations it calls (directly or not), renumbered. Cloning every
+            // computation per folded instruction (and verifying the clone) made folding
+            // quadratic in the module's size.
+            let (mut computations, renumber) = callees(module, &ins.called);
             let mut instrs: Vec<HloInstruction> =
                 ins.operands.iter().map(|o| c.instr(*o).clone()).collect();
             let mut folded = ins.clone();
@@ -54,20 +57,24 @@ pub fn fold_constants(module: &mut HloModule) -> Result<bool> {
             // Fresh names: the originals also live in the cloned computations.
             for (k, x) in instrs.iter_mut().enumerate() {
                 x.name = format!("__fold.{k}");
+                for id in &mut x.called {
+                    *id = renumber(*id);
+                }
             }
             let root = InstrId(instrs.len() as u32 - 1);
-            let mut m = HloModule {
-                name: "fold".into(),
-                computations: module.computations.clone(),
-                entry: ComputationId(module.computations.len() as u32),
-                config: ModuleConfig::default(),
-            };
-            m.computations.push(HloComputation {
+            let entry = ComputationId(computations.len() as u32);
+            computations.push(HloComputation {
                 name: "__fold_entry".into(),
                 instructions: instrs,
                 parameters: vec![],
                 root,
             });
+            let m = HloModule {
+                name: "fold".into(),
+                computations,
+                entry,
+                config: ModuleConfig::default(),
+            };
             // Ops the interpreter cannot evaluate here simply stay unfolded.
             let Ok(value) = interp.run(&m, &[]) else {
                 continue;
@@ -84,4 +91,51 @@ pub fn fold_constants(module: &mut HloModule) -> Result<bool> {
         }
     }
     Ok(changed)
+}
+
+/// Clones of the computations reachable from `called` (in id order, their calls
+/// renumbered), and the renumbering of those ids.
+fn callees(
+    module: &HloModule,
+    called: &[ComputationId],
+) -> (Vec<HloComputation>, impl Fn(ComputationId) -> ComputationId) {
+    let n = module.computations.len();
+    let mut reached = vec![false; n];
+    let mut stack: Vec<ComputationId> = called.to_vec();
+    while let Some(id) = stack.pop() {
+        let i = id.0 as usize;
+        if i >= n || reached[i] {
+            continue;
+        }
+        reached[i] = true;
+        for ins in &module.computations[i].instructions {
+            stack.extend(ins.called.iter().copied());
+        }
+    }
+    // New id of each reached computation; an id out of range stays out of range (the
+    // interpreter's verifier rejects it, so the instruction stays unfolded).
+    let mut new_id = vec![u32::MAX; n];
+    let mut next = 0u32;
+    for (i, &r) in reached.iter().enumerate() {
+        if r {
+            new_id[i] = next;
+            next += 1;
+        }
+    }
+    let renumber = move |id: ComputationId| {
+        ComputationId(new_id.get(id.0 as usize).copied().unwrap_or(u32::MAX))
+    };
+    let computations = (0..n)
+        .filter(|&i| reached[i])
+        .map(|i| {
+            let mut c = module.computations[i].clone();
+            for ins in &mut c.instructions {
+                for id in &mut ins.called {
+                    *id = renumber(*id);
+                }
+            }
+            c
+        })
+        .collect();
+    (computations, renumber)
 }
