@@ -150,19 +150,26 @@ pub(crate) fn compile_and_finalize(
     // One task per function on the persistent worker pool (warm threads: a thread spawned
     // per compile paid its start and its allocator's first page faults every time, about
     // 0.25 ms of reduce_sum's 0.5 ms warm compile). A panic in Cranelift becomes an error.
+    // Identical functions (a model's repeated layers emit the same fusions) are compiled
+    // once: `rep[k]` is the first function equal to function k.
+    let rep = representatives(&ctxs, &metas);
+    let distinct: Vec<usize> = (0..rep.len()).filter(|&k| rep[k] == k).collect();
     let cells: Vec<std::sync::Mutex<Option<cranelift_codegen::Context>>> = ctxs
         .drain(..)
-        .map(|c| std::sync::Mutex::new(Some(c)))
+        .enumerate()
+        .filter(|&(k, _)| rep[k] == k)
+        .map(|(_, c)| std::sync::Mutex::new(Some(c)))
         .collect();
     let outs: Vec<std::sync::Mutex<Option<Out>>> = (0..cells.len())
         .map(|_| std::sync::Mutex::new(None))
         .collect();
-    let task = |k: usize| {
-        let out = match cells[k].lock().ok().as_deref_mut().and_then(Option::as_mut) {
+    let task = |j: usize| {
+        let k = distinct[j];
+        let out = match cells[j].lock().ok().as_deref_mut().and_then(Option::as_mut) {
             Some(ctx) => compile_one(ctx, ids[k], &names[k]),
             None => Err(Error::internal("kernel context")),
         };
-        if let Ok(mut o) = outs[k].lock() {
+        if let Ok(mut o) = outs[j].lock() {
             *o = Some(out);
         }
     };
@@ -179,7 +186,7 @@ pub(crate) fn compile_and_finalize(
     let t_define = std::time::Instant::now();
     times.cranelift = t_define - t_start;
     let mut sizes = Vec::with_capacity(results.len());
-    for (k, r) in results.into_iter().enumerate() {
+    for (&k, r) in distinct.iter().zip(results) {
         let (bytes, align, relocs, took) = r.ok_or_else(|| Error::internal("missing kernel"))??;
         times.slowest = times.slowest.max(took);
         sizes.push(bytes.len());
@@ -189,22 +196,23 @@ pub(crate) fn compile_and_finalize(
     jm.finalize_definitions().map_err(cl_err)?;
     times.finalize = t_define.elapsed();
     if perf_map_enabled() {
-        let entries: Vec<(*const u8, usize, &str)> = ids
+        let entries: Vec<(*const u8, usize, &str)> = distinct
             .iter()
             .zip(&sizes)
-            .zip(names.iter())
-            .map(|((&id, &n), name)| (jm.get_finalized_function(id), n, name.as_str()))
+            .map(|(&k, &n)| (jm.get_finalized_function(ids[k]), n, names[k].as_str()))
             .collect();
         write_perf_map(&entries);
     }
-    let kernels = ids
-        .iter()
-        .zip(metas)
-        .map(|(&id, mut k)| {
-            let p = jm.get_finalized_function(id);
+    times.distinct = distinct.len();
+    let kernels = metas
+        .into_iter()
+        .enumerate()
+        .map(|(k, mut k_meta)| {
+            // A duplicate runs its representative's code (only that one was defined).
+            let p = jm.get_finalized_function(ids[rep[k]]);
             // SAFETY: the function was defined with the KernelFn signature above.
-            k.func = unsafe { std::mem::transmute::<*const u8, KernelFn>(p) };
-            k
+            k_meta.func = unsafe { std::mem::transmute::<*const u8, KernelFn>(p) };
+            k_meta
         })
         .collect();
     Ok(Compiled {
@@ -215,6 +223,51 @@ pub(crate) fn compile_and_finalize(
         kernels,
         times,
     })
+}
+
+/// For each function, the index of the first function identical to it: the same Cranelift
+/// IR (`FunctionStencil`, compared in full after a hash), the same external names
+/// (helpers, in the order the function declared them) and the same kernel description. An
+/// identical function compiles to the same machine code, so one copy serves all of them.
+fn representatives(ctxs: &[cranelift_codegen::Context], metas: &[crate::Kernel]) -> Vec<usize> {
+    use std::hash::{Hash, Hasher};
+    let same_meta = |a: &crate::Kernel, b: &crate::Kernel| {
+        (
+            a.extent,
+            a.work_per_unit,
+            a.granule,
+            a.num_inputs,
+            a.num_outputs,
+            a.lanes,
+        ) == (
+            b.extent,
+            b.work_per_unit,
+            b.granule,
+            b.num_inputs,
+            b.num_outputs,
+            b.lanes,
+        )
+    };
+    let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut rep = Vec::with_capacity(ctxs.len());
+    for (k, ctx) in ctxs.iter().enumerate() {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        ctx.func.stencil.hash(&mut h);
+        let bucket = by_hash.entry(h.finish()).or_default();
+        let found = bucket.iter().copied().find(|&r| {
+            ctxs[r].func.stencil == ctx.func.stencil
+                && ctxs[r].func.params == ctx.func.params
+                && same_meta(&metas[r], &metas[k])
+        });
+        match found {
+            Some(r) => rep.push(r),
+            None => {
+                bucket.push(k);
+                rep.push(k);
+            }
+        }
+    }
+    rep
 }
 
 /// Whether `OXLA_PERF_MAP=1` asks for kernel symbols for `perf`.

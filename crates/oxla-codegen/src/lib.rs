@@ -122,6 +122,8 @@ pub struct CodegenTimes {
     /// Defining and finalizing the machine code.
     pub finalize: std::time::Duration,
     pub kernels: usize,
+    /// Distinct kernels among them (identical ones are compiled once).
+    pub distinct: usize,
     /// Cranelift IR instructions emitted, over every kernel.
     pub clif_insts: usize,
 }

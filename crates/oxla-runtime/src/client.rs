@@ -345,8 +345,8 @@ impl Client {
             let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
             eprintln!(
                 "compile {}: passes {passes_ms:.2} ms, code {:.2} ms (module {:.2}, emit {:.2}, \
-                 cranelift {:.2} [slowest kernel {:.2}], finalize {:.2}; {} kernels, {} CLIF \
-                 instructions), total {:.2} ms",
+                 cranelift {:.2} [slowest kernel {:.2}], finalize {:.2}; {} kernels ({} distinct), \
+                 {} CLIF instructions), total {:.2} ms",
                 m.name,
                 ms(t_code.elapsed()),
                 ms(ct.module),
@@ -355,6 +355,7 @@ impl Client {
                 ms(ct.slowest),
                 ms(ct.finalize),
                 ct.kernels,
+                ct.distinct,
                 ct.clif_insts,
                 ms(compile_time)
             );
