@@ -519,6 +519,32 @@ def nn():
     yield Program("train", "jvp_vmap",
                   jax.vmap(lambda v: jax.jvp(jnp.tanh, (v,), (jnp.ones_like(v),))[1]), (x,), 1e-5)
 
+    # Six identical pre-norm transformer layers, value and gradient: a model's repeated
+    # layers emit the same fusions, which the JIT compiles once and shares.
+    d, s, h = 16, 8, 2
+
+    def block(x, p):
+        def heads(t):
+            return t.reshape(s, h, d // h).transpose(1, 0, 2)
+        m = x.mean(-1, keepdims=True)
+        v = ((x - m) ** 2).mean(-1, keepdims=True)
+        y = (x - m) * lax.rsqrt(v + 1e-5)
+        q, k, vv = heads(y @ p[0]), heads(y @ p[1]), heads(y @ p[2])
+        a = jax.nn.softmax(q @ k.transpose(0, 2, 1) / np.sqrt(d / h), axis=-1)
+        x = x + (a @ vv).transpose(1, 0, 2).reshape(s, d) @ p[3]
+        return x + jax.nn.gelu(x @ p[4]) @ p[5]
+
+    def stacked_loss(ps, x):
+        for p in ps:
+            x = block(x, p)
+        return (x ** 2).mean()
+
+    shapes = [(d, d)] * 4 + [(d, 2 * d), (2 * d, d)]
+    layers = [[data(f"layer{i}w{j}", "float32", sh, -0.3, 0.3) for j, sh in enumerate(shapes)]
+              for i in range(6)]
+    yield Program("train", "stacked_layers_grad", jax.value_and_grad(stacked_loss),
+                  (layers, data("layers_x", "float32", (s, d))), 1e-4, 1e-6)
+
 
 def control():
     x = data("ctl", "float32", (6,))
