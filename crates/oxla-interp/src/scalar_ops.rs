@@ -220,6 +220,13 @@ pub fn binary(op: BinaryOp, t: PrimitiveType, a: Scalar, b: Scalar) -> Result<Sc
             Int(wrap_int(t, r))
         }
         (Complex, Float(x), Float(y)) => Scalar::Complex(Complex64::new(x, y)),
+        // XLA CPU computes f16 (and the 8-bit floats, through f16) in f32, and F16C's
+        // f16 -> f32 conversion quiets a signaling NaN: the power of one then sees a quiet
+        // NaN (pow(1, qNaN) = pow(qNaN, 0) = 1). bf16 widens by a shift and keeps it.
+        (Pow, Float(x), Float(y)) if t == PrimitiveType::F16 || t.is_minifloat() => {
+            use oxla_hlo::literal::nan_bits::quiet;
+            Float(elem::pow_f64(quiet(x), quiet(y)))
+        }
         (op, Float(x), Float(y)) => Float(match float_binary(op) {
             Some(f) => f(x, y),
             None => return Err(bad(op.name(), t)),

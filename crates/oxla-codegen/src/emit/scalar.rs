@@ -382,6 +382,17 @@ impl<'a, 'b> Emitter<'a, 'b> {
                         let v = match x[0].t {
                             PrimitiveType::F64 => em.call_helper(name, &[x[0].v, x[1].v], F64)?,
                             PrimitiveType::F32 => em.call_helper(name, &[x[0].v, x[1].v], F32)?,
+                            // bf16 keeps a signaling NaN through its f32 (a shift, as
+                            // XLA's), which `fpromote` would quiet: its power widens bit for
+                            // bit (f16 and the 8-bit floats widen as F16C does, quieting).
+                            PrimitiveType::BF16 if op == Pow => {
+                                let r = em.call_helper(
+                                    "oxla_pow_f32_bits_to_f64",
+                                    &[x[0].v, x[1].v],
+                                    F64,
+                                )?;
+                                return em.round_from_f64(r, PrimitiveType::BF16);
+                            }
                             t => {
                                 let a = em.b.ins().fpromote(F64, x[0].v);
                                 let b = em.b.ins().fpromote(F64, x[1].v);
