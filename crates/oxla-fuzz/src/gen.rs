@@ -790,8 +790,16 @@ impl Gen<'_> {
                     .map(|(i, &d)| (1, i, dims[d])),
             )
             .collect();
+        // rhs's free dimensions: 1..=4 at the default sizes (the choice stream, and so the
+        // default campaigns' programs, as before); up to `--max-dim` where that is larger, so
+        // that large campaigns also make dots big enough to run on the GEMM kernels.
+        let free_max = if self.cfg.max_dim > GenConfig::default().max_dim {
+            self.cfg.max_dim
+        } else {
+            4
+        };
         for i in 0..self.c.below(3) {
-            let d = self.c.range(1, 4);
+            let d = self.c.range(1, free_max);
             rhs_dims.push((2, i, d));
         }
         if rhs_dims.len() > 4 {
