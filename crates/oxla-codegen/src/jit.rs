@@ -231,23 +231,28 @@ pub(crate) fn compile_and_finalize(
 /// identical function compiles to the same machine code, so one copy serves all of them.
 fn representatives(ctxs: &[cranelift_codegen::Context], metas: &[crate::Kernel]) -> Vec<usize> {
     use std::hash::{Hash, Hasher};
-    let same_meta = |a: &crate::Kernel, b: &crate::Kernel| {
+    // Every field but the code pointer (a pattern without `..`, so a new field is compared
+    // or left out on purpose).
+    let key = |k: &crate::Kernel| {
+        let crate::Kernel {
+            func: _,
+            extent,
+            work_per_unit,
+            granule,
+            num_inputs,
+            num_outputs,
+            lanes,
+        } = *k;
         (
-            a.extent,
-            a.work_per_unit,
-            a.granule,
-            a.num_inputs,
-            a.num_outputs,
-            a.lanes,
-        ) == (
-            b.extent,
-            b.work_per_unit,
-            b.granule,
-            b.num_inputs,
-            b.num_outputs,
-            b.lanes,
+            extent,
+            work_per_unit,
+            granule,
+            num_inputs,
+            num_outputs,
+            lanes,
         )
     };
+    let same_meta = |a: &crate::Kernel, b: &crate::Kernel| key(a) == key(b);
     let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
     let mut rep = Vec::with_capacity(ctxs.len());
     for (k, ctx) in ctxs.iter().enumerate() {
