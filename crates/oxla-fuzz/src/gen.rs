@@ -809,13 +809,16 @@ impl Gen<'_> {
         // the element cap (large dimensions, `--max-dim`), in the product or in rhs, those
         // are 1 instead (the choice stream is unchanged, so default campaigns generate the
         // same programs).
-        let contracted: i64 = lhs_contract.iter().map(|&d| dims[d]).product();
+        // x's batch and free dimensions (counted directly: with a contracted dimension of
+        // size 0 the product is still that big, fuzz seed 21165653).
+        let kept: i64 = (0..r)
+            .filter(|d| !lhs_contract.contains(d))
+            .map(|d| dims[d])
+            .product();
         let added: i64 = rhs_dims.iter().filter(|r| r.0 == 2).map(|r| r.2).product();
         // rhs itself (batch, contracting and added dimensions) stays under the cap too.
         let rhs_elements: i64 = rhs_dims.iter().map(|r| r.2).product();
-        if contracted > 0 && s.element_count() / contracted * added > MAX_ELEMENTS
-            || rhs_elements > MAX_ELEMENTS
-        {
+        if kept * added > MAX_ELEMENTS || rhs_elements > MAX_ELEMENTS {
             for r in rhs_dims.iter_mut().filter(|r| r.0 == 2) {
                 r.2 = 1;
             }
