@@ -1,5 +1,5 @@
-//! Identical kernels are compiled once: two element-wise combiners of the same computation
-//! share one function (a model's repeated layers emit the same fusions), a combiner of
+//! Identical kernels are compiled once (in modules of at least eight kernels): two
+//! element-wise combiners of the same computation share one function (a model's repeated layers emit the same fusions), a combiner of
 //! another computation, or of one differing only in a constant, gets its own, and each
 //! kernel still computes its own arithmetic.
 
@@ -47,19 +47,22 @@ fn identical_kernels_share_one_function() {
         .filter(|&i| matches!(c.instr(i).op, oxla_hlo::Op::Reduce { .. }))
         .collect();
     assert_eq!(reduces.len(), 3);
-    let specs: Vec<KernelSpec> = reduces
-        .iter()
-        .map(|&instruction| KernelSpec {
+    // Eight kernels (modules with fewer compile each one): the three reduces, over again.
+    let specs: Vec<KernelSpec> = (0..8)
+        .map(|k| KernelSpec {
             computation: m.entry,
-            instruction,
+            instruction: reduces[k % 3],
             mode: KernelMode::Combiner(0),
         })
         .collect();
     let compiled = compile_kernels(&m, &specs).unwrap();
-    assert_eq!((compiled.times.kernels, compiled.times.distinct), (3, 2));
+    assert_eq!((compiled.times.kernels, compiled.times.distinct), (8, 2));
     let f = |k: usize| compiled.kernels[k].func as usize;
     assert_eq!(f(0), f(1), "add1 and add1_again compile to one function");
     assert_ne!(f(0), f(2), "add2 differs in a constant");
+    for k in 3..8 {
+        assert_eq!(f(k), f(k % 3), "kernel {k}");
+    }
 
     let n = 9;
     let a: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();

@@ -26,7 +26,7 @@ pub struct KernelCeiling {
 const A_PANELS: usize = 16;
 
 /// Measures the f32 kernel that `isa` runs for a product whose A is packed (`packed_a`)
-/// or read in place, on `threads` threads at once, for about `time` in total.
+/// or read in place, on `threads` threads at once (at most the pool's), for about `time`.
 ///
 /// Each thread owns its operands: one block of packed B (the kernel's `kc x nc`) and
 /// [`A_PANELS`] packed A panels, swept as the driver's macro-kernel sweeps them (one A
@@ -48,7 +48,9 @@ pub fn sgemm_kernel_ceiling(
     } else {
         f32::kernel(isa)
     };
-    let threads = threads.max(1);
+    // At most the pool's threads: more tasks than threads would run some one after another,
+    // and their summed rates would overstate the machine's.
+    let threads = threads.clamp(1, crate::pool::num_threads());
     let (mr, nr, kc) = (kern.mr, kern.nr, kern.kc);
     let b_panels = kern.nc / nr;
     let flops_per_round = 2.0 * (A_PANELS * mr * b_panels * nr * kc) as f64;
