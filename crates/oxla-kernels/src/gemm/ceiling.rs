@@ -29,7 +29,7 @@ const A_PANELS: usize = 16;
 /// or read in place, on `threads` threads at once (at most the pool's), for about `time`.
 ///
 /// Each thread owns its operands: one block of packed B (the kernel's `kc x nc`) and
-/// [`A_PANELS`] packed A panels, swept as the driver's macro-kernel sweeps them (one A
+/// 16 packed A panels (`A_PANELS`), swept as the driver's macro-kernel sweeps them (one A
 /// panel across every B panel when the kernel keeps A outer, else one B panel across every
 /// A panel), each call accumulating into its own C tile.
 pub fn sgemm_kernel_ceiling(
