@@ -36,23 +36,8 @@ fn main() {
         _ => (1024, 1024, 1024),
     };
     let which = args.get(1).map_or("both", String::as_str);
-    let isas: Vec<Isa> = args
-        .get(2)
-        .map_or("best", String::as_str)
-        .split(',')
-        .map(|s| match s {
-            "portable" => Isa::Portable,
-            "avx2" => Isa::Avx2,
-            "avx512" => Isa::Avx512,
-            _ => Isa::detect(),
-        })
-        .collect();
-    let thread_counts: Vec<usize> = args
-        .get(3)
-        .map_or("1,2", String::as_str)
-        .split(',')
-        .filter_map(|t| t.parse().ok())
-        .collect();
+    let isas = isa_list(args.get(2));
+    let thread_counts = thread_list(args.get(3));
     let runs: usize = args.get(4).and_then(|r| r.parse().ok()).unwrap_or(5).max(1);
     let a: Vec<f64> = (0..m * k)
         .map(|i| ((i * 7919) % 1000) as f64 / 1000.0)
@@ -113,23 +98,8 @@ fn main() {
 
 /// `kernel [ISAS] [THREADS] [SECONDS]`: the microkernels' own GFLOPS (see the module doc).
 fn kernel_ceiling(args: &[String]) {
-    let isas: Vec<Isa> = args
-        .first()
-        .map_or("best", String::as_str)
-        .split(',')
-        .map(|s| match s {
-            "portable" => Isa::Portable,
-            "avx2" => Isa::Avx2,
-            "avx512" => Isa::Avx512,
-            _ => Isa::detect(),
-        })
-        .collect();
-    let thread_counts: Vec<usize> = args
-        .get(1)
-        .map_or("1,2", String::as_str)
-        .split(',')
-        .filter_map(|t| t.parse().ok())
-        .collect();
+    let isas = isa_list(args.first());
+    let thread_counts = thread_list(args.get(1));
     let seconds: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1.0);
     for &isa in &isas {
         for packed_a in [false, true] {
@@ -150,4 +120,26 @@ fn kernel_ceiling(args: &[String]) {
             }
         }
     }
+}
+
+/// A comma-separated list of ISAs (`portable`, `avx2`, `avx512`; anything else: the best
+/// this CPU has), `best` when absent.
+fn isa_list(arg: Option<&String>) -> Vec<Isa> {
+    arg.map_or("best", String::as_str)
+        .split(',')
+        .map(|s| match s {
+            "portable" => Isa::Portable,
+            "avx2" => Isa::Avx2,
+            "avx512" => Isa::Avx512,
+            _ => Isa::detect(),
+        })
+        .collect()
+}
+
+/// A comma-separated list of thread counts, `1,2` when absent.
+fn thread_list(arg: Option<&String>) -> Vec<usize> {
+    arg.map_or("1,2", String::as_str)
+        .split(',')
+        .filter_map(|t| t.parse().ok())
+        .collect()
 }
