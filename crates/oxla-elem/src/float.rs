@@ -187,8 +187,15 @@ f32_twin_binary! {
 /// NaN it is that NaN quieted (IEEE 754's pow, glibc's powf, which XLA CPU calls).
 #[inline]
 pub fn pow_f32(a: f32, b: f32) -> f32 {
+    pow_f32_wide(a, b) as f32
+}
+
+/// `pow_f64` of f32 operands widened bit for bit, not yet rounded (a narrower type held in
+/// f32, bf16, rounds it once to itself).
+#[inline]
+pub fn pow_f32_wide(a: f32, b: f32) -> f64 {
     use oxla_hlo::literal::nan_bits::f32_to_f64;
-    pow_f64(f32_to_f64(a), f32_to_f64(b)) as f32
+    pow_f64(f32_to_f64(a), f32_to_f64(b))
 }
 
 /// Key that orders floats as −NaN < −inf < … < −0 < +0 < … < +inf < +NaN (total order).

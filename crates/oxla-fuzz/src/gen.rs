@@ -808,9 +808,8 @@ impl Gen<'_> {
         // The product keeps x's batch and free dimensions and adds rhs's free ones: over
         // the element cap (large dimensions, `--max-dim`), in the product or in rhs, those
         // are 1 instead (the choice stream is unchanged, so default campaigns generate the
-        // same programs).
-        // x's batch and free dimensions (counted directly: with a contracted dimension of
-        // size 0 the product is still that big, fuzz seed 21165653).
+        // same programs). x's kept dimensions are counted directly: with a contracted
+        // dimension of size 0 the product is still that big (fuzz seed 21165653).
         let kept: i64 = (0..r)
             .filter(|d| !lhs_contract.contains(d))
             .map(|d| dims[d])
