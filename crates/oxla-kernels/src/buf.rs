@@ -14,6 +14,8 @@ pub(crate) unsafe trait Plain: Copy + Send + Sync + 'static {}
 unsafe impl Plain for f32 {}
 // SAFETY: as above.
 unsafe impl Plain for f64 {}
+// SAFETY: as above (bf16 bit patterns).
+unsafe impl Plain for u16 {}
 
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]

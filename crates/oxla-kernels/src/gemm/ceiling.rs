@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::driver::{Kernel, Scalar};
 use super::{Isa, KernelError};
+use crate::buf::AlignedBuf;
 
 /// What [`sgemm_kernel_ceiling`] measured.
 #[derive(Clone, Copy, Debug)]
@@ -57,24 +58,30 @@ pub fn sgemm_kernel_ceiling(
     let total = std::sync::Mutex::new(0.0f64);
     let deadline = Instant::now() + time;
     super::driver::parallel(threads, &|_| {
-        let a: Vec<f32> = (0..A_PANELS * mr * kc)
-            .map(|i| (i % 7) as f32 * 0.25)
-            .collect();
-        let b: Vec<f32> = (0..b_panels * nr * kc)
-            .map(|i| (i % 5) as f32 * 0.5)
-            .collect();
-        let mut c = vec![0f32; A_PANELS * mr * b_panels * nr];
+        // 64-byte aligned, as the driver's packing buffers are: a vector load that
+        // straddles two cache lines costs two.
+        let (mut a_buf, mut b_buf, mut c_buf) = Default::default();
+        let a: &mut [f32] = AlignedBuf::slice(&mut a_buf, A_PANELS * mr * kc);
+        a.iter_mut()
+            .enumerate()
+            .for_each(|(i, x)| *x = (i % 7) as f32 * 0.25);
+        let b: &mut [f32] = AlignedBuf::slice(&mut b_buf, b_panels * nr * kc);
+        b.iter_mut()
+            .enumerate()
+            .for_each(|(i, x)| *x = (i % 5) as f32 * 0.5);
+        let c: &mut [f32] = AlignedBuf::slice(&mut c_buf, A_PANELS * mr * b_panels * nr);
+        c.fill(0.0);
         let ldc = b_panels * nr;
         let mut local_best = f64::INFINITY;
         loop {
             let t = Instant::now();
-            sweep(&kern, &a, &b, &mut c, ldc, b_panels);
+            sweep(&kern, a, b, c, ldc, b_panels);
             local_best = local_best.min(t.elapsed().as_secs_f64());
             if Instant::now() >= deadline {
                 break;
             }
         }
-        std::hint::black_box(&c);
+        std::hint::black_box(&*c);
         let g = flops_per_round / local_best / 1e9;
         // Threads run the same work at once; their sum is the machine's rate.
         *total.lock().unwrap_or_else(|e| e.into_inner()) += g;

@@ -49,6 +49,11 @@ pub(crate) trait Scalar: Plain + Add<Output = Self> + Mul<Output = Self> {
     ) -> bool {
         false
     }
+    /// The product on matrix tiles (see `amx`), where this type, `isa` and the CPU have
+    /// them and `args` is large enough; false when C was not written.
+    fn tiles(_isa: Isa, _args: &GemmArgs, _a: &[Self], _b: &[Self], _c: &mut [Self]) -> bool {
+        false
+    }
 }
 
 impl Scalar for f32 {
@@ -68,6 +73,13 @@ impl Scalar for f32 {
         out: &mut [f32],
     ) -> bool {
         super::transpose::pack_f32(x, s_w, width, kc, w_panel, out)
+    }
+    #[cfg(target_arch = "x86_64")]
+    fn tiles(isa: Isa, args: &GemmArgs, a: &[f32], b: &[f32], c: &mut [f32]) -> bool {
+        isa == Isa::Avx512
+            && super::amx::worth_it(args)
+            && super::amx::available()
+            && super::amx::sgemm(args, a, b, c, max_threads(args))
     }
 }
 

@@ -2,10 +2,14 @@
 //! row-major with leading dimensions, where op(X) is X or (with `trans_*`) its transpose.
 //!
 //! The blocked driver (`driver`) packs B into KC x NR panels and A into MR x KC panels and
-//! runs a register-blocked MR x NR microkernel (`kernels`) chosen by [`Isa`].
+//! runs a register-blocked MR x NR microkernel (`kernels`) chosen by [`Isa`]. On CPUs
+//! with AMX tiles, large f32 products of [`Isa::Avx512`] run on the tiles instead (`amx`),
+//! at f32 accuracy, unless `OXLA_GEMM_AMX=0`.
 
 use std::fmt;
 
+#[cfg(target_arch = "x86_64")]
+mod amx;
 mod ceiling;
 mod driver;
 mod kernels;
@@ -22,7 +26,10 @@ pub enum Isa {
     Portable,
     /// AVX2 with FMA (x86-64): 16 ymm registers.
     Avx2,
-    /// AVX-512F (x86-64): 32 zmm registers.
+    /// AVX-512F (x86-64): 32 zmm registers. Where the CPU also has AMX-BF16 (and Linux
+    /// grants the tile state), plain and epilogue f32 products of at least 64 in every
+    /// dimension run on the tiles, each f32 split exactly into three bf16 parts (at f32
+    /// accuracy; values outside [2^-63, 2^63] fall back to the FMA kernels).
     Avx512,
 }
 
@@ -275,6 +282,9 @@ fn gemm_ex_with<T: Scalar>(
 ) -> Result<(), KernelError> {
     check_isa(isa)?;
     args.check(a.len(), b.len(), c.len())?;
+    if T::tiles(isa, args, a, b, c) {
+        return Ok(());
+    }
     driver::gemm(&T::kernel_for(isa, args), args, a, b, c, None);
     Ok(())
 }
@@ -289,6 +299,10 @@ fn gemm_then_with<T: Scalar>(
 ) -> Result<(), KernelError> {
     check_isa(isa)?;
     args.check(a.len(), b.len(), c.len())?;
+    if T::tiles(isa, args, a, b, c) {
+        then(0, args.m);
+        return Ok(());
+    }
     driver::gemm(&T::kernel_for(isa, args), args, a, b, c, Some(then));
     Ok(())
 }

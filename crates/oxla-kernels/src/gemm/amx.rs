@@ -1,0 +1,610 @@
+//! f32 GEMM on Intel AMX tiles, at f32 accuracy: each f32 is split exactly into three
+//! bfloat16 parts (x = x0 + x1 + x2, 8 significant bits each), and C accumulates in f32
+//! the six products whose parts' weights reach 2^-16 (a0b0, a0b1, a1b0, a0b2, a1b1, a2b0).
+//! The three left out weigh about 2^-23 of |a||b| together, about one f32 rounding of the
+//! product; every product of parts is exact (8 x 8 bits). The tests measure the error
+//! against f64 products next to the FMA kernels'. The tile unit does 16 times the
+//! multiply-adds per cycle of the AVX-512 FMA units, so six products still beat the FMA
+//! peak.
+//!
+//! Only values whose parts are all normal numbers take this path: zeros and magnitudes in
+//! [2^-63, 2^63]. Packing checks every element; anything else (infinities, NaNs,
+//! subnormals, huge or tiny values) makes the caller run the FMA kernels instead, before C
+//! is touched. Tiles flush subnormal inputs and outputs: within that range only a product
+//! of small parts below 2^-126 can be flushed, an absolute error under 2^-126.
+
+use std::arch::x86_64::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::buf::{with_buf, PACK_A, PACK_B};
+
+use super::driver::{parallel, span};
+use super::GemmArgs;
+
+/// Rows of C per tile pass (two 16-row tiles).
+const MR: usize = 32;
+/// Columns of C per tile pass (two 16-column tiles).
+const NR: usize = 32;
+/// Depth of one tile multiply-add (16 pairs of bf16).
+const TK: usize = 32;
+/// Depth of one phase (C is read and written once per phase). The tiles stream both
+/// operands from L2 at full speed (a `tdpbf16ps` needs half a tile load), so the A panel
+/// (32 x 512, three parts: 96 KiB) and the phase's B block (see `NC_PANELS`) both live
+/// there. Measured on an Intel Xeon (AMX), 2 threads, alternating builds: KC 128 with 32
+/// panels 427-437 GFLOPS at 1024^3 and 375-405 at 2048^3; 256 / 32 422-432 and 375-378;
+/// 512 / 16 441-482 and 387-420; 512 / 8 456 and 406-413; 1024 / 8 451-462 and 402-412.
+const KC: usize = 512;
+/// B panels of a column block: its phase's B (512 x 256, three parts: 768 KiB) stays in
+/// L2 while the thread's A panels pass over it.
+const NC_PANELS: usize = 8;
+/// bf16 elements of one 16 x 32 tile.
+const TILE: usize = 16 * TK;
+/// bf16 elements of a panel's `TK`-deep step: 3 parts x 2 half tiles.
+const STEP: usize = 3 * 2 * TILE;
+
+/// Whether `args` suits the tiles: small products stay on the FMA kernels (packing would
+/// weigh too much), and so do those with more than `MAX_PACKED` elements of A or B the FMA kernels run it (the packed parts take
+/// 6 bytes per element and stay with the calling thread for its next product).
+pub(crate) fn worth_it(args: &GemmArgs) -> bool {
+    let (m, n, k) = (args.m, args.n, args.k);
+    m >= 64 && n >= 64 && k >= 64 && m * k <= MAX_PACKED && k * n <= MAX_PACKED
+}
+
+/// Most elements of A or of B packed for the tiles (48 MiB of parts).
+const MAX_PACKED: usize = 8 << 20;
+
+/// Whether this CPU and OS run AMX-BF16 tiles; asks Linux once for the tile state.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+pub(crate) fn available() -> bool {
+    static OK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OK.get_or_init(|| {
+        if std::env::var("OXLA_GEMM_AMX").is_ok_and(|v| v == "0") {
+            return false;
+        }
+        // CPUID leaf 7: EDX bit 22 AMX-BF16, bit 24 AMX-TILE.
+        let r = std::arch::x86_64::__cpuid_count(7, 0);
+        if r.edx & (1 << 22) == 0 || r.edx & (1 << 24) == 0 {
+            return false;
+        }
+        request_tile_permission()
+    })
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
+pub(crate) fn available() -> bool {
+    false
+}
+
+/// `arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)`: Linux enables the tile data
+/// state for a process only when asked.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+fn request_tile_permission() -> bool {
+    const SYS_ARCH_PRCTL: i64 = 158;
+    const ARCH_REQ_XCOMP_PERM: u64 = 0x1023;
+    const XFEATURE_XTILEDATA: u64 = 18;
+    let ret: i64;
+    // SAFETY: a plain system call; it only changes this process's permitted xsave state.
+    unsafe {
+        std::arch::asm!(
+            "syscall",
+            inlateout("rax") SYS_ARCH_PRCTL => ret,
+            in("rdi") ARCH_REQ_XCOMP_PERM,
+            in("rsi") XFEATURE_XTILEDATA,
+            lateout("rcx") _,
+            lateout("r11") _,
+            options(nostack),
+        );
+    }
+    ret == 0
+}
+
+/// The three bf16 parts of 16 f32 (each in the low half of a 32-bit lane) and a mask of
+/// the lanes in range (see [`split`]).
+#[target_feature(enable = "avx512f,avx512bw")]
+fn split16(x: __m512) -> ([__m512i; 3], __mmask16) {
+    let bits = _mm512_castps_si512(x);
+    let e = _mm512_and_si512(_mm512_srli_epi32::<23>(bits), _mm512_set1_epi32(0xff));
+    let zero = _mm512_testn_epi32_mask(bits, _mm512_set1_epi32(0x7fff_ffff));
+    let ok = zero
+        | (_mm512_cmpge_epu32_mask(e, _mm512_set1_epi32(64))
+            & _mm512_cmple_epu32_mask(e, _mm512_set1_epi32(190)));
+    // Rounds to bf16 (nearest even): the bf16 in the low half, and its value as an f32.
+    let round = |v: __m512| {
+        let b = _mm512_castps_si512(v);
+        let odd = _mm512_and_si512(_mm512_srli_epi32::<16>(b), _mm512_set1_epi32(1));
+        let r = _mm512_srli_epi32::<16>(_mm512_add_epi32(
+            b,
+            _mm512_add_epi32(_mm512_set1_epi32(0x7fff), odd),
+        ));
+        (r, _mm512_castsi512_ps(_mm512_slli_epi32::<16>(r)))
+    };
+    let (h, hf) = round(x);
+    let r1 = _mm512_sub_ps(x, hf);
+    let (m, mf) = round(r1);
+    let (l, _) = round(_mm512_sub_ps(r1, mf));
+    ([h, m, l], ok)
+}
+
+/// `n` (at most 32) elements of a line `x[i * s]`, zeros after them, as two vectors.
+#[inline(always)]
+fn line(x: &[f32], s: usize, n: usize) -> [f32; TK] {
+    let mut v = [0f32; TK];
+    if s == 1 && n == TK {
+        v = x[..TK].try_into().expect("a full line");
+    } else if s == 1 {
+        v[..n].copy_from_slice(&x[..n]);
+    } else {
+        for (i, d) in v[..n].iter_mut().enumerate() {
+            *d = x[i * s];
+        }
+    }
+    v
+}
+
+/// A panel of `MR` rows of op(A) (elements `a[i * rs + p * cs]`, `rows` of them real,
+/// depth `k`) in tile order: per `TK` step, part, 16-row half: 16 rows of `TK` bf16.
+/// Rows and depth past the matrix are zeros. Returns whether every element is in range.
+#[target_feature(enable = "avx512f,avx512bw")]
+fn pack_a(a: &[f32], rs: usize, cs: usize, rows: usize, k: usize, out: &mut [u16]) -> bool {
+    let mut ok: __mmask16 = 0xffff;
+    for (s, step) in out.chunks_exact_mut(STEP).enumerate() {
+        let p0 = s * TK;
+        let depth = TK.min(k - p0);
+        for i in 0..MR {
+            let (half, r) = (i / 16, i % 16);
+            let v = if i < rows {
+                line(&a[i * rs + p0 * cs..], cs, depth)
+            } else {
+                [0.0; TK]
+            };
+            for (q, chunk) in v.chunks_exact(16).enumerate() {
+                // SAFETY: 16 f32 in `chunk`.
+                let x = unsafe { _mm512_loadu_ps(chunk.as_ptr()) };
+                let (parts, in_range) = split16(x);
+                ok &= in_range;
+                for (part, p) in parts.into_iter().enumerate() {
+                    let dst = &mut step[(part * 2 + half) * TILE + r * TK + q * 16..][..16];
+                    // SAFETY: 16 u16 (32 bytes) at `dst`.
+                    unsafe {
+                        _mm256_storeu_si256(dst.as_mut_ptr().cast(), _mm512_cvtepi32_epi16(p))
+                    };
+                }
+            }
+        }
+    }
+    ok == 0xffff
+}
+
+/// A panel of `NR` columns of op(B) (elements `b[p * rs + j * cs]`, `cols` real, depth
+/// `k`) in tile order: per `TK` step, part, 16-column half: 16 rows of pairs (k, k + 1)
+/// for each of the 16 columns, as `tdpbf16ps` reads its second operand.
+#[target_feature(enable = "avx512f,avx512bw")]
+fn pack_b(b: &[f32], rs: usize, cs: usize, cols: usize, k: usize, out: &mut [u16]) -> bool {
+    let mut ok: __mmask16 = 0xffff;
+    for (s, step) in out.chunks_exact_mut(STEP).enumerate() {
+        let p0 = s * TK;
+        for r in 0..TK / 2 {
+            let p = p0 + 2 * r;
+            let row = |p: usize| {
+                if p < k {
+                    line(&b[p * rs..], cs, cols)
+                } else {
+                    [0.0; TK]
+                }
+            };
+            let (v0, v1) = (row(p), row(p + 1));
+            for half in 0..2 {
+                // SAFETY: 16 f32 at each.
+                let (x0, x1) = unsafe {
+                    (
+                        _mm512_loadu_ps(v0[half * 16..].as_ptr()),
+                        _mm512_loadu_ps(v1[half * 16..].as_ptr()),
+                    )
+                };
+                let ((p0s, ok0), (p1s, ok1)) = (split16(x0), split16(x1));
+                ok &= ok0 & ok1;
+                for part in 0..3 {
+                    let pair = _mm512_or_si512(p0s[part], _mm512_slli_epi32::<16>(p1s[part]));
+                    let dst = &mut step[(part * 2 + half) * TILE + r * TK..][..TK];
+                    // SAFETY: 32 u16 (64 bytes) at `dst`.
+                    unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), pair) };
+                }
+            }
+        }
+    }
+    ok == 0xffff
+}
+
+/// The tile configuration: palette 1, tiles 0-7 all 16 rows of 64 bytes.
+#[repr(C, align(64))]
+struct TileConfig([u8; 64]);
+
+impl TileConfig {
+    fn new() -> TileConfig {
+        let mut c = [0u8; 64];
+        c[0] = 1;
+        for t in 0..8 {
+            c[16 + 2 * t] = 64;
+            c[48 + t] = 16;
+        }
+        TileConfig(c)
+    }
+}
+
+/// Runs `f` with the tiles configured on this thread, and releases them after.
+fn with_tiles<R>(f: impl FnOnce() -> R) -> R {
+    let cfg = TileConfig::new();
+    // SAFETY: the caller checked `available()`; the configuration is valid for palette 1.
+    unsafe { std::arch::asm!("ldtilecfg [{}]", in(reg) cfg.0.as_ptr(), options(nostack)) };
+    let r = f();
+    // SAFETY: as above; returns the tiles to their initial state.
+    unsafe { std::arch::asm!("tilerelease", options(nostack, nomem)) };
+    r
+}
+
+/// One `TK` step's pairs of parts (A, B) but the last, with A2 and B0 already in tmm4-7:
+/// (2,0) (1,0) (1,1) (0,1) (0,0), then B2 loaded for (0,2). Each pair shares a part with
+/// the one before, so it reloads one operand (two tiles), each tile as soon as the
+/// multiply-adds that read it have issued.
+macro_rules! step_body {
+    () => {
+        concat!(
+            // (2,0), then A1.
+            "tdpbf16ps tmm0, tmm4, tmm6\n",
+            "tdpbf16ps tmm1, tmm4, tmm7\n",
+            "tileloadd tmm4, [{a} + {s} + 2048]\n",
+            "tdpbf16ps tmm2, tmm5, tmm6\n",
+            "tdpbf16ps tmm3, tmm5, tmm7\n",
+            "tileloadd tmm5, [{a} + {s} + 3072]\n",
+            // (1,0), then B1.
+            "tdpbf16ps tmm0, tmm4, tmm6\n",
+            "tdpbf16ps tmm2, tmm5, tmm6\n",
+            "tileloadd tmm6, [{b} + {s} + 2048]\n",
+            "tdpbf16ps tmm1, tmm4, tmm7\n",
+            "tdpbf16ps tmm3, tmm5, tmm7\n",
+            "tileloadd tmm7, [{b} + {s} + 3072]\n",
+            // (1,1), then A0.
+            "tdpbf16ps tmm0, tmm4, tmm6\n",
+            "tdpbf16ps tmm1, tmm4, tmm7\n",
+            "tileloadd tmm4, [{a} + {s}]\n",
+            "tdpbf16ps tmm2, tmm5, tmm6\n",
+            "tdpbf16ps tmm3, tmm5, tmm7\n",
+            "tileloadd tmm5, [{a} + {s} + 1024]\n",
+            // (0,1), then B0.
+            "tdpbf16ps tmm0, tmm4, tmm6\n",
+            "tdpbf16ps tmm2, tmm5, tmm6\n",
+            "tileloadd tmm6, [{b} + {s}]\n",
+            "tdpbf16ps tmm1, tmm4, tmm7\n",
+            "tdpbf16ps tmm3, tmm5, tmm7\n",
+            "tileloadd tmm7, [{b} + {s} + 1024]\n",
+            // (0,0), then B2.
+            "tdpbf16ps tmm0, tmm4, tmm6\n",
+            "tdpbf16ps tmm2, tmm5, tmm6\n",
+            "tileloadd tmm6, [{b} + {s} + 4096]\n",
+            "tdpbf16ps tmm1, tmm4, tmm7\n",
+            "tdpbf16ps tmm3, tmm5, tmm7\n",
+            "tileloadd tmm7, [{b} + {s} + 5120]\n",
+        )
+    };
+}
+
+/// One 32 x 32 tile of C (row stride `ldc` elements) += (or = when `!load_c`) the A panel
+/// at `a` times the B panel at `b`, over `steps` steps of `TK`.
+///
+/// # Safety
+/// Tiles configured (`with_tiles`); `a` and `b` hold `steps * STEP` bf16 each; the 32 rows
+/// of 32 f32 at `c` are valid for reads and writes.
+unsafe fn tile_kernel(
+    steps: usize,
+    a: *const u16,
+    b: *const u16,
+    c: *mut f32,
+    ldc: usize,
+    load_c: bool,
+) {
+    let cs = ldc * 4;
+    let c1 = c.wrapping_add(16);
+    let c2 = c.wrapping_add(16 * ldc);
+    let c3 = c2.wrapping_add(16);
+    unsafe {
+        if load_c {
+            std::arch::asm!(
+                "tileloadd tmm0, [{c0} + {s}]",
+                "tileloadd tmm1, [{c1} + {s}]",
+                "tileloadd tmm2, [{c2} + {s}]",
+                "tileloadd tmm3, [{c3} + {s}]",
+                c0 = in(reg) c, c1 = in(reg) c1, c2 = in(reg) c2, c3 = in(reg) c3, s = in(reg) cs,
+                options(nostack, readonly),
+            );
+        } else {
+            std::arch::asm!(
+                "tilezero tmm0",
+                "tilezero tmm1",
+                "tilezero tmm2",
+                "tilezero tmm3",
+                options(nostack, nomem)
+            );
+        }
+        // The A tiles of part 2 and the B tiles of part 0 of the first step.
+        std::arch::asm!(
+            "tileloadd tmm4, [{a} + {s} + 4096]",
+            "tileloadd tmm5, [{a} + {s} + 5120]",
+            "tileloadd tmm6, [{b} + {s}]",
+            "tileloadd tmm7, [{b} + {s} + 1024]",
+            a = in(reg) a, b = in(reg) b, s = in(reg) 64usize,
+            options(nostack, readonly),
+        );
+        for st in 0..steps {
+            let ap = a.add(st * STEP);
+            let bp = b.add(st * STEP);
+            if st + 1 < steps {
+                std::arch::asm!(
+                    step_body!(),
+                    // Pair (A0, B2), loading the next step's A2 and B0 as tiles free up.
+                    "tdpbf16ps tmm0, tmm4, tmm6",
+                    "tdpbf16ps tmm1, tmm4, tmm7",
+                    "tileloadd tmm4, [{an} + {s} + 4096]",
+                    "tdpbf16ps tmm2, tmm5, tmm6",
+                    "tileloadd tmm6, [{bn} + {s}]",
+                    "tdpbf16ps tmm3, tmm5, tmm7",
+                    "tileloadd tmm5, [{an} + {s} + 5120]",
+                    "tileloadd tmm7, [{bn} + {s} + 1024]",
+                    a = in(reg) ap, b = in(reg) bp, an = in(reg) ap.add(STEP),
+                    bn = in(reg) bp.add(STEP), s = in(reg) 64usize,
+                    options(nostack, readonly),
+                );
+            } else {
+                std::arch::asm!(
+                    step_body!(),
+                    "tdpbf16ps tmm0, tmm4, tmm6",
+                    "tdpbf16ps tmm1, tmm4, tmm7",
+                    "tdpbf16ps tmm2, tmm5, tmm6",
+                    "tdpbf16ps tmm3, tmm5, tmm7",
+                    a = in(reg) ap, b = in(reg) bp, s = in(reg) 64usize,
+                    options(nostack, readonly),
+                );
+            }
+        }
+        std::arch::asm!(
+            "tilestored [{c0} + {s}], tmm0",
+            "tilestored [{c1} + {s}], tmm1",
+            "tilestored [{c2} + {s}], tmm2",
+            "tilestored [{c3} + {s}], tmm3",
+            c0 = in(reg) c, c1 = in(reg) c1, c2 = in(reg) c2, c3 = in(reg) c3, s = in(reg) cs,
+            options(nostack),
+        );
+    }
+}
+
+/// A C tile at the matrix's edge, aligned as tile rows like to be.
+#[repr(C, align(64))]
+struct EdgeTile([f32; MR * NR]);
+
+/// Starts fetching the `rows` x `NR` tile of C at `c` (row stride `ldc`), which the next
+/// kernel call reads first: tiles load in order, so a miss there stalls the multiplies.
+fn prefetch_tile(c: *const f32, ldc: usize, rows: usize) {
+    for r in 0..rows {
+        let row = c.wrapping_add(r * ldc).cast::<i8>();
+        // SAFETY: prefetches never fault.
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>(row);
+            _mm_prefetch::<_MM_HINT_T0>(row.wrapping_add(64));
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct SyncPtr<T>(*mut T);
+// SAFETY: tasks write disjoint ranges through it (see the uses).
+unsafe impl<T> Sync for SyncPtr<T> {}
+unsafe impl<T> Send for SyncPtr<T> {}
+impl<T> SyncPtr<T> {
+    fn get(self) -> *mut T {
+        self.0
+    }
+}
+
+/// C = op(A) * op(B) (+ C) on AMX tiles, `args` checked against the slices. Returns false,
+/// with C untouched, when an element of A or B is outside the range the split computes
+/// exactly (the caller then runs the FMA kernels).
+pub(crate) fn sgemm(args: &GemmArgs, a: &[f32], b: &[f32], c: &mut [f32], threads: usize) -> bool {
+    let (m, n, k) = (args.m, args.n, args.k);
+    let (a_rs, a_cs) = if args.trans_a {
+        (1, args.lda)
+    } else {
+        (args.lda, 1)
+    };
+    let (b_rs, b_cs) = if args.trans_b {
+        (1, args.ldb)
+    } else {
+        (args.ldb, 1)
+    };
+    let (mp, np, ks) = (m.div_ceil(MR), n.div_ceil(NR), k.div_ceil(TK));
+    let panel = ks * STEP;
+    with_buf(&PACK_A, mp * panel, |pa: &mut [u16]| {
+        with_buf(&PACK_B, np * panel, |pb: &mut [u16]| {
+            let bad = AtomicBool::new(false);
+            let (pap, pbp) = (SyncPtr(pa.as_mut_ptr()), SyncPtr(pb.as_mut_ptr()));
+            let units = mp + np;
+            parallel(threads, &|t| {
+                let (u0, u1) = span(units, threads, t);
+                let mut ok = true;
+                for u in u0..u1 {
+                    if u < mp {
+                        let i0 = u * MR;
+                        // SAFETY: panel u of A's buffer, written by this task only.
+                        let out = unsafe {
+                            std::slice::from_raw_parts_mut(pap.get().add(u * panel), panel)
+                        };
+                        // SAFETY: `available()` implies AVX-512BW.
+                        ok &=
+                            unsafe { pack_a(&a[i0 * a_rs..], a_rs, a_cs, MR.min(m - i0), k, out) };
+                    } else {
+                        let j0 = (u - mp) * NR;
+                        // SAFETY: as above, for B's buffer.
+                        let out = unsafe {
+                            std::slice::from_raw_parts_mut(pbp.get().add((u - mp) * panel), panel)
+                        };
+                        // SAFETY: as for A.
+                        ok &=
+                            unsafe { pack_b(&b[j0 * b_cs..], b_rs, b_cs, NR.min(n - j0), k, out) };
+                    }
+                }
+                if !ok {
+                    bad.store(true, Ordering::Relaxed);
+                }
+            });
+            if bad.load(Ordering::Relaxed) {
+                return false;
+            }
+            let cp = SyncPtr(c.as_mut_ptr());
+            let (pa, pb) = (&*pa, &*pb);
+            let ldc = args.ldc;
+            parallel(threads, &|t| {
+                let (p0, p1) = span(mp, threads, t);
+                with_tiles(|| {
+                    let mut edge = EdgeTile([0.0; MR * NR]);
+                    let edge = &mut edge.0;
+                    for jb in (0..np).step_by(NC_PANELS) {
+                        let jb_end = (jb + NC_PANELS).min(np);
+                        for kc0 in (0..ks).step_by(KC / TK) {
+                            let steps = (KC / TK).min(ks - kc0);
+                            let load_c = kc0 > 0 || args.accumulate;
+                            for ip in p0..p1 {
+                                let ap = pa[ip * panel + kc0 * STEP..].as_ptr();
+                                let (i0, rows) = (ip * MR, MR.min(m - ip * MR));
+                                for jp in jb..jb_end {
+                                    let bp = pb[jp * panel + kc0 * STEP..].as_ptr();
+                                    let (j0, cols) = (jp * NR, NR.min(n - jp * NR));
+                                    // SAFETY: rows i0.. of C belong to this task; a full tile
+                                    // lies inside C, an edge one goes through `edge`.
+                                    unsafe {
+                                        let ct = cp.get().add(i0 * ldc + j0);
+                                        if load_c && jp + 1 < jb_end {
+                                            prefetch_tile(ct.add(NR), ldc, rows);
+                                        }
+                                        if rows == MR && cols == NR {
+                                            tile_kernel(steps, ap, bp, ct, ldc, load_c);
+                                        } else {
+                                            if load_c {
+                                                for r in 0..rows {
+                                                    std::ptr::copy_nonoverlapping(
+                                                        ct.add(r * ldc),
+                                                        edge.as_mut_ptr().add(r * NR),
+                                                        cols,
+                                                    );
+                                                }
+                                            }
+                                            tile_kernel(
+                                                steps,
+                                                ap,
+                                                bp,
+                                                edge.as_mut_ptr(),
+                                                NR,
+                                                load_c,
+                                            );
+                                            for r in 0..rows {
+                                                std::ptr::copy_nonoverlapping(
+                                                    edge.as_ptr().add(r * NR),
+                                                    ct.add(r * ldc),
+                                                    cols,
+                                                );
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                });
+            });
+            true
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A deterministic value in [-1, 1) with all 24 significand bits in use.
+    fn val(i: usize) -> f32 {
+        let x = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
+        (x as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+    }
+
+    #[test]
+    fn tiles_match_f64_products_to_f32_accuracy() {
+        if !available() {
+            return;
+        }
+        for (m, n, k, ta, tb, acc) in [
+            (64, 64, 64, false, false, false),
+            (100, 70, 300, false, false, true),
+            (65, 97, 129, true, false, false),
+            (96, 33, 200, false, true, true),
+            (128, 256, 1000, true, true, false),
+        ] {
+            let mut args = GemmArgs::new(m, n, k)
+                .with_trans(ta, tb)
+                .with_accumulate(acc);
+            args.ldc = n + 3;
+            let a: Vec<f32> = (0..m * k).map(val).collect();
+            let b: Vec<f32> = (0..k * n).map(|i| val(i + 7_000_000)).collect();
+            let c0: Vec<f32> = (0..m * args.ldc).map(|i| val(i + 13_000_000)).collect();
+            let mut c = c0.clone();
+            assert!(sgemm(&args, &a, &b, &mut c, 2));
+            let at = |i: usize, p: usize| if ta { a[p * m + i] } else { a[i * k + p] } as f64;
+            let bt = |p: usize, j: usize| if tb { b[j * k + p] } else { b[p * n + j] } as f64;
+            for i in 0..m {
+                for j in 0..n {
+                    let (mut s, mut mag) = (0f64, 0f64);
+                    for p in 0..k {
+                        s += at(i, p) * bt(p, j);
+                        mag += (at(i, p) * bt(p, j)).abs();
+                    }
+                    let base = c0[i * args.ldc + j] as f64;
+                    if acc {
+                        s += base;
+                        mag += base.abs();
+                    }
+                    let got = c[i * args.ldc + j] as f64;
+                    // An f32 GEMM's own error here: up to about 2^-24 of the magnitude
+                    // (measured for the FMA kernels at k 1024 and 4096); 16 times that.
+                    let tol = mag * 2f64.powi(-20);
+                    assert!(
+                        (got - s).abs() <= tol,
+                        "{m}x{n}x{k} ({i},{j}): {got} vs {s}"
+                    );
+                }
+                // Padding columns are never written.
+                for j in n..args.ldc {
+                    assert_eq!(c[i * args.ldc + j], c0[i * args.ldc + j]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn values_out_of_range_leave_c_untouched() {
+        if !available() {
+            return;
+        }
+        let args = GemmArgs::new(64, 64, 64);
+        for bad in [
+            f32::NAN,
+            f32::INFINITY,
+            1e-30,
+            1e30,
+            f32::MIN_POSITIVE / 2.0,
+        ] {
+            let mut a = vec![0.5f32; 64 * 64];
+            a[64 * 10 + 3] = bad;
+            let b = vec![0.25f32; 64 * 64];
+            let mut c = vec![7f32; 64 * 64];
+            assert!(!sgemm(&args, &a, &b, &mut c, 2), "{bad}");
+            assert!(c.iter().all(|&x| x == 7.0));
+            assert!(!sgemm(&args, &b, &a, &mut c, 1), "{bad} in B");
+        }
+    }
+}
