@@ -676,3 +676,63 @@ fn sgemm_prepacked_matches_naive() {
         }
     }
 }
+
+/// Values the AMX tiles do not take (an infinity, a NaN, a tiny or huge value) in A or B,
+/// for a product large enough for them, and for a B packed before (on AMX CPUs, as bf16
+/// parts): every entry point computes what the naive product does (the FMA kernels run it),
+/// NaN where it is NaN, and C's padding stays. On CPUs without tiles this checks the FMA
+/// kernels alone.
+#[test]
+fn values_the_tiles_do_not_take_give_the_fma_kernels_results() {
+    let (m, n, k) = (96, 80, 128);
+    let args = GemmArgs {
+        ldc: n + 1,
+        ..GemmArgs::new(m, n, k).with_threads(2)
+    };
+    for isa in isas() {
+        for (what, bad) in [
+            ("inf", f32::INFINITY),
+            ("nan", f32::NAN),
+            ("tiny", 1e-30),
+            ("huge", 1e30),
+        ] {
+            for in_b in [false, true] {
+                let mut a = data::<f32>(m * k, 3);
+                let mut b = data::<f32>(k * n, 4);
+                if in_b {
+                    b[7 * n + 5] = bad;
+                } else {
+                    a[9 * k + 7] = bad;
+                }
+                let want = naive(&args, &a, &b, &[]);
+                let check = |c: &[f32], how: &str| {
+                    for i in 0..m {
+                        for j in 0..n {
+                            let (got, w) = (f64::from(c[i * args.ldc + j]), want[i * n + j]);
+                            let ok = if w.is_nan() {
+                                got.is_nan()
+                            } else if w.is_infinite() {
+                                got == w
+                            } else {
+                                (got - w).abs() <= f32::TOL * (k as f64 + 1.0) * w.abs().max(1.0)
+                            };
+                            assert!(ok, "{isa:?} {what} in B {in_b} {how} ({i},{j}): {got} vs {w}");
+                        }
+                        assert_eq!(c[i * args.ldc + n], -1.0, "padding");
+                    }
+                };
+                let mut c = vec![-1f32; m * args.ldc];
+                sgemm_ex_with(isa, &args, &a, &b, &mut c).unwrap();
+                check(&c, "plain");
+                if !in_b {
+                    // B is in range, so on AMX CPUs it is packed as parts; A sends the
+                    // product back to the FMA kernels.
+                    let packed = sgemm_pack_b_with(isa, &args, &b).unwrap();
+                    let mut c = vec![-1f32; m * args.ldc];
+                    sgemm_prepacked(&args, &a, &packed, &mut c, None).unwrap();
+                    check(&c, "prepacked");
+                }
+            }
+        }
+    }
+}

@@ -404,123 +404,206 @@ impl<T> SyncPtr<T> {
     }
 }
 
-/// C = op(A) * op(B) (+ C) on AMX tiles, `args` checked against the slices. Returns false,
-/// with C untouched, when an element of A or B is outside the range the split computes
-/// exactly (the caller then runs the FMA kernels).
-pub(crate) fn sgemm(args: &GemmArgs, a: &[f32], b: &[f32], c: &mut [f32], threads: usize) -> bool {
-    let (m, n, k) = (args.m, args.n, args.k);
-    let (a_rs, a_cs) = if args.trans_a {
+/// op(A)'s and op(B)'s strides: element (i, p) of A at `a[i * rs + p * cs]`, element
+/// (p, j) of B at `b[p * rs + j * cs]`.
+fn strides(args: &GemmArgs) -> ((usize, usize), (usize, usize)) {
+    let a = if args.trans_a {
         (1, args.lda)
     } else {
         (args.lda, 1)
     };
-    let (b_rs, b_cs) = if args.trans_b {
+    let b = if args.trans_b {
         (1, args.ldb)
     } else {
         (args.ldb, 1)
     };
-    let (mp, np, ks) = (m.div_ceil(MR), n.div_ceil(NR), k.div_ceil(TK));
-    let panel = ks * STEP;
-    with_buf(&PACK_A, mp * panel, |pa: &mut [u16]| {
-        with_buf(&PACK_B, np * panel, |pb: &mut [u16]| {
-            let bad = AtomicBool::new(false);
-            let (pap, pbp) = (SyncPtr(pa.as_mut_ptr()), SyncPtr(pb.as_mut_ptr()));
-            let units = mp + np;
-            parallel(threads, &|t| {
-                let (u0, u1) = span(units, threads, t);
-                let mut ok = true;
-                for u in u0..u1 {
-                    if u < mp {
-                        let i0 = u * MR;
-                        // SAFETY: panel u of A's buffer, written by this task only.
-                        let out = unsafe {
-                            std::slice::from_raw_parts_mut(pap.get().add(u * panel), panel)
-                        };
-                        // SAFETY: `available()` implies AVX-512BW.
-                        ok &=
-                            unsafe { pack_a(&a[i0 * a_rs..], a_rs, a_cs, MR.min(m - i0), k, out) };
-                    } else {
-                        let j0 = (u - mp) * NR;
-                        // SAFETY: as above, for B's buffer.
-                        let out = unsafe {
-                            std::slice::from_raw_parts_mut(pbp.get().add((u - mp) * panel), panel)
-                        };
-                        // SAFETY: as for A.
-                        ok &=
-                            unsafe { pack_b(&b[j0 * b_cs..], b_rs, b_cs, NR.min(n - j0), k, out) };
-                    }
-                }
-                if !ok {
-                    bad.store(true, Ordering::Relaxed);
-                }
-            });
-            if bad.load(Ordering::Relaxed) {
+    (a, b)
+}
+
+/// bf16 elements of one panel (`MR` rows of A or `NR` columns of B) of depth `k`.
+fn panel_len(k: usize) -> usize {
+    k.div_ceil(TK) * STEP
+}
+
+/// bf16 elements of op(B) packed for the tiles ([`pack_b_all`]).
+pub(crate) fn packed_b_len(n: usize, k: usize) -> usize {
+    n.div_ceil(NR) * panel_len(k)
+}
+
+/// Packs op(A) into `pa` (when `a` is given) and op(B) into `pb` (when `b` is given),
+/// panel by panel on up to `threads` threads; false if an element is out of range.
+fn pack(
+    args: &GemmArgs,
+    a: Option<(&[f32], &mut [u16])>,
+    b: Option<(&[f32], &mut [u16])>,
+    threads: usize,
+) -> bool {
+    let (m, n, k) = (args.m, args.n, args.k);
+    let ((a_rs, a_cs), (b_rs, b_cs)) = strides(args);
+    let panel = panel_len(k);
+    let mp = if a.is_some() { m.div_ceil(MR) } else { 0 };
+    let np = if b.is_some() { n.div_ceil(NR) } else { 0 };
+    let (a, pap) = match a {
+        Some((x, out)) => (x, SyncPtr(out.as_mut_ptr())),
+        None => (&[][..], SyncPtr(std::ptr::null_mut())),
+    };
+    let (b, pbp) = match b {
+        Some((x, out)) => (x, SyncPtr(out.as_mut_ptr())),
+        None => (&[][..], SyncPtr(std::ptr::null_mut())),
+    };
+    let bad = AtomicBool::new(false);
+    let units = mp + np;
+    parallel(threads.min(units), &|t| {
+        let (u0, u1) = span(units, threads.min(units), t);
+        let mut ok = true;
+        for u in u0..u1 {
+            if u < mp {
+                let i0 = u * MR;
+                // SAFETY: panel u of A's buffer (which holds `mp` panels), written by this
+                // task only.
+                let out =
+                    unsafe { std::slice::from_raw_parts_mut(pap.get().add(u * panel), panel) };
+                // SAFETY: `available()` implies AVX-512BW.
+                ok &= unsafe { pack_a(&a[i0 * a_rs..], a_rs, a_cs, MR.min(m - i0), k, out) };
+            } else {
+                let j0 = (u - mp) * NR;
+                // SAFETY: as above, for B's buffer.
+                let out = unsafe {
+                    std::slice::from_raw_parts_mut(pbp.get().add((u - mp) * panel), panel)
+                };
+                // SAFETY: as for A.
+                ok &= unsafe { pack_b(&b[j0 * b_cs..], b_rs, b_cs, NR.min(n - j0), k, out) };
+            }
+        }
+        if !ok {
+            bad.store(true, Ordering::Relaxed);
+        }
+    });
+    !bad.load(Ordering::Relaxed)
+}
+
+/// Packs op(B) of `args` (checked against `b`) for the tiles into `out`
+/// ([`packed_b_len`] elements); false if an element is out of range.
+pub(crate) fn pack_b_all(args: &GemmArgs, b: &[f32], out: &mut [u16], threads: usize) -> bool {
+    pack(args, None, Some((b, out)), threads)
+}
+
+/// op(B) back from its tile packing `pb` (the parts of each element sum to it exactly):
+/// `k x n`, row-major, for the FMA kernels when A turns out to be out of range.
+pub(crate) fn unpack_b(pb: &[u16], n: usize, k: usize) -> Vec<f32> {
+    let panel = panel_len(k);
+    let f = |h: u16| f32::from_bits((h as u32) << 16);
+    let mut b = vec![0f32; k * n];
+    for (p, row) in b.chunks_exact_mut(n).enumerate() {
+        let (s, q) = (p / TK, p % TK);
+        let (r, e) = (q / 2, q % 2);
+        for (j, x) in row.iter_mut().enumerate() {
+            let (jp, half, jj) = (j / NR, (j % NR) / 16, j % 16);
+            let base = jp * panel + s * STEP + r * TK + jj * 2 + e;
+            let part = |i: usize| f(pb[base + (i * 2 + half) * TILE]);
+            *x = part(0) + part(1) + part(2);
+        }
+    }
+    b
+}
+
+/// C = op(A) * op(B) (+ C) on AMX tiles, `args` checked against the slices. Returns false,
+/// with C untouched, when an element of A or B is outside the range the split computes
+/// exactly (the caller then runs the FMA kernels).
+pub(crate) fn sgemm(args: &GemmArgs, a: &[f32], b: &[f32], c: &mut [f32], threads: usize) -> bool {
+    let panel = panel_len(args.k);
+    with_buf(&PACK_A, args.m.div_ceil(MR) * panel, |pa: &mut [u16]| {
+        with_buf(&PACK_B, packed_b_len(args.n, args.k), |pb: &mut [u16]| {
+            if !pack(args, Some((a, &mut *pa)), Some((b, &mut *pb)), threads) {
                 return false;
             }
-            let cp = SyncPtr(c.as_mut_ptr());
-            let (pa, pb) = (&*pa, &*pb);
-            let ldc = args.ldc;
-            parallel(threads, &|t| {
-                let (p0, p1) = span(mp, threads, t);
-                with_tiles(|| {
-                    let mut edge = EdgeTile([0.0; MR * NR]);
-                    let edge = &mut edge.0;
-                    for jb in (0..np).step_by(NC_PANELS) {
-                        let jb_end = (jb + NC_PANELS).min(np);
-                        for kc0 in (0..ks).step_by(KC / TK) {
-                            let steps = (KC / TK).min(ks - kc0);
-                            let load_c = kc0 > 0 || args.accumulate;
-                            for ip in p0..p1 {
-                                let ap = pa[ip * panel + kc0 * STEP..].as_ptr();
-                                let (i0, rows) = (ip * MR, MR.min(m - ip * MR));
-                                for jp in jb..jb_end {
-                                    let bp = pb[jp * panel + kc0 * STEP..].as_ptr();
-                                    let (j0, cols) = (jp * NR, NR.min(n - jp * NR));
-                                    // SAFETY: rows i0.. of C belong to this task; a full tile
-                                    // lies inside C, an edge one goes through `edge`.
-                                    unsafe {
-                                        let ct = cp.get().add(i0 * ldc + j0);
-                                        if load_c && jp + 1 < jb_end {
-                                            prefetch_tile(ct.add(NR), ldc, rows);
-                                        }
-                                        if rows == MR && cols == NR {
-                                            tile_kernel(steps, ap, bp, ct, ldc, load_c);
-                                        } else {
-                                            if load_c {
-                                                for r in 0..rows {
-                                                    std::ptr::copy_nonoverlapping(
-                                                        ct.add(r * ldc),
-                                                        edge.as_mut_ptr().add(r * NR),
-                                                        cols,
-                                                    );
-                                                }
-                                            }
-                                            tile_kernel(
-                                                steps,
-                                                ap,
-                                                bp,
-                                                edge.as_mut_ptr(),
-                                                NR,
-                                                load_c,
+            compute(args, pa, pb, c, threads);
+            true
+        })
+    })
+}
+
+/// [`sgemm`] with op(B) packed before ([`pack_b_all`] for the same `n` and `k`); false,
+/// with C untouched, when an element of A is out of range.
+pub(crate) fn sgemm_prepacked(
+    args: &GemmArgs,
+    a: &[f32],
+    pb: &[u16],
+    c: &mut [f32],
+    threads: usize,
+) -> bool {
+    with_buf(
+        &PACK_A,
+        args.m.div_ceil(MR) * panel_len(args.k),
+        |pa: &mut [u16]| {
+            if !pack(args, Some((a, &mut *pa)), None, threads) {
+                return false;
+            }
+            compute(args, pa, pb, c, threads);
+            true
+        },
+    )
+}
+
+/// C = packed A * packed B (+ C), C's row panels split between up to `threads` threads.
+fn compute(args: &GemmArgs, pa: &[u16], pb: &[u16], c: &mut [f32], threads: usize) {
+    let (m, n, k) = (args.m, args.n, args.k);
+    let (mp, np, ks) = (m.div_ceil(MR), n.div_ceil(NR), k.div_ceil(TK));
+    let panel = panel_len(k);
+    let threads = threads.min(mp);
+    let cp = SyncPtr(c.as_mut_ptr());
+    let ldc = args.ldc;
+    parallel(threads, &|t| {
+        let (p0, p1) = span(mp, threads, t);
+        with_tiles(|| {
+            let mut edge = EdgeTile([0.0; MR * NR]);
+            let edge = &mut edge.0;
+            for jb in (0..np).step_by(NC_PANELS) {
+                let jb_end = (jb + NC_PANELS).min(np);
+                for kc0 in (0..ks).step_by(KC / TK) {
+                    let steps = (KC / TK).min(ks - kc0);
+                    let load_c = kc0 > 0 || args.accumulate;
+                    for ip in p0..p1 {
+                        let ap = pa[ip * panel + kc0 * STEP..].as_ptr();
+                        let (i0, rows) = (ip * MR, MR.min(m - ip * MR));
+                        for jp in jb..jb_end {
+                            let bp = pb[jp * panel + kc0 * STEP..].as_ptr();
+                            let (j0, cols) = (jp * NR, NR.min(n - jp * NR));
+                            // SAFETY: rows i0.. of C belong to this task; a full tile
+                            // lies inside C, an edge one goes through `edge`.
+                            unsafe {
+                                let ct = cp.get().add(i0 * ldc + j0);
+                                if load_c && jp + 1 < jb_end {
+                                    prefetch_tile(ct.add(NR), ldc, rows);
+                                }
+                                if rows == MR && cols == NR {
+                                    tile_kernel(steps, ap, bp, ct, ldc, load_c);
+                                } else {
+                                    if load_c {
+                                        for r in 0..rows {
+                                            std::ptr::copy_nonoverlapping(
+                                                ct.add(r * ldc),
+                                                edge.as_mut_ptr().add(r * NR),
+                                                cols,
                                             );
-                                            for r in 0..rows {
-                                                std::ptr::copy_nonoverlapping(
-                                                    edge.as_ptr().add(r * NR),
-                                                    ct.add(r * ldc),
-                                                    cols,
-                                                );
-                                            }
                                         }
+                                    }
+                                    tile_kernel(steps, ap, bp, edge.as_mut_ptr(), NR, load_c);
+                                    for r in 0..rows {
+                                        std::ptr::copy_nonoverlapping(
+                                            edge.as_ptr().add(r * NR),
+                                            ct.add(r * ldc),
+                                            cols,
+                                        );
                                     }
                                 }
                             }
                         }
                     }
-                });
-            });
-            true
-        })
-    })
+                }
+            }
+        });
+    });
 }
 
 #[cfg(test)]
@@ -583,6 +666,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn prepacked_b_runs_any_a_and_unpacks_exactly() {
+        if !available() {
+            return;
+        }
+        let (m, n, k) = (70, 90, 150);
+        let args = GemmArgs::new(m, n, k).with_trans(false, true);
+        let a: Vec<f32> = (0..m * k).map(val).collect();
+        let b: Vec<f32> = (0..k * n).map(|i| val(i + 99)).collect();
+        let mut pb = vec![0u16; packed_b_len(n, k)];
+        assert!(pack_b_all(&args, &b, &mut pb, 2));
+        // Each element of B is the sum of its parts, in op(B)'s order (B transposed).
+        let back = unpack_b(&pb, n, k);
+        for p in 0..k {
+            for j in 0..n {
+                assert_eq!(back[p * n + j], b[j * k + p], "({p},{j})");
+            }
+        }
+        let (mut c1, mut c2) = (vec![0f32; m * n], vec![0f32; m * n]);
+        assert!(sgemm(&args, &a, &b, &mut c1, 2));
+        assert!(sgemm_prepacked(&args, &a, &pb, &mut c2, 1));
+        assert_eq!(c1, c2);
+        let mut bad_a = a.clone();
+        bad_a[5] = f32::INFINITY;
+        assert!(!sgemm_prepacked(&args, &bad_a, &pb, &mut c2, 2));
+        assert_eq!(c1, c2, "C untouched");
     }
 
     #[test]

@@ -54,6 +54,27 @@ pub(crate) trait Scalar: Plain + Add<Output = Self> + Mul<Output = Self> {
     fn tiles(_isa: Isa, _args: &GemmArgs, _a: &[Self], _b: &[Self], _c: &mut [Self]) -> bool {
         false
     }
+    /// Packs op(B) of `args` for the tiles into `buf`, where [`Scalar::tiles`] would run
+    /// the product; the packing's length (bf16 elements), or `None` (nothing usable
+    /// written: no tiles, or an element out of their range).
+    fn pack_b_tiles(
+        _isa: Isa,
+        _args: &GemmArgs,
+        _b: &[Self],
+        _buf: &mut crate::buf::AlignedBuf,
+    ) -> Option<usize> {
+        None
+    }
+    /// C = op(A) * op(B) packed by [`Scalar::pack_b_tiles`] (+ C), then the epilogue.
+    fn prepacked_tiles(
+        _args: &GemmArgs,
+        _a: &[Self],
+        _pb: &[u16],
+        _c: &mut [Self],
+        _then: Option<Epilogue>,
+    ) {
+        unreachable!("only types with tiles pack B for them")
+    }
 }
 
 impl Scalar for f32 {
@@ -80,6 +101,50 @@ impl Scalar for f32 {
             && super::amx::worth_it(args)
             && super::amx::available()
             && super::amx::sgemm(args, a, b, c, max_threads(args))
+    }
+    #[cfg(target_arch = "x86_64")]
+    fn pack_b_tiles(
+        isa: Isa,
+        args: &GemmArgs,
+        b: &[f32],
+        buf: &mut crate::buf::AlignedBuf,
+    ) -> Option<usize> {
+        if isa != Isa::Avx512 || !super::amx::worth_it(args) || !super::amx::available() {
+            return None;
+        }
+        let len = super::amx::packed_b_len(args.n, args.k);
+        super::amx::pack_b_all(args, b, buf.slice(len), max_threads(args)).then_some(len)
+    }
+    #[cfg(target_arch = "x86_64")]
+    fn prepacked_tiles(
+        args: &GemmArgs,
+        a: &[f32],
+        pb: &[u16],
+        c: &mut [f32],
+        then: Option<Epilogue>,
+    ) {
+        if super::amx::sgemm_prepacked(args, a, pb, c, max_threads(args)) {
+            if let Some(then) = then {
+                then(0, args.m);
+            }
+            return;
+        }
+        // A value of A out of the tiles' range: B back from its parts (exactly), for the
+        // FMA kernels.
+        let b = super::amx::unpack_b(pb, args.n, args.k);
+        let plain = GemmArgs {
+            trans_b: false,
+            ldb: args.n,
+            ..*args
+        };
+        gemm(
+            &Self::kernel_for(Isa::Avx512, &plain),
+            &plain,
+            a,
+            &b,
+            c,
+            then,
+        );
     }
 }
 

@@ -317,6 +317,9 @@ fn gemm_batched_with<T: Scalar>(
 ) -> Result<(), KernelError> {
     check_isa(isa)?;
     let spans = batch.check(args, a.len(), b.len(), c.len())?;
+    if batch.count == 1 && T::tiles(isa, args, a, b, c) {
+        return Ok(());
+    }
     driver::gemm_batched(&T::kernel_for(isa, args), args, batch, spans, a, b, c);
     Ok(())
 }
@@ -324,10 +327,15 @@ fn gemm_batched_with<T: Scalar>(
 /// op(B) packed once for many products of the same `n`, `k` and transposes, with any A
 /// (of any height): a loop's invariant weights, packed before the loop instead of in every
 /// iteration's GEMM. It holds the panels of the microkernel the products will run (chosen
-/// from `n` and whether A is transposed, as for the unpacked entry points).
+/// from `n` and whether A is transposed, as for the unpacked entry points), or, for f32
+/// with [`Isa::Avx512`] on a CPU with AMX tiles where the packing's `args` suit them (the
+/// height `m` included), B's bf16 parts for the tiles.
 pub struct PackedB<T> {
     buf: crate::buf::AlignedBuf,
+    /// Elements packed: of `T`, or bf16 parts for the tiles (`tiles`).
     len: usize,
+    /// Packed for AMX tiles (see `amx`), chosen when the packing's `args` suit them.
+    tiles: bool,
     isa: Isa,
     n: usize,
     k: usize,
@@ -344,13 +352,20 @@ fn pack_b_with<T: Scalar>(isa: Isa, args: &GemmArgs, b: &[T]) -> Result<PackedB<
         (args.k, args.n)
     };
     check("B", b.len(), br, bc, args.ldb)?;
-    let kern = T::kernel_for(isa, args);
-    let len = driver::packed_b_len(&kern, args.n, args.k);
     let mut buf = crate::buf::AlignedBuf::default();
-    driver::pack_all_b(&kern, args, b, buf.slice(len));
+    let (len, tiles) = match T::pack_b_tiles(isa, args, b, &mut buf) {
+        Some(len) => (len, true),
+        None => {
+            let kern = T::kernel_for(isa, args);
+            let len = driver::packed_b_len(&kern, args.n, args.k);
+            driver::pack_all_b(&kern, args, b, buf.slice(len));
+            (len, false)
+        }
+    };
     Ok(PackedB {
         buf,
         len,
+        tiles,
         isa,
         n: args.n,
         k: args.k,
@@ -382,6 +397,10 @@ fn prepacked_with<T: Scalar>(
     };
     check("A", a.len(), ar, ac, args.lda)?;
     check("C", c.len(), args.m, args.n, args.ldc)?;
+    if this.tiles {
+        T::prepacked_tiles(args, a, this.buf.view::<u16>(this.len), c, then);
+        return Ok(());
+    }
     let kern = T::kernel_for(this.isa, args);
     let packed = this.buf.view::<T>(this.len);
     driver::gemm_b(&kern, args, a, driver::BSource::Packed(packed), c, then);
