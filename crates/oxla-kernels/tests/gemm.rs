@@ -716,7 +716,10 @@ fn values_the_tiles_do_not_take_give_the_fma_kernels_results() {
                             } else {
                                 (got - w).abs() <= f32::TOL * (k as f64 + 1.0) * w.abs().max(1.0)
                             };
-                            assert!(ok, "{isa:?} {what} in B {in_b} {how} ({i},{j}): {got} vs {w}");
+                            assert!(
+                                ok,
+                                "{isa:?} {what} in B {in_b} {how} ({i},{j}): {got} vs {w}"
+                            );
                         }
                         assert_eq!(c[i * args.ldc + n], -1.0, "padding");
                     }

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::buf::{with_buf, PACK_A, PACK_B};
 
-use super::driver::{parallel, span};
+use super::driver::{parallel, span, Epilogue};
 use super::GemmArgs;
 
 /// Rows of C per tile pass (two 16-row tiles).
@@ -453,6 +453,9 @@ fn pack(
     };
     let bad = AtomicBool::new(false);
     let units = mp + np;
+    if units == 0 {
+        return true;
+    }
     parallel(threads.min(units), &|t| {
         let (u0, u1) = span(units, threads.min(units), t);
         let mut ok = true;
@@ -510,14 +513,21 @@ pub(crate) fn unpack_b(pb: &[u16], n: usize, k: usize) -> Vec<f32> {
 /// C = op(A) * op(B) (+ C) on AMX tiles, `args` checked against the slices. Returns false,
 /// with C untouched, when an element of A or B is outside the range the split computes
 /// exactly (the caller then runs the FMA kernels).
-pub(crate) fn sgemm(args: &GemmArgs, a: &[f32], b: &[f32], c: &mut [f32], threads: usize) -> bool {
+pub(crate) fn sgemm(
+    args: &GemmArgs,
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+    then: Option<Epilogue>,
+    threads: usize,
+) -> bool {
     let panel = panel_len(args.k);
     with_buf(&PACK_A, args.m.div_ceil(MR) * panel, |pa: &mut [u16]| {
         with_buf(&PACK_B, packed_b_len(args.n, args.k), |pb: &mut [u16]| {
             if !pack(args, Some((a, &mut *pa)), Some((b, &mut *pb)), threads) {
                 return false;
             }
-            compute(args, pa, pb, c, threads);
+            compute(args, pa, pb, c, then, threads);
             true
         })
     })
@@ -530,6 +540,7 @@ pub(crate) fn sgemm_prepacked(
     a: &[f32],
     pb: &[u16],
     c: &mut [f32],
+    then: Option<Epilogue>,
     threads: usize,
 ) -> bool {
     with_buf(
@@ -539,17 +550,29 @@ pub(crate) fn sgemm_prepacked(
             if !pack(args, Some((a, &mut *pa)), None, threads) {
                 return false;
             }
-            compute(args, pa, pb, c, threads);
+            compute(args, pa, pb, c, then, threads);
             true
         },
     )
 }
 
-/// C = packed A * packed B (+ C), C's row panels split between up to `threads` threads.
-fn compute(args: &GemmArgs, pa: &[u16], pb: &[u16], c: &mut [f32], threads: usize) {
+/// C = packed A * packed B (+ C), C's row panels split between up to `threads` threads;
+/// each runs the epilogue `then` on its rows once they are final (while they are in its
+/// cache).
+fn compute(
+    args: &GemmArgs,
+    pa: &[u16],
+    pb: &[u16],
+    c: &mut [f32],
+    then: Option<Epilogue>,
+    threads: usize,
+) {
     let (m, n, k) = (args.m, args.n, args.k);
     let (mp, np, ks) = (m.div_ceil(MR), n.div_ceil(NR), k.div_ceil(TK));
     let panel = panel_len(k);
+    if mp == 0 {
+        return;
+    }
     let threads = threads.min(mp);
     let cp = SyncPtr(c.as_mut_ptr());
     let ldc = args.ldc;
@@ -603,6 +626,12 @@ fn compute(args: &GemmArgs, pa: &[u16], pb: &[u16], c: &mut [f32], threads: usiz
                 }
             }
         });
+        if let Some(then) = then {
+            let (r0, r1) = (p0 * MR, (p1 * MR).min(m));
+            if r0 < r1 {
+                then(r0, r1);
+            }
+        }
     });
 }
 
@@ -636,7 +665,7 @@ mod tests {
             let b: Vec<f32> = (0..k * n).map(|i| val(i + 7_000_000)).collect();
             let c0: Vec<f32> = (0..m * args.ldc).map(|i| val(i + 13_000_000)).collect();
             let mut c = c0.clone();
-            assert!(sgemm(&args, &a, &b, &mut c, 2));
+            assert!(sgemm(&args, &a, &b, &mut c, None, 2));
             let at = |i: usize, p: usize| if ta { a[p * m + i] } else { a[i * k + p] } as f64;
             let bt = |p: usize, j: usize| if tb { b[j * k + p] } else { b[p * n + j] } as f64;
             for i in 0..m {
@@ -686,13 +715,34 @@ mod tests {
                 assert_eq!(back[p * n + j], b[j * k + p], "({p},{j})");
             }
         }
+        // No rows, and one row (a pass over 32 with 31 of padding).
+        assert!(sgemm_prepacked(
+            &GemmArgs { m: 0, ..args },
+            &[],
+            &pb,
+            &mut [],
+            None,
+            2
+        ));
+        let mut row = vec![0f32; n];
+        let one = GemmArgs { m: 1, ..args };
+        assert!(sgemm_prepacked(&one, &a[..k], &pb, &mut row, None, 2));
+        for j in 0..n {
+            let prods = (0..k).map(|p| a[p] as f64 * b[j * k + p] as f64);
+            let (want, mag) = prods.fold((0.0, 0.0), |(s, m), x| (s + x, m + x.abs()));
+            let got = row[j] as f64;
+            assert!(
+                (got - want).abs() <= mag * 2f64.powi(-20),
+                "{j}: {got} vs {want}"
+            );
+        }
         let (mut c1, mut c2) = (vec![0f32; m * n], vec![0f32; m * n]);
-        assert!(sgemm(&args, &a, &b, &mut c1, 2));
-        assert!(sgemm_prepacked(&args, &a, &pb, &mut c2, 1));
+        assert!(sgemm(&args, &a, &b, &mut c1, None, 2));
+        assert!(sgemm_prepacked(&args, &a, &pb, &mut c2, None, 1));
         assert_eq!(c1, c2);
         let mut bad_a = a.clone();
         bad_a[5] = f32::INFINITY;
-        assert!(!sgemm_prepacked(&args, &bad_a, &pb, &mut c2, 2));
+        assert!(!sgemm_prepacked(&args, &bad_a, &pb, &mut c2, None, 2));
         assert_eq!(c1, c2, "C untouched");
     }
 
@@ -713,9 +763,9 @@ mod tests {
             a[64 * 10 + 3] = bad;
             let b = vec![0.25f32; 64 * 64];
             let mut c = vec![7f32; 64 * 64];
-            assert!(!sgemm(&args, &a, &b, &mut c, 2), "{bad}");
+            assert!(!sgemm(&args, &a, &b, &mut c, None, 2), "{bad}");
             assert!(c.iter().all(|&x| x == 7.0));
-            assert!(!sgemm(&args, &b, &a, &mut c, 1), "{bad} in B");
+            assert!(!sgemm(&args, &b, &a, &mut c, None, 1), "{bad} in B");
         }
     }
 }

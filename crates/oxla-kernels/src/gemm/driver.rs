@@ -49,9 +49,16 @@ pub(crate) trait Scalar: Plain + Add<Output = Self> + Mul<Output = Self> {
     ) -> bool {
         false
     }
-    /// The product on matrix tiles (see `amx`), where this type, `isa` and the CPU have
-    /// them and `args` is large enough; false when C was not written.
-    fn tiles(_isa: Isa, _args: &GemmArgs, _a: &[Self], _b: &[Self], _c: &mut [Self]) -> bool {
+    /// The product on matrix tiles (see `amx`), then the epilogue, where this type, `isa`
+    /// and the CPU have them and `args` is large enough; false when C was not written.
+    fn tiles(
+        _isa: Isa,
+        _args: &GemmArgs,
+        _a: &[Self],
+        _b: &[Self],
+        _c: &mut [Self],
+        _then: Option<Epilogue>,
+    ) -> bool {
         false
     }
     /// Packs op(B) of `args` for the tiles into `buf`, where [`Scalar::tiles`] would run
@@ -96,11 +103,18 @@ impl Scalar for f32 {
         super::transpose::pack_f32(x, s_w, width, kc, w_panel, out)
     }
     #[cfg(target_arch = "x86_64")]
-    fn tiles(isa: Isa, args: &GemmArgs, a: &[f32], b: &[f32], c: &mut [f32]) -> bool {
+    fn tiles(
+        isa: Isa,
+        args: &GemmArgs,
+        a: &[f32],
+        b: &[f32],
+        c: &mut [f32],
+        then: Option<Epilogue>,
+    ) -> bool {
         isa == Isa::Avx512
             && super::amx::worth_it(args)
             && super::amx::available()
-            && super::amx::sgemm(args, a, b, c, max_threads(args))
+            && super::amx::sgemm(args, a, b, c, then, max_threads(args))
     }
     #[cfg(target_arch = "x86_64")]
     fn pack_b_tiles(
@@ -123,10 +137,7 @@ impl Scalar for f32 {
         c: &mut [f32],
         then: Option<Epilogue>,
     ) {
-        if super::amx::sgemm_prepacked(args, a, pb, c, max_threads(args)) {
-            if let Some(then) = then {
-                then(0, args.m);
-            }
+        if super::amx::sgemm_prepacked(args, a, pb, c, then, max_threads(args)) {
             return;
         }
         // A value of A out of the tiles' range: B back from its parts (exactly), for the

@@ -282,7 +282,7 @@ fn gemm_ex_with<T: Scalar>(
 ) -> Result<(), KernelError> {
     check_isa(isa)?;
     args.check(a.len(), b.len(), c.len())?;
-    if T::tiles(isa, args, a, b, c) {
+    if T::tiles(isa, args, a, b, c, None) {
         return Ok(());
     }
     driver::gemm(&T::kernel_for(isa, args), args, a, b, c, None);
@@ -299,8 +299,7 @@ fn gemm_then_with<T: Scalar>(
 ) -> Result<(), KernelError> {
     check_isa(isa)?;
     args.check(a.len(), b.len(), c.len())?;
-    if T::tiles(isa, args, a, b, c) {
-        then(0, args.m);
+    if T::tiles(isa, args, a, b, c, Some(then)) {
         return Ok(());
     }
     driver::gemm(&T::kernel_for(isa, args), args, a, b, c, Some(then));
@@ -317,7 +316,7 @@ fn gemm_batched_with<T: Scalar>(
 ) -> Result<(), KernelError> {
     check_isa(isa)?;
     let spans = batch.check(args, a.len(), b.len(), c.len())?;
-    if batch.count == 1 && T::tiles(isa, args, a, b, c) {
+    if batch.count == 1 && T::tiles(isa, args, a, b, c, None) {
         return Ok(());
     }
     driver::gemm_batched(&T::kernel_for(isa, args), args, batch, spans, a, b, c);
