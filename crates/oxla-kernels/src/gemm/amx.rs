@@ -125,20 +125,25 @@ fn split16(x: __m512) -> ([__m512i; 3], __mmask16) {
     ([h, m, l], ok)
 }
 
-/// `n` (at most 32) elements of a line `x[i * s]`, zeros after them, as two vectors.
-#[inline(always)]
-fn line(x: &[f32], s: usize, n: usize) -> [f32; TK] {
-    let mut v = [0f32; TK];
-    if s == 1 && n == TK {
-        v = x[..TK].try_into().expect("a full line");
-    } else if s == 1 {
-        v[..n].copy_from_slice(&x[..n]);
-    } else {
-        for (i, d) in v[..n].iter_mut().enumerate() {
-            *d = x[i * s];
-        }
+/// Elements `off..off + 16` of a line of `n` elements `x[i * s]`, zeros past `n`.
+#[target_feature(enable = "avx512f,avx512bw")]
+fn load16(x: &[f32], s: usize, n: usize, off: usize) -> __m512 {
+    if off >= n {
+        return _mm512_setzero_ps();
     }
-    v
+    let cnt = (n - off).min(16);
+    if s == 1 {
+        let src = &x[off..off + cnt];
+        // SAFETY: `src` holds `cnt` elements; a masked load reads only those.
+        unsafe { _mm512_maskz_loadu_ps(((1u32 << cnt) - 1) as u16, src.as_ptr()) }
+    } else {
+        let mut v = [0f32; 16];
+        for (i, d) in v[..cnt].iter_mut().enumerate() {
+            *d = x[(off + i) * s];
+        }
+        // SAFETY: 16 f32 in `v`.
+        unsafe { _mm512_loadu_ps(v.as_ptr()) }
+    }
 }
 
 /// A panel of `MR` rows of op(A) (elements `a[i * rs + p * cs]`, `rows` of them real,
@@ -152,14 +157,12 @@ fn pack_a(a: &[f32], rs: usize, cs: usize, rows: usize, k: usize, out: &mut [u16
         let depth = TK.min(k - p0);
         for i in 0..MR {
             let (half, r) = (i / 16, i % 16);
-            let v = if i < rows {
-                line(&a[i * rs + p0 * cs..], cs, depth)
-            } else {
-                [0.0; TK]
-            };
-            for (q, chunk) in v.chunks_exact(16).enumerate() {
-                // SAFETY: 16 f32 in `chunk`.
-                let x = unsafe { _mm512_loadu_ps(chunk.as_ptr()) };
+            for q in 0..TK / 16 {
+                let x = if i < rows {
+                    load16(&a[i * rs + p0 * cs..], cs, depth, q * 16)
+                } else {
+                    _mm512_setzero_ps()
+                };
                 let (parts, in_range) = split16(x);
                 ok &= in_range;
                 for (part, p) in parts.into_iter().enumerate() {
@@ -175,40 +178,41 @@ fn pack_a(a: &[f32], rs: usize, cs: usize, rows: usize, k: usize, out: &mut [u16
     ok == 0xffff
 }
 
-/// A panel of `NR` columns of op(B) (elements `b[p * rs + j * cs]`, `cols` real, depth
-/// `k`) in tile order: per `TK` step, part, 16-column half: 16 rows of pairs (k, k + 1)
-/// for each of the 16 columns, as `tdpbf16ps` reads its second operand.
+/// Step `s` (depth `s * TK..`) of a panel of `NR` columns of op(B) (elements
+/// `b[p * rs + j * cs]`, `cols` real, depth `k`) in tile order, into `step` (`STEP`
+/// elements): per part and 16-column half, 16 rows of pairs (k, k + 1) for each of the 16
+/// columns, as `tdpbf16ps` reads its second operand. Returns whether every element is in
+/// range.
 #[target_feature(enable = "avx512f,avx512bw")]
-fn pack_b(b: &[f32], rs: usize, cs: usize, cols: usize, k: usize, out: &mut [u16]) -> bool {
+fn pack_b_step(
+    b: &[f32],
+    rs: usize,
+    cs: usize,
+    cols: usize,
+    k: usize,
+    s: usize,
+    step: &mut [u16],
+) -> bool {
     let mut ok: __mmask16 = 0xffff;
-    for (s, step) in out.chunks_exact_mut(STEP).enumerate() {
-        let p0 = s * TK;
-        for r in 0..TK / 2 {
-            let p = p0 + 2 * r;
-            let row = |p: usize| {
-                if p < k {
-                    line(&b[p * rs..], cs, cols)
-                } else {
-                    [0.0; TK]
-                }
-            };
-            let (v0, v1) = (row(p), row(p + 1));
-            for half in 0..2 {
-                // SAFETY: 16 f32 at each.
-                let (x0, x1) = unsafe {
-                    (
-                        _mm512_loadu_ps(v0[half * 16..].as_ptr()),
-                        _mm512_loadu_ps(v1[half * 16..].as_ptr()),
-                    )
-                };
-                let ((p0s, ok0), (p1s, ok1)) = (split16(x0), split16(x1));
-                ok &= ok0 & ok1;
-                for part in 0..3 {
-                    let pair = _mm512_or_si512(p0s[part], _mm512_slli_epi32::<16>(p1s[part]));
-                    let dst = &mut step[(part * 2 + half) * TILE + r * TK..][..TK];
-                    // SAFETY: 32 u16 (64 bytes) at `dst`.
-                    unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), pair) };
-                }
+    let p0 = s * TK;
+    for r in 0..TK / 2 {
+        let p = p0 + 2 * r;
+        let row = |p: usize, half: usize| {
+            if p < k {
+                load16(&b[p * rs..], cs, cols, half * 16)
+            } else {
+                _mm512_setzero_ps()
+            }
+        };
+        for half in 0..2 {
+            let (x0, x1) = (row(p, half), row(p + 1, half));
+            let ((p0s, ok0), (p1s, ok1)) = (split16(x0), split16(x1));
+            ok &= ok0 & ok1;
+            for part in 0..3 {
+                let pair = _mm512_or_si512(p0s[part], _mm512_slli_epi32::<16>(p1s[part]));
+                let dst = &mut step[(part * 2 + half) * TILE + r * TK..][..TK];
+                // SAFETY: 32 u16 (64 bytes) at `dst`.
+                unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), pair) };
             }
         }
     }
@@ -452,12 +456,23 @@ fn pack(
         None => (&[][..], SyncPtr(std::ptr::null_mut())),
     };
     let bad = AtomicBool::new(false);
-    let units = mp + np;
+    // B's units: with its rows contiguous (not transposed), 32-deep steps across every
+    // panel, so each reads whole rows (panel by panel, its 128-byte pieces of rows a row
+    // stride apart, each in a new page for a wide B, defeat the prefetchers: 2048^3, 2
+    // threads, 376-440 -> 453-461 GFLOPS); transposed, panels.
+    let (ks, b_by_steps) = (k.div_ceil(TK), b_cs == 1);
+    let b_units = match (np, b_by_steps) {
+        (0, _) => 0,
+        (_, true) => ks,
+        (_, false) => np,
+    };
+    let units = mp + b_units;
     if units == 0 {
         return true;
     }
-    parallel(threads.min(units), &|t| {
-        let (u0, u1) = span(units, threads.min(units), t);
+    let tasks = threads.min(units);
+    parallel(tasks, &|t| {
+        let (u0, u1) = span(units, tasks, t);
         let mut ok = true;
         for u in u0..u1 {
             if u < mp {
@@ -468,14 +483,27 @@ fn pack(
                     unsafe { std::slice::from_raw_parts_mut(pap.get().add(u * panel), panel) };
                 // SAFETY: `available()` implies AVX-512BW.
                 ok &= unsafe { pack_a(&a[i0 * a_rs..], a_rs, a_cs, MR.min(m - i0), k, out) };
+                continue;
+            }
+            let u = u - mp;
+            let (panels, steps) = if b_by_steps {
+                (0..np, u..u + 1)
             } else {
-                let j0 = (u - mp) * NR;
-                // SAFETY: as above, for B's buffer.
-                let out = unsafe {
-                    std::slice::from_raw_parts_mut(pbp.get().add((u - mp) * panel), panel)
-                };
-                // SAFETY: as for A.
-                ok &= unsafe { pack_b(&b[j0 * b_cs..], b_rs, b_cs, NR.min(n - j0), k, out) };
+                (u..u + 1, 0..ks)
+            };
+            for jp in panels {
+                let j0 = jp * NR;
+                for st in steps.clone() {
+                    // SAFETY: step `st` of panel `jp` of B's buffer, written by this task
+                    // only.
+                    let out = unsafe {
+                        std::slice::from_raw_parts_mut(pbp.get().add(jp * panel + st * STEP), STEP)
+                    };
+                    // SAFETY: as for A.
+                    ok &= unsafe {
+                        pack_b_step(&b[j0 * b_cs..], b_rs, b_cs, NR.min(n - j0), k, st, out)
+                    };
+                }
             }
         }
         if !ok {
