@@ -27,9 +27,10 @@ pub enum Isa {
     /// AVX2 with FMA (x86-64): 16 ymm registers.
     Avx2,
     /// AVX-512F (x86-64): 32 zmm registers. Where the CPU also has AMX-BF16 (and Linux
-    /// grants the tile state), plain and epilogue f32 products of at least 64 in every
-    /// dimension run on the tiles, each f32 split exactly into three bf16 parts (at f32
-    /// accuracy; values outside [2^-63, 2^63] fall back to the FMA kernels).
+    /// grants the tile state), f32 products of at least 64 in every dimension (plain, with
+    /// an epilogue, batches of one, and B packed once for such a product) run on the
+    /// tiles, each f32 split exactly into three bf16 parts (at f32 accuracy; values
+    /// outside [2^-63, 2^63] fall back to the FMA kernels).
     Avx512,
 }
 
