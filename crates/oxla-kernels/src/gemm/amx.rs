@@ -61,9 +61,13 @@ pub(crate) fn available() -> bool {
         if std::env::var("OXLA_GEMM_AMX").is_ok_and(|v| v == "0") {
             return false;
         }
-        // CPUID leaf 7: EDX bit 22 AMX-BF16, bit 24 AMX-TILE.
+        // CPUID leaf 7: EDX bit 22 AMX-BF16, bit 24 AMX-TILE. Packing needs AVX-512BW
+        // (every CPU with AMX has it, but a hypervisor may hide it).
         let r = std::arch::x86_64::__cpuid_count(7, 0);
-        if r.edx & (1 << 22) == 0 || r.edx & (1 << 24) == 0 {
+        if r.edx & (1 << 22) == 0
+            || r.edx & (1 << 24) == 0
+            || !std::arch::is_x86_feature_detected!("avx512bw")
+        {
             return false;
         }
         request_tile_permission()
@@ -99,7 +103,8 @@ fn request_tile_permission() -> bool {
 }
 
 /// The three bf16 parts of 16 f32 (each in the low half of a 32-bit lane) and a mask of
-/// the lanes in range (see [`split`]).
+/// the lanes in range (zeros and magnitudes in [2^-63, 2^63]; see the module's
+/// documentation).
 #[target_feature(enable = "avx512f,avx512bw")]
 fn split16(x: __m512) -> ([__m512i; 3], __mmask16) {
     let bits = _mm512_castps_si512(x);
