@@ -3,9 +3,9 @@
 //! the six products whose parts' weights reach 2^-16 (a0b0, a0b1, a1b0, a0b2, a1b1, a2b0).
 //! The three left out weigh about 2^-23 of |a||b| together, about one f32 rounding of the
 //! product; every product of parts is exact (8 x 8 bits). The tests measure the error
-//! against f64 products next to the FMA kernels'. The tile unit does 16 times the
-//! multiply-adds per cycle of the AVX-512 FMA units, so six products still beat the FMA
-//! peak.
+//! against f64 products next to the FMA kernels'. The tile unit does about 15 times the
+//! multiply-adds per second of a core's AVX-512 FMA units (measured on an Intel Xeon), so
+//! six products still beat the FMA peak.
 //!
 //! Only values whose parts are all normal numbers take this path: zeros and magnitudes in
 //! [2^-63, 2^63]. Packing checks every element; anything else (infinities, NaNs,
@@ -28,7 +28,7 @@ const NR: usize = 32;
 /// Depth of one tile multiply-add (16 pairs of bf16).
 const TK: usize = 32;
 /// Depth of one phase (C is read and written once per phase). The tiles stream both
-/// operands from L2 at full speed (a `tdpbf16ps` needs half a tile load), so the A panel
+/// operands from L2 at full speed (a `tdpbf16ps` needs about half a tile load), so the A panel
 /// (32 x 512, three parts: 96 KiB) and the phase's B block (see `NC_PANELS`) both live
 /// there. Measured on an Intel Xeon (AMX), 2 threads, alternating builds: KC 128 with 32
 /// panels 427-437 GFLOPS at 1024^3 and 375-405 at 2048^3; 256 / 32 422-432 and 375-378;
@@ -43,8 +43,9 @@ const TILE: usize = 16 * TK;
 const STEP: usize = 3 * 2 * TILE;
 
 /// Whether `args` suits the tiles: small products stay on the FMA kernels (packing would
-/// weigh too much), and so do those with more than `MAX_PACKED` elements of A or B the FMA kernels run it (the packed parts take
-/// 6 bytes per element and stay with the calling thread for its next product).
+/// weigh too much), and so do products with more than `MAX_PACKED` elements of A or of B
+/// (the packed parts take 6 bytes per element and stay with the calling thread for its
+/// next product).
 pub(crate) fn worth_it(args: &GemmArgs) -> bool {
     let (m, n, k) = (args.m, args.n, args.k);
     m >= 64 && n >= 64 && k >= 64 && m * k <= MAX_PACKED && k * n <= MAX_PACKED
