@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::buf::{with_buf, PACK_A, PACK_B};
 
-use super::driver::{parallel, span, Epilogue};
-use super::GemmArgs;
+use super::driver::{a_strides, b_strides, parallel, span, Epilogue, SyncPtr};
+use super::{GemmArgs, Isa};
 
 /// Rows of C per tile pass (two 16-row tiles).
 const MR: usize = 32;
@@ -42,11 +42,17 @@ const TILE: usize = 16 * TK;
 /// bf16 elements of a panel's `TK`-deep step: 3 parts x 2 half tiles.
 const STEP: usize = 3 * 2 * TILE;
 
+/// Whether a product of `isa` (the tiles stand in for AVX-512's kernels) and `args` runs
+/// on the tiles: `args` suits them and this CPU and OS have them.
+pub(crate) fn applies(isa: Isa, args: &GemmArgs) -> bool {
+    isa == Isa::Avx512 && worth_it(args) && available()
+}
+
 /// Whether `args` suits the tiles: small products stay on the FMA kernels (packing would
 /// weigh too much), and so do products with more than `MAX_PACKED` elements of A or of B
 /// (the packed parts take 6 bytes per element and stay with the calling thread for its
 /// next product).
-pub(crate) fn worth_it(args: &GemmArgs) -> bool {
+fn worth_it(args: &GemmArgs) -> bool {
     let (m, n, k) = (args.m, args.n, args.k);
     m >= 64 && n >= 64 && k >= 64 && m * k <= MAX_PACKED && k * n <= MAX_PACKED
 }
@@ -403,33 +409,6 @@ fn prefetch_tile(c: *const f32, ldc: usize, rows: usize) {
     }
 }
 
-#[derive(Clone, Copy)]
-struct SyncPtr<T>(*mut T);
-// SAFETY: tasks write disjoint ranges through it (see the uses).
-unsafe impl<T> Sync for SyncPtr<T> {}
-unsafe impl<T> Send for SyncPtr<T> {}
-impl<T> SyncPtr<T> {
-    fn get(self) -> *mut T {
-        self.0
-    }
-}
-
-/// op(A)'s and op(B)'s strides: element (i, p) of A at `a[i * rs + p * cs]`, element
-/// (p, j) of B at `b[p * rs + j * cs]`.
-fn strides(args: &GemmArgs) -> ((usize, usize), (usize, usize)) {
-    let a = if args.trans_a {
-        (1, args.lda)
-    } else {
-        (args.lda, 1)
-    };
-    let b = if args.trans_b {
-        (1, args.ldb)
-    } else {
-        (args.ldb, 1)
-    };
-    (a, b)
-}
-
 /// bf16 elements of one panel (`MR` rows of A or `NR` columns of B) of depth `k`.
 fn panel_len(k: usize) -> usize {
     k.div_ceil(TK) * STEP
@@ -449,7 +428,7 @@ fn pack(
     threads: usize,
 ) -> bool {
     let (m, n, k) = (args.m, args.n, args.k);
-    let ((a_rs, a_cs), (b_rs, b_cs)) = strides(args);
+    let ((a_rs, a_cs), (b_rs, b_cs)) = (a_strides(args), b_strides(args));
     let panel = panel_len(k);
     let mp = if a.is_some() { m.div_ceil(MR) } else { 0 };
     let np = if b.is_some() { n.div_ceil(NR) } else { 0 };

@@ -111,10 +111,7 @@ impl Scalar for f32 {
         c: &mut [f32],
         then: Option<Epilogue>,
     ) -> bool {
-        isa == Isa::Avx512
-            && super::amx::worth_it(args)
-            && super::amx::available()
-            && super::amx::sgemm(args, a, b, c, then, max_threads(args))
+        super::amx::applies(isa, args) && super::amx::sgemm(args, a, b, c, then, max_threads(args))
     }
     #[cfg(target_arch = "x86_64")]
     fn pack_b_tiles(
@@ -123,7 +120,7 @@ impl Scalar for f32 {
         b: &[f32],
         buf: &mut crate::buf::AlignedBuf,
     ) -> Option<usize> {
-        if isa != Isa::Avx512 || !super::amx::worth_it(args) || !super::amx::available() {
+        if !super::amx::applies(isa, args) {
             return None;
         }
         let len = super::amx::packed_b_len(args.n, args.k);
@@ -307,8 +304,17 @@ pub(crate) fn pack_all_b<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, b: &[T], 
     }
 }
 
+/// op(A)'s row and column strides: element (i, p) is at `a[i * a_rs + p * a_cs]`.
+pub(crate) fn a_strides(args: &GemmArgs) -> (usize, usize) {
+    if args.trans_a {
+        (1, args.lda)
+    } else {
+        (args.lda, 1)
+    }
+}
+
 /// op(B)'s row and column strides: element (p, j) is at `b[p * b_rs + j * b_cs]`.
-fn b_strides(args: &GemmArgs) -> (usize, usize) {
+pub(crate) fn b_strides(args: &GemmArgs) -> (usize, usize) {
     if args.trans_b {
         (1, args.ldb)
     } else {
@@ -351,11 +357,7 @@ pub(crate) fn gemm_b<T: Scalar>(
         max_threads(args)
     };
     // op(A)(i, p) = a[i * a_rs + p * a_cs]; op(B)(p, j) = b[p * b_rs + j * b_cs].
-    let (a_rs, a_cs) = if args.trans_a {
-        (1, args.lda)
-    } else {
-        (args.lda, 1)
-    };
+    let (a_rs, a_cs) = a_strides(args);
     let (b_rs, b_cs) = b_strides(args);
     let (mr, nr, ldc) = (kern.mr, kern.nr, args.ldc);
     let a_in_place = read_a_in_place(args);
@@ -882,7 +884,7 @@ unsafe fn macro_kernel<T: Scalar>(
 
 /// A raw pointer that tasks share; each task touches a disjoint part of what it points to.
 #[derive(Clone, Copy)]
-struct SyncPtr<T>(*mut T);
+pub(crate) struct SyncPtr<T>(pub(crate) *mut T);
 
 // SAFETY: used only to hand disjoint regions of one buffer to parallel tasks (or to share
 // read-only data once its writers have finished).
@@ -892,7 +894,7 @@ unsafe impl<T: Send> Sync for SyncPtr<T> {}
 
 impl<T> SyncPtr<T> {
     /// The pointer (a method, so closures capture the whole `Sync` wrapper).
-    fn get(self) -> *mut T {
+    pub(crate) fn get(self) -> *mut T {
         self.0
     }
 }
