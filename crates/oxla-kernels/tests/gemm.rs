@@ -264,6 +264,10 @@ fn many_shapes<T: Elem>() {
         // packs its own B panels (the last one narrower) and all of A, over several k
         // slices.
         (40, 1000, 1030),
+        // Wide, and tall next to B's block: on 2 threads, CPUs other than Intel's read A
+        // in place (column units of 128 columns or more), the last panel narrower and the
+        // last rows packed alone.
+        (517, 1030, 40),
     ];
     for isa in isas() {
         for (t, &(m, n, k)) in shapes.iter().enumerate() {

@@ -203,6 +203,12 @@ pub(crate) struct Kernel<T> {
     /// The macro-kernel keeps one A panel (in L1) across its sweep of the block's B panels
     /// (streamed from L2), instead of one B panel across its sweep of A panels.
     pub a_outer: bool,
+    /// Products wider than [`A_IN_PLACE_MAX_N`] also read A in place when each column unit
+    /// of a multi-threaded block (see [`column_units`]) gets at least this many columns
+    /// (0: never). Each unit then reads all of A again, from L3, instead of A being packed
+    /// once and B packed in a phase of its own; that pays while the unit's columns are
+    /// many next to the rate the kernel consumes A (see [`kernels::f32_kernel`]).
+    pub wide_in_place_cols: usize,
     pub pack_a: PackFn<T>,
     pub pack_b: PackFn<T>,
 }
@@ -225,6 +231,7 @@ impl<T: Scalar> Kernel<T> {
             nc: nc.div_ceil(NR) * NR,
             run,
             a_outer: false,
+            wide_in_place_cols: 0,
             pack_a: pack::<T, MR>,
             pack_b: pack::<T, NR>,
         }
@@ -233,6 +240,14 @@ impl<T: Scalar> Kernel<T> {
     /// This kernel with [`Kernel::a_outer`] set to `a_outer`.
     pub(crate) fn with_a_outer(self, a_outer: bool) -> Kernel<T> {
         Kernel { a_outer, ..self }
+    }
+
+    /// This kernel with [`Kernel::wide_in_place_cols`] set to `cols`.
+    pub(crate) fn with_wide_in_place(self, cols: usize) -> Kernel<T> {
+        Kernel {
+            wide_in_place_cols: cols,
+            ..self
+        }
     }
 }
 
@@ -360,7 +375,7 @@ pub(crate) fn gemm_b<T: Scalar>(
     let (a_rs, a_cs) = a_strides(args);
     let (b_rs, b_cs) = b_strides(args);
     let (mr, nr, ldc) = (kern.mr, kern.nr, args.ldc);
-    let a_in_place = read_a_in_place(args);
+    let a_in_place = read_a_in_place(args) || wide_in_place(kern, args, threads);
     let cp = SyncPtr(c.as_mut_ptr());
     let (b, prepacked) = match bsrc {
         BSource::Plain(b) => (b, None),
@@ -612,6 +627,20 @@ fn column_units(
 /// and 2048^3 unchanged either way.
 fn read_a_in_place(args: &GemmArgs) -> bool {
     !args.trans_a && args.n <= A_IN_PLACE_MAX_N
+}
+
+/// Whether a product wider than [`A_IN_PLACE_MAX_N`] reads A in place with `kern` on
+/// `threads` threads (see [`Kernel::wide_in_place_cols`]): not when the packed scheme
+/// splits by columns anyway (A small next to the block, see [`column_units`]).
+fn wide_in_place(kern: &Kernel<impl Scalar>, args: &GemmArgs, threads: usize) -> bool {
+    let min_cols = kern.wide_in_place_cols;
+    let nc = kern.nc.min(args.n);
+    if min_cols == 0 || args.trans_a || args.m.saturating_mul(2) <= nc {
+        return false;
+    }
+    let panels = nc.div_ceil(kern.nr);
+    let units = column_units(threads, true, panels, args.m, nc).unwrap_or(1);
+    nc / units >= min_cols
 }
 
 /// Widest C for which A is read in place.

@@ -35,8 +35,18 @@ pub(crate) fn f32_kernel(isa: Isa) -> Kernel<f32> {
         // fewer C read-modify-writes) measured on Zen 4, 2 threads, best of 30 in four
         // interleaved rounds: 1024^3 9.93-10.15 -> 9.88-9.96 ms, 2048^3 78.2 -> 77.6 ms.
         // Products whose A is packed take [`f32_packed_a_kernel`] instead.
+        //
+        // Wide products read A in place on CPUs other than Intel's, where the units of a
+        // block get 128 columns or more (1024^3 on 2 threads: 8 units of 128): on Zen 5
+        // (EPYC, 2 threads), alternating runs against A packed, 1024^3 479-497 -> 524-540
+        // GFLOPS, 1536^3 472-494 -> 486-502, 2048^3 496-513 -> 509-524, 2048x1024x2048
+        // 474-496 -> 502-503, 1 thread 1024^3 256-257 -> 260-265; at 96 columns per unit
+        // A, read again by each unit at 1.3 bytes a cycle, costs more than packing it:
+        // 768^3 456-498 -> 440-453, 1024x768x3072 451-478 -> 433-439, 4096x768x768 506-523
+        // -> 454-464 (units of fewer panels, each within L2, did not help).
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => simd!(x86::avx512_f32, mr: 6, nv: 4, lanes: 16, kc: 1024, mc: 96, nc: 2048),
+        Isa::Avx512 => simd!(x86::avx512_f32, mr: 6, nv: 4, lanes: 16, kc: 1024, mc: 96, nc: 2048)
+            .with_wide_in_place(if intel() { 0 } else { 128 }),
         // 6 x 16: 12 ymm accumulators, 2 B loads and 6 broadcasts per k step. The kernel
         // alone runs at 99% of the FMA peak at any KC; a deep KC is what the whole GEMM
         // needs (fewer pack / compute phases and their barriers, fewer C read-modify-writes
@@ -51,8 +61,15 @@ pub(crate) fn f32_kernel(isa: Isa) -> Kernel<f32> {
         // no gain there), at KC 512 196-201, as 4 x 24 182-187, as 12 x 8 183-194; this
         // kernel with B prefetched ran 202-219. A later session measured that scheme ahead
         // (see [`f32_packed_a_kernel`]), which Intel CPUs now take for a packed A.
+        //
+        // Wide products read A in place on CPUs other than Intel's, as AVX-512's, from 64
+        // columns per unit: at half AVX-512's rate A's re-reads cost half as much. On Zen 5
+        // (EPYC, 2 threads), alternating runs against A packed: 768^3 273-275 -> 278-279
+        // GFLOPS, 1024x768x3072 257-262 -> 266-273, 1024^3 262-270 -> 267-271, 2048^3
+        // 269-271 -> 273-275.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => simd!(x86::avx2_f32, mr: 6, nv: 2, lanes: 8, kc: 1024, mc: 96, nc: 2048),
+        Isa::Avx2 => simd!(x86::avx2_f32, mr: 6, nv: 2, lanes: 8, kc: 1024, mc: 96, nc: 2048)
+            .with_wide_in_place(if intel() { 0 } else { 64 }),
         _ => Kernel::new::<4, 8>(256, 64, 2048, portable::<f32, 4, 8>),
     }
 }
@@ -69,9 +86,11 @@ pub(crate) fn f32_packed_a_kernel(isa: Isa) -> Kernel<f32> {
         // 2048^3 316-326 -> 315-328, 768^3 297 -> 336, 384x1024x1024 264 -> 300,
         // 128x2048x1024 220 -> 252. Rows read in place (run-time stride) it runs slower
         // (2048x512x2048: 323 -> 269), so those keep 6 x 64.
+        // Intel only: on Zen 5 (EPYC, 2 threads), 6 x 64 ran 1024^3 at 481-486 GFLOPS
+        // against this kernel's 455-458 (and read in place faster still, see above).
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => simd!(x86::avx512_f32, mr: 12, nv: 2, lanes: 16, kc: 256, mc: 960,
-                             nc: 1024, pf: 8, a_outer: true),
+        Isa::Avx512 if intel() => simd!(x86::avx512_f32, mr: 12, nv: 2, lanes: 16, kc: 256,
+                                        mc: 960, nc: 1024, pf: 8, a_outer: true),
         // 6 x 16 in the scheme of 12 x 32 above: one A panel (6 x 256, 6 KiB) in L1 across
         // the B block's panels (256 x 1024, 1 MiB, in L2), each prefetched 8 k steps ahead.
         // Intel only: on an Intel Xeon (48 KiB L1d, 2 MiB L2), alternating runs against
