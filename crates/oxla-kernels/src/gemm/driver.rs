@@ -375,12 +375,15 @@ pub(crate) fn gemm_b<T: Scalar>(
     let (a_rs, a_cs) = a_strides(args);
     let (b_rs, b_cs) = b_strides(args);
     let (mr, nr, ldc) = (kern.mr, kern.nr, args.ldc);
-    let a_in_place = read_a_in_place(args) || wide_in_place(kern, args, threads);
     let cp = SyncPtr(c.as_mut_ptr());
     let (b, prepacked) = match bsrc {
         BSource::Plain(b) => (b, None),
         BSource::Packed(p) => (&[][..], Some(p)),
     };
+    // A wide product reads A in place only where it is split by columns (B packed as it
+    // goes), the scheme that was measured.
+    let a_in_place =
+        read_a_in_place(args) || (prepacked.is_none() && wide_in_place(kern, args, threads));
     let b_len = if prepacked.is_some() {
         0
     } else {
