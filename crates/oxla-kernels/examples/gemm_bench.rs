@@ -1,8 +1,9 @@
 //! `cargo run --release -p oxla-kernels --example gemm_bench -- 1024 [f32|f64|both] [ISAS]
 //! [THREADS] [RUNS]` prints GFLOPS of the GEMM (N x N x N; or `MxNxK`, e.g. `3136x64x576`,
 //! the GEMM of a 3x3 convolution of 64 channels over 56x56 pixels; a trailing `t`, e.g.
-//! `784x512x128t`, stores A transposed, k x m; a `T` stores B transposed, n x k): the best
-//! and the median
+//! `784x512x128t`, stores A transposed, k x m; a `T` stores B transposed, n x k; a `P`
+//! packs B once before the timed runs, f32 only, as the runtime does for weights and
+//! constants: `128x1024x256P`): the best and the median
 //! of RUNS runs (default 5). ISAS is a comma-separated list of `portable`, `avx2`, `avx512`
 //! or `best` (the default: the best this CPU has); THREADS a comma-separated list (default
 //! `1,2`). The configurations take turns run by run, so that on a shared machine the load
@@ -14,7 +15,10 @@
 
 use std::time::Instant;
 
-use oxla_kernels::{dgemm_ex_with, sgemm_ex_with, sgemm_kernel_ceiling, GemmArgs, Isa};
+use oxla_kernels::{
+    dgemm_ex_with, sgemm_ex_with, sgemm_kernel_ceiling, sgemm_pack_b_with, sgemm_prepacked,
+    GemmArgs, Isa,
+};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,6 +26,9 @@ fn main() {
         return kernel_ceiling(&args[1..]);
     }
     let shape = args.first().map_or("1024", String::as_str);
+    // A trailing `P`: B packed once, before the timed runs.
+    let prepacked = shape.ends_with('P');
+    let shape = shape.trim_end_matches('P');
     // A trailing `t`: A is stored transposed (k x m); `T`: B is (n x k).
     let trans_a = shape.trim_end_matches('T').ends_with('t');
     let trans_b = shape.trim_end_matches('t').ends_with('T');
@@ -56,7 +63,7 @@ fn main() {
         let wanted = if name == "f32" {
             which != "f64"
         } else {
-            which != "f32"
+            which != "f32" && !prepacked
         };
         for &isa in isas.iter().filter(|_| wanted) {
             for &threads in &thread_counts {
@@ -64,14 +71,27 @@ fn main() {
             }
         }
     }
+    // B packed per ISA and thread count (the packing's blocking is the kernel's).
+    let packs: Vec<_> = configs
+        .iter()
+        .filter(|_| prepacked)
+        .map(|(_, isa, threads, _)| {
+            let g = GemmArgs::new(m, n, k)
+                .with_trans(trans_a, trans_b)
+                .with_threads(*threads);
+            sgemm_pack_b_with(*isa, &g, &bf).expect("pack B")
+        })
+        .collect();
     // One untimed run each (first-touch page faults, the pool's start).
     for round in 0..=runs {
-        for (name, isa, threads, times) in configs.iter_mut() {
+        for (i, (name, isa, threads, times)) in configs.iter_mut().enumerate() {
             let t = Instant::now();
             let g = GemmArgs::new(m, n, k)
                 .with_trans(trans_a, trans_b)
                 .with_threads(*threads);
-            let r = if *name == "f32" {
+            let r = if let Some(pb) = packs.get(i) {
+                sgemm_prepacked(&g, &af, pb, &mut cf, None)
+            } else if *name == "f32" {
                 sgemm_ex_with(*isa, &g, &af, &bf, &mut cf)
             } else {
                 dgemm_ex_with(*isa, &g, &a, &b, &mut c)

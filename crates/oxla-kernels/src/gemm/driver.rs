@@ -528,14 +528,7 @@ pub(crate) fn gemm_b<T: Scalar>(
                 // More row units than threads, claimed dynamically, so a thread that is
                 // slowed down (a shared machine) does less of the work.
                 let rb = m.div_ceil(mr);
-                // A multiple of `tm`, so that threads running at the same speed finish
-                // together (5 units of a 128-row GEMM on 2 threads left one idle a fifth
-                // of the time).
-                let um = if tm * tn > 1 {
-                    (tm * OVERSPLIT).min(rb / MIN_UNIT_BLOCKS).max(tm) / tm * tm
-                } else {
-                    1
-                };
+                let um = row_units(rb, panels, tm, tn);
                 let units = um * tn;
                 parallel(tm * tn, &|_| {
                     loop {
@@ -562,6 +555,42 @@ pub(crate) fn gemm_b<T: Scalar>(
             }
         }
     });
+}
+
+/// Row units for a `tm x tn` grid over `rb` row blocks and `cb` column panels: a multiple
+/// of `tm`, up to `OVERSPLIT` per row task (at least `MIN_UNIT_BLOCKS` row blocks each) so
+/// that a thread slowed down (a shared machine) does less of the work, chosen so that
+/// threads running at the same speed, taking units in turn, finish together: the count
+/// whose busiest task has the least work, the larger count on a tie. Units of unequal
+/// size can leave a thread idle at the end: 22 row blocks (128 rows of 6) in 4 units of
+/// 5, 6, 5 and 6 give one thread 10 and the other 12, where 2 units give 11 each.
+fn row_units(rb: usize, cb: usize, tm: usize, tn: usize) -> usize {
+    let tasks = tm * tn;
+    if tasks <= 1 {
+        return 1;
+    }
+    let most = (tm * OVERSPLIT).min(rb / MIN_UNIT_BLOCKS).max(tm) / tm;
+    // The largest work (row blocks x panels) one task gets when task t takes units t,
+    // t + tasks, t + 2 tasks, ...
+    let busiest = |um: usize| {
+        (0..tasks)
+            .map(|t| {
+                (t..um * tn)
+                    .step_by(tasks)
+                    .map(|u| {
+                        let (r0, r1) = span(rb, um, u / tn);
+                        let (q0, q1) = span(cb, tn, u % tn);
+                        (r1 - r0) * (q1 - q0)
+                    })
+                    .sum::<usize>()
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    (1..=most)
+        .map(|c| c * tm)
+        .min_by_key(|&um| (busiest(um), std::cmp::Reverse(um)))
+        .unwrap_or(tm)
 }
 
 /// The epilogue `then` over all `m` rows once `units` units are `done`, in row chunks the
@@ -972,4 +1001,22 @@ fn grid(threads: usize, m: usize, mr: usize, n: usize, nr: usize) -> (usize, usi
         }
     }
     best.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_units_balance_threads_taking_units_in_turn() {
+        // 128 rows of 6 on 2 threads: 4 units (5, 6, 5, 6 blocks) would give 10 and 12.
+        assert_eq!(row_units(22, 4, 2, 1), 2);
+        // Even splits keep the over-splitting: 64 blocks in 8 units of 8.
+        assert_eq!(row_units(64, 4, 2, 1), 8);
+        // Columns split in two, each row unit taken by both column tasks: 4 row units.
+        assert_eq!(row_units(22, 16, 1, 2), 4);
+        // One task, or too few blocks to over-split.
+        assert_eq!(row_units(100, 4, 1, 1), 1);
+        assert_eq!(row_units(5, 4, 2, 1), 2);
+    }
 }
