@@ -351,6 +351,28 @@ extern "C" fn vadd_f32(dst: *mut f32, x: *const f32, y: *const f32, n: i64) {
     mul_add(dst, x, None, y, n)
 }
 
+/// `fn(dst, x, s, n)`: `dst[i] = x[i] - s` for `n` floats (`oxla_kernels::vmath::row_op_raw`;
+/// a wide-math tile's fill where a transcendental's argument is an input row shifted by a
+/// value constant along the row: a softmax's `x - max`).
+extern "C" fn vsubs_f32(dst: *mut f32, x: *const f32, s: f32, n: i64) {
+    row_op(dst, x, oxla_kernels::vmath::RowOp::Sub, s, n)
+}
+
+/// `fn(dst, x, s, n)`: `dst[i] = x[i] / s` for `n` floats (a wide-math tile's division of an
+/// input row by a value constant along the row, read and divided in one pass).
+extern "C" fn vdivs_f32(dst: *mut f32, x: *const f32, s: f32, n: i64) {
+    row_op(dst, x, oxla_kernels::vmath::RowOp::Div, s, n)
+}
+
+fn row_op(dst: *mut f32, x: *const f32, op: oxla_kernels::vmath::RowOp, s: f32, n: i64) {
+    if dst.is_null() || x.is_null() || n <= 0 {
+        return;
+    }
+    // SAFETY: the JIT passes a tile buffer (or its output row, which may be the input only
+    // at the same position) and an input row, each of at least `n` floats.
+    unsafe { oxla_kernels::vmath::row_op_raw(dst, x, op, s, n as usize) }
+}
+
 fn mul_add(dst: *mut f32, x: *const f32, a: Option<f32>, y: *const f32, n: i64) {
     if dst.is_null() || x.is_null() || y.is_null() || n <= 0 {
         return;
@@ -404,6 +426,18 @@ pub(crate) fn symbols() -> Vec<Helper> {
         "oxla_vadd_f32",
         vadd_f32 as *const u8,
         vec![I64, I64, I64, I64],
+        None,
+    ));
+    v.push((
+        "oxla_vsubs_f32",
+        vsubs_f32 as *const u8,
+        vec![I64, I64, F32, I64],
+        None,
+    ));
+    v.push((
+        "oxla_vdivs_f32",
+        vdivs_f32 as *const u8,
+        vec![I64, I64, F32, I64],
         None,
     ));
     v.push((

@@ -151,6 +151,68 @@ pub unsafe fn mul_add_raw(dst: *mut f32, x: *const f32, a: Option<f32>, y: *cons
     unsafe { mul_add_raw_with(VIsa::detect(), dst, x, a, y, n) }
 }
 
+/// An IEEE operation of an element and a value constant along the row, for [`row_op_raw`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowOp {
+    /// `x - s`: a softmax's shift by its row max.
+    Sub,
+    /// `x / s`: a softmax's division by its row sum.
+    Div,
+}
+
+/// `dst[i] = x[i] op s` for `i < n`, IEEE (the same bits at any width, the operands in this
+/// order, as the JIT's own vectors). The JIT fills a wide-math tile with this where its
+/// value is such an operation on an input row: one pass at 16 lanes instead of its own 4.
+/// Raw pointers: `dst` may be `x` (in place).
+///
+/// # Safety
+/// `dst` and `x` each point at `n` floats; they overlap only exactly.
+pub unsafe fn row_op_raw(dst: *mut f32, x: *const f32, op: RowOp, s: f32, n: usize) {
+    // SAFETY: as the caller promises; detect() only returns what the CPU runs.
+    unsafe { row_op_raw_with(VIsa::detect(), dst, x, op, s, n) }
+}
+
+/// [`row_op_raw`] with implementation `isa` (which the CPU must run).
+unsafe fn row_op_raw_with(isa: VIsa, dst: *mut f32, x: *const f32, op: RowOp, s: f32, n: usize) {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        VIsa::Avx512 => {
+            // SAFETY: detect() only returns what the CPU runs; as the caller promises.
+            unsafe { x86::row_op_avx512(dst, x, op, s, n) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        VIsa::Avx2 => {
+            // SAFETY: as above.
+            unsafe { x86::row_op_avx2(dst, x, op, s, n) }
+        }
+        // SAFETY: as the caller promises.
+        _ => unsafe { row_op_scalar(dst, x, op, s, 0..n) },
+    }
+}
+
+/// [`row_op_raw`] one element at a time over `range`.
+///
+/// # Safety
+/// As for [`row_op_raw`], for every index of `range`.
+unsafe fn row_op_scalar(
+    dst: *mut f32,
+    x: *const f32,
+    op: RowOp,
+    s: f32,
+    range: std::ops::Range<usize>,
+) {
+    for i in range {
+        // SAFETY: as the caller promises.
+        unsafe {
+            let v = x.add(i).read();
+            dst.add(i).write(match op {
+                RowOp::Sub => v - s,
+                RowOp::Div => v / s,
+            });
+        }
+    }
+}
+
 /// [`mul_add_raw`] with implementation `isa` (which the CPU must run).
 unsafe fn mul_add_raw_with(
     isa: VIsa,
@@ -838,6 +900,64 @@ pub(crate) mod x86 {
         }
     }
 
+    /// [`super::row_op_raw`] at 16 lanes, then one masked vector.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn row_op_avx512(
+        d: *mut f32,
+        xp: *const f32,
+        op: super::RowOp,
+        s: f32,
+        n: usize,
+    ) {
+        // SAFETY: every access lies in the `n` floats of each (the last one masked to them).
+        unsafe {
+            let sv = _mm512_set1_ps(s);
+            let one = |v: __m512| match op {
+                super::RowOp::Sub => _mm512_sub_ps(v, sv),
+                super::RowOp::Div => _mm512_div_ps(v, sv),
+            };
+            let mut i = 0;
+            while i + 32 <= n {
+                let a = one(_mm512_loadu_ps(xp.add(i)));
+                let b = one(_mm512_loadu_ps(xp.add(i + 16)));
+                _mm512_storeu_ps(d.add(i), a);
+                _mm512_storeu_ps(d.add(i + 16), b);
+                i += 32;
+            }
+            while i < n {
+                let m: __mmask16 = ((1u32 << (n - i).min(16)) - 1) as __mmask16;
+                _mm512_mask_storeu_ps(d.add(i), m, one(_mm512_maskz_loadu_ps(m, xp.add(i))));
+                i += 16;
+            }
+        }
+    }
+
+    /// [`super::row_op_raw`] at 8 lanes, the last few elements one at a time.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn row_op_avx2(
+        d: *mut f32,
+        xp: *const f32,
+        op: super::RowOp,
+        s: f32,
+        n: usize,
+    ) {
+        // SAFETY: every access lies in the `n` floats of each.
+        unsafe {
+            let sv = _mm256_set1_ps(s);
+            let mut i = 0;
+            while i + 8 <= n {
+                let v = _mm256_loadu_ps(xp.add(i));
+                let r = match op {
+                    super::RowOp::Sub => _mm256_sub_ps(v, sv),
+                    super::RowOp::Div => _mm256_div_ps(v, sv),
+                };
+                _mm256_storeu_ps(d.add(i), r);
+                i += 8;
+            }
+            super::row_op_scalar(d, xp, op, s, i..n);
+        }
+    }
+
     /// [`super::mul_add_raw`] at 8 lanes, the last few elements one at a time.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn mul_add_avx2(
@@ -1051,6 +1171,35 @@ mod tests {
                 }
                 assert!(b[..32].iter().all(|x| x.to_bits() == 0x7fc0_dead));
                 assert!(b[32 + n..].iter().all(|x| x.to_bits() == 0x7fc0_dead));
+            }
+        }
+    }
+
+    #[test]
+    fn row_op_is_the_ieee_operation_and_stays_in_the_slice() {
+        let isas = [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }];
+        for n in 0..70 {
+            let x: Vec<f32> = specials().into_iter().cycle().take(n).collect();
+            for isa in isas.into_iter().filter(|i| i.available()) {
+                for op in [RowOp::Sub, RowOp::Div] {
+                    for s in [3.0f32, -0.0, f32::INFINITY, 1e-30, f32::NAN] {
+                        let mut buf = vec![f32::from_bits(0x7fc0_dead); n + 64];
+                        // SAFETY: the CPU runs `isa`; each pointer holds `n` floats.
+                        unsafe {
+                            row_op_raw_with(isa, buf[32..].as_mut_ptr(), x.as_ptr(), op, s, n)
+                        };
+                        for k in 0..n {
+                            let want = match op {
+                                RowOp::Sub => x[k] - s,
+                                RowOp::Div => x[k] / s,
+                            };
+                            let g = buf[32 + k];
+                            assert!(g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()));
+                        }
+                        assert!(buf[..32].iter().all(|v| v.to_bits() == 0x7fc0_dead));
+                        assert!(buf[32 + n..].iter().all(|v| v.to_bits() == 0x7fc0_dead));
+                    }
+                }
             }
         }
     }

@@ -219,12 +219,22 @@ fn apply(
     match f {
         TileFn::Math(f) => em.call_helper_void(helper(f), &[buf, n])?,
         TileFn::DivRow => {
-            let rhs = ctx.comp.instr(id).operands[1];
-            let d = at.iter().map(|&(b, _)| (b, 0)).collect();
-            let v = em.emit1(ctx, rhs, &Idx { d, lanes: 1 })?;
-            em.call_helper_void("oxla_vdiv_f32", &[buf, n, v.v])?;
+            let v = row_value(em, ctx, ctx.comp.instr(id).operands[1], at)?;
+            em.call_helper_void("oxla_vdiv_f32", &[buf, n, v])?;
         }
     }
+    read_from(em, id, buf);
+    Ok(())
+}
+
+/// The value of row-uniform `id` for the tile's row (read at its first position `at`).
+fn row_value(em: &mut Emitter, ctx: &Ctx, id: InstrId, at: &[IdxDim]) -> Result<Value> {
+    let d = at.iter().map(|&(b, _)| (b, 0)).collect();
+    Ok(em.emit1(ctx, id, &Idx { d, lanes: 1 })?.v)
+}
+
+/// Makes the tile read instruction `id` from `buf`.
+fn read_from(em: &mut Emitter, id: InstrId, buf: Value) {
     // Reads address the buffer moved back by the tile's start, so position j is at `j`
     // (no subtraction per vector read).
     if let Some(j0) = em.tile.as_ref().map(|t| t.j0) {
@@ -234,7 +244,6 @@ fn apply(
             t.bufs.push((id, rebased));
         }
     }
-    Ok(())
 }
 
 /// The loop nest of `gen_loops` with the innermost dimension in tiles (see the module
@@ -308,6 +317,23 @@ pub(crate) fn gen_wide_loops(
                         apply(em, ctx, cand, buf, n, &at)?;
                         continue;
                     }
+                    // An input row and a value constant along it: `x - s` as a
+                    // transcendental's argument (filled), `x / s` as the tile's value
+                    // (computed), in one call at the CPU's width.
+                    let op = match cand.1 {
+                        TileFn::Math(_) => arg,
+                        TileFn::DivRow => cand.0,
+                    };
+                    if let Some(fill) = row_op_fill(ctx, op, dims) {
+                        let xp = em.add(fill.x, boff);
+                        let s = row_value(em, ctx, fill.s, &at)?;
+                        em.call_helper_void(fill.helper, &[buf, xp, s, n])?;
+                        match cand.1 {
+                            TileFn::Math(_) => apply(em, ctx, cand, buf, n, &at)?,
+                            TileFn::DivRow => read_from(em, cand.0, buf),
+                        }
+                        continue;
+                    }
                     // The buffer moved back by `jt` elements, so position j is stored at
                     // `j` (the address shares j's scaling with the loads).
                     let back = em.mul_imm(jt, 4);
@@ -337,6 +363,50 @@ pub(crate) fn gen_wide_loops(
     )
 }
 
+/// `x - s` or `x / s` of an f32 kernel input `x` of the output's shape and a value `s`
+/// constant along the row: `x`'s pointer, the row value's instruction, and the helper that
+/// computes it over a tile.
+struct RowOpFill {
+    x: Value,
+    s: InstrId,
+    helper: &'static str,
+}
+
+/// [`RowOpFill`] for instruction `id` of `ctx` (an f32 array of `dims`), where it has that
+/// form: `subtract(X, S)` or `divide(X, S)`, `S` row-uniform (operands in that order, so
+/// NaN operands are as the plain loop's).
+fn row_op_fill(ctx: &Ctx, id: InstrId, dims: &[i64]) -> Option<RowOpFill> {
+    let ins = ctx.comp.instr(id);
+    let (Op::Binary(op), [x, s]) = (&ins.op, ins.operands.as_slice()) else {
+        return None;
+    };
+    let helper = match op {
+        BinaryOp::Sub => "oxla_vsubs_f32",
+        BinaryOp::Div => "oxla_vdivs_f32",
+        _ => return None,
+    };
+    if ins.shape.element_type() != PrimitiveType::F32 || !row_uniform(ctx.comp, *s, dims) {
+        return None;
+    }
+    Some(RowOpFill {
+        x: input_ptr(ctx, *x, dims)?,
+        s: *s,
+        helper,
+    })
+}
+
+/// The buffer pointer of `id` where it is an f32 kernel input of shape `dims`.
+fn input_ptr(ctx: &Ctx, id: InstrId, dims: &[i64]) -> Option<Value> {
+    let Leaves::Buffers(ptrs) = &ctx.leaves else {
+        return None;
+    };
+    let a = ctx.comp.instr(id).shape.as_array()?;
+    if a.dims != dims || a.element_type != PrimitiveType::F32 {
+        return None;
+    }
+    ptrs.get(id.index()).copied().flatten()
+}
+
 /// A transcendental's argument `x * a + y` (or `x + y`) of two f32 kernel inputs of the
 /// output's shape, `a` a constant: the pointers of `x` and `y` and the constant.
 struct MulAddFill {
@@ -350,17 +420,8 @@ struct MulAddFill {
 /// operands) or `add(X, Y)`. The add keeps its operand order, so the sums' NaN operands
 /// are as the plain loop's.
 fn mul_add_fill(ctx: &Ctx, arg: InstrId, dims: &[i64]) -> Option<MulAddFill> {
-    let Leaves::Buffers(ptrs) = &ctx.leaves else {
-        return None;
-    };
     let c = ctx.comp;
-    let input = |id: InstrId| {
-        let ins = c.instr(id);
-        let a = ins.shape.as_array()?;
-        (a.dims == dims && a.element_type == PrimitiveType::F32)
-            .then(|| ptrs.get(id.index()).copied().flatten())
-            .flatten()
-    };
+    let input = |id: InstrId| input_ptr(ctx, id, dims);
     let scalar_const = |id: InstrId| -> Option<f32> {
         let ins = c.instr(id);
         let Op::Broadcast { .. } = ins.op else {
