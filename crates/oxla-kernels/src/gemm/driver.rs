@@ -528,7 +528,7 @@ pub(crate) fn gemm_b<T: Scalar>(
                 // More row units than threads, claimed dynamically, so a thread that is
                 // slowed down (a shared machine) does less of the work.
                 let rb = m.div_ceil(mr);
-                let um = row_units(rb, panels, tm, tn);
+                let um = balanced_units(rb, panels, tm, tn, MIN_UNIT_BLOCKS);
                 let units = um * tn;
                 parallel(tm * tn, &|_| {
                     loop {
@@ -557,19 +557,20 @@ pub(crate) fn gemm_b<T: Scalar>(
     });
 }
 
-/// Row units for a `tm x tn` grid over `rb` row blocks and `cb` column panels: a multiple
-/// of `tm`, up to `OVERSPLIT` per row task (at least `MIN_UNIT_BLOCKS` row blocks each) so
-/// that a thread slowed down (a shared machine) does less of the work, chosen so that
-/// threads running at the same speed, taking units in turn, finish together: the count
-/// whose busiest task has the least work, the larger count on a tie. Units of unequal
-/// size can leave a thread idle at the end: 22 row blocks (128 rows of 6) in 4 units of
-/// 5, 6, 5 and 6 give one thread 10 and the other 12, where 2 units give 11 each.
-fn row_units(rb: usize, cb: usize, tm: usize, tn: usize) -> usize {
+/// Units along `rb` blocks for a `tm x tn` grid of tasks (the other dimension, of `cb`
+/// blocks, split in `tn` parts): a multiple of `tm`, up to `OVERSPLIT` per task along
+/// this dimension (at least `min_blocks` blocks each) so that a thread slowed down (a
+/// shared machine) does less of the work, chosen so that threads running at the same
+/// speed, taking units in turn, finish together: the count whose busiest task has the
+/// least work, the larger count on a tie. Units of unequal size can leave a thread idle
+/// at the end: 22 row blocks (128 rows of 6) in 4 units of 5, 6, 5 and 6 give one thread
+/// 10 and the other 12, where 2 units give 11 each.
+fn balanced_units(rb: usize, cb: usize, tm: usize, tn: usize, min_blocks: usize) -> usize {
     let tasks = tm * tn;
     if tasks <= 1 {
         return 1;
     }
-    let most = (tm * OVERSPLIT).min(rb / MIN_UNIT_BLOCKS).max(tm) / tm;
+    let most = (tm * OVERSPLIT).min(rb / min_blocks.max(1)).max(tm) / tm;
     // The largest work (row blocks x panels) one task gets when task t takes units t,
     // t + tasks, t + 2 tasks, ...
     let busiest = |um: usize| {
@@ -644,7 +645,10 @@ fn column_units(
         return None;
     }
     if a_in_place {
-        Some((threads * OVERSPLIT).min(panels) / threads * threads)
+        // Over-split, in units that threads taking them in turn share evenly: 12 panels in
+        // 8 units of 1 or 2 leave one thread 8 and the other 4, where 6 units give 6 each
+        // (768^3 on Zen 5, AVX-512, 2 threads: 440-453 GFLOPS in 8 units, 459-509 in 6).
+        Some(balanced_units(panels, 1, threads, 1, 1))
     } else if m.saturating_mul(2) <= nc {
         Some(threads)
     } else {
@@ -664,7 +668,7 @@ fn read_a_in_place(args: &GemmArgs) -> bool {
 /// Whether a product wider than [`A_IN_PLACE_MAX_N`] reads A in place with `kern` on
 /// `threads` threads (see [`Kernel::wide_in_place_cols`]): not when the packed scheme
 /// splits by columns anyway (A small next to the block, see [`column_units`]).
-fn wide_in_place(kern: &Kernel<impl Scalar>, args: &GemmArgs, threads: usize) -> bool {
+fn wide_in_place<T: Scalar>(kern: &Kernel<T>, args: &GemmArgs, threads: usize) -> bool {
     let min_cols = kern.wide_in_place_cols;
     let nc = kern.nc.min(args.n);
     if min_cols == 0 || args.trans_a || args.m.saturating_mul(2) <= nc {
@@ -672,8 +676,17 @@ fn wide_in_place(kern: &Kernel<impl Scalar>, args: &GemmArgs, threads: usize) ->
     }
     let panels = nc.div_ceil(kern.nr);
     let units = column_units(threads, true, panels, args.m, nc).unwrap_or(1);
-    nc / units >= min_cols
+    // A unit's B panels stay in L2 beside A's block while all of A's rows run over them.
+    let unit_b = panels.div_ceil(units) * kern.kc.min(args.k) * kern.nr * size_of::<T>();
+    nc / units >= min_cols && unit_b <= WIDE_UNIT_B_BYTES
 }
+
+/// Most bytes of B panels in one column unit of a wide product that reads A in place. On
+/// Zen 5 (1 MiB L2, AVX-512, 2 threads, alternating runs against A packed), units of two
+/// panels at KC 1024 (512 KiB) ran ahead (1024^3 472-476 -> 481-501 GFLOPS, 768^3 in 6
+/// units 464-469 -> 459-509), of three or four at best even (1536^3, 2048^3) and of up to
+/// four behind (1280^3 in 6 units: 463-476 -> 435-449).
+const WIDE_UNIT_B_BYTES: usize = 512 << 10;
 
 /// Widest C for which A is read in place.
 const A_IN_PLACE_MAX_N: usize = 512;
@@ -1008,15 +1021,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn row_units_balance_threads_taking_units_in_turn() {
+    fn units_balance_threads_taking_them_in_turn() {
         // 128 rows of 6 on 2 threads: 4 units (5, 6, 5, 6 blocks) would give 10 and 12.
-        assert_eq!(row_units(22, 4, 2, 1), 2);
+        assert_eq!(balanced_units(22, 4, 2, 1, MIN_UNIT_BLOCKS), 2);
         // Even splits keep the over-splitting: 64 blocks in 8 units of 8.
-        assert_eq!(row_units(64, 4, 2, 1), 8);
+        assert_eq!(balanced_units(64, 4, 2, 1, MIN_UNIT_BLOCKS), 8);
         // Columns split in two, each row unit taken by both column tasks: 4 row units.
-        assert_eq!(row_units(22, 16, 1, 2), 4);
+        assert_eq!(balanced_units(22, 16, 1, 2, MIN_UNIT_BLOCKS), 4);
         // One task, or too few blocks to over-split.
-        assert_eq!(row_units(100, 4, 1, 1), 1);
-        assert_eq!(row_units(5, 4, 2, 1), 2);
+        assert_eq!(balanced_units(100, 4, 1, 1, MIN_UNIT_BLOCKS), 1);
+        assert_eq!(balanced_units(5, 4, 2, 1, MIN_UNIT_BLOCKS), 2);
+        // Column units (any size): 20 panels in 6 units (10 each), not 8 (12 and 8); 16
+        // panels in 8.
+        assert_eq!(balanced_units(20, 1, 2, 1, 1), 6);
+        assert_eq!(balanced_units(16, 1, 2, 1, 1), 8);
     }
 }

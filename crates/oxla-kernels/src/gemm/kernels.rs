@@ -37,13 +37,13 @@ pub(crate) fn f32_kernel(isa: Isa) -> Kernel<f32> {
         // Products whose A is packed take [`f32_packed_a_kernel`] instead.
         //
         // Wide products read A in place on CPUs other than Intel's, where the units of a
-        // block get 128 columns or more (1024^3 on 2 threads: 8 units of 128): on Zen 5
+        // block get 128 columns or more (1024^3 on 2 threads: 8 units of 128) and B panels
+        // that fit L2 beside A's block (see `WIDE_UNIT_B_BYTES` in the driver): on Zen 5
         // (EPYC, 2 threads), alternating runs against A packed, 1024^3 479-497 -> 524-540
-        // GFLOPS, 1536^3 472-494 -> 486-502, 2048^3 496-513 -> 509-524, 2048x1024x2048
-        // 474-496 -> 502-503, 1 thread 1024^3 256-257 -> 260-265; at 96 columns per unit
-        // A, read again by each unit at 1.3 bytes a cycle, costs more than packing it:
-        // 768^3 456-498 -> 440-453, 1024x768x3072 451-478 -> 433-439, 4096x768x768 506-523
-        // -> 454-464 (units of fewer panels, each within L2, did not help).
+        // GFLOPS, 1 thread 256-257 -> 260-265; 768^3 (6 units) 458-468 -> 481-485,
+        // 1024x768x3072 454-462 -> 470-476, 4096x768x768 467-474 -> 464-476. In units of
+        // 96 columns, 8 of them unequal (768^3 440-453), A read again by each unit cost
+        // more than packing it.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => simd!(x86::avx512_f32, mr: 6, nv: 4, lanes: 16, kc: 1024, mc: 96, nc: 2048)
             .with_wide_in_place(if intel() { 0 } else { 128 }),
@@ -65,8 +65,8 @@ pub(crate) fn f32_kernel(isa: Isa) -> Kernel<f32> {
         // Wide products read A in place on CPUs other than Intel's, as AVX-512's, from 64
         // columns per unit: at half AVX-512's rate A's re-reads cost half as much. On Zen 5
         // (EPYC, 2 threads), alternating runs against A packed: 768^3 273-275 -> 278-279
-        // GFLOPS, 1024x768x3072 257-262 -> 266-273, 1024^3 262-270 -> 267-271, 2048^3
-        // 269-271 -> 273-275.
+        // GFLOPS, 1024x768x3072 257-262 -> 266-273, 1024^3 262-270 -> 267-271 (2048^3,
+        // whose units hold 1 MiB of B, stays packed: 249-255 against 248-254 in place).
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => simd!(x86::avx2_f32, mr: 6, nv: 2, lanes: 8, kc: 1024, mc: 96, nc: 2048)
             .with_wide_in_place(if intel() { 0 } else { 64 }),
