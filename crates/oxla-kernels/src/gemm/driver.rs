@@ -205,9 +205,9 @@ pub(crate) struct Kernel<T> {
     pub a_outer: bool,
     /// Products wider than [`A_IN_PLACE_MAX_N`] also read A in place when each column unit
     /// of a multi-threaded block (see [`column_units`]) gets at least this many columns
-    /// (0: never). Each unit then reads all of A again, from L3, instead of A being packed
-    /// once and B packed in a phase of its own; that pays while the unit's columns are
-    /// many next to the rate the kernel consumes A (see [`kernels::f32_kernel`]).
+    /// (0: never) and at most [`WIDE_UNIT_B_BYTES`] of B panels (see [`wide_in_place`]).
+    /// Each unit then reads all of A again, from L3, instead of A being packed once and B
+    /// packed in a phase of its own (measured in [`kernels::f32_kernel`]).
     pub wide_in_place_cols: usize,
     pub pack_a: PackFn<T>,
     pub pack_b: PackFn<T>,
