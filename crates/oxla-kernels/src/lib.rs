@@ -23,6 +23,9 @@
 //! [`vprog`]: element-wise f32 programs (arithmetic and those transcendentals) over a range
 //! of elements at the same vector width, for JIT kernels that are only such arithmetic.
 //!
+//! [`rfft`]: the last step of an f32 real FFT of even length done as a complex FFT of half
+//! the length, at the same vector width.
+//!
 //! [`linalg`]: Cholesky and triangular solve on real (f64) or complex (c128) matrices.
 //!
 //! Threads come from a persistent pool ([`pool`]); `threads` is an upper bound. Bad sizes,
@@ -34,6 +37,7 @@ mod gemm;
 pub mod linalg;
 pub mod pool;
 pub mod radix;
+pub mod rfft;
 pub mod rowminmax;
 pub mod vmath;
 pub mod vprog;

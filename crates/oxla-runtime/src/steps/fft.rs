@@ -9,11 +9,18 @@
 //! for all its lines; the innermost axis is transformed where it lies, an outer axis through
 //! a gathered block of lines. IRFFT ignores the imaginary parts of the DC and (even lengths)
 //! Nyquist bins of the last axis, as XLA does.
+//!
+//! An f32 RFFT of even length along the last axis skips `realfft`: each row's pairs are
+//! transformed as a complex line of half the length by `rustfft`, in the output row itself,
+//! and `oxla_kernels::rfft` finishes the spectrum in place at the CPU's vector width
+//! (`realfft`'s scalar loop for that step took as long as the complex FFT: 256 rows of 1024
+//! on Zen 5, alternating runs: 2 threads 0.107-0.110 -> 0.070-0.079 ms, 1 thread 0.190 -> 0.115).
 
 use std::sync::Arc;
 
 use num_complex::Complex;
 use oxla_hlo::{Error, FftType, HloComputation, HloInstruction, Op, PrimitiveType, Result};
+use oxla_kernels::rfft::{rfft_finish, RfftTwiddles};
 use realfft::{ComplexToReal, RealFftPlanner, RealToComplex};
 use rustfft::{Fft, FftNum, FftPlanner};
 
@@ -35,6 +42,15 @@ pub(crate) struct FftPlan {
     /// fft_length.
     len: Vec<usize>,
     prec: Prec,
+    /// The f32 RFFT of even length's own path (see the module's doc).
+    half: Option<HalfRfft>,
+}
+
+/// An f32 RFFT of even length `2m` along the last axis: a complex FFT of length `m` of each
+/// row's pairs, then [`rfft_finish`].
+struct HalfRfft {
+    fft: Arc<dyn Fft<f32>>,
+    tw: RfftTwiddles,
 }
 
 enum Prec {
@@ -51,7 +67,8 @@ struct Plans<T: FftNum> {
 }
 
 impl<T: FftNum> Plans<T> {
-    fn new(ty: FftType, len: &[usize]) -> Plans<T> {
+    /// `real`: plan the last axis' real transform (RFFT, IRFFT) too.
+    fn new(ty: FftType, len: &[usize], real: bool) -> Plans<T> {
         let mut cp = FftPlanner::<T>::new();
         let inverse = matches!(ty, FftType::Ifft | FftType::Irfft);
         let complex_axes = match ty {
@@ -71,8 +88,8 @@ impl<T: FftNum> Plans<T> {
         let last = len[len.len() - 1];
         let mut rp = RealFftPlanner::<T>::new();
         let (r2c, c2r) = match ty {
-            FftType::Rfft => (Some(rp.plan_fft_forward(last)), None),
-            FftType::Irfft => (None, Some(rp.plan_fft_inverse(last))),
+            FftType::Rfft if real => (Some(rp.plan_fft_forward(last)), None),
+            FftType::Irfft if real => (None, Some(rp.plan_fft_inverse(last))),
             _ => (None, None),
         };
         Plans { axes, r2c, c2r }
@@ -124,10 +141,15 @@ impl FftPlan {
         if xd != want_x || od != want_o {
             return Err(unsup(ins, "with these shapes"));
         }
+        let half =
+            (single && *fft_type == FftType::Rfft && last % 2 == 0 && last > 0).then(|| HalfRfft {
+                fft: FftPlanner::<f32>::new().plan_fft_forward(last / 2),
+                tw: RfftTwiddles::new(last / 2),
+            });
         let prec = if single {
-            Prec::F32(Plans::new(*fft_type, &len))
+            Prec::F32(Plans::new(*fft_type, &len, half.is_none()))
         } else {
-            Prec::F64(Plans::new(*fft_type, &len))
+            Prec::F64(Plans::new(*fft_type, &len, true))
         };
         Ok(FftPlan {
             ty: *fft_type,
@@ -135,6 +157,7 @@ impl FftPlan {
             od,
             len,
             prec,
+            half,
         })
     }
 }
@@ -380,15 +403,74 @@ fn run_plan<T: FftNum>(
     Ok(())
 }
 
+/// Runs an f32 RFFT of even length (`h`) from `x` into `o`: each row's last axis in its
+/// output row (see [`HalfRfft`]), then the leading transformed axes.
+fn run_rfft_half(
+    p: &FftPlan,
+    plans: &Plans<f32>,
+    h: &HalfRfft,
+    x: *const u8,
+    o: *mut u8,
+    threads: usize,
+) -> Result<()> {
+    let (xd, od, len) = (&p.xd, &p.od, &p.len);
+    let (xn, on) = (xd.iter().product::<usize>(), od.iter().product::<usize>());
+    let m = h.tw.half_len();
+    if on == 0 || od.last() != Some(&(m + 1)) {
+        return if on == 0 {
+            Ok(())
+        } else {
+            Err(Error::internal("rfft plan"))
+        };
+    }
+    let xs: &[f32] = checked_slice(x, xn)?;
+    let os: &mut [Complex<f32>] = checked_slice_mut(o, on)?;
+    let rows = on / (m + 1);
+    if xs.len() != rows * 2 * m {
+        return Err(Error::internal("rfft buffer sizes"));
+    }
+    let op = SendPtr(os.as_mut_ptr());
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    for_chunks(rows, 2 * m, threads, &|lo, hi| {
+        let dst = op;
+        let mut scratch = vec![Complex::new(0f32, 0f32); h.fft.get_inplace_scratch_len()];
+        for row in lo..hi {
+            // Output row `row`: m + 1 bins, 2m + 2 floats (`Complex` is `repr(C)`, its real
+            // part first), this task's alone; each view below ends before the next starts.
+            let at = dst.0.wrapping_add(row * (m + 1));
+            // SAFETY: as above.
+            let flat = unsafe { std::slice::from_raw_parts_mut(at.cast::<f32>(), 2 * m + 2) };
+            flat[..2 * m].copy_from_slice(&xs[row * 2 * m..(row + 1) * 2 * m]);
+            // SAFETY: as above, the row's first m bins.
+            let line = unsafe { std::slice::from_raw_parts_mut(at, m) };
+            h.fft.process_with_scratch(line, &mut scratch);
+            // SAFETY: as above.
+            let flat = unsafe { std::slice::from_raw_parts_mut(at.cast::<f32>(), 2 * m + 2) };
+            if rfft_finish(&h.tw, flat).is_err() {
+                failed.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    });
+    if failed.into_inner() {
+        return Err(Error::internal("rfft buffer sizes"));
+    }
+    let r = xd.len();
+    for (a, fft) in (r - len.len()..r - 1).zip(&plans.axes) {
+        transform_axis(os, od, a, fft, None, threads);
+    }
+    Ok(())
+}
+
 impl crate::plan::Programs {
     /// Runs an FFT step (planned as `plan`) on its operand.
     pub(crate) fn run_fft(&self, s: &StepCtx, plan: &FftPlan) -> Result<V> {
         let x = s.operand_ptr(0)?;
         let (outs, v) = self.out_ptrs(s.prog, s.i, &s.ins.shape, s.base)?;
         let o = *outs.first().ok_or_else(|| Error::internal("fft output"))?;
-        match &plan.prec {
-            Prec::F32(p) => run_plan(plan, p, x, o, self.threads)?,
-            Prec::F64(p) => run_plan(plan, p, x, o, self.threads)?,
+        match (&plan.prec, &plan.half) {
+            (Prec::F32(p), Some(h)) => run_rfft_half(plan, p, h, x, o, self.threads)?,
+            (Prec::F32(p), None) => run_plan(plan, p, x, o, self.threads)?,
+            (Prec::F64(p), _) => run_plan(plan, p, x, o, self.threads)?,
         }
         Ok(v)
     }
