@@ -12,6 +12,12 @@
 //! FFT itself (a 1024-point RFFT of 256 rows on Zen 5: 40% of the samples in that loop).
 //! The vector paths and the portable twin [`rfft_finish_scalar`] perform the same rounded
 //! operations (the twiddle product as one fused multiply-add), so they give the same bits.
+//!
+//! [`irfft_start`] is the inverse's first step: from the half spectrum `X[0..=m]` of a real
+//! signal `x` of length `2m`, `Z[k] = E + i O` with `E = (X[k] + conj(X[m-k])) / 2` and
+//! `O = conj(W^k) (X[k] - conj(X[m-k])) / 2` (and `Z[m-k] = conj(E) + i conj(O)`), whose
+//! inverse complex FFT of length `m`, divided by `m`, is `x` itself: `x[2n] + i x[2n+1]`.
+//! The imaginary parts of `X[0]` and `X[m]` are ignored, as XLA's IRFFT does.
 
 use crate::vmath::VIsa;
 use crate::KernelError;
@@ -45,9 +51,10 @@ impl RfftTwiddles {
     }
 }
 
-/// Bins `k` and `m - k` (`0 < k < m - k`) of the interleaved bins `b`, in place.
+/// Bins `k` and `m - k` (`0 < k < m - k`) of the interleaved bins `b`, in place: the
+/// forward finish, or (`INV`) the inverse's start.
 #[inline(always)]
-fn pair(tw: &RfftTwiddles, b: &mut [f32], k: usize) {
+fn pair<const INV: bool>(tw: &RfftTwiddles, b: &mut [f32], k: usize) {
     let m = tw.m;
     let (ar, ai) = (b[2 * k], b[2 * k + 1]);
     let (br, bi) = (b[2 * (m - k)], b[2 * (m - k) + 1]);
@@ -57,21 +64,40 @@ fn pair(tw: &RfftTwiddles, b: &mut [f32], k: usize) {
     let (er, ei) = (0.5 * sr, 0.5 * si);
     let (wr, wi) = (tw.re[2 * k], tw.im[2 * k]);
     // The vector paths' fused multiply-add/subtract, with the swapped product rounded first.
-    let pr = dr.mul_add(wr, -(di * wi));
-    let pi = di.mul_add(wr, dr * wi);
-    b[2 * k] = er + pi;
-    b[2 * k + 1] = ei - pr;
-    b[2 * (m - k)] = er - pi;
-    b[2 * (m - k) + 1] = -ei - pr;
+    if INV {
+        // O = D conj(w); Z[k] = E + i O, Z[m-k] = conj(E) + i conj(O).
+        let or = dr.mul_add(wr, di * wi);
+        let oi = di.mul_add(wr, -(dr * wi));
+        b[2 * k] = er - oi;
+        b[2 * k + 1] = ei + or;
+        b[2 * (m - k)] = er + oi;
+        b[2 * (m - k) + 1] = -ei + or;
+    } else {
+        // P = D w; X[k] = E - i P, X[m-k] = conj(E) - i conj(P).
+        let pr = dr.mul_add(wr, -(di * wi));
+        let pi = di.mul_add(wr, dr * wi);
+        b[2 * k] = er + pi;
+        b[2 * k + 1] = ei - pr;
+        b[2 * (m - k)] = er - pi;
+        b[2 * (m - k) + 1] = -ei - pr;
+    }
 }
 
-/// Bins 0 and `m` (from `Z[0]`) and, for even `m`, the middle bin `m / 2` (`conj(Z[m/2])`).
-fn ends(m: usize, b: &mut [f32]) {
-    let (r, i) = (b[0], b[1]);
-    b[0] = r + i;
-    b[1] = 0.0;
-    b[2 * m] = r - i;
-    b[2 * m + 1] = 0.0;
+/// Bins 0 and `m` and, for even `m`, the middle bin `m / 2` (its own conjugate, both
+/// ways): forward, `X[0]` and `X[m]` from `Z[0]`; inverse (`INV`), `Z[0]` from the real
+/// parts of `X[0]` and `X[m]`.
+fn ends<const INV: bool>(m: usize, b: &mut [f32]) {
+    if INV {
+        let (x0, xm) = (b[0], b[2 * m]);
+        b[0] = 0.5 * (x0 + xm);
+        b[1] = 0.5 * (x0 - xm);
+    } else {
+        let (r, i) = (b[0], b[1]);
+        b[0] = r + i;
+        b[1] = 0.0;
+        b[2 * m] = r - i;
+        b[2 * m + 1] = 0.0;
+    }
     if m.is_multiple_of(2) && m > 0 {
         b[m + 1] = -b[m + 1];
     }
@@ -91,37 +117,58 @@ fn check(tw: &RfftTwiddles, buf: &[f32]) -> Result<(), KernelError> {
 /// The portable twin of [`rfft_finish`]: the same operations one bin pair at a time.
 pub fn rfft_finish_scalar(tw: &RfftTwiddles, buf: &mut [f32]) -> Result<(), KernelError> {
     check(tw, buf)?;
-    finish_from(tw, buf, 1);
+    pairs_from::<false>(tw, buf, 1);
     Ok(())
 }
 
-/// Pairs from `k0` on, then the ends (which read `Z[0]` and `Z[m/2]`, untouched by pairs).
-fn finish_from(tw: &RfftTwiddles, buf: &mut [f32], k0: usize) {
+/// The portable twin of [`irfft_start`].
+pub fn irfft_start_scalar(tw: &RfftTwiddles, buf: &mut [f32]) -> Result<(), KernelError> {
+    check(tw, buf)?;
+    pairs_from::<true>(tw, buf, 1);
+    Ok(())
+}
+
+/// Pairs from `k0` on, then the ends (which read bins 0, `m / 2` and `m`, untouched by
+/// pairs).
+fn pairs_from<const INV: bool>(tw: &RfftTwiddles, buf: &mut [f32], k0: usize) {
     let m = tw.m;
     let mut k = k0;
     while k < m - k {
-        pair(tw, buf, k);
+        pair::<INV>(tw, buf, k);
         k += 1;
     }
-    ends(m, buf);
+    ends::<INV>(m, buf);
+}
+
+/// Every pair at the CPU's width, then the rest.
+fn run<const INV: bool>(tw: &RfftTwiddles, buf: &mut [f32]) -> Result<(), KernelError> {
+    check(tw, buf)?;
+    let k = match VIsa::detect() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: detect() only returns what the CPU runs; `check` verified the length.
+        VIsa::Avx512 => unsafe { x86::avx512::<INV>(tw, buf) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        VIsa::Avx2 => unsafe { x86::avx2::<INV>(tw, buf) },
+        _ => 1,
+    };
+    pairs_from::<INV>(tw, buf, k);
+    Ok(())
 }
 
 /// Turns `buf` (`2m + 2` floats: `Z[0..m]` interleaved, then two of any value) into the real
 /// FFT's `m + 1` bins `X[0..=m]`, interleaved, in place (imaginary parts of bins 0 and `m`
 /// are 0), at the CPU's vector width.
 pub fn rfft_finish(tw: &RfftTwiddles, buf: &mut [f32]) -> Result<(), KernelError> {
-    check(tw, buf)?;
-    let k = match VIsa::detect() {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: detect() only returns what the CPU runs; `check` verified the length.
-        VIsa::Avx512 => unsafe { x86::avx512(tw, buf) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        VIsa::Avx2 => unsafe { x86::avx2(tw, buf) },
-        _ => 1,
-    };
-    finish_from(tw, buf, k);
-    Ok(())
+    run::<false>(tw, buf)
+}
+
+/// Turns `buf` (`2m + 2` floats: the half spectrum `X[0..=m]`, interleaved) into `Z[0..m]`
+/// in its first `2m` floats (the last two are left unspecified), whose inverse complex FFT
+/// of length `m` (unnormalized) is `m` times the real signal, in order; at the CPU's vector
+/// width.
+pub fn irfft_start(tw: &RfftTwiddles, buf: &mut [f32]) -> Result<(), KernelError> {
+    run::<true>(tw, buf)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -130,13 +177,13 @@ mod x86 {
 
     use super::RfftTwiddles;
 
-    /// Pairs of 8 bins from `k = 1` while the front block `k..k+8` stays below the back
+    /// Pairs of 8 bins (forward, or `INV` the inverse's start) from `k = 1` while the front block `k..k+8` stays below the back
     /// block `m-k-7..=m-k`; returns the first `k` left for the scalar loop.
     ///
     /// # Safety
     /// The CPU has AVX-512F; `buf` holds `2m + 2` floats.
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn avx512(tw: &RfftTwiddles, buf: &mut [f32]) -> usize {
+    pub(super) unsafe fn avx512<const INV: bool>(tw: &RfftTwiddles, buf: &mut [f32]) -> usize {
         let m = tw.m;
         let p = buf.as_mut_ptr();
         let mut k = 1;
@@ -178,11 +225,19 @@ mod x86 {
                 let e = _mm512_mul_ps(half, s);
                 let wr = _mm512_loadu_ps(tw.re.as_ptr().add(2 * k));
                 let wi = _mm512_loadu_ps(tw.im.as_ptr().add(2 * k));
-                let dswap = _mm512_permute_ps::<0xB1>(d);
-                let pv = _mm512_fmaddsub_ps(d, wr, _mm512_mul_ps(dswap, wi));
-                let q = _mm512_permute_ps::<0xB1>(pv);
-                let front = _mm512_add_ps(e, flip(q));
-                let back = _mm512_sub_ps(flip(e), q);
+                let dswap = _mm512_mul_ps(_mm512_permute_ps::<0xB1>(d), wi);
+                let (front, back) = if INV {
+                    // O = D conj(w): even lanes d.re wr + d.im wi, odd d.im wr - d.re wi.
+                    let q = _mm512_permute_ps::<0xB1>(_mm512_fmsubadd_ps(d, wr, dswap));
+                    let even = _mm512_castsi512_ps(_mm512_xor_si512(
+                        _mm512_castps_si512(q),
+                        _mm512_srli_epi64::<32>(odd),
+                    ));
+                    (_mm512_add_ps(e, even), _mm512_add_ps(flip(e), q))
+                } else {
+                    let q = _mm512_permute_ps::<0xB1>(_mm512_fmaddsub_ps(d, wr, dswap));
+                    (_mm512_add_ps(e, flip(q)), _mm512_sub_ps(flip(e), q))
+                };
                 _mm512_storeu_ps(p.add(2 * k), front);
                 _mm512_storeu_ps(back_at, _mm512_permutexvar_ps(rev, back));
                 k += 8;
@@ -196,7 +251,7 @@ mod x86 {
     /// # Safety
     /// The CPU has AVX2 and FMA; `buf` holds `2m + 2` floats.
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn avx2(tw: &RfftTwiddles, buf: &mut [f32]) -> usize {
+    pub(super) unsafe fn avx2<const INV: bool>(tw: &RfftTwiddles, buf: &mut [f32]) -> usize {
         let m = tw.m;
         let p = buf.as_mut_ptr();
         let mut k = 1;
@@ -212,6 +267,16 @@ mod x86 {
                 i32::MIN,
                 0,
             ));
+            let even = _mm256_castsi256_ps(_mm256_set_epi32(
+                0,
+                i32::MIN,
+                0,
+                i32::MIN,
+                0,
+                i32::MIN,
+                0,
+                i32::MIN,
+            ));
             let rev = _mm256_set_epi32(1, 0, 3, 2, 5, 4, 7, 6);
             let half = _mm256_set1_ps(0.5);
             while 2 * k + 6 < m {
@@ -224,11 +289,20 @@ mod x86 {
                 let e = _mm256_mul_ps(half, s);
                 let wr = _mm256_loadu_ps(tw.re.as_ptr().add(2 * k));
                 let wi = _mm256_loadu_ps(tw.im.as_ptr().add(2 * k));
-                let dswap = _mm256_permute_ps::<0xB1>(d);
-                let pv = _mm256_fmaddsub_ps(d, wr, _mm256_mul_ps(dswap, wi));
-                let q = _mm256_permute_ps::<0xB1>(pv);
-                let front = _mm256_add_ps(e, _mm256_xor_ps(q, odd));
-                let back = _mm256_sub_ps(_mm256_xor_ps(e, odd), q);
+                let dswap = _mm256_mul_ps(_mm256_permute_ps::<0xB1>(d), wi);
+                let (front, back) = if INV {
+                    let q = _mm256_permute_ps::<0xB1>(_mm256_fmsubadd_ps(d, wr, dswap));
+                    (
+                        _mm256_add_ps(e, _mm256_xor_ps(q, even)),
+                        _mm256_add_ps(_mm256_xor_ps(e, odd), q),
+                    )
+                } else {
+                    let q = _mm256_permute_ps::<0xB1>(_mm256_fmaddsub_ps(d, wr, dswap));
+                    (
+                        _mm256_add_ps(e, _mm256_xor_ps(q, odd)),
+                        _mm256_sub_ps(_mm256_xor_ps(e, odd), q),
+                    )
+                };
                 _mm256_storeu_ps(p.add(2 * k), front);
                 _mm256_storeu_ps(back_at, _mm256_permutevar8x32_ps(back, rev));
                 k += 4;
@@ -295,8 +369,8 @@ mod tests {
             if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
                 let mut avx2 = z.clone();
                 // SAFETY: the features were detected; the buffer holds 2m + 2 floats.
-                let k = unsafe { x86::avx2(&tw, &mut avx2) };
-                finish_from(&tw, &mut avx2, k);
+                let k = unsafe { x86::avx2::<false>(&tw, &mut avx2) };
+                pairs_from::<false>(&tw, &mut avx2, k);
                 assert_eq!(bits(&avx2), bits(&slow), "m = {m}, AVX2");
             }
             let scale: f64 = x.iter().map(|v| v.abs() as f64).sum();
@@ -311,11 +385,63 @@ mod tests {
     }
 
     #[test]
+    fn inverse_start_inverts_the_spectrum_and_matches_its_twin_bit_for_bit() {
+        for m in [
+            1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 23, 31, 32, 33, 64, 100, 257,
+        ] {
+            let x: Vec<f32> = (0..2 * m)
+                .map(|i| ((i * 53 + 7) % 97) as f32 / 20.0 - 2.4)
+                .collect();
+            let tw = RfftTwiddles::new(m);
+            let mut spec: Vec<f32> = dft(&x)
+                .into_iter()
+                .flat_map(|(re, im)| [re as f32, im as f32])
+                .collect();
+            // XLA ignores these imaginary parts; they must not leak into the signal.
+            spec[1] = 3.0;
+            spec[2 * m + 1] = -5.0;
+            let mut fast = spec.clone();
+            irfft_start(&tw, &mut fast).unwrap();
+            let mut slow = spec.clone();
+            irfft_start_scalar(&tw, &mut slow).unwrap();
+            let bits = |v: &[f32]| v[..2 * m].iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&fast), bits(&slow), "m = {m}");
+            #[cfg(target_arch = "x86_64")]
+            if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+                let mut avx2 = spec.clone();
+                // SAFETY: the features were detected; the buffer holds 2m + 2 floats.
+                let k = unsafe { x86::avx2::<true>(&tw, &mut avx2) };
+                pairs_from::<true>(&tw, &mut avx2, k);
+                assert_eq!(bits(&avx2), bits(&slow), "m = {m}, AVX2");
+            }
+            // The inverse DFT of Z of length m, over m: x's even + i odd elements.
+            let scale: f64 = x.iter().map(|v| v.abs() as f64).sum::<f64>() / m as f64;
+            for n in 0..m {
+                let (mut re, mut im) = (0f64, 0f64);
+                for k in 0..m {
+                    let a = 2.0 * std::f64::consts::PI * (k * n % m) as f64 / m as f64;
+                    let (zr, zi) = (fast[2 * k] as f64, fast[2 * k + 1] as f64);
+                    re += zr * a.cos() - zi * a.sin();
+                    im += zr * a.sin() + zi * a.cos();
+                }
+                let (re, im) = (re / m as f64, im / m as f64);
+                let (want_re, want_im) = (x[2 * n] as f64, x[2 * n + 1] as f64);
+                assert!(
+                    (re - want_re).abs() <= 1e-5 * scale && (im - want_im).abs() <= 1e-5 * scale,
+                    "m = {m}, n {n}: {re} {im} against {want_re} {want_im}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn finish_checks_the_buffer_length() {
         let tw = RfftTwiddles::new(4);
         let mut short = vec![0f32; 9];
         assert!(rfft_finish(&tw, &mut short).is_err());
         assert!(rfft_finish_scalar(&tw, &mut short).is_err());
+        assert!(irfft_start(&tw, &mut short).is_err());
+        assert!(irfft_start_scalar(&tw, &mut short).is_err());
         let mut none = vec![0f32; 2];
         assert!(rfft_finish(&RfftTwiddles::new(0), &mut none).is_err());
     }
