@@ -427,12 +427,11 @@ fn run_rfft_half(
     let (xd, od, len) = (&p.xd, &p.od, &p.len);
     let (xn, on) = (xd.iter().product::<usize>(), od.iter().product::<usize>());
     let m = h.tw.half_len();
-    if on == 0 || od.last() != Some(&(m + 1)) {
-        return if on == 0 {
-            Ok(())
-        } else {
-            Err(Error::internal("rfft plan"))
-        };
+    if on == 0 {
+        return Ok(());
+    }
+    if od.last() != Some(&(m + 1)) {
+        return Err(Error::internal("rfft plan"));
     }
     let xs: &[f32] = checked_slice(x, xn)?;
     let os: &mut [Complex<f32>] = checked_slice_mut(o, on)?;
