@@ -242,6 +242,14 @@ impl<T: Scalar> Kernel<T> {
         Kernel { a_outer, ..self }
     }
 
+    /// This kernel with column blocks of `nc` (rounded up to a multiple of `nr`).
+    pub(crate) fn with_nc(self, nc: usize) -> Kernel<T> {
+        Kernel {
+            nc: nc.div_ceil(self.nr) * self.nr,
+            ..self
+        }
+    }
+
     /// This kernel with [`Kernel::wide_in_place_cols`] set to `cols`.
     pub(crate) fn with_wide_in_place(self, cols: usize) -> Kernel<T> {
         Kernel {

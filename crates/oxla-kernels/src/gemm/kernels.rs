@@ -44,9 +44,17 @@ pub(crate) fn f32_kernel(isa: Isa) -> Kernel<f32> {
         // 1024x768x3072 454-462 -> 470-476, 4096x768x768 467-474 -> 464-476. In units of
         // 96 columns, 8 of them unequal (768^3 440-453), A read again by each unit cost
         // more than packing it.
+        //
+        // Column blocks of 1024 (a 4 MiB block of B at KC 1024) off Intel CPUs: on Zen 5
+        // (EPYC, 2 threads), alternating runs against 2048, 1536^3 469-497 against 448-490
+        // GFLOPS (ahead in 8 of 8 pairs), 2048^3 even (463-498 against 456-495 in 14
+        // pairs over both of the host's memory states), 128x4096x1024 and 1024x4096x1024
+        // even; 512 ran behind (2048^3 450-480). Such a block of a wide product also reads
+        // A in place where its column units' B fits L2 (see above).
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => simd!(x86::avx512_f32, mr: 6, nv: 4, lanes: 16, kc: 1024, mc: 96, nc: 2048)
-            .with_wide_in_place(if intel() { 0 } else { 128 }),
+            .with_wide_in_place(if intel() { 0 } else { 128 })
+            .with_nc(if intel() { 2048 } else { 1024 }),
         // 6 x 16: 12 ymm accumulators, 2 B loads and 6 broadcasts per k step. The kernel
         // alone runs at 99% of the FMA peak at any KC; a deep KC is what the whole GEMM
         // needs (fewer pack / compute phases and their barriers, fewer C read-modify-writes
@@ -67,9 +75,12 @@ pub(crate) fn f32_kernel(isa: Isa) -> Kernel<f32> {
         // (EPYC, 2 threads), alternating runs against A packed: 768^3 273-275 -> 278-279
         // GFLOPS, 1024x768x3072 257-262 -> 266-273, 1024^3 262-270 -> 267-271 (2048^3,
         // whose units hold 1 MiB of B, stays packed: 249-255 against 248-254 in place).
+        // Column blocks of 1024 off Intel, as AVX-512's: on Zen 5, three alternating pairs,
+        // 2048^3 239-247 against 232-242 GFLOPS, 1536^3 237-247 against 229-242.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => simd!(x86::avx2_f32, mr: 6, nv: 2, lanes: 8, kc: 1024, mc: 96, nc: 2048)
-            .with_wide_in_place(if intel() { 0 } else { 64 }),
+            .with_wide_in_place(if intel() { 0 } else { 64 })
+            .with_nc(if intel() { 2048 } else { 1024 }),
         _ => Kernel::new::<4, 8>(256, 64, 2048, portable::<f32, 4, 8>),
     }
 }
