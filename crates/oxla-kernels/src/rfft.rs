@@ -22,8 +22,8 @@
 use crate::vmath::VIsa;
 use crate::KernelError;
 
-/// Twiddles of [`rfft_finish`] for one half length `m`: `W^k / 2` for `k` in `0..=m/2`,
-/// each part repeated for the real and imaginary lane of a bin.
+/// Twiddles of [`rfft_finish`] and [`irfft_start`] for one half length `m`: `W^k / 2` for `k`
+/// in `0..=m/2`, each part repeated for the real and imaginary lane of a bin.
 #[derive(Clone, Debug)]
 pub struct RfftTwiddles {
     m: usize,
