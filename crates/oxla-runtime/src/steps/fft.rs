@@ -271,6 +271,38 @@ fn transform_axis<T: FftNum>(
     });
 }
 
+/// Transforms the leading axes of an RFFT's or IRFFT's `len` (all but the last) of `v`
+/// (dims `dims`) in place with their complex plans.
+fn leading_axes<T: FftNum>(
+    v: &mut [Complex<T>],
+    dims: &[usize],
+    len: &[usize],
+    plans: &Plans<T>,
+    threads: usize,
+) {
+    let r = dims.len();
+    for (a, fft) in (r - len.len()..r - 1).zip(&plans.axes) {
+        transform_axis(v, dims, a, fft, None, threads);
+    }
+}
+
+/// An IRFFT's operand `xs` (dims `dims`) with its leading axes inverted (a copy), or `xs`
+/// itself when only the last axis is transformed.
+fn half_spectrum<'a, T: FftNum>(
+    xs: &'a [Complex<T>],
+    dims: &[usize],
+    len: &[usize],
+    plans: &Plans<T>,
+    threads: usize,
+) -> std::borrow::Cow<'a, [Complex<T>]> {
+    if len.len() == 1 {
+        return std::borrow::Cow::Borrowed(xs);
+    }
+    let mut w = xs.to_vec();
+    leading_axes(&mut w, dims, len, plans, threads);
+    std::borrow::Cow::Owned(w)
+}
+
 fn checked_slice<'a, E>(ptr: *const u8, n: usize) -> Result<&'a [E]> {
     if (ptr as usize) % std::mem::align_of::<E>() != 0 {
         return Err(Error::internal("misaligned fft buffer"));
@@ -354,9 +386,7 @@ fn run_plan<T: FftNum>(
             if failed.into_inner() {
                 return Err(Error::internal("rfft buffer sizes"));
             }
-            for (&a, fft) in axes[..axes.len() - 1].iter().zip(&plans.axes) {
-                transform_axis(os, od, a, fft, None, threads);
-            }
+            leading_axes(os, od, len, plans, threads);
         }
         FftType::Irfft => {
             let os: &mut [T] = checked_slice_mut(o, on)?;
@@ -367,17 +397,7 @@ fn run_plan<T: FftNum>(
             let xs: &[Complex<T>] = checked_slice(x, xn)?;
             // The leading axes first (complex inverses on the half spectrum), then the last
             // axis complex-to-real.
-            let owned;
-            let src: &[Complex<T>] = if axes.len() > 1 {
-                let mut w = xs.to_vec();
-                for (&a, fft) in axes[..axes.len() - 1].iter().zip(&plans.axes) {
-                    transform_axis(&mut w, xd, a, fft, None, threads);
-                }
-                owned = w;
-                &owned
-            } else {
-                xs
-            };
+            let src = half_spectrum(xs, xd, len, plans, threads);
             let m = xd[r - 1];
             let rows = on / last;
             let scale = inv_total(len);
@@ -464,10 +484,7 @@ fn run_rfft_half(
     if failed.into_inner() {
         return Err(Error::internal("rfft buffer sizes"));
     }
-    let r = xd.len();
-    for (a, fft) in (r - len.len()..r - 1).zip(&plans.axes) {
-        transform_axis(os, od, a, fft, None, threads);
-    }
+    leading_axes(os, od, len, plans, threads);
     Ok(())
 }
 
@@ -493,18 +510,7 @@ fn run_irfft_half(
     }
     let xs: &[Complex<f32>] = checked_slice(x, xn)?;
     let os: &mut [f32] = checked_slice_mut(o, on)?;
-    let r = xd.len();
-    let owned;
-    let src: &[Complex<f32>] = if len.len() > 1 {
-        let mut w = xs.to_vec();
-        for (a, fft) in (r - len.len()..r - 1).zip(&plans.axes) {
-            transform_axis(&mut w, xd, a, fft, None, threads);
-        }
-        owned = w;
-        &owned
-    } else {
-        xs
-    };
+    let src = half_spectrum(xs, xd, len, plans, threads);
     // The half-length inverse gives m times the signal, the leading axes' inverses their
     // lengths' product.
     let lead: usize = len[..len.len() - 1].iter().product();
