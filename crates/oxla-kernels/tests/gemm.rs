@@ -574,6 +574,59 @@ fn gemm_inside_pool_tasks_runs_serially_and_correctly() {
     }
 }
 
+/// A wide product of several column blocks and depth slices, split by columns on 2
+/// threads (A read in place where the CPU's kernel does so): every block's and slice's
+/// units run in one parallel region, each unit after the same columns' previous slice.
+/// Same kernel and slices as on one thread, so equal bit for bit to that product, and on
+/// a sample of elements to the naive one; C's padding stays untouched.
+#[test]
+fn sgemm_column_units_over_blocks_and_slices() {
+    let (m, n, k) = (530, 2100, 1030);
+    for isa in isas() {
+        for acc in [false, true] {
+            let args = GemmArgs {
+                lda: k + 3,
+                ldb: n + 5,
+                ldc: n + 2,
+                ..GemmArgs::new(m, n, k).with_accumulate(acc)
+            };
+            let a = data::<f32>(m * args.lda, 11);
+            let b = data::<f32>(k * args.ldb, 12);
+            let c0 = data::<f32>(m * args.ldc, 13);
+            let run = |threads: usize| {
+                let mut c = c0.clone();
+                sgemm_ex_with(isa, &args.with_threads(threads), &a, &b, &mut c).unwrap();
+                c
+            };
+            let (one, two) = (run(1), run(2));
+            let what = format!("{isa:?} accumulate {acc}");
+            for (x, (&g, &w)) in two.iter().zip(&one).enumerate() {
+                assert_eq!(g.to_bits(), w.to_bits(), "{what}: element {x}");
+            }
+            let tol = f32::TOL * (k as f64 + 1.0);
+            for i in (0..m).step_by(37) {
+                for j in (0..n).step_by(41).chain([n - 1]) {
+                    let mut s = if acc {
+                        f64::from(c0[i * args.ldc + j])
+                    } else {
+                        0.0
+                    };
+                    for p in 0..k {
+                        s += f64::from(a[i * args.lda + p]) * f64::from(b[p * args.ldb + j]);
+                    }
+                    let g = f64::from(two[i * args.ldc + j]);
+                    assert!((g - s).abs() <= tol, "{what}: [{i},{j}] {g} vs {s}");
+                }
+                assert_eq!(
+                    two[i * args.ldc + n],
+                    c0[i * args.ldc + n],
+                    "{what}: padding"
+                );
+            }
+        }
+    }
+}
+
 /// The epilogue sees every row of C exactly once, only once the row is final (equal to the
 /// naive product), and what it writes stays: on every path the driver splits work by
 /// (one thread, rows only, column units, a grid with column splits, several column blocks
