@@ -9,14 +9,16 @@
 //! `1,2`). The configurations take turns run by run, so that on a shared machine the load
 //! falls on all of them alike.
 //!
-//! `gemm_bench kernel [ISAS] [THREADS] [SECONDS]` instead measures the f32 microkernels
-//! alone (both the plain and the packed-A one) on packed, cache-resident panels: the
-//! ceiling the whole GEMM can reach on this machine (see `sgemm_kernel_ceiling`).
+//! `gemm_bench kernel [ISAS] [THREADS] [SECONDS] [ROUND_MS]` instead measures the f32
+//! microkernels alone (both the plain and the packed-A one) on packed, cache-resident
+//! panels: the ceiling the whole GEMM can reach on this machine (see
+//! `sgemm_kernel_ceiling`), best of rounds of at least ROUND_MS (default: one sweep, a few
+//! ms; a GEMM's own length, e.g. 40 for 2048^3, reads its share of the peak truer).
 
 use std::time::Instant;
 
 use oxla_kernels::{
-    dgemm_ex_with, sgemm_ex_with, sgemm_kernel_ceiling, sgemm_pack_b_with, sgemm_prepacked,
+    dgemm_ex_with, sgemm_ex_with, sgemm_kernel_ceiling_rounds, sgemm_pack_b_with, sgemm_prepacked,
     GemmArgs, Isa,
 };
 
@@ -116,16 +118,19 @@ fn main() {
     }
 }
 
-/// `kernel [ISAS] [THREADS] [SECONDS]`: the microkernels' own GFLOPS (see the module doc).
+/// `kernel [ISAS] [THREADS] [SECONDS] [ROUND_MS]`: the microkernels' own GFLOPS (see the
+/// module doc).
 fn kernel_ceiling(args: &[String]) {
     let isas = isa_list(args.first());
     let thread_counts = thread_list(args.get(1));
     let seconds: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1.0);
+    let round_ms: f64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0.0);
+    let round = std::time::Duration::from_secs_f64(round_ms.max(0.0) / 1e3);
     for &isa in &isas {
         for packed_a in [false, true] {
             for &threads in &thread_counts {
                 let time = std::time::Duration::from_secs_f64(seconds);
-                match sgemm_kernel_ceiling(isa, packed_a, threads, time) {
+                match sgemm_kernel_ceiling_rounds(isa, packed_a, threads, time, round) {
                     Ok(r) => println!(
                         "kernel f32 {isa:?} {} {}x{} kc {}{}, {threads} thread(s): {:.1} GFLOPS",
                         if packed_a { "packed-A" } else { "plain" },

@@ -43,7 +43,6 @@ pub mod vmath;
 pub mod vprog;
 
 pub use conv::{conv_f32, conv_f32_with, conv_isa, ConvArgs, ConvWindowDim};
-pub use gemm::sgemm_kernel_ceiling;
 pub use gemm::{
     dgemm, dgemm_batched, dgemm_batched_with, dgemm_ex, dgemm_ex_with, dgemm_pack_b,
     dgemm_pack_b_with, dgemm_prepacked, dgemm_then, dgemm_then_with, dgemm_with, sgemm,
@@ -51,3 +50,4 @@ pub use gemm::{
     sgemm_prepacked, sgemm_then, sgemm_then_with, sgemm_with, Batch, Epilogue, GemmArgs, Isa,
     KernelCeiling, KernelError, PackedB,
 };
+pub use gemm::{sgemm_kernel_ceiling, sgemm_kernel_ceiling_rounds};

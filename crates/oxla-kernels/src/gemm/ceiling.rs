@@ -39,6 +39,22 @@ pub fn sgemm_kernel_ceiling(
     threads: usize,
     time: Duration,
 ) -> Result<KernelCeiling, KernelError> {
+    sgemm_kernel_ceiling_rounds(isa, packed_a, threads, time, Duration::ZERO)
+}
+
+/// [`sgemm_kernel_ceiling`] with each timed round repeating the sweep for at least
+/// `round` (one sweep takes a few ms): the best of short rounds catches the host's quiet
+/// moments, where a GEMM of tens of ms runs through whatever the host does meanwhile, so
+/// its share of the peak reads truer against rounds of its own length. On Zen 5 (EPYC, 2
+/// threads, AVX-512), alternating runs: one-sweep rounds 513-526 GFLOPS, 40 ms rounds
+/// 508-519; an FMA-only loop (`limits.c`'s) 538 and 528-529 over 2.5 and 50 ms rounds.
+pub fn sgemm_kernel_ceiling_rounds(
+    isa: Isa,
+    packed_a: bool,
+    threads: usize,
+    time: Duration,
+    round: Duration,
+) -> Result<KernelCeiling, KernelError> {
     if !isa.is_available() {
         return Err(KernelError(format!(
             "gemm: {isa:?} is not available on this CPU"
@@ -72,11 +88,22 @@ pub fn sgemm_kernel_ceiling(
         let c: &mut [f32] = AlignedBuf::slice(&mut c_buf, A_PANELS * mr * b_panels * nr);
         c.fill(0.0);
         let ldc = b_panels * nr;
+        // Sweeps per timed round, from an untimed one.
+        let reps = if round.is_zero() {
+            1
+        } else {
+            let t = Instant::now();
+            sweep(&kern, a, b, c, ldc, b_panels);
+            let one = t.elapsed().as_secs_f64().max(1e-6);
+            (round.as_secs_f64() / one).ceil().max(1.0) as usize
+        };
         let mut local_best = f64::INFINITY;
         loop {
             let t = Instant::now();
-            sweep(&kern, a, b, c, ldc, b_panels);
-            local_best = local_best.min(t.elapsed().as_secs_f64());
+            for _ in 0..reps {
+                sweep(&kern, a, b, c, ldc, b_panels);
+            }
+            local_best = local_best.min(t.elapsed().as_secs_f64() / reps as f64);
             if Instant::now() >= deadline {
                 break;
             }

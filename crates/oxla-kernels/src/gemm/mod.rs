@@ -15,7 +15,7 @@ mod driver;
 mod kernels;
 mod transpose;
 
-pub use ceiling::{sgemm_kernel_ceiling, KernelCeiling};
+pub use ceiling::{sgemm_kernel_ceiling, sgemm_kernel_ceiling_rounds, KernelCeiling};
 pub use driver::Epilogue;
 use driver::Scalar;
 
