@@ -401,7 +401,7 @@ pub(crate) fn gemm_b<T: Scalar>(
                 a,
                 b,
                 a_in_place,
-                c: SyncPtr(c.as_mut_ptr()),
+                c: cp,
             };
             gemm_flat(kern, args, &rows, &units, threads, then);
             return;
