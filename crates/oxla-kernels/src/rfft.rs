@@ -348,6 +348,32 @@ mod tests {
         b
     }
 
+    /// `input` (`2m + 2` floats) through the forward finish, or (`INV`) the inverse's
+    /// start: on the detected path, on the portable twin, and on AVX2's path where the CPU
+    /// has it (checked too when AVX-512's is the one detected).
+    fn paths<const INV: bool>(
+        tw: &RfftTwiddles,
+        input: &[f32],
+    ) -> (Vec<f32>, Vec<f32>, Option<Vec<f32>>) {
+        let (mut fast, mut slow) = (input.to_vec(), input.to_vec());
+        if INV {
+            irfft_start(tw, &mut fast).unwrap();
+            irfft_start_scalar(tw, &mut slow).unwrap();
+        } else {
+            rfft_finish(tw, &mut fast).unwrap();
+            rfft_finish_scalar(tw, &mut slow).unwrap();
+        }
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+            let mut avx2 = input.to_vec();
+            // SAFETY: the features were detected; the buffer holds 2m + 2 floats.
+            let k = unsafe { x86::avx2::<INV>(tw, &mut avx2) };
+            pairs_from::<INV>(tw, &mut avx2, k);
+            return (fast, slow, Some(avx2));
+        }
+        (fast, slow, None)
+    }
+
     #[test]
     fn finish_matches_the_definition_and_its_portable_twin_bit_for_bit() {
         for m in [
@@ -358,19 +384,10 @@ mod tests {
                 .collect();
             let tw = RfftTwiddles::new(m);
             let z = half_spectrum(&x);
-            let mut fast = z.clone();
-            rfft_finish(&tw, &mut fast).unwrap();
-            let mut slow = z.clone();
-            rfft_finish_scalar(&tw, &mut slow).unwrap();
+            let (fast, slow, avx2) = paths::<false>(&tw, &z);
             let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&fast), bits(&slow), "m = {m}");
-            // AVX2's path too where AVX-512's is the one detected.
-            #[cfg(target_arch = "x86_64")]
-            if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-                let mut avx2 = z.clone();
-                // SAFETY: the features were detected; the buffer holds 2m + 2 floats.
-                let k = unsafe { x86::avx2::<false>(&tw, &mut avx2) };
-                pairs_from::<false>(&tw, &mut avx2, k);
+            if let Some(avx2) = avx2 {
                 assert_eq!(bits(&avx2), bits(&slow), "m = {m}, AVX2");
             }
             let scale: f64 = x.iter().map(|v| v.abs() as f64).sum();
@@ -400,18 +417,10 @@ mod tests {
             // XLA ignores these imaginary parts; they must not leak into the signal.
             spec[1] = 3.0;
             spec[2 * m + 1] = -5.0;
-            let mut fast = spec.clone();
-            irfft_start(&tw, &mut fast).unwrap();
-            let mut slow = spec.clone();
-            irfft_start_scalar(&tw, &mut slow).unwrap();
+            let (fast, slow, avx2) = paths::<true>(&tw, &spec);
             let bits = |v: &[f32]| v[..2 * m].iter().map(|f| f.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&fast), bits(&slow), "m = {m}");
-            #[cfg(target_arch = "x86_64")]
-            if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-                let mut avx2 = spec.clone();
-                // SAFETY: the features were detected; the buffer holds 2m + 2 floats.
-                let k = unsafe { x86::avx2::<true>(&tw, &mut avx2) };
-                pairs_from::<true>(&tw, &mut avx2, k);
+            if let Some(avx2) = avx2 {
                 assert_eq!(bits(&avx2), bits(&slow), "m = {m}, AVX2");
             }
             // The inverse DFT of Z of length m, over m: x's even + i odd elements.
