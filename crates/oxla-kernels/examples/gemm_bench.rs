@@ -7,7 +7,8 @@
 //! of RUNS runs (default 5). ISAS is a comma-separated list of `portable`, `avx2`, `avx512`
 //! or `best` (the default: the best this CPU has); THREADS a comma-separated list (default
 //! `1,2`). The configurations take turns run by run, so that on a shared machine the load
-//! falls on all of them alike.
+//! falls on all of them alike. The operands lie on huge pages where the runtime's buffers
+//! would (`oxla_kernels::huge`; `OXLA_HUGE_PAGES=0` for small pages).
 //!
 //! `gemm_bench kernel [ISAS] [THREADS] [SECONDS] [ROUND_MS]` instead measures the f32
 //! microkernels alone (both the plain and the packed-A one) on packed, cache-resident
@@ -17,6 +18,7 @@
 
 use std::time::Instant;
 
+use oxla_kernels::huge::LargeBuf;
 use oxla_kernels::{
     dgemm_ex_with, sgemm_ex_with, sgemm_kernel_ceiling_rounds, sgemm_pack_b_with, sgemm_prepacked,
     GemmArgs, Isa,
@@ -54,12 +56,17 @@ fn main() {
     let b: Vec<f64> = (0..k * n)
         .map(|i| ((i * 104729) % 1000) as f64 / 1000.0)
         .collect();
-    let (af, bf): (Vec<f32>, Vec<f32>) = (
-        a.iter().map(|&x| x as f32).collect(),
-        b.iter().map(|&x| x as f32).collect(),
+    let af: Vec<f32> = a.iter().map(|&x| x as f32).collect();
+    let bf: Vec<f32> = b.iter().map(|&x| x as f32).collect();
+    // As the runtime allocates them (on huge pages where it would).
+    let (a, b, af, bf) = (
+        LargeBuf::from_slice(&a),
+        LargeBuf::from_slice(&b),
+        LargeBuf::from_slice(&af),
+        LargeBuf::from_slice(&bf),
     );
-    let mut c = vec![0f64; m * n];
-    let mut cf = vec![0f32; m * n];
+    let mut c = LargeBuf::from_slice(&vec![0f64; m * n]);
+    let mut cf = LargeBuf::from_slice(&vec![0f32; m * n]);
     let mut configs = Vec::new();
     for name in ["f32", "f64"] {
         let wanted = if name == "f32" {

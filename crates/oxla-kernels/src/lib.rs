@@ -26,6 +26,8 @@
 //! [`rfft`]: the last step of an f32 real FFT of even length done as a complex FFT of half
 //! the length, at the same vector width.
 //!
+//! [`huge`]: transparent huge pages for large buffers (the runtime's, benchmarks').
+//!
 //! [`linalg`]: Cholesky and triangular solve on real (f64) or complex (c128) matrices.
 //!
 //! Threads come from a persistent pool ([`pool`]); `threads` is an upper bound. Bad sizes,
@@ -34,6 +36,7 @@
 mod buf;
 mod conv;
 mod gemm;
+pub mod huge;
 pub mod linalg;
 pub mod pool;
 pub mod radix;

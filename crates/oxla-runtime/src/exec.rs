@@ -74,7 +74,7 @@ mod cache {
         fn drop(&mut self) {
             for (cap, p) in self.0.drain(..) {
                 if !put_shared(cap, p) {
-                    if let Ok(layout) = std::alloc::Layout::from_size_align(cap, 64) {
+                    if let Ok(layout) = super::Bytes::layout(cap) {
                         // SAFETY: allocated by `Bytes::uninit` with this layout.
                         unsafe { std::alloc::dealloc(p.as_ptr(), layout) }
                     }
@@ -152,8 +152,9 @@ mod cache {
 }
 
 impl Bytes {
+    /// 64-byte aligned, or (large) aligned to a huge page (see `oxla_kernels::huge`).
     fn layout(cap: usize) -> Result<std::alloc::Layout> {
-        std::alloc::Layout::from_size_align(cap, 64)
+        std::alloc::Layout::from_size_align(cap, oxla_kernels::huge::align_for(cap, 64))
             .map_err(|_| Error::runtime(format!("cannot allocate a buffer of {cap} bytes")))
     }
 
@@ -189,8 +190,15 @@ impl Bytes {
             });
         }
         let layout = Self::layout(cap)?;
-        // SAFETY: the layout has a nonzero size.
-        let p = unsafe { std::alloc::alloc(layout) };
+        // SAFETY: the layout has a nonzero size; the advice changes no contents (and takes
+        // effect where the memory is fresh, before its first touch).
+        let p = unsafe {
+            let p = std::alloc::alloc(layout);
+            if !p.is_null() {
+                oxla_kernels::huge::advise(p, cap);
+            }
+            p
+        };
         std::ptr::NonNull::new(p)
             .map(|ptr| Bytes {
                 ptr,
