@@ -19,10 +19,15 @@ use crate::vmath::{self, Lanes, VFunc, VIsa};
 
 /// Most elements per chunk: each step's dispatch, and each chain's operand resolution, is
 /// paid once per chunk, so a long chunk amortizes them; a program with few slot buffers
-/// takes this many. Measured with criterion (2-core Intel Xeon, chains at 16 lanes):
-/// vprog/gelu_avx512 2.13 Gelem/s at 256, 2.35 at 512, 2.71 at 1024, 2.62-2.69 at
-/// 2048-4096; vprog/hash_avx512 2.09, 2.37, 2.77, 2.92-3.04.
-pub const MAX_CHUNK: usize = 1024;
+/// (at most two at this length, see [`SLOT_BYTES`]) takes this many. Measured with
+/// criterion on a 2-core Intel Xeon (chains at 16 lanes): vprog/gelu_avx512 2.13 Gelem/s
+/// at 256, 2.35 at 512, 2.71 at 1024, 2.62-2.69 at 2048-4096; vprog/hash_avx512 2.09,
+/// 2.37, 2.77, 2.92-3.04. On Zen 5 (EPYC), 1024 -> 2048: gelu_avx512 16.2-16.7 -> 15.0 us
+/// per 64 Ki elements, hash_avx512 11.4-12.1 -> 10.3, their AVX2 runs within 6% either
+/// way (4096: gelu_avx512 14.7, gelu_avx2 4% slower); the GELU bench program (1 Mi
+/// elements, 2 threads) ahead in 5 of 5 alternating pairs, 0.120-0.133 -> 0.115-0.125 ms,
+/// matmul_1024 (whose A and B are such programs) in 5 of 5 by about 1%.
+pub const MAX_CHUNK: usize = 2048;
 /// Fewest elements per chunk (a program with up to [`MAX_SLOTS`] buffers).
 pub const MIN_CHUNK: usize = 256;
 /// Fewest output elements worth [`VProg::with_streamed_output`] (1 MiB: an output this
