@@ -59,14 +59,11 @@ fn main() {
     let af: Vec<f32> = a.iter().map(|&x| x as f32).collect();
     let bf: Vec<f32> = b.iter().map(|&x| x as f32).collect();
     // As the runtime allocates them (on huge pages where it would).
-    let (a, b, af, bf) = (
-        LargeBuf::from_slice(&a),
-        LargeBuf::from_slice(&b),
-        LargeBuf::from_slice(&af),
-        LargeBuf::from_slice(&bf),
-    );
-    let mut c = LargeBuf::from_slice(&vec![0f64; m * n]);
-    let mut cf = LargeBuf::from_slice(&vec![0f32; m * n]);
+    let large = |x: &[f64]| LargeBuf::from_slice(x).expect("memory for the operands");
+    let large_f = |x: &[f32]| LargeBuf::from_slice(x).expect("memory for the operands");
+    let (a, b, af, bf) = (large(&a), large(&b), large_f(&af), large_f(&bf));
+    let mut c = large(&vec![0f64; m * n]);
+    let mut cf = large_f(&vec![0f32; m * n]);
     let mut configs = Vec::new();
     for name in ["f32", "f64"] {
         let wanted = if name == "f32" {

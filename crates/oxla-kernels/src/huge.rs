@@ -43,6 +43,30 @@ pub fn align_for(bytes: usize, align: usize) -> usize {
     }
 }
 
+/// The layout of a buffer of `bytes` (at least 1) that needs `align` (a power of two):
+/// aligned to `align`, or to a huge page where [`wanted`]; `None` where no layout holds
+/// it. The same for its allocation and release.
+pub fn layout(bytes: usize, align: usize) -> Option<Layout> {
+    Layout::from_size_align(bytes.max(1), align_for(bytes, align)).ok()
+}
+
+/// Allocates `layout` (from [`layout`]) and advises it ([`advise`]) before anyone touches
+/// it; null where the allocator fails or the layout is empty. Release with
+/// `std::alloc::dealloc` and the same layout.
+pub fn alloc(layout: Layout) -> *mut u8 {
+    if layout.size() == 0 {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: `layout` has a nonzero size.
+    let p = unsafe { std::alloc::alloc(layout) };
+    if !p.is_null() {
+        // SAFETY: fresh memory of `layout.size()` bytes; the advice changes no contents (and
+        // takes effect where the allocator hands out untouched pages).
+        unsafe { advise(p, layout.size()) };
+    }
+    p
+}
+
 /// Asks the kernel for huge pages over `[ptr, ptr + bytes)` (from `ptr`, aligned to a huge
 /// page, the whole huge pages inside); nothing where [`wanted`] says no. Advice only: a
 /// kernel that refuses it leaves small pages, and nothing is reported.
@@ -84,26 +108,17 @@ unsafe impl<T: Copy + Send> Send for LargeBuf<T> {}
 unsafe impl<T: Copy + Sync> Sync for LargeBuf<T> {}
 
 impl<T: Copy> LargeBuf<T> {
-    /// A copy of `x`.
-    pub fn from_slice(x: &[T]) -> LargeBuf<T> {
-        let bytes = size_of_val(x).max(1);
-        let layout = Layout::from_size_align(bytes, align_for(bytes, align_of::<T>().max(64)))
-            .expect("a slice's size fits a layout");
-        // SAFETY: the layout has a nonzero size.
-        let p = unsafe { std::alloc::alloc(layout) };
-        let Some(ptr) = NonNull::new(p.cast::<T>()) else {
-            std::alloc::handle_alloc_error(layout)
-        };
-        // SAFETY: fresh, untouched memory of `bytes` bytes; then room for x.len() elements.
-        unsafe {
-            advise(p, bytes);
-            std::ptr::copy_nonoverlapping(x.as_ptr(), ptr.as_ptr(), x.len());
-        }
-        LargeBuf {
+    /// A copy of `x`; `None` where the memory cannot be had.
+    pub fn from_slice(x: &[T]) -> Option<LargeBuf<T>> {
+        let layout = layout(size_of_val(x), align_of::<T>().max(64))?;
+        let ptr = NonNull::new(alloc(layout).cast::<T>())?;
+        // SAFETY: room for x.len() elements, apart from x.
+        unsafe { std::ptr::copy_nonoverlapping(x.as_ptr(), ptr.as_ptr(), x.len()) };
+        Some(LargeBuf {
             ptr,
             len: x.len(),
             layout,
-        }
+        })
     }
 }
 
@@ -124,7 +139,7 @@ impl<T: Copy> std::ops::DerefMut for LargeBuf<T> {
 
 impl<T: Copy> Drop for LargeBuf<T> {
     fn drop(&mut self) {
-        // SAFETY: allocated in `from_slice` with this layout.
+        // SAFETY: allocated by `alloc` in `from_slice` with this layout.
         unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) }
     }
 }
@@ -137,7 +152,7 @@ mod tests {
     fn large_buffers_keep_their_contents_and_alignment() {
         for n in [0usize, 1, 1000, HUGE_PAGE / 4 + 3, HUGE_PAGE] {
             let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
-            let mut b = LargeBuf::from_slice(&x);
+            let mut b = LargeBuf::from_slice(&x).unwrap();
             assert_eq!(&b[..], &x[..]);
             let align = if wanted(n * 4) { HUGE_PAGE } else { 64 };
             assert_eq!(b.as_ptr() as usize % align, 0, "{n} floats");

@@ -154,8 +154,8 @@ mod cache {
 impl Bytes {
     /// 64-byte aligned, or (large) aligned to a huge page (see `oxla_kernels::huge`).
     fn layout(cap: usize) -> Result<std::alloc::Layout> {
-        std::alloc::Layout::from_size_align(cap, oxla_kernels::huge::align_for(cap, 64))
-            .map_err(|_| Error::runtime(format!("cannot allocate a buffer of {cap} bytes")))
+        oxla_kernels::huge::layout(cap, 64)
+            .ok_or_else(|| Error::runtime(format!("cannot allocate a buffer of {cap} bytes")))
     }
 
     /// Allocation size for `len` bytes (whole pages above a page, so sizes recycle).
@@ -190,15 +190,8 @@ impl Bytes {
             });
         }
         let layout = Self::layout(cap)?;
-        // SAFETY: the layout has a nonzero size; the advice changes no contents (and takes
-        // effect where the memory is fresh, before its first touch).
-        let p = unsafe {
-            let p = std::alloc::alloc(layout);
-            if !p.is_null() {
-                oxla_kernels::huge::advise(p, cap);
-            }
-            p
-        };
+        // Advised for huge pages where large (see `oxla_kernels::huge`).
+        let p = oxla_kernels::huge::alloc(layout);
         std::ptr::NonNull::new(p)
             .map(|ptr| Bytes {
                 ptr,
