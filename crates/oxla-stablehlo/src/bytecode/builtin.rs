@@ -35,6 +35,10 @@ const ATTR_KINDS: [&str; 23] = [
     "FileLineColRange",
 ];
 
+/// The code of a `CallSiteLoc` entry (callee and caller references), whose chains the table
+/// walks without recursion.
+pub const CALL_SITE_LOC: u64 = 10;
+
 /// A location as an attribute: `Struct("loc", [line, column])` (empty when unknown).
 /// A dictionary: a count, then (string key, value) attribute references. The builtin
 /// `DictionaryAttr` and VHLO's `DictionaryV1Attr` share this encoding.
@@ -68,7 +72,7 @@ fn unknown_loc() -> Attr {
 }
 
 /// The first of several locations that knows its line.
-fn first_known(locs: Vec<Attr>) -> Attr {
+pub(super) fn first_known(locs: Vec<Attr>) -> Attr {
     locs.into_iter()
         .find(|l| l.field("line").is_some())
         .unwrap_or_else(unknown_loc)
@@ -102,10 +106,10 @@ pub fn attr<'a>(t: &mut Table<'_, 'a>, c: &mut Cursor<'a>) -> Result<Attr> {
             let ty = t.read_type(c)?;
             Attr::Float(read_float(c, &ty)?)
         }
-        10 => {
+        CALL_SITE_LOC => {
             let callee = t.read_attr(c)?;
-            let caller = t.read_attr(c)?;
-            first_known(vec![callee, caller])
+            let caller = c.index(t.container.attrs.len(), "an attribute index")?;
+            t.call_site(callee, caller)?
         }
         11 => {
             t.read_attr(c)?;

@@ -66,6 +66,8 @@ pub struct Container<'a> {
     /// Each op's native properties, by index (version >= 5).
     pub properties: Vec<Cursor<'a>>,
     pub ir: Cursor<'a>,
+    /// The file's length in bytes.
+    pub len: usize,
 }
 
 impl<'a> Container<'a> {
@@ -129,6 +131,7 @@ impl<'a> Container<'a> {
             types,
             properties,
             ir: need(SECTION_IR)?,
+            len: bytes.len(),
         })
     }
 
