@@ -1,6 +1,14 @@
 //! The Cranelift JIT module: ISA and settings, the helper functions that JIT code calls
 //! declared as imports, and the second half of `compile_kernels`: the emitted functions
 //! compiled by Cranelift on all cores, defined in the module and finalized.
+//!
+//! Compilation is one task per distinct function on `oxla_kernels::pool`'s persistent
+//! workers, the calling thread taking part. In modules of at least `DEDUPE_MIN_KERNELS`
+//! kernels, identical functions (the same Cranelift IR, external names and kernel
+//! description, as a model's repeated layers emit) compile once and share the code.
+//! Helper symbols are declared in a module when a kernel first calls one. `OXLA_DUMP_ASM=1`
+//! prints each kernel's machine code; `OXLA_PERF_MAP=1` appends its address range to
+//! `/tmp/perf-PID.map` for `perf report`.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -10,6 +10,12 @@
 //! computing the outputs for the outermost output dimension's range `[start, end)`, so the
 //! runtime can split that dimension across threads. Buffers are dense row-major.
 //!
+//! Entry point: [`compile_kernels`] takes the module and one [`KernelSpec`] per kernel (an
+//! instruction and its [`KernelMode`]: a loop with the schedule the execution plan chose, an
+//! in-place update, a sort comparator or a combiner) and returns one [`Kernel`] each, with
+//! the code that keeps them alive ([`Compiled`]). The runtime calls it once per executable.
+//! Code generation follows the plan; it never decides how an instruction runs.
+//!
 //! This file holds the public API. `kernel.rs` shapes each kernel's function (inputs,
 //! outputs, lanes) and dispatches on its loop schedule to `schedule/` (one file per
 //! schedule, and sort comparators); `emit/` computes values (see `emit/mod.rs`), `math.rs`

@@ -1,4 +1,10 @@
-//! The error type shared by the IR crate (inference, verifier, parser, literals).
+//! The error type shared by the IR crate (inference, verifier, parser, literals), and
+//! re-used by every crate above it.
+//!
+//! The rule every crate keeps: library code does not panic on user input. A valid program
+//! that Oxla cannot run yet is [`Error::Unimplemented`], naming the op (the compiled path's
+//! `compile` reports an instruction without an execution plan so); bad input is
+//! [`Error::InvalidArgument`] or [`Error::Parse`]; [`Error::Internal`] is a bug.
 
 use thiserror::Error;
 

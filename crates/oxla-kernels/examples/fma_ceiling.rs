@@ -7,7 +7,8 @@
 //! 64-bit loads (loads as such, not their width or kind); and the AVX2 6x16 kernel's mix
 //! (2 loads and 6 broadcasts per 12 FMAs, feeding them). Every load hits one L1 line.
 //! What the loads cost here bounds any GEMM built on these kernels below the register-only
-//! peak, before packing, caches or threads (see docs/BENCH.md).
+//! peak, before packing, caches or threads (docs/BENCH.md compares the whole GEMM with that
+//! peak; the measurements of these mixes are in its history, `git log -p docs/BENCH.md`).
 
 #[cfg(target_arch = "x86_64")]
 mod probe {

@@ -30,6 +30,12 @@
 //!
 //! [`linalg`]: Cholesky and triangular solve on real (f64) or complex (c128) matrices.
 //!
+//! [`radix`]: a stable LSD radix argsort of order-preserving keys, for sorts whose comparator
+//! is a plain order; [`rowminmax`]: an f32 row's max or min with XLA's NaN semantics.
+//!
+//! Every SIMD kernel has a portable twin (plain Rust, which other CPUs run) that the tests
+//! compare it with, bit for bit where the arithmetic allows.
+//!
 //! Threads come from a persistent pool ([`pool`]); `threads` is an upper bound. Bad sizes,
 //! leading dimensions or strides are reported as [`KernelError`], never a panic.
 

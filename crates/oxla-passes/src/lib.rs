@@ -2,6 +2,20 @@
 //! `fn(&mut HloModule) -> Result<bool>` reporting whether it changed the module; a
 //! [`Pipeline`] runs a list of them, verifying the module after every pass in debug builds
 //! and optionally dumping it as HLO text.
+//!
+//! Main entry points:
+//!
+//! - [`Pipeline::with_fusion`]: the compiler's pipeline (layout assignment, call inlining,
+//!   simplification, constant folding, CSE, DCE, convolution and dot canonicalization,
+//!   fusion, horizontal fusion, and last [`plan_execution`]), run to a fixed point by
+//!   [`Pipeline::run`]; [`Pipeline::standard`] is the cleanup subset.
+//! - [`plan::decide`]: the execution plan of one instruction (an [`oxla_hlo::ExecPlan`]): how
+//!   it runs, chosen once from its op, element types and operand layouts.
+//! - [`assign_buffers`]: arena offsets for a program computation's values.
+//! - [`partition_manual`]: a manually partitioned SPMD program to its per-device form.
+//!
+//! Every pass keeps results bit-exact; [`fold_constants`] is the one place the compiled
+//! path runs the interpreter, at compile time.
 
 pub mod buffer_assignment;
 mod constant_folding;

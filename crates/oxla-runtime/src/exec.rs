@@ -1,4 +1,11 @@
 //! Memory and threading primitives of the runtime.
+//!
+//! [`Bytes`] is the memory behind every buffer and arena: 64-byte aligned, never zeroed,
+//! recycled across executions (small buffers through a per-thread free list first), and
+//! from one huge page (2 MiB) up aligned and advised for huge pages (`oxla_kernels::huge`).
+//! It also carries its packings as a GEMM's B (`weight_packs.rs`), which
+//! [`Bytes::written`] drops on every in-place update. `parallel_for` runs data-parallel
+//! work on `oxla-kernels`' persistent worker pool, recording each chunk when profiling.
 
 use std::sync::Arc;
 

@@ -3,6 +3,12 @@
 //! instruction's step follows from its execution plan (`oxla_passes::plan`): this file maps
 //! plans to steps and compiles the kernels they need; `run.rs` executes them and `steps/`
 //! holds each kind of step.
+//!
+//! Beside its steps, a program has one `Action` per instruction (run step k, take argument n,
+//! a constant, a tuple, an element, an alias of other memory), and for each value the view
+//! action that reads it last, which moves it instead of cloning it. An instruction the
+//! compiled path cannot run, including a custom call to a target nobody registered, fails
+//! here with `Unimplemented` naming it (`unsup`), at compile time, never at run time.
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -1,6 +1,11 @@
 //! `oxla bench DIR`: compile and time every workload folder of a bench directory on the JIT,
 //! check its outputs against the expected files, and report compile time, median run time,
 //! GFLOPS or GB/s (from meta.json), peak arena bytes and the check verdict.
+//!
+//! Compile time is parse, import and compile of the text already read, on a client warmed by
+//! a trivial program: what the anchor scripts time as XLA's `compile_and_load`. The outputs
+//! of the program's warm-up run and of its last timed run are both checked, since later runs
+//! may take other paths (argument weights' kept GEMM packings).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -1,0 +1,288 @@
+//! Chains: a run of steps computed a block of vectors at a time with its values in
+//! registers (one pass over the chunk instead of one per step, the same bits).
+
+use super::*;
+
+/// A chain's operand other than the chain's own value, as it runs.
+#[derive(Clone, Copy)]
+pub(super) enum Opnd<V> {
+    Ptr(*const f32),
+    Vec(V),
+}
+
+impl<V: Io> Opnd<V> {
+    fn of(s: Src) -> Opnd<V> {
+        match s {
+            Src::Ptr(p) => Opnd::Ptr(p),
+            Src::Splat(c) => Opnd::Vec(V::splat(c)),
+        }
+    }
+
+    /// The vector at element `i`.
+    ///
+    /// # Safety
+    /// A pointer operand holds `i + W` floats.
+    #[inline(always)]
+    unsafe fn at(self, i: usize) -> V {
+        match self {
+            // SAFETY: as the caller promises.
+            Opnd::Ptr(p) => unsafe { V::load(p.add(i)) },
+            Opnd::Vec(v) => v,
+        }
+    }
+}
+
+/// One step of a chain: its operation (and encoded form, for division's multiplier), the
+/// step whose value is its operand other than the chain's value (`u32::MAX` for a unary
+/// step), and whether the chain's value is the right operand.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Link {
+    op: VOp,
+    raw: [u32; 5],
+    side: u32,
+    right: bool,
+}
+
+/// The links of every chain of a program, and where each chain's start in them.
+pub(super) struct Chains {
+    pub(super) links: [Link; MAX_STEPS],
+    /// For a chain's last step: its first link, its number of links, and the step whose
+    /// value starts the chain (the first step's first operand).
+    pub(super) at: [(u8, u8, u8); MAX_STEPS],
+}
+
+impl Chains {
+    /// The links of `ops`' chains, as `steps` mark them.
+    pub(super) fn new(ops: &[VOp], steps: &[Step]) -> Chains {
+        let mut c = Chains {
+            links: [Link {
+                op: VOp::Const(0.0),
+                raw: [0; 5],
+                side: u32::MAX,
+                right: false,
+            }; MAX_STEPS],
+            at: [(0, 0, 0); MAX_STEPS],
+        };
+        let mut next = 0;
+        for (i, step) in steps.iter().enumerate() {
+            if step.chain == 0 || step.chain == CHAIN_MEMBER {
+                continue;
+            }
+            let h = step.chain as usize - 1;
+            let start = next;
+            let mut init = 0;
+            let mut prev: Option<u32> = None;
+            for k in h..=i {
+                let op = ops[k];
+                if !op.computes() {
+                    continue;
+                }
+                let (xs, arity) = op.operands();
+                let (side, right) = match prev {
+                    None => {
+                        init = xs[0];
+                        (xs[1], false)
+                    }
+                    Some(p) if xs[0] == p => (xs[1], false),
+                    Some(_) => (xs[0], true),
+                };
+                c.links[next] = Link {
+                    op,
+                    raw: steps[k].op,
+                    side: if arity == 2 { side } else { u32::MAX },
+                    right,
+                };
+                next += 1;
+                prev = Some(k as u32);
+            }
+            c.at[i] = (start as u8, (next - start) as u8, init as u8);
+        }
+        c
+    }
+}
+
+/// Applies `link` to the chain's values `v` of elements `i + b * W` (`b < B`).
+///
+/// # Safety
+/// A pointer side holds `i + B * W` floats.
+#[inline(always)]
+pub(super) unsafe fn apply_link<V: Io, const B: usize>(
+    link: &Link,
+    side: Opnd<V>,
+    v: &mut [V; B],
+    i: usize,
+) {
+    /// A binary step: the side's vector at each position, the chain's value on its side.
+    ///
+    /// # Safety
+    /// As for `apply_link`.
+    #[inline(always)]
+    unsafe fn bin<V: Io, const B: usize>(
+        v: &mut [V; B],
+        i: usize,
+        side: Opnd<V>,
+        right: bool,
+        f: impl Fn(V, V) -> V,
+    ) {
+        for (b, x) in v.iter_mut().enumerate() {
+            // SAFETY: as the caller promises.
+            let s = unsafe { side.at(i + b * V::W) };
+            *x = if right { f(s, *x) } else { f(*x, s) };
+        }
+    }
+    #[inline(always)]
+    fn un<V: Io, const B: usize>(v: &mut [V; B], f: impl Fn(V) -> V) {
+        for x in v.iter_mut() {
+            *x = f(*x);
+        }
+    }
+    let right = link.right;
+    // SAFETY (every `bin`): as the caller promises.
+    unsafe {
+        match link.op {
+            VOp::Add(..) => bin(v, i, side, right, Lanes::add),
+            VOp::Sub(..) => bin(v, i, side, right, Lanes::sub),
+            VOp::Mul(..) => bin(v, i, side, right, Lanes::mul),
+            VOp::Div(..) => bin(v, i, side, right, Lanes::div),
+            VOp::IAdd(..) => bin(v, i, side, right, Io::iadd),
+            VOp::ISub(..) => bin(v, i, side, right, Io::isub),
+            VOp::IMul(..) => bin(v, i, side, right, Io::imul),
+            VOp::And(..) => bin(v, i, side, right, Io::and),
+            VOp::Or(..) => bin(v, i, side, right, Io::or),
+            VOp::Xor(..) => bin(v, i, side, right, Io::xor),
+            VOp::Neg(_) => un(v, Lanes::neg),
+            VOp::Abs(_) => un(v, Io::abs),
+            VOp::Sqrt(_) => un(v, Io::sqrt),
+            VOp::IToF(_) => un(v, Io::itof),
+            VOp::Shl(_, k) => un(
+                v,
+                #[inline(always)]
+                |x: V| x.shl(k),
+            ),
+            VOp::ShrL(_, k) => un(
+                v,
+                #[inline(always)]
+                |x: V| x.shrl(k),
+            ),
+            VOp::ShrA(_, k) => un(
+                v,
+                #[inline(always)]
+                |x: V| x.shra(k),
+            ),
+            VOp::XorShrL(_, k) => un(
+                v,
+                #[inline(always)]
+                |x: V| x.xor(x.shrl(k)),
+            ),
+            VOp::IDiv(_, d) | VOp::IRem(_, d) => {
+                let (m, sh) = (link.raw[3] as i32, link.raw[4]);
+                let rem = matches!(link.op, VOp::IRem(..));
+                let dv = V::splat(f32::from_bits(d as u32));
+                un(
+                    v,
+                    #[inline(always)]
+                    |x: V| divide(x, m, sh, m < 0, rem, dv),
+                )
+            }
+            VOp::Func(f, _) => un(
+                v,
+                #[inline(always)]
+                |x: V| vmath::eval(f, x),
+            ),
+            // Leaves and iotas never join a chain (`chains`).
+            VOp::Input(_) | VOp::Scalar(_) | VOp::Const(_) | VOp::IotaCol(_) | VOp::IotaRow(_) => {}
+        }
+    }
+}
+
+/// Vectors of a chain computed together (its values stay in registers).
+pub(super) const CHAIN_BLOCK: usize = 8;
+
+/// Most steps in one chain (a longer run is several chains).
+pub(super) const MAX_LINKS: usize = 16;
+
+/// Runs the chain `links` (its first value the step `init`'s) over a chunk of `n`
+/// elements into `dst`, the operands it reads from `src`.
+///
+/// # Safety
+/// `dst` holds `n` floats, every pointer operand in `src` the chunk's `n`; `dst` overlaps
+/// an operand only at the same positions (each block is read before it is written).
+#[inline(always)]
+pub(super) unsafe fn run_chain<V: Io, const B: usize, const STREAM: bool>(
+    dst: *mut f32,
+    n: usize,
+    init: usize,
+    links: &[Link],
+    src: &[Src],
+) {
+    let side = |l: &Link| {
+        if l.side == u32::MAX {
+            Src::Splat(0.0)
+        } else {
+            src[l.side as usize]
+        }
+    };
+    // Each link's other operand, resolved once per chunk.
+    let mut sides = [Opnd::Vec(V::splat(0.0)); MAX_LINKS];
+    for (s, l) in sides.iter_mut().zip(links) {
+        *s = Opnd::of(side(l));
+    }
+    let sides = &sides[..links.len()];
+    let first: Opnd<V> = Opnd::of(src[init]);
+    /// The chain over the `C` vectors at element `i`, into `dst` (`S`: streamed).
+    ///
+    /// # Safety
+    /// `dst` and every pointer operand hold `i + C * W` floats.
+    #[inline(always)]
+    unsafe fn block<V: Io, const C: usize, const S: bool>(
+        dst: *mut f32,
+        i: usize,
+        first: Opnd<V>,
+        links: &[Link],
+        sides: &[Opnd<V>],
+    ) {
+        // SAFETY: as the caller promises.
+        unsafe {
+            let mut v: [V; C] = std::array::from_fn(|b| first.at(i + b * V::W));
+            for (l, &s) in links.iter().zip(sides) {
+                apply_link(l, s, &mut v, i);
+            }
+            for (b, x) in v.iter().enumerate() {
+                if S {
+                    x.stream(dst.add(i + b * V::W));
+                } else {
+                    x.store(dst.add(i + b * V::W));
+                }
+            }
+        }
+    }
+    let mut i = 0;
+    while i + B * V::W <= n {
+        // SAFETY: i + B * W <= n.
+        unsafe { block::<V, B, STREAM>(dst, i, first, links, sides) };
+        i += B * V::W;
+    }
+    while i + V::W <= n {
+        // SAFETY: i + W <= n.
+        unsafe { block::<V, 1, STREAM>(dst, i, first, links, sides) };
+        i += V::W;
+    }
+    // The last few elements one at a time: the same operations on vectors of one element.
+    let one = |s: Src, j: usize| match s {
+        // SAFETY: j < n.
+        Src::Ptr(p) => Src::Splat(unsafe { *p.add(j) }),
+        s => s,
+    };
+    for j in i..n {
+        let mut lane = [0f32; 16];
+        // SAFETY: j < n; a vector is at most 16 floats.
+        unsafe {
+            let mut v = [Opnd::<V>::of(one(src[init], j)).at(0)];
+            for l in links {
+                apply_link(l, Opnd::of(one(side(l), j)), &mut v, 0);
+            }
+            v[0].store(lane.as_mut_ptr());
+            *dst.add(j) = lane[0];
+        }
+    }
+}

@@ -1,0 +1,313 @@
+//! One step over a chunk at `V`'s lanes: the [`Io`] trait (loads, stores and the integer
+//! operations [`Lanes`] lacks), its portable scalar twin, and the element loops.
+
+use super::*;
+
+/// `dst[i]` for elements `e0 + i`, `i < n`, of rows of `len` (>= [`MIN_IOTA_ROW`]): the
+/// position in the row, or (`row`) the row, as 32-bit integers. Two counters step a vector
+/// at a time, a lane that passes the row's end wrapping into the next row.
+///
+/// # Safety
+/// `dst` holds `n` floats.
+#[inline(always)]
+pub(super) unsafe fn iota<V: Io>(dst: *mut f32, e0: usize, n: usize, len: usize, row: bool) {
+    let mut i = 0;
+    let col0 = e0 % len;
+    if V::W > 1 && col0 + n <= len {
+        // The chunk lies in one row (rows of a multiple of the chunk, typically): the row
+        // is one value and the column a ramp, with no wrapping to carry from vector to
+        // vector.
+        let r = V::splat(f32::from_bits((e0 / len) as u32));
+        let mut c = V::ramp(col0 as i32);
+        let step = V::splat(f32::from_bits(V::W as u32));
+        while i + V::W <= n {
+            // SAFETY: i + W <= n.
+            unsafe { (if row { r } else { c }).store(dst.add(i)) };
+            c = c.iadd(step);
+            i += V::W;
+        }
+    } else if V::W > 1 {
+        let (mut c, mut r) = V::wrap(
+            V::ramp((e0 % len) as i32),
+            V::splat(f32::from_bits((e0 / len) as u32)),
+            len as i32,
+        );
+        let step = V::splat(f32::from_bits(V::W as u32));
+        while i + V::W <= n {
+            // SAFETY: i + W <= n.
+            unsafe { (if row { r } else { c }).store(dst.add(i)) };
+            (c, r) = V::wrap(c.iadd(step), r, len as i32);
+            i += V::W;
+        }
+    }
+    for j in i..n {
+        let e = e0 + j;
+        let v = if row { e / len } else { e % len };
+        // SAFETY: j < n.
+        unsafe { *dst.add(j) = f32::from_bits(v as u32) };
+    }
+}
+
+/// Vector loads and stores, and the operations [`Lanes`] lacks (the integer ones act on
+/// the lanes' bits as 32-bit integers).
+pub(crate) trait Io: Lanes {
+    /// Lanes per vector.
+    const W: usize;
+    /// # Safety
+    /// `p` holds `W` floats.
+    unsafe fn load(p: *const f32) -> Self;
+    /// # Safety
+    /// `p` holds `W` floats.
+    unsafe fn store(self, p: *mut f32);
+    /// Stores bypassing the caches (a non-temporal store) where `p` is aligned for one,
+    /// else as [`Io::store`].
+    ///
+    /// # Safety
+    /// `p` holds `W` floats.
+    unsafe fn stream(self, p: *mut f32) {
+        // SAFETY: as the caller promises.
+        unsafe { self.store(p) }
+    }
+    fn abs(self) -> Self;
+    fn sqrt(self) -> Self;
+    fn iadd(self, b: Self) -> Self;
+    fn isub(self, b: Self) -> Self;
+    fn imul(self, b: Self) -> Self;
+    fn and(self, b: Self) -> Self;
+    fn or(self, b: Self) -> Self;
+    fn xor(self, b: Self) -> Self;
+    fn shl(self, k: u32) -> Self;
+    fn shrl(self, k: u32) -> Self;
+    fn shra(self, k: u32) -> Self;
+    /// The high 32 bits of each lane's signed product with `m`.
+    fn mulhi(self, m: i32) -> Self;
+    /// Signed integers to f32 (round to nearest even).
+    fn itof(self) -> Self;
+    /// The integers `c, c + 1, ..` in the lanes.
+    fn ramp(c: i32) -> Self;
+    /// Where a lane of `col` is at least `len`: `col - len`, and its `row` plus one.
+    fn wrap(col: Self, row: Self, len: i32) -> (Self, Self);
+}
+
+/// The lane's bits as an i32, and back.
+#[inline(always)]
+pub(super) fn bits(x: Portable) -> i32 {
+    x.0.to_bits() as i32
+}
+#[inline(always)]
+pub(super) fn of_bits(x: i32) -> Portable {
+    vmath::Scalar(f32::from_bits(x as u32))
+}
+
+pub(super) type Portable = vmath::Scalar<true>;
+
+impl Io for Portable {
+    const W: usize = 1;
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> Self {
+        // SAFETY: as the caller promises.
+        vmath::Scalar(unsafe { *p })
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut f32) {
+        // SAFETY: as the caller promises.
+        unsafe { *p = self.0 }
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        vmath::Scalar(self.0.abs())
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        vmath::Scalar(self.0.sqrt())
+    }
+    #[inline(always)]
+    fn iadd(self, b: Self) -> Self {
+        of_bits(bits(self).wrapping_add(bits(b)))
+    }
+    #[inline(always)]
+    fn isub(self, b: Self) -> Self {
+        of_bits(bits(self).wrapping_sub(bits(b)))
+    }
+    #[inline(always)]
+    fn imul(self, b: Self) -> Self {
+        of_bits(bits(self).wrapping_mul(bits(b)))
+    }
+    #[inline(always)]
+    fn and(self, b: Self) -> Self {
+        of_bits(bits(self) & bits(b))
+    }
+    #[inline(always)]
+    fn or(self, b: Self) -> Self {
+        of_bits(bits(self) | bits(b))
+    }
+    #[inline(always)]
+    fn xor(self, b: Self) -> Self {
+        of_bits(bits(self) ^ bits(b))
+    }
+    #[inline(always)]
+    fn shl(self, k: u32) -> Self {
+        of_bits(bits(self).wrapping_shl(k))
+    }
+    #[inline(always)]
+    fn shrl(self, k: u32) -> Self {
+        of_bits(((bits(self) as u32).wrapping_shr(k)) as i32)
+    }
+    #[inline(always)]
+    fn shra(self, k: u32) -> Self {
+        of_bits(bits(self).wrapping_shr(k))
+    }
+    #[inline(always)]
+    fn mulhi(self, m: i32) -> Self {
+        of_bits(((bits(self) as i64 * m as i64) >> 32) as i32)
+    }
+    #[inline(always)]
+    fn itof(self) -> Self {
+        vmath::Scalar(bits(self) as f32)
+    }
+    #[inline(always)]
+    fn ramp(c: i32) -> Self {
+        of_bits(c)
+    }
+    #[inline(always)]
+    fn wrap(col: Self, row: Self, len: i32) -> (Self, Self) {
+        if bits(col) >= len {
+            (of_bits(bits(col) - len), of_bits(bits(row) + 1))
+        } else {
+            (col, row)
+        }
+    }
+}
+
+/// `dst[i] = f(a[i], b[i])` for `i < n`: whole vectors of `V`, then the scalar twin (the
+/// same IEEE operations). Returns where the values now are.
+#[inline(always)]
+pub(super) fn binary<V: Io>(
+    dst: *mut f32,
+    a: Src,
+    b: Src,
+    n: usize,
+    f: impl Fn(V, V) -> V + Copy,
+) -> Src {
+    /// The loop for one pair of operand kinds, so no kind is tested per vector.
+    #[inline(always)]
+    unsafe fn run<V: Io>(
+        dst: *mut f32,
+        n: usize,
+        x: impl Fn(usize) -> V,
+        y: impl Fn(usize) -> V,
+        f: impl Fn(V, V) -> V,
+    ) -> usize {
+        let mut i = 0;
+        while i + 2 * V::W <= n {
+            // SAFETY: i + 2W <= n; dst holds n floats.
+            unsafe {
+                let (a0, b0) = (x(i), y(i));
+                let (a1, b1) = (x(i + V::W), y(i + V::W));
+                f(a0, b0).store(dst.add(i));
+                f(a1, b1).store(dst.add(i + V::W));
+            }
+            i += 2 * V::W;
+        }
+        while i + V::W <= n {
+            // SAFETY: i + W <= n; dst holds n floats.
+            unsafe { f(x(i), y(i)).store(dst.add(i)) };
+            i += V::W;
+        }
+        i
+    }
+    // SAFETY (the loads): a pointer source holds the chunk's n floats.
+    let done = match (a, b) {
+        (Src::Splat(x), Src::Splat(y)) => {
+            let r = f(V::splat(x), V::splat(y));
+            let mut lane = [0f32; 16];
+            // SAFETY: a vector is at most 16 floats.
+            unsafe { r.store(lane.as_mut_ptr()) };
+            return Src::Splat(lane[0]);
+        }
+        (Src::Ptr(p), Src::Ptr(q)) => unsafe {
+            run(
+                dst,
+                n,
+                #[inline(always)]
+                |i| V::load(p.add(i)),
+                #[inline(always)]
+                |i| V::load(q.add(i)),
+                f,
+            )
+        },
+        (Src::Ptr(p), Src::Splat(c)) => {
+            let c = V::splat(c);
+            unsafe {
+                run(
+                    dst,
+                    n,
+                    #[inline(always)]
+                    |i| V::load(p.add(i)),
+                    #[inline(always)]
+                    |_| c,
+                    f,
+                )
+            }
+        }
+        (Src::Splat(c), Src::Ptr(q)) => {
+            let c = V::splat(c);
+            unsafe {
+                run(
+                    dst,
+                    n,
+                    #[inline(always)]
+                    |_| c,
+                    #[inline(always)]
+                    |i| V::load(q.add(i)),
+                    f,
+                )
+            }
+        }
+    };
+    // The last few elements one at a time: the same operation on a vector of splats.
+    let get = |s: Src, i: usize| match s {
+        // SAFETY: i < n.
+        Src::Ptr(p) => unsafe { *p.add(i) },
+        Src::Splat(c) => c,
+    };
+    for i in done..n {
+        let r = f(V::splat(get(a, i)), V::splat(get(b, i)));
+        let mut lane = [0f32; 16];
+        // SAFETY: a vector is at most 16 floats; i < n.
+        unsafe {
+            r.store(lane.as_mut_ptr());
+            *dst.add(i) = lane[0];
+        }
+    }
+    Src::Ptr(dst)
+}
+
+/// Signed division of each lane by the constant `d` (its magic multiplier `m` and shift
+/// `sh`; `add` when `m` is negative), or (`rem`) the remainder: the JIT's sequence,
+/// q = (mulhi(x, m) [+ x]) >> sh, plus one when negative; the remainder x - q * d.
+#[inline(always)]
+pub(super) fn divide<V: Io>(x: V, m: i32, sh: u32, add: bool, rem: bool, d: V) -> V {
+    let hi = x.mulhi(m);
+    let hi = if add { hi.iadd(x) } else { hi };
+    let q = hi.shra(sh);
+    let q = q.iadd(q.shrl(31));
+    if rem {
+        x.isub(q.imul(d))
+    } else {
+        q
+    }
+}
+
+/// `dst[i] = f(a[i])` for `i < n`, as [`binary`].
+#[inline(always)]
+pub(super) fn unary<V: Io>(dst: *mut f32, a: Src, n: usize, f: impl Fn(V) -> V + Copy) -> Src {
+    binary::<V>(
+        dst,
+        a,
+        Src::Splat(0.0),
+        n,
+        #[inline(always)]
+        move |x, _| f(x),
+    )
+}

@@ -1,0 +1,436 @@
+//! Element-wise f32 programs run over a range of elements at the CPU's full vector width.
+//!
+//! JIT code is 128-bit (Cranelift's x86 vectors), so a compute-heavy element-wise kernel —
+//! a GELU's `0.5 x (1 + tanh(0.797 (x + 0.0447 x^3)))` — runs a quarter of the lanes an
+//! AVX-512 core has. A [`VProg`] is such a kernel's expression as a list of steps (inputs,
+//! constants, arithmetic, transcendentals); [`VProg::run`] evaluates it over elements
+//! `[lo, hi)` a chunk (of [`MIN_CHUNK`] to [`MAX_CHUNK`]) at a time: each step is one pass over
+//! the chunk at 16 (AVX-512F) or 8 (AVX2 + FMA) lanes, reading its operands from the
+//! inputs, from splatted constants or from earlier steps' L1-resident slot buffers, and the
+//! last step writes the output. Transcendentals are [`crate::vmath`]'s routines, which
+//! compute the bits of `oxla-codegen`'s 128-bit `math.rs`; arithmetic is IEEE (each
+//! operation rounded, no fusing, the operands' order kept, so a NaN's payload comes from
+//! the same operand), so a program gives the kernel's 4-lane results bit for bit.
+//!
+//! Programs are plain data ([`VProg`] is `repr(C)` and `Copy`): the JIT embeds one in its
+//! constants and passes its address to a helper, which reads it back unaligned.
+
+use crate::vmath::{self, Lanes, VFunc, VIsa};
+
+mod analysis;
+mod chain;
+mod lanes;
+mod op;
+#[cfg(test)]
+mod tests;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+use analysis::{chains, fuse_xor_shifts};
+use chain::{run_chain, Chains, CHAIN_BLOCK};
+use lanes::{binary, divide, iota, unary, Io, Portable};
+pub use op::{signed_magic_32, VOp, MIN_IOTA_ROW};
+
+/// Most elements per chunk: each step's dispatch, and each chain's operand resolution, is
+/// paid once per chunk, so a long chunk amortizes them; a program with few slot buffers
+/// (at most two at this length: their chunks stay within 16 KiB) takes this many. Measured with
+/// criterion on a 2-core Intel Xeon (chains at 16 lanes): vprog/gelu_avx512 2.13 Gelem/s
+/// at 256, 2.35 at 512, 2.71 at 1024, 2.62-2.69 at 2048-4096; vprog/hash_avx512 2.09,
+/// 2.37, 2.77, 2.92-3.04. On Zen 5 (EPYC), 1024 -> 2048: gelu_avx512 16.2-16.7 -> 15.0 us
+/// per 64 Ki elements, hash_avx512 11.4-12.1 -> 10.3, their AVX2 runs within 6% either
+/// way (4096: gelu_avx512 14.7, gelu_avx2 4% slower); the GELU bench program (1 Mi
+/// elements, 2 threads) ahead in 5 of 5 alternating pairs, 0.120-0.133 -> 0.115-0.125 ms,
+/// matmul_1024 (whose A and B are such programs) in 5 of 5 by about 1%.
+pub const MAX_CHUNK: usize = 2048;
+/// Fewest elements per chunk (a program with up to [`MAX_SLOTS`] buffers).
+pub const MIN_CHUNK: usize = 256;
+/// Fewest output elements worth [`VProg::with_streamed_output`] (1 MiB: an output this
+/// long does not stay in a core's L2 anyway). The GELU bench (1M elements on 2 threads,
+/// Intel Xeon, AVX-512) ran 0.25-0.29 ms with cached stores, 0.22-0.23 ms streamed.
+pub const STREAM_MIN: usize = 1 << 18;
+
+/// Bytes of slot buffers one chunk may touch, so that they stay in L1 beside the inputs'
+/// and output's lines (a chunk is [`MAX_CHUNK`] halved until its slots fit).
+const SLOT_BYTES: usize = 16 << 10;
+/// Most steps in one program.
+pub const MAX_STEPS: usize = 48;
+/// Most slot buffers one program needs at once.
+pub const MAX_SLOTS: usize = 12;
+
+/// One encoded step: the operation and the slot buffer it writes (computing steps but the
+/// last; `u32::MAX` otherwise).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+struct Step {
+    op: [u32; 5],
+    slot: u32,
+    /// 0: the step runs on its own; [`CHAIN_MEMBER`]: a later step of its chain computes
+    /// it; else the last step of a chain, whose first step is at `chain - 1`.
+    chain: u32,
+}
+
+/// [`Step::chain`] of a step that its chain's last step computes.
+const CHAIN_MEMBER: u32 = u32::MAX;
+
+/// A checked program: at most [`MAX_STEPS`] steps, each operand an earlier step, the last
+/// step computing the output, with slot buffers assigned by liveness.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VProg {
+    len: u32,
+    /// 1: write the output around the caches ([`VProg::with_streamed_output`]).
+    stream: u32,
+    steps: [Step; MAX_STEPS],
+}
+
+/// Where a step's values come from during a chunk.
+#[derive(Clone, Copy)]
+enum Src {
+    Ptr(*const f32),
+    Splat(f32),
+}
+
+impl VProg {
+    /// Checks `ops` and assigns slot buffers; `None` when the program is too long, needs
+    /// more than [`MAX_SLOTS`] buffers, refers to a later step, or ends in a step that
+    /// computes nothing.
+    pub fn new(ops: &[VOp]) -> Option<VProg> {
+        let n = ops.len();
+        if n == 0 || n > MAX_STEPS || !ops[n - 1].computes() {
+            return None;
+        }
+        let ops = &fuse_xor_shifts(ops)[..];
+        let mut last_use = vec![0usize; n];
+        for (i, op) in ops.iter().enumerate() {
+            if !op.valid() {
+                return None;
+            }
+            let (xs, k) = op.operands();
+            for &x in &xs[..k] {
+                if x as usize >= i {
+                    return None;
+                }
+                last_use[x as usize] = i;
+            }
+        }
+        let chain = chains(ops);
+        let mut steps = [Step::default(); MAX_STEPS];
+        let mut slot_of = vec![u32::MAX; n];
+        let mut free: Vec<u32> = (0..MAX_SLOTS as u32).rev().collect();
+        for (i, &op) in ops.iter().enumerate() {
+            // Operands whose last use this is give their buffers back first, so a step may
+            // write over an operand (each element is read before it is written).
+            let (xs, k) = op.operands();
+            for (j, &x) in xs[..k].iter().enumerate() {
+                let x = x as usize;
+                let dup = xs[..j].contains(&(x as u32));
+                if last_use[x] == i && slot_of[x] != u32::MAX && !dup {
+                    free.push(slot_of[x]);
+                }
+            }
+            // A chain's members get slots too: narrower vectors run them step by step.
+            let slot = if op.computes() && i + 1 < n {
+                free.pop()?
+            } else {
+                u32::MAX
+            };
+            slot_of[i] = slot;
+            steps[i] = Step {
+                op: op.encode(),
+                slot,
+                chain: chain[i],
+            };
+        }
+        Some(VProg {
+            len: n as u32,
+            stream: 0,
+            steps,
+        })
+    }
+
+    /// This program writing its output with non-temporal stores where its last step is a
+    /// chain (chains run at 16 lanes, so with AVX-512): for a long output (see
+    /// [`STREAM_MIN`]) nothing reads again soon (a program's result), a store that misses
+    /// the caches then costs no read of the line first and evicts nothing.
+    pub fn with_streamed_output(self) -> VProg {
+        VProg { stream: 1, ..self }
+    }
+
+    /// The program's bytes, for embedding (run with [`VProg::run_bytes`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let p = (self as *const VProg).cast::<u8>();
+        // SAFETY: VProg is plain `repr(C)` data of u32 fields, without padding.
+        unsafe { std::slice::from_raw_parts(p, std::mem::size_of::<VProg>()) }.to_vec()
+    }
+
+    /// Runs the program whose bytes ([`VProg::to_bytes`]) are at `p`, at any alignment (in
+    /// place where `p` is aligned for it, as an allocator's memory is; else from a copy).
+    ///
+    /// # Safety
+    /// `p` points at a program's bytes; the rest as for [`VProg::run`].
+    pub unsafe fn run_bytes(
+        p: *const u8,
+        inputs: *const *const f32,
+        out: *mut f32,
+        lo: usize,
+        hi: usize,
+    ) {
+        let p = p.cast::<VProg>();
+        // SAFETY: as the caller promises.
+        unsafe {
+            if p.is_aligned() {
+                (*p).run(inputs, out, lo, hi)
+            } else {
+                std::ptr::read_unaligned(p).run(inputs, out, lo, hi)
+            }
+        }
+    }
+
+    /// Evaluates the program for elements `[lo, hi)`: `out[e]` from `inputs[k][e]` (arrays)
+    /// and `inputs[k][0]` (scalars), with the widest implementation this CPU runs.
+    ///
+    /// # Safety
+    /// Every input the program reads as an array holds at least `hi` floats, every scalar
+    /// one; `out` holds `hi` floats and overlaps an input only at the same positions.
+    pub unsafe fn run(&self, inputs: *const *const f32, out: *mut f32, lo: usize, hi: usize) {
+        // SAFETY: as the caller promises; detect() only returns what the CPU runs.
+        unsafe { self.run_with(VIsa::detect(), inputs, out, lo, hi) }
+    }
+
+    /// [`VProg::run`] with implementation `isa` (which the CPU must run).
+    ///
+    /// # Safety
+    /// As for [`VProg::run`].
+    pub unsafe fn run_with(
+        &self,
+        isa: VIsa,
+        inputs: *const *const f32,
+        out: *mut f32,
+        lo: usize,
+        hi: usize,
+    ) {
+        match isa {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as the caller promises.
+            VIsa::Avx512 => unsafe { x86::run_avx512(self, inputs, out, lo, hi) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as the caller promises.
+            VIsa::Avx2 => unsafe { x86::run_avx2(self, inputs, out, lo, hi) },
+            // SAFETY: as the caller promises.
+            _ => unsafe { self.eval::<Portable>(isa, inputs, out, lo, hi) },
+        }
+    }
+
+    /// The evaluation loop over chunks, at the lanes of `V` (the scalar twin for a tail).
+    ///
+    /// # Safety
+    /// As for [`VProg::run`]; the CPU runs `V` and `isa`.
+    #[inline(always)]
+    unsafe fn eval<V: Io>(
+        &self,
+        isa: VIsa,
+        inputs: *const *const f32,
+        out: *mut f32,
+        lo: usize,
+        hi: usize,
+    ) {
+        const SLOT_FLOATS: usize = SLOT_BYTES / size_of::<f32>();
+        const { assert!(MAX_SLOTS * MIN_CHUNK <= SLOT_FLOATS && MAX_CHUNK <= SLOT_FLOATS) };
+        #[repr(align(64))]
+        struct Slots {
+            _floats: [f32; SLOT_FLOATS],
+        }
+        // Uninitialized: every slot is written before it is read (16 KiB zeroed per call
+        // would cost more than a small call's work).
+        let mut slots = std::mem::MaybeUninit::<Slots>::uninit();
+        let base = slots.as_mut_ptr().cast::<f32>();
+        let len = self.len as usize;
+        let mut src = [Src::Splat(0.0); MAX_STEPS];
+        // Decoded once per call, not per chunk.
+        let mut ops = [VOp::Const(0.0); MAX_STEPS];
+        for (op, step) in ops.iter_mut().zip(&self.steps[..len]) {
+            let Some(o) = VOp::decode(step.op) else {
+                return;
+            };
+            *op = o;
+        }
+        // Chains run at 16 lanes: with AVX2's 8 (and 16 registers) a chain's block of
+        // values does not stay in registers, and steps one at a time measured faster
+        // (criterion vprog/gelu_avx2 1.46 against 1.37 Gelem/s, vprog/hash_avx2 1.51
+        // against 1.32).
+        let chained = V::W >= 16;
+        let chains = Chains::new(&ops[..len], &self.steps[..len]);
+        // The slots this run writes (chain members' only when chains run step by step).
+        let slots = self.steps[..len]
+            .iter()
+            .filter(|s| (s.slot as usize) < MAX_SLOTS && !(chained && s.chain == CHAIN_MEMBER))
+            .map(|s| s.slot as usize + 1)
+            .max()
+            .unwrap_or(0);
+        // A streamed output is stored from registers by a last step that is a chain. (Left
+        // in a slot and copied out after each chunk, the stores come in bursts that stall
+        // on the write-combining buffers: the GELU bench ran slower than with cached
+        // stores, 0.28 against 0.26 ms.)
+        let last = &self.steps[len - 1];
+        let stream = self.stream != 0 && chained && last.chain > 0 && last.chain != CHAIN_MEMBER;
+        let mut chunk = MAX_CHUNK;
+        while chunk > MIN_CHUNK && slots * chunk * size_of::<f32>() > SLOT_BYTES {
+            chunk /= 2;
+        }
+        let mut c0 = lo;
+        while c0 < hi {
+            let n = chunk.min(hi - c0);
+            for (i, (step, &op)) in self.steps[..len].iter().zip(&ops).enumerate() {
+                if chained && step.chain == CHAIN_MEMBER {
+                    continue;
+                }
+                // SAFETY (the pointers below): inputs hold `hi` floats (arrays) or one
+                // (scalars); slots hold `slots` chunks; out holds `hi` floats.
+                let dst = if i + 1 == len {
+                    unsafe { out.add(c0) }
+                } else if (step.slot as usize) < MAX_SLOTS {
+                    unsafe { base.add(step.slot as usize * chunk) }
+                } else {
+                    std::ptr::null_mut()
+                };
+                if chained && step.chain > 0 {
+                    let (start, count, init) = chains.at[i];
+                    let links = &chains.links[start as usize..(start + count) as usize];
+                    // SAFETY: dst holds the chunk's n elements; the chain's operands are
+                    // earlier steps' values for this chunk.
+                    unsafe {
+                        if stream && i + 1 == len {
+                            run_chain::<V, CHAIN_BLOCK, true>(dst, n, init as usize, links, &src)
+                        } else {
+                            run_chain::<V, CHAIN_BLOCK, false>(dst, n, init as usize, links, &src)
+                        }
+                    };
+                    src[i] = Src::Ptr(dst);
+                    continue;
+                }
+                src[i] = match op {
+                    VOp::Input(k) => Src::Ptr(unsafe { (*inputs.add(k as usize)).add(c0) }),
+                    VOp::Scalar(k) => Src::Splat(unsafe { **inputs.add(k as usize) }),
+                    VOp::Const(c) => Src::Splat(c),
+                    VOp::Add(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Lanes::add)
+                    }
+                    VOp::Sub(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Lanes::sub)
+                    }
+                    VOp::Mul(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Lanes::mul)
+                    }
+                    VOp::Div(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Lanes::div)
+                    }
+                    VOp::Neg(a) => unary::<V>(dst, src[a as usize], n, Lanes::neg),
+                    VOp::Abs(a) => unary::<V>(dst, src[a as usize], n, Io::abs),
+                    VOp::Sqrt(a) => unary::<V>(dst, src[a as usize], n, Io::sqrt),
+                    VOp::IAdd(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::iadd)
+                    }
+                    VOp::ISub(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::isub)
+                    }
+                    VOp::IMul(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::imul)
+                    }
+                    VOp::And(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::and)
+                    }
+                    VOp::Or(a, b) => binary::<V>(dst, src[a as usize], src[b as usize], n, Io::or),
+                    VOp::Xor(a, b) => {
+                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::xor)
+                    }
+                    VOp::Shl(a, k) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        move |x| x.shl(k),
+                    ),
+                    VOp::ShrL(a, k) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        move |x| x.shrl(k),
+                    ),
+                    VOp::ShrA(a, k) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        move |x| x.shra(k),
+                    ),
+                    VOp::XorShrL(a, k) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        move |x| x.xor(x.shrl(k)),
+                    ),
+                    VOp::IDiv(a, d) | VOp::IRem(a, d) => {
+                        let (m, sh) = (step.op[3] as i32, step.op[4]);
+                        let dv = V::splat(f32::from_bits(d as u32));
+                        // One loop per form, so that nothing is tested per vector.
+                        macro_rules! divide {
+                            ($add:literal, $rem:literal) => {
+                                unary::<V>(
+                                    dst,
+                                    src[a as usize],
+                                    n,
+                                    #[inline(always)]
+                                    move |x| divide(x, m, sh, $add, $rem, dv),
+                                )
+                            };
+                        }
+                        match (m < 0, matches!(op, VOp::IRem(..))) {
+                            (false, false) => divide!(false, false),
+                            (false, true) => divide!(false, true),
+                            (true, false) => divide!(true, false),
+                            (true, true) => divide!(true, true),
+                        }
+                    }
+                    VOp::IToF(a) => unary::<V>(dst, src[a as usize], n, Io::itof),
+                    VOp::IotaCol(len) | VOp::IotaRow(len) => {
+                        // SAFETY: dst is a slot (or the output) of the chunk's n elements.
+                        unsafe {
+                            iota::<V>(dst, c0, n, len as usize, matches!(op, VOp::IotaRow(_)))
+                        };
+                        Src::Ptr(dst)
+                    }
+                    VOp::Func(f, a) => match src[a as usize] {
+                        Src::Splat(c) => {
+                            // The scalar twin gives the vector routines' bits.
+                            let mut t = [c];
+                            vmath::apply_with(VIsa::Scalar { fma: true }, f, &mut t);
+                            Src::Splat(t[0])
+                        }
+                        s => {
+                            unary::<V>(
+                                dst,
+                                s,
+                                n,
+                                #[inline(always)]
+                                |x| x,
+                            );
+                            // SAFETY: dst holds the chunk's n arguments.
+                            let xs = unsafe { std::slice::from_raw_parts_mut(dst, n) };
+                            vmath::apply_with(isa, f, xs);
+                            Src::Ptr(dst)
+                        }
+                    },
+                };
+            }
+            c0 += n;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if stream {
+            // Streamed stores are weakly ordered: make them visible before returning.
+            // SAFETY: SSE is part of x86_64.
+            unsafe { std::arch::x86_64::_mm_sfence() };
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! A program's steps ([`VOp`]): what each computes, its operands, and its encoding as five
+//! `u32`s in a [`VProg`](super::VProg).
+
+use super::*;
+
+/// A step of a program; operands are indices of earlier steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum VOp {
+    /// Input array `k` (of the output's shape), read at each element's own position.
+    Input(u32),
+    /// Input `k` holds one float, the same for every element.
+    Scalar(u32),
+    /// A constant.
+    Const(f32),
+    Add(u32, u32),
+    Sub(u32, u32),
+    Mul(u32, u32),
+    Div(u32, u32),
+    Neg(u32),
+    Abs(u32),
+    Sqrt(u32),
+    /// A `vmath` transcendental.
+    Func(VFunc, u32),
+    // 32-bit integer steps (two's complement, wrapping) on operands holding integer bits.
+    IAdd(u32, u32),
+    ISub(u32, u32),
+    IMul(u32, u32),
+    And(u32, u32),
+    Or(u32, u32),
+    Xor(u32, u32),
+    /// Shifts by a constant amount below 32.
+    Shl(u32, u32),
+    ShrL(u32, u32),
+    ShrA(u32, u32),
+    /// `x ^ (x >> k)` (logical shift by a constant below 32): [`VProg::new`] forms it from
+    /// a `Xor` of a value and its own `ShrL` that nothing else reads (a hash's mixing step),
+    /// one pass over the chunk instead of two.
+    XorShrL(u32, u32),
+    /// Signed division and remainder (truncating) by a constant of at least 2.
+    IDiv(u32, i32),
+    IRem(u32, i32),
+    /// A signed integer to f32, rounded to nearest even.
+    IToF(u32),
+    /// The element's position along its row of `len` elements (an iota along the last
+    /// dimension), or its row (along the one before, where every earlier one is 1).
+    IotaCol(u32),
+    IotaRow(u32),
+}
+
+impl VOp {
+    /// The operands (indices of earlier steps).
+    pub(super) fn operands(self) -> ([u32; 2], usize) {
+        use VOp::*;
+        match self {
+            Input(_) | Scalar(_) | Const(_) | IotaCol(_) | IotaRow(_) => ([0, 0], 0),
+            Add(a, b)
+            | Sub(a, b)
+            | Mul(a, b)
+            | Div(a, b)
+            | IAdd(a, b)
+            | ISub(a, b)
+            | IMul(a, b)
+            | And(a, b)
+            | Or(a, b)
+            | Xor(a, b) => ([a, b], 2),
+            Neg(a)
+            | Abs(a)
+            | Sqrt(a)
+            | Func(_, a)
+            | Shl(a, _)
+            | ShrL(a, _)
+            | ShrA(a, _)
+            | XorShrL(a, _)
+            | IDiv(a, _)
+            | IRem(a, _)
+            | IToF(a) => ([a, 0], 1),
+        }
+    }
+
+    /// Whether the step computes into a buffer (not a value read in place or splatted).
+    pub(super) fn computes(self) -> bool {
+        !matches!(self, VOp::Input(_) | VOp::Scalar(_) | VOp::Const(_))
+    }
+
+    pub(super) fn encode(self) -> [u32; 5] {
+        let f = |f: VFunc| match f {
+            VFunc::Exp => 0,
+            VFunc::Tanh => 1,
+            VFunc::Logistic => 2,
+            VFunc::Log => 3,
+        };
+        // Division by a constant carries its magic multiplier and shift.
+        let div = |code: u32, a: u32, d: i32| {
+            let (m, sh) = signed_magic_32(d);
+            [code, a, d as u32, m as u32, sh]
+        };
+        match self {
+            VOp::Input(k) => [0, k, 0, 0, 0],
+            VOp::Scalar(k) => [1, k, 0, 0, 0],
+            VOp::Const(c) => [2, c.to_bits(), 0, 0, 0],
+            VOp::Add(a, b) => [3, a, b, 0, 0],
+            VOp::Sub(a, b) => [4, a, b, 0, 0],
+            VOp::Mul(a, b) => [5, a, b, 0, 0],
+            VOp::Div(a, b) => [6, a, b, 0, 0],
+            VOp::Neg(a) => [7, a, 0, 0, 0],
+            VOp::Abs(a) => [8, a, 0, 0, 0],
+            VOp::Sqrt(a) => [9, a, 0, 0, 0],
+            VOp::Func(g, a) => [10, a, 0, f(g), 0],
+            VOp::IAdd(a, b) => [11, a, b, 0, 0],
+            VOp::ISub(a, b) => [12, a, b, 0, 0],
+            VOp::IMul(a, b) => [13, a, b, 0, 0],
+            VOp::And(a, b) => [14, a, b, 0, 0],
+            VOp::Or(a, b) => [15, a, b, 0, 0],
+            VOp::Xor(a, b) => [16, a, b, 0, 0],
+            VOp::Shl(a, k) => [17, a, k, 0, 0],
+            VOp::ShrL(a, k) => [18, a, k, 0, 0],
+            VOp::ShrA(a, k) => [19, a, k, 0, 0],
+            VOp::IDiv(a, d) => div(20, a, d),
+            VOp::IRem(a, d) => div(21, a, d),
+            VOp::IToF(a) => [22, a, 0, 0, 0],
+            VOp::IotaCol(n) => [23, n, 0, 0, 0],
+            VOp::IotaRow(n) => [24, n, 0, 0, 0],
+            VOp::XorShrL(a, k) => [25, a, k, 0, 0],
+        }
+    }
+
+    /// Whether the step's own constants are in range (shift amounts below 32, divisors of
+    /// at least 2, rows of at least [`MIN_IOTA_ROW`]).
+    pub(super) fn valid(self) -> bool {
+        match self {
+            VOp::Shl(_, k) | VOp::ShrL(_, k) | VOp::ShrA(_, k) | VOp::XorShrL(_, k) => k < 32,
+            VOp::IDiv(_, d) | VOp::IRem(_, d) => d >= 2,
+            VOp::IotaCol(n) | VOp::IotaRow(n) => n as usize >= MIN_IOTA_ROW,
+            _ => true,
+        }
+    }
+
+    pub(super) fn decode([code, a, b, x, _]: [u32; 5]) -> Option<VOp> {
+        Some(match code {
+            0 => VOp::Input(a),
+            1 => VOp::Scalar(a),
+            2 => VOp::Const(f32::from_bits(a)),
+            3 => VOp::Add(a, b),
+            4 => VOp::Sub(a, b),
+            5 => VOp::Mul(a, b),
+            6 => VOp::Div(a, b),
+            7 => VOp::Neg(a),
+            8 => VOp::Abs(a),
+            9 => VOp::Sqrt(a),
+            10 => VOp::Func(*VFunc::ALL.get(x as usize)?, a),
+            11 => VOp::IAdd(a, b),
+            12 => VOp::ISub(a, b),
+            13 => VOp::IMul(a, b),
+            14 => VOp::And(a, b),
+            15 => VOp::Or(a, b),
+            16 => VOp::Xor(a, b),
+            17 => VOp::Shl(a, b),
+            18 => VOp::ShrL(a, b),
+            19 => VOp::ShrA(a, b),
+            20 => VOp::IDiv(a, b as i32),
+            21 => VOp::IRem(a, b as i32),
+            22 => VOp::IToF(a),
+            23 => VOp::IotaCol(a),
+            24 => VOp::IotaRow(a),
+            25 => VOp::XorShrL(a, b),
+            _ => return None,
+        })
+    }
+}
+
+/// Shortest row an iota step takes (a vector's lanes then cross at most one row's end).
+pub const MIN_IOTA_ROW: usize = 16;
+
+/// Magic multiplier and shift for signed 32-bit division by `d` >= 2 (Hacker's Delight,
+/// section 10-1): q = (mulhi(n, M) [+ n if M < 0]) >> s, plus one when negative. Exact for
+/// every n; the JIT's scalar and 4-lane code use it too.
+pub fn signed_magic_32(d: i32) -> (i32, u32) {
+    let two31: u32 = 0x8000_0000;
+    let ad = d.unsigned_abs();
+    let t = two31.wrapping_add((d as u32) >> 31);
+    let anc = t - 1 - t % ad;
+    let mut p = 31u32;
+    let (mut q1, mut r1) = (two31 / anc, two31 - (two31 / anc) * anc);
+    let (mut q2, mut r2) = (two31 / ad, two31 - (two31 / ad) * ad);
+    loop {
+        p += 1;
+        q1 = q1.wrapping_mul(2);
+        r1 = r1.wrapping_mul(2);
+        if r1 >= anc {
+            q1 = q1.wrapping_add(1);
+            r1 = r1.wrapping_sub(anc);
+        }
+        q2 = q2.wrapping_mul(2);
+        r2 = r2.wrapping_mul(2);
+        if r2 >= ad {
+            q2 = q2.wrapping_add(1);
+            r2 = r2.wrapping_sub(ad);
+        }
+        let delta = ad - r2;
+        if !(q1 < delta || (q1 == delta && r1 == 0)) || p >= 63 {
+            break;
+        }
+    }
+    (q2.wrapping_add(1) as i32, p - 32)
+}

@@ -1,0 +1,500 @@
+use super::*;
+
+/// A program's value at one element, one operation at a time in f32 (what the JIT's
+/// scalar code computes; transcendentals through the scalar twin).
+fn reference(ops: &[VOp], ins: &[Vec<f32>], e: usize) -> f32 {
+    let mut v: Vec<f32> = Vec::new();
+    for &op in ops {
+        let x = |i: u32| v[i as usize];
+        let r = match op {
+            VOp::Input(k) => ins[k as usize][e],
+            VOp::Scalar(k) => ins[k as usize][0],
+            VOp::Const(c) => c,
+            VOp::Add(a, b) => x(a) + x(b),
+            VOp::Sub(a, b) => x(a) - x(b),
+            VOp::Mul(a, b) => x(a) * x(b),
+            VOp::Div(a, b) => x(a) / x(b),
+            VOp::Neg(a) => -x(a),
+            VOp::Abs(a) => x(a).abs(),
+            VOp::Sqrt(a) => x(a).sqrt(),
+            VOp::Func(f, a) => {
+                let mut t = [x(a)];
+                vmath::apply_with(VIsa::Scalar { fma: true }, f, &mut t);
+                t[0]
+            }
+            _ => {
+                let i = |k: u32| v[k as usize].to_bits() as i32;
+                let r = match op {
+                    VOp::IAdd(a, b) => i(a).wrapping_add(i(b)),
+                    VOp::ISub(a, b) => i(a).wrapping_sub(i(b)),
+                    VOp::IMul(a, b) => i(a).wrapping_mul(i(b)),
+                    VOp::And(a, b) => i(a) & i(b),
+                    VOp::Or(a, b) => i(a) | i(b),
+                    VOp::Xor(a, b) => i(a) ^ i(b),
+                    VOp::Shl(a, k) => i(a) << k,
+                    VOp::ShrL(a, k) => ((i(a) as u32) >> k) as i32,
+                    VOp::ShrA(a, k) => i(a) >> k,
+                    VOp::XorShrL(a, k) => i(a) ^ ((i(a) as u32) >> k) as i32,
+                    VOp::IDiv(a, d) => i(a) / d,
+                    VOp::IRem(a, d) => i(a) % d,
+                    VOp::IotaCol(len) => (e % len as usize) as i32,
+                    VOp::IotaRow(len) => (e / len as usize) as i32,
+                    VOp::IToF(a) => {
+                        v.push(i(a) as f32);
+                        continue;
+                    }
+                    _ => unreachable!("float steps are above"),
+                };
+                f32::from_bits(r as u32)
+            }
+        };
+        v.push(r);
+    }
+    v[v.len() - 1]
+}
+
+fn values(n: usize, seed: u32) -> Vec<f32> {
+    let special = [
+        f32::NAN,
+        -f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.0,
+        -0.0,
+        1e-40,
+        -3e38,
+        88.5,
+        -87.0,
+    ];
+    (0..n)
+        .map(|i| {
+            let h = (i as u32 ^ seed).wrapping_mul(2654435761).rotate_left(13);
+            if h.is_multiple_of(7) {
+                special[(h as usize / 7) % special.len()]
+            } else {
+                (h % 20000) as f32 / 997.0 - 10.0
+            }
+        })
+        .collect()
+}
+
+/// GELU (tanh form) as JAX writes it, over inputs x and a scalar.
+fn gelu() -> Vec<VOp> {
+    use VOp::*;
+    vec![
+        Input(0),                  // 0 x
+        Const(0.5),                // 1
+        Mul(1, 0),                 // 2 0.5 x
+        Const(0.044715),           // 3
+        Mul(3, 0),                 // 4
+        Mul(4, 0),                 // 5
+        Mul(5, 0),                 // 6 c x^3
+        Add(0, 6),                 // 7
+        Const(0.797_884_6),        // 8
+        Mul(8, 7),                 // 9
+        Func(VFunc::Tanh, 9),      // 10
+        Const(1.0),                // 11
+        Add(11, 10),               // 12
+        Mul(2, 12),                // 13
+        Input(1),                  // 14 y
+        Scalar(2),                 // 15 s
+        Div(14, 15),               // 16
+        Sub(13, 16),               // 17
+        Abs(17),                   // 18
+        Sqrt(18),                  // 19
+        Neg(19),                   // 20
+        Func(VFunc::Exp, 20),      // 21
+        Func(VFunc::Logistic, 21), // 22
+        Add(22, 13),               // 23
+    ]
+}
+
+#[test]
+fn every_isa_matches_the_step_by_step_reference() {
+    let ops = gelu();
+    let prog = VProg::new(&ops).expect("program");
+    let n = 3 * MAX_CHUNK + 37;
+    let ins = vec![values(n, 1), values(n, 2), vec![0.75f32]];
+    let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
+    for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+        if !isa.available() {
+            continue;
+        }
+        for (lo, hi) in [(0, n), (5, 300), (MAX_CHUNK, MAX_CHUNK + 17), (n - 3, n)] {
+            let mut out = vec![-1.0f32; n];
+            // SAFETY: every input holds n floats (the scalar one), out holds n.
+            unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), lo, hi) };
+            for (e, &got) in out.iter().enumerate() {
+                let want = if (lo..hi).contains(&e) {
+                    reference(&ops, &ins, e)
+                } else {
+                    -1.0
+                };
+                assert!(
+                    got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                    "{isa:?} [{lo}, {hi}) element {e}: got {got}, want {want}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_streamed_output_has_the_same_bits() {
+    // The GELU alone ends in a chain (its output streamed); the longer program too.
+    let long = gelu();
+    for ops in [&long[..14], &long[..]] {
+        let prog = VProg::new(ops).expect("program").with_streamed_output();
+        let last = prog.steps[ops.len() - 1].chain;
+        assert!(last > 0 && last != CHAIN_MEMBER, "the last step is a chain");
+        let n = 2 * MAX_CHUNK + 45;
+        let ins = vec![values(n, 7), values(n, 8), vec![0.5f32]];
+        let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
+        for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+            if !isa.available() {
+                continue;
+            }
+            // The output from a cache-line boundary (streamed), and one float on (not
+            // aligned for a non-temporal store).
+            for extra in [0, 1] {
+                for (lo, hi) in [(0, n), (5, MAX_CHUNK + 70), (n - 9, n)] {
+                    let mut buf = vec![-1.0f32; n + 32];
+                    let shift = buf.as_ptr().align_offset(64) + extra;
+                    let out = &mut buf[shift..shift + n];
+                    // SAFETY: the inputs hold n floats (the scalar one), out holds n.
+                    unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), lo, hi) };
+                    for (e, &got) in out.iter().enumerate() {
+                        let want = if (lo..hi).contains(&e) {
+                            reference(ops, &ins, e)
+                        } else {
+                            -1.0
+                        };
+                        assert!(
+                            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                            "{isa:?} +{extra} [{lo}, {hi}) element {e}: {got} vs {want}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn chains_run_in_registers_with_the_steps_bits() {
+    use VOp::*;
+    // A chain of 21 computing steps (longer than MAX_LINKS: two chains), its value on
+    // either side of subtractions and divisions, sides of every kind (an input, a
+    // scalar, a constant, an earlier step's slot), a transcendental inside; a step
+    // read twice (the square) and a splat-only step (no chain) break it.
+    let mut ops = vec![Input(0), Input(1), Scalar(2), Const(3.0), Mul(0, 3), Neg(1)];
+    let mut prev = 5u32;
+    for k in 0..20u32 {
+        let side = [1, 2, 3, 4][k as usize % 4];
+        let op = match k % 6 {
+            0 => Sub(prev, side),
+            1 => Sub(side, prev),
+            2 => Div(side, prev),
+            3 => Func(VFunc::Tanh, prev),
+            4 => Add(side, prev),
+            _ => Mul(prev, side),
+        };
+        ops.push(op);
+        prev = ops.len() as u32 - 1;
+    }
+    let sq = ops.len() as u32;
+    ops.extend([Mul(prev, prev), Add(2, 3), Sub(sq, sq + 1), Abs(sq + 2)]);
+    let prog = VProg::new(&ops).expect("program");
+    let chain: Vec<u32> = prog.steps[..ops.len()].iter().map(|s| s.chain).collect();
+    assert_eq!(chain[4], 0, "a step read by several is no member");
+    assert_eq!(chain[5], CHAIN_MEMBER, "the chain's first step");
+    assert!(chain.contains(&6), "a chain starts at step 5");
+    assert!(
+        chain
+            .iter()
+            .filter(|&&c| c > 0 && c != CHAIN_MEMBER)
+            .count()
+            >= 2
+    );
+    assert_eq!(
+        chain[sq as usize + 1],
+        0,
+        "a splat-only step starts no chain"
+    );
+    let n = 2 * MAX_CHUNK + 45;
+    let ins = vec![values(n, 5), values(n, 6), vec![-1.25f32]];
+    let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
+    for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+        if !isa.available() {
+            continue;
+        }
+        for (lo, hi) in [(0, n), (3, MAX_CHUNK + 70), (n - 9, n)] {
+            let mut out = vec![0f32; n];
+            // SAFETY: the inputs hold n floats (the scalar one), out holds n.
+            unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), lo, hi) };
+            for (e, &got) in out.iter().enumerate().take(hi).skip(lo) {
+                let want = reference(&ops, &ins, e);
+                assert!(
+                    got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                    "{isa:?} [{lo}, {hi}) element {e}: got {got}, want {want}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn operands_shared_and_slots_reused() {
+    use VOp::*;
+    // |y*y - z| feeds both a sqrt chain and a log; z feeds a logistic after them.
+    let ops = [
+        Input(0),
+        Mul(0, 0),
+        Input(1),
+        Sub(1, 2),
+        Abs(3),
+        Sqrt(4),
+        Scalar(2),
+        Div(5, 6),
+        Neg(7),
+        Func(VFunc::Exp, 8),
+        Func(VFunc::Log, 4),
+        Add(9, 10),
+        Func(VFunc::Logistic, 2),
+        Sub(11, 12),
+    ];
+    let prog = VProg::new(&ops).expect("program");
+    let n = 2 * MAX_CHUNK + 5;
+    let ins = vec![values(n, 7), values(n, 8), vec![0.75f32]];
+    let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
+    let mut out = vec![0f32; n];
+    // SAFETY: every input holds n floats (the scalar one), out holds n.
+    unsafe { prog.run(ptrs.as_ptr(), out.as_mut_ptr(), 0, n) };
+    for (e, &got) in out.iter().enumerate() {
+        let want = reference(&ops, &ins, e);
+        assert!(
+            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+            "element {e}: got {got}, want {want}"
+        );
+    }
+}
+
+/// Integer bit patterns as f32 lanes: extremes, small and random values.
+fn ints(n: usize, seed: u32) -> Vec<f32> {
+    let special = [i32::MIN, i32::MAX, -1, 0, 1, -17, 17, i32::MIN + 1];
+    (0..n)
+        .map(|i| {
+            let h = (i as u32 ^ seed).wrapping_mul(2654435761).rotate_left(7);
+            let v = if h.is_multiple_of(5) {
+                special[(h as usize / 5) % special.len()]
+            } else {
+                h as i32
+            };
+            f32::from_bits(v as u32)
+        })
+        .collect()
+}
+
+#[test]
+fn integer_steps_match_the_reference() {
+    use VOp::*;
+    // The matmul benches' generator (an iota hash, a remainder, a conversion) and
+    // every other integer step, rows of 300 (chunks and vectors cross rows).
+    let ops = [
+        IotaRow(300),                                 // 0
+        IotaCol(300),                                 // 1
+        Const(f32::from_bits(-1640531535i32 as u32)), // 2
+        IMul(0, 2),                                   // 3
+        Const(f32::from_bits(-2048144777i32 as u32)), // 4
+        IMul(1, 4),                                   // 5
+        IAdd(3, 5),                                   // 6
+        Scalar(1),                                    // 7
+        IAdd(6, 7),                                   // 8
+        ShrL(8, 15),                                  // 9
+        Xor(8, 9),                                    // 10
+        IRem(10, 17),                                 // 11
+        Input(0),                                     // 12
+        IDiv(12, 7),                                  // 13
+        ShrA(12, 3),                                  // 14
+        Shl(12, 31),                                  // 15
+        And(13, 14),                                  // 16
+        Or(15, 16),                                   // 17
+        ISub(11, 17),                                 // 18
+        IDiv(12, 1_000_003),                          // 19
+        IRem(12, 65536),                              // 20
+        IAdd(18, 19),                                 // 21
+        Xor(21, 20),                                  // 22
+        IToF(22),                                     // 23
+        Const(0.5),                                   // 24
+        Mul(23, 24),                                  // 25
+    ];
+    let prog = VProg::new(&ops).expect("program");
+    let n = 2 * MAX_CHUNK + 300 + 11;
+    let ins = vec![ints(n, 9), vec![f32::from_bits(12345)]];
+    let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
+    for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+        if !isa.available() {
+            continue;
+        }
+        for (lo, hi) in [(0, n), (299, 333), (3, MAX_CHUNK + 301)] {
+            let mut out = vec![0f32; n];
+            // SAFETY: input 0 holds n floats, input 1 one; out holds n.
+            unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), lo, hi) };
+            for (e, got) in out.iter().enumerate().take(hi).skip(lo) {
+                let want = reference(&ops, &ins, e);
+                assert_eq!(
+                    got.to_bits(),
+                    want.to_bits(),
+                    "{isa:?} [{lo}, {hi}) element {e}"
+                );
+            }
+        }
+    }
+    // Out-of-range constants are refused.
+    assert!(VProg::new(&[Input(0), Shl(0, 32)]).is_none());
+    assert!(VProg::new(&[Input(0), IRem(0, 1)]).is_none());
+    assert!(VProg::new(&[IotaCol(15)]).is_none());
+}
+
+#[test]
+fn iotas_of_rows_that_hold_whole_chunks() {
+    use VOp::*;
+    // Rows of 2 chunks: most chunks lie in one row (the splat-and-ramp path); ranges
+    // that start inside a row give chunks that cross a row's end.
+    let len = 2 * MAX_CHUNK as u32;
+    let ops = [
+        IotaRow(len),
+        Const(f32::from_bits(1000)),
+        IMul(0, 1),
+        IotaCol(len),
+        IAdd(2, 3),
+        IToF(4),
+    ];
+    let prog = VProg::new(&ops).expect("program");
+    let n = 3 * len as usize + 21;
+    for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+        if !isa.available() {
+            continue;
+        }
+        for (lo, hi) in [
+            (0, n),
+            (5, n),
+            (MAX_CHUNK + 7, 2 * MAX_CHUNK + 3),
+            (len as usize, n),
+        ] {
+            let mut out = vec![0f32; n];
+            // SAFETY: the program reads no input; out holds n floats.
+            unsafe { prog.run_with(isa, [].as_ptr(), out.as_mut_ptr(), lo, hi) };
+            for (e, &got) in out.iter().enumerate().take(hi).skip(lo) {
+                let (r, c) = (e / len as usize, e % len as usize);
+                assert_eq!(
+                    got,
+                    (r * 1000 + c) as f32,
+                    "{isa:?} [{lo}, {hi}) element {e}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_xor_of_a_value_and_its_own_shift_is_one_step() {
+    use VOp::*;
+    let code = |p: &VProg, i: usize| p.steps[i].op[0];
+    // x ^ (x >> 15), either operand order: one XorShrL step, the shift's step idle.
+    for xor in [Xor(1, 2), Xor(2, 1)] {
+        let ops = [Input(0), IAdd(0, 0), ShrL(1, 15), xor, IToF(3)];
+        let p = VProg::new(&ops).expect("program");
+        assert_eq!(VOp::decode(p.steps[3].op), Some(XorShrL(1, 15)));
+        assert!(!VOp::decode(p.steps[2].op).expect("op").computes());
+        let x = ints(MAX_CHUNK + 19, 4);
+        let ins = [x.as_ptr()];
+        let mut out = vec![0f32; x.len()];
+        // SAFETY: input 0 and out hold x.len() floats.
+        unsafe { p.run(ins.as_ptr(), out.as_mut_ptr(), 0, x.len()) };
+        for (e, got) in out.iter().enumerate() {
+            let want = reference(&ops, std::slice::from_ref(&x), e);
+            assert_eq!(got.to_bits(), want.to_bits(), "element {e}");
+        }
+    }
+    // A shift that another step also reads stays, as does a shift of another value.
+    let p = VProg::new(&[Input(0), ShrL(0, 3), Xor(0, 1), IAdd(2, 1)]).expect("program");
+    assert_eq!(code(&p, 2), 16);
+    let p = VProg::new(&[Input(0), Input(1), ShrL(1, 3), Xor(0, 2)]).expect("program");
+    assert_eq!(code(&p, 3), 16);
+}
+
+#[test]
+fn the_output_may_be_an_input() {
+    use VOp::*;
+    let ops = [
+        Input(0),
+        Const(2.0),
+        Mul(0, 1),
+        Func(VFunc::Exp, 2),
+        Add(3, 0),
+    ];
+    let prog = VProg::new(&ops).expect("program");
+    let n = MAX_CHUNK + 9;
+    let x = values(n, 3);
+    let want: Vec<f32> = (0..n)
+        .map(|e| reference(&ops, std::slice::from_ref(&x), e))
+        .collect();
+    let mut buf = x.clone();
+    let ins = [buf.as_ptr()];
+    // SAFETY: in place: the output is input 0 at the same positions.
+    unsafe { prog.run(ins.as_ptr(), buf.as_mut_ptr(), 0, n) };
+    for (e, (&g, &w)) in buf.iter().zip(&want).enumerate() {
+        assert!(
+            g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn bad_programs_are_refused_and_slots_are_reused() {
+    use VOp::*;
+    assert!(VProg::new(&[]).is_none());
+    assert!(VProg::new(&[Input(0)]).is_none(), "computes nothing");
+    assert!(
+        VProg::new(&[Input(0), Add(0, 2), Const(1.0)]).is_none(),
+        "later operand"
+    );
+    // A chain of 40 steps needs one buffer at a time.
+    let mut chain = vec![Input(0)];
+    for i in 0..40 {
+        chain.push(Neg(i));
+    }
+    let p = VProg::new(&chain).expect("a chain fits");
+    assert!(p.steps[..40]
+        .iter()
+        .all(|s| s.slot == u32::MAX || s.slot < 2));
+    // Thirteen values alive at once do not fit twelve slots.
+    let mut wide = vec![Input(0)];
+    for _ in 0..13 {
+        wide.push(Neg(0));
+    }
+    for i in 0..12 {
+        let a = if i == 0 { 1 } else { 13 + i };
+        wide.push(Add(a, 2 + i));
+    }
+    assert!(VProg::new(&wide).is_none());
+    // Run from its bytes, aligned and at an odd address: the program's outputs.
+    let q = VProg::new(&gelu()).expect("program");
+    let n = 40;
+    let ins = [values(n, 4), values(n, 5), vec![2.0f32]];
+    let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
+    let mut want = vec![0f32; n];
+    // SAFETY: inputs of n floats (and one scalar), an output of n.
+    unsafe { q.run(ptrs.as_ptr(), want.as_mut_ptr(), 0, n) };
+    let mut odd = vec![0u8];
+    odd.extend(q.to_bytes());
+    for bytes in [&q.to_bytes()[..], &odd[1..]] {
+        let mut got = vec![0f32; n];
+        // SAFETY: a program's bytes; inputs and output as above.
+        unsafe { VProg::run_bytes(bytes.as_ptr(), ptrs.as_ptr(), got.as_mut_ptr(), 0, n) };
+        let same = |(g, w): (&f32, &f32)| g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan());
+        assert!(got.iter().zip(&want).all(same));
+    }
+}

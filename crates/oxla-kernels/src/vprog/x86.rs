@@ -1,0 +1,244 @@
+//! The AVX2 + FMA and AVX-512F implementations of [`Io`](super::Io) and their entry points.
+
+use std::arch::x86_64::*;
+
+use super::{Io, VProg};
+use crate::vmath::x86::{Y, Z};
+use crate::vmath::VIsa;
+
+/// One ISA's integer steps: each intrinsic on the lanes' bits (`$to` and `$from` cast a
+/// vector to and from its integer type); shifts take their count in a register.
+macro_rules! int_ops {
+    ($to:ident, $from:ident, $add:ident, $sub:ident, $mul:ident, $and:ident, $or:ident,
+     $xor:ident, $sll:ident, $srl:ident, $sra:ident) => {
+        #[inline(always)]
+        fn iadd(self, b: Self) -> Self {
+            unsafe { $from($add($to(self), $to(b))) }
+        }
+        #[inline(always)]
+        fn isub(self, b: Self) -> Self {
+            unsafe { $from($sub($to(self), $to(b))) }
+        }
+        #[inline(always)]
+        fn imul(self, b: Self) -> Self {
+            unsafe { $from($mul($to(self), $to(b))) }
+        }
+        #[inline(always)]
+        fn and(self, b: Self) -> Self {
+            unsafe { $from($and($to(self), $to(b))) }
+        }
+        #[inline(always)]
+        fn or(self, b: Self) -> Self {
+            unsafe { $from($or($to(self), $to(b))) }
+        }
+        #[inline(always)]
+        fn xor(self, b: Self) -> Self {
+            unsafe { $from($xor($to(self), $to(b))) }
+        }
+        #[inline(always)]
+        fn shl(self, k: u32) -> Self {
+            unsafe { $from($sll($to(self), _mm_cvtsi32_si128(k as i32))) }
+        }
+        #[inline(always)]
+        fn shrl(self, k: u32) -> Self {
+            unsafe { $from($srl($to(self), _mm_cvtsi32_si128(k as i32))) }
+        }
+        #[inline(always)]
+        fn shra(self, k: u32) -> Self {
+            unsafe { $from($sra($to(self), _mm_cvtsi32_si128(k as i32))) }
+        }
+    };
+}
+
+// SAFETY (every method): only called from `run_avx512`, which runs with AVX-512F.
+impl Io for Z {
+    const W: usize = 16;
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> Self {
+        unsafe { Z(_mm512_loadu_ps(p)) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut f32) {
+        unsafe { _mm512_storeu_ps(p, self.0) }
+    }
+    #[inline(always)]
+    unsafe fn stream(self, p: *mut f32) {
+        unsafe {
+            if p.cast::<__m512>().is_aligned() {
+                _mm512_stream_ps(p, self.0)
+            } else {
+                _mm512_storeu_ps(p, self.0)
+            }
+        }
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        unsafe { Z(_mm512_abs_ps(self.0)) }
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        unsafe { Z(_mm512_sqrt_ps(self.0)) }
+    }
+    int_ops!(
+        iz,
+        zi,
+        _mm512_add_epi32,
+        _mm512_sub_epi32,
+        _mm512_mullo_epi32,
+        _mm512_and_si512,
+        _mm512_or_si512,
+        _mm512_xor_si512,
+        _mm512_sll_epi32,
+        _mm512_srl_epi32,
+        _mm512_sra_epi32
+    );
+    #[inline(always)]
+    fn mulhi(self, m: i32) -> Self {
+        unsafe {
+            let (a, mv) = (iz(self), _mm512_set1_epi32(m));
+            // Even lanes' products, then odd lanes' (moved down); the high halves of
+            // the even ones moved down, the odd ones' already in place.
+            let even = _mm512_srli_epi64::<32>(_mm512_mul_epi32(a, mv));
+            let odd = _mm512_mul_epi32(_mm512_srli_epi64::<32>(a), mv);
+            zi(_mm512_mask_blend_epi32(0xAAAA, even, odd))
+        }
+    }
+    #[inline(always)]
+    fn itof(self) -> Self {
+        unsafe { Z(_mm512_cvtepi32_ps(iz(self))) }
+    }
+    #[inline(always)]
+    fn ramp(c: i32) -> Self {
+        unsafe {
+            let r = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            zi(_mm512_add_epi32(_mm512_set1_epi32(c), r))
+        }
+    }
+    #[inline(always)]
+    fn wrap(col: Self, row: Self, len: i32) -> (Self, Self) {
+        unsafe {
+            let l = _mm512_set1_epi32(len);
+            let past = _mm512_cmpge_epi32_mask(iz(col), l);
+            let c = _mm512_mask_sub_epi32(iz(col), past, iz(col), l);
+            let r = _mm512_mask_add_epi32(iz(row), past, iz(row), _mm512_set1_epi32(1));
+            (zi(c), zi(r))
+        }
+    }
+}
+
+#[inline(always)]
+unsafe fn iz(x: Z) -> __m512i {
+    unsafe { _mm512_castps_si512(x.0) }
+}
+#[inline(always)]
+unsafe fn zi(x: __m512i) -> Z {
+    unsafe { Z(_mm512_castsi512_ps(x)) }
+}
+#[inline(always)]
+unsafe fn iy(x: Y) -> __m256i {
+    unsafe { _mm256_castps_si256(x.0) }
+}
+#[inline(always)]
+unsafe fn yi(x: __m256i) -> Y {
+    unsafe { Y(_mm256_castsi256_ps(x)) }
+}
+
+// SAFETY (every method): only called from `run_avx2`, which runs with AVX2 and FMA.
+impl Io for Y {
+    const W: usize = 8;
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> Self {
+        unsafe { Y(_mm256_loadu_ps(p)) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut f32) {
+        unsafe { _mm256_storeu_ps(p, self.0) }
+    }
+    #[inline(always)]
+    unsafe fn stream(self, p: *mut f32) {
+        unsafe {
+            if p.cast::<__m256>().is_aligned() {
+                _mm256_stream_ps(p, self.0)
+            } else {
+                _mm256_storeu_ps(p, self.0)
+            }
+        }
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        unsafe { Y(_mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0)) }
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        unsafe { Y(_mm256_sqrt_ps(self.0)) }
+    }
+    int_ops!(
+        iy,
+        yi,
+        _mm256_add_epi32,
+        _mm256_sub_epi32,
+        _mm256_mullo_epi32,
+        _mm256_and_si256,
+        _mm256_or_si256,
+        _mm256_xor_si256,
+        _mm256_sll_epi32,
+        _mm256_srl_epi32,
+        _mm256_sra_epi32
+    );
+    #[inline(always)]
+    fn mulhi(self, m: i32) -> Self {
+        unsafe {
+            let (a, mv) = (iy(self), _mm256_set1_epi32(m));
+            let even = _mm256_srli_epi64::<32>(_mm256_mul_epi32(a, mv));
+            let odd = _mm256_mul_epi32(_mm256_srli_epi64::<32>(a), mv);
+            yi(_mm256_blend_epi32::<0xAA>(even, odd))
+        }
+    }
+    #[inline(always)]
+    fn itof(self) -> Self {
+        unsafe { Y(_mm256_cvtepi32_ps(iy(self))) }
+    }
+    #[inline(always)]
+    fn ramp(c: i32) -> Self {
+        unsafe {
+            let r = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+            yi(_mm256_add_epi32(_mm256_set1_epi32(c), r))
+        }
+    }
+    #[inline(always)]
+    fn wrap(col: Self, row: Self, len: i32) -> (Self, Self) {
+        unsafe {
+            let past = _mm256_cmpgt_epi32(iy(col), _mm256_set1_epi32(len - 1));
+            let c = _mm256_sub_epi32(iy(col), _mm256_and_si256(past, _mm256_set1_epi32(len)));
+            // `past` lanes are -1: subtracting it adds one.
+            let r = _mm256_sub_epi32(iy(row), past);
+            (yi(c), yi(r))
+        }
+    }
+}
+
+/// # Safety
+/// As for `VProg::run`; the CPU has AVX-512F.
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn run_avx512(
+    p: &VProg,
+    inputs: *const *const f32,
+    out: *mut f32,
+    lo: usize,
+    hi: usize,
+) {
+    unsafe { p.eval::<Z>(VIsa::Avx512, inputs, out, lo, hi) }
+}
+
+/// # Safety
+/// As for `VProg::run`; the CPU has AVX2 and FMA.
+#[target_feature(enable = "avx2,fma")]
+pub(super) unsafe fn run_avx2(
+    p: &VProg,
+    inputs: *const *const f32,
+    out: *mut f32,
+    lo: usize,
+    hi: usize,
+) {
+    unsafe { p.eval::<Y>(VIsa::Avx2, inputs, out, lo, hi) }
+}
