@@ -1,5 +1,13 @@
-//! NumPy `.npy` (format 1.0/2.0) reading and writing for every dtype numpy stores that has
-//! an XLA element type: bool, int8..64, uint8..64, float16/32/64, complex64/128.
+//! NumPy `.npy` (format 1.0/2.0) reading and writing for every XLA element type: numpy's
+//! own (bool, int8..64, uint8..64, float16/32/64, complex64/128) and ml_dtypes' (bfloat16,
+//! the float8 and float4 families, int4/uint4/int2/uint2).
+//!
+//! numpy stores an ml_dtypes array with a raw descr (`<V2` for bfloat16, `<V1` for the
+//! one-byte types, sub-byte integers one per byte), so the file alone does not say which
+//! type it holds. The reader takes a hint ([`read_as`], [`from_bytes_as`]): the type the
+//! program expects there, a `meta.json` dtype or `--dtype`. Without one, `<V2` is read as
+//! bfloat16 (ml_dtypes' only two-byte type) and `<V1` is an error that asks for the type.
+//! The writer writes those types with the same raw descrs, as numpy does.
 
 use oxla_hlo::{Error, Literal, PrimitiveType, Result, Shape};
 
@@ -46,6 +54,76 @@ fn descr_of(t: PrimitiveType) -> Option<&'static str> {
     })
 }
 
+/// An element type by its ml_dtypes / numpy name (`bfloat16`, `float8_e4m3fn`, `int4`,
+/// `float32` ...) or its XLA name (`bf16`, `f8e4m3fn`, `s4`, `f32` ...), as `meta.json`
+/// files and `--dtype` name them.
+pub fn dtype_named(name: &str) -> Option<PrimitiveType> {
+    use PrimitiveType::*;
+    let n = name.trim().to_ascii_lowercase();
+    if let Ok(t) = n.parse::<PrimitiveType>() {
+        if t.is_array() {
+            return Some(t);
+        }
+    }
+    Some(match n.as_str() {
+        "bool" => Pred,
+        "int8" => S8,
+        "int16" => S16,
+        "int32" => S32,
+        "int64" => S64,
+        "uint8" => U8,
+        "uint16" => U16,
+        "uint32" => U32,
+        "uint64" => U64,
+        "float16" | "half" => F16,
+        "float32" | "float" => F32,
+        "float64" | "double" => F64,
+        "complex64" => C64,
+        "complex128" => C128,
+        "bfloat16" => BF16,
+        "int2" => S2,
+        "uint2" => U2,
+        "int4" => S4,
+        "uint4" => U4,
+        _ => {
+            // ml_dtypes' float8_e4m3fn, float8_e5m2, float4_e2m1fn, float8_e8m0fnu ...
+            let rest = n.strip_prefix("float8_").map(|r| format!("f8{r}"));
+            let rest = rest.or_else(|| n.strip_prefix("float4_").map(|r| format!("f4{r}")))?;
+            return rest.parse::<PrimitiveType>().ok().filter(|t| t.is_array());
+        }
+    })
+}
+
+/// The raw descr numpy writes for an ml_dtypes type (one without a numpy dtype of its own).
+fn raw_descr_of(t: PrimitiveType) -> Option<&'static str> {
+    match t.byte_size() {
+        _ if !t.is_array() || descr_of(t).is_some() || t.is_complex() => None,
+        1 => Some("<V1"),
+        2 => Some("<V2"),
+        _ => None,
+    }
+}
+
+/// The element type of a raw (`<V{n}`) descr, from the hint when it fits.
+fn raw_dtype(descr: &str, hint: Option<PrimitiveType>) -> Option<Result<PrimitiveType>> {
+    let n: usize = descr
+        .trim_start_matches(['<', '|', '='])
+        .strip_prefix('V')?
+        .parse()
+        .ok()?;
+    Some(match hint {
+        Some(t) if raw_descr_of(t).is_some() && t.byte_size() == n => Ok(t),
+        None if n == 2 => Ok(PrimitiveType::BF16),
+        _ => Err(Error::invalid(format!(
+            "dtype {descr} is an ml_dtypes type stored raw ({n} byte(s) an element:              bfloat16, float8_*, float4_*, int4, uint4, int2, uint2){}; name it with              --dtype or a meta.json \"dtype\"",
+            match hint {
+                Some(t) => format!(", which cannot hold the expected {t}"),
+                None => String::new(),
+            }
+        ))),
+    })
+}
+
 /// The value of `'key': value` in a numpy header dict (value up to the next top-level ',').
 fn header_field<'a>(h: &'a str, key: &str) -> Option<&'a str> {
     let at = h.find(&format!("'{key}'"))?;
@@ -60,8 +138,14 @@ fn header_field<'a>(h: &'a str, key: &str) -> Option<&'a str> {
     Some(rest[..end].trim().trim_matches('\''))
 }
 
-/// Parses `.npy` bytes into a literal.
+/// Parses `.npy` bytes into a literal (a raw `<V2` as bfloat16; see [`from_bytes_as`]).
 pub fn from_bytes(bytes: &[u8], what: &str) -> Result<Literal> {
+    from_bytes_as(bytes, what, None)
+}
+
+/// Parses `.npy` bytes into a literal; `hint` is the element type expected there, which
+/// decides what a raw descr (an ml_dtypes array) holds. A numpy dtype is read as stored.
+pub fn from_bytes_as(bytes: &[u8], what: &str, hint: Option<PrimitiveType>) -> Result<Literal> {
     let bad = |m: &str| Error::invalid(format!("{what}: {m}"));
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
         return Err(bad("not a .npy file (bad magic)"));
@@ -84,7 +168,10 @@ pub fn from_bytes(bytes: &[u8], what: &str) -> Result<Literal> {
     if descr.starts_with('>') {
         return Err(bad("big-endian arrays are not supported"));
     }
-    let t = dtype_of(descr).ok_or_else(|| bad(&format!("unsupported dtype {descr}")))?;
+    let t = match raw_dtype(descr, hint) {
+        Some(r) => r.map_err(|e| e.context(what))?,
+        None => dtype_of(descr).ok_or_else(|| bad(&format!("unsupported dtype {descr}")))?,
+    };
     if header_field(header, "fortran_order") == Some("True") {
         return Err(bad("Fortran-order arrays are not supported"));
     }
@@ -100,19 +187,25 @@ pub fn from_bytes(bytes: &[u8], what: &str) -> Result<Literal> {
         .map_err(|e| e.context(what))
 }
 
-/// Reads a `.npy` file.
+/// Reads a `.npy` file (a raw `<V2` as bfloat16; see [`read_as`]).
 pub fn read(path: &std::path::Path) -> Result<Literal> {
+    read_as(path, None)
+}
+
+/// Reads a `.npy` file whose elements are expected to be of type `hint` (which decides what
+/// a raw ml_dtypes descr holds).
+pub fn read_as(path: &std::path::Path, hint: Option<PrimitiveType>) -> Result<Literal> {
     let bytes = std::fs::read(path)
         .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
-    from_bytes(&bytes, &path.display().to_string())
+    from_bytes_as(&bytes, &path.display().to_string(), hint)
 }
 
 /// `.npy` version 1.0 bytes of an array literal.
 pub fn to_bytes(l: &Literal) -> Result<Vec<u8>> {
     let t = l.element_type();
-    let descr = descr_of(t).ok_or_else(|| {
+    let descr = descr_of(t).or_else(|| raw_descr_of(t)).ok_or_else(|| {
         Error::unimplemented(format!(
-            "writing {t} arrays to .npy (numpy has no such dtype)"
+            "writing {t} arrays to .npy (neither numpy nor ml_dtypes has such a dtype)"
         ))
     })?;
     let dims = l.shape().dims();
@@ -141,13 +234,31 @@ pub fn to_bytes(l: &Literal) -> Result<Vec<u8>> {
 /// Reads every array of an `.npz` archive (stored or deflated entries, zip64 included), in
 /// archive order, with their names (without `.npy`).
 pub fn read_npz(path: &std::path::Path) -> Result<Vec<(String, Literal)>> {
+    read_npz_as(path, &[])
+}
+
+/// [`read_npz`] with the element types expected of the arrays, in archive order (see
+/// [`read_as`]).
+pub fn read_npz_as(
+    path: &std::path::Path,
+    hints: &[PrimitiveType],
+) -> Result<Vec<(String, Literal)>> {
     let bytes = std::fs::read(path)
         .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
-    npz_from_bytes(&bytes, &path.display().to_string())
+    npz_from_bytes_as(&bytes, &path.display().to_string(), hints)
 }
 
 /// [`read_npz`] of an archive in memory; `what` names it in errors.
 pub fn npz_from_bytes(bytes: &[u8], what: &str) -> Result<Vec<(String, Literal)>> {
+    npz_from_bytes_as(bytes, what, &[])
+}
+
+/// [`read_npz_as`] of an archive in memory.
+pub fn npz_from_bytes_as(
+    bytes: &[u8],
+    what: &str,
+    hints: &[PrimitiveType],
+) -> Result<Vec<(String, Literal)>> {
     let bad = |m: &str| Error::invalid(format!("{what}: {m}"));
     let u16_at = |o: usize| -> Result<u64> {
         bytes
@@ -237,7 +348,11 @@ pub fn npz_from_bytes(bytes: &[u8], what: &str) -> Result<Vec<(String, Literal)>
         if data.len() as u64 != usize_ {
             return Err(bad("entry size mismatch"));
         }
-        let lit = from_bytes(&data, &format!("{what}:{name}"))?;
+        let lit = from_bytes_as(
+            &data,
+            &format!("{what}:{name}"),
+            hints.get(out.len()).copied(),
+        )?;
         out.push((name.trim_end_matches(".npy").to_string(), lit));
     }
     Ok(out)
@@ -271,6 +386,68 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("bad magic"));
-        assert!(to_bytes(&Literal::from_i64s(S4, &[1], &[1]).unwrap()).is_err());
+    }
+
+    /// ml_dtypes' types round-trip through their raw descrs, given the type; bfloat16 is
+    /// the default for `<V2`; `<V1` without a type is an error that says what to do.
+    #[test]
+    fn ml_dtypes_types_round_trip_with_a_hint() {
+        use PrimitiveType::*;
+        for t in [
+            BF16,
+            F8E4M3FN,
+            F8E5M2,
+            F8E4M3B11FNUZ,
+            F8E3M4,
+            F8E4M3,
+            F8E8M0FNU,
+            F4E2M1FN,
+            S4,
+            U4,
+            S2,
+            U2,
+        ] {
+            let l = Literal::from_f64s(t, &[2, 2], &[0.0, 1.0, 2.0, 1.0]).unwrap();
+            let b = to_bytes(&l).unwrap();
+            let descr = if t == BF16 { "'<V2'" } else { "'<V1'" };
+            assert!(String::from_utf8_lossy(&b).contains(descr), "{t}");
+            let back = from_bytes_as(&b, "x", Some(t)).unwrap();
+            assert!(back.bitwise_eq(&l), "{t}");
+        }
+        let bf = Literal::from_f64s(BF16, &[3], &[1.0, -2.0, 0.5]).unwrap();
+        assert!(from_bytes(&to_bytes(&bf).unwrap(), "x")
+            .unwrap()
+            .bitwise_eq(&bf));
+        let f8 = Literal::from_f64s(F8E4M3FN, &[3], &[1.0, -2.0, 0.5]).unwrap();
+        let err = from_bytes(&to_bytes(&f8).unwrap(), "x")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("--dtype"), "{err}");
+        // A hint of another width is refused, not misread.
+        assert!(from_bytes_as(&to_bytes(&f8).unwrap(), "x", Some(BF16)).is_err());
+    }
+
+    /// Bytes numpy 2.0 wrote for ml_dtypes arrays (`np.save` of `[1, 2, -1, 0.5]`).
+    #[test]
+    fn reads_what_numpy_writes_for_ml_dtypes() {
+        fn npy(descr: &str, data: &[u8]) -> Vec<u8> {
+            let mut h = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': (4,), }}");
+            h.push_str(&" ".repeat(128 - 10 - h.len() - 1));
+            h.push('\n');
+            let mut out = b"\x93NUMPY\x01\x00".to_vec();
+            out.extend((h.len() as u16).to_le_bytes());
+            out.extend(h.as_bytes());
+            out.extend(data);
+            out
+        }
+        let bf = from_bytes(
+            &npy("<V2", &[0x80, 0x3f, 0, 0x40, 0x80, 0xbf, 0, 0x3f]),
+            "x",
+        )
+        .unwrap();
+        assert_eq!(bf.element_type(), PrimitiveType::BF16);
+        assert_eq!(bf.to_f64s(), vec![1.0, 2.0, -1.0, 0.5]);
+        let i4 = from_bytes_as(&npy("<V1", &[1, 2, 0x0f, 0]), "x", Some(PrimitiveType::S4));
+        assert_eq!(i4.unwrap().to_f64s(), vec![1.0, 2.0, -1.0, 0.0]);
     }
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use oxla_hlo::{Error, HloModule, Literal, Op, Result, Shape};
+use oxla_hlo::{Error, HloModule, Literal, Op, PrimitiveType, Result, Shape};
 use oxla_interp::Interpreter;
 
 use crate::npy;
@@ -391,17 +391,55 @@ fn run_grid_interp(p: &Program, g: &GridRun, args: &[Vec<Literal>]) -> Result<Gr
     })
 }
 
-/// Arguments `arg0.npy, arg1.npy, ...` of a bench folder.
+/// Arguments `arg0.npy, arg1.npy, ...` of a bench folder (ml_dtypes arrays typed by its
+/// `meta.json`, as [`folder_args_typed`] without parameter types).
 pub fn folder_args(dir: &Path) -> Result<Vec<Literal>> {
+    folder_args_typed(dir, &[])
+}
+
+/// Arguments `arg0.npy, arg1.npy, ...` of a folder. An argument stored with a raw ml_dtypes
+/// descr (bfloat16, float8 ...) takes its element type from the folder's `meta.json`
+/// (`inputs[i].dtype`), else from `params` (the program's parameter types).
+pub fn folder_args_typed(dir: &Path, params: &[PrimitiveType]) -> Result<Vec<Literal>> {
+    let meta = read_meta(dir);
     let mut v = Vec::new();
     for i in 0.. {
         let p = dir.join(format!("arg{i}.npy"));
         if !p.exists() {
             break;
         }
-        v.push(npy::read(&p)?);
+        let named = meta
+            .as_ref()
+            .and_then(|m| m["inputs"][i]["dtype"].as_str())
+            .and_then(npy::dtype_named);
+        v.push(npy::read_as(&p, named.or(params.get(i).copied()))?);
     }
     Ok(v)
+}
+
+/// A folder's `meta.json`, when it has a readable one.
+fn read_meta(dir: &Path) -> Option<serde_json::Value> {
+    std::fs::read_to_string(dir.join("meta.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+}
+
+/// The element types of the entry computation's parameters (a tuple parameter's first leaf
+/// stands for it: hints only).
+pub fn param_types(m: &HloModule) -> Vec<PrimitiveType> {
+    m.entry_program_shape()
+        .parameters
+        .iter()
+        .map(first_leaf_type)
+        .collect()
+}
+
+fn first_leaf_type(s: &Shape) -> PrimitiveType {
+    match s {
+        Shape::Array(a) => a.element_type,
+        Shape::Tuple(t) => t.first().map_or(PrimitiveType::Tuple, first_leaf_type),
+        Shape::Token => PrimitiveType::Token,
+    }
 }
 
 /// Per output: its index, the largest absolute error, and the verdict.
@@ -412,9 +450,7 @@ type Part = (&'static str, fn(&oxla_hlo::literal::Scalar) -> f64);
 /// The largest error of each output against the expected files of `dir`, following its
 /// meta.json (strided samples, tolerances, checksums) when present.
 pub fn check_outputs(dir: &Path, outs: &[Literal]) -> Result<Vec<OutputCheck>> {
-    let meta: Option<serde_json::Value> = std::fs::read_to_string(dir.join("meta.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok());
+    let meta = read_meta(dir);
     let exact = meta
         .as_ref()
         .and_then(|m| m["exact"].as_bool())
@@ -426,7 +462,8 @@ pub fn check_outputs(dir: &Path, outs: &[Literal]) -> Result<Vec<OutputCheck>> {
             res.push((k, 0.0, Err(format!("{} is missing", p.display()))));
             continue;
         }
-        let expected = npy::read(&p)?;
+        // What the program computed says what a raw ml_dtypes descr holds.
+        let expected = npy::read_as(&p, actual.shape().as_array().map(|a| a.element_type))?;
         let om = meta.as_ref().map(|m| m["outputs"][k].clone());
         let num = |key: &str, d: f64| om.as_ref().and_then(|o| o[key].as_f64()).unwrap_or(d);
         let stride = num("stride", 1.0).max(1.0) as usize;
@@ -540,6 +577,11 @@ pub struct RunArgs {
     /// Per-process arguments DIR/r{R}p{P}/arg{K}.npy (a grid run).
     #[arg(long, value_name = "DIR")]
     pub input_dir: Option<PathBuf>,
+    /// Element types of the arguments, in order (`bf16,f32`, or `bfloat16`, `float8_e4m3fn`,
+    /// `int4` ...): what an .npy stored raw by ml_dtypes (descr `<V2`, `<V1`) holds. Default:
+    /// the program's parameter types.
+    #[arg(long, value_name = "TYPE[,TYPE...]", value_delimiter = ',', value_parser = dtype_arg)]
+    pub dtype: Vec<PrimitiveType>,
     /// Write the outputs to DIR/out{K}.npy (a grid: DIR/r{R}p{P}/out{K}.npy; outfeeds:
     /// DIR/outfeed/d{D}_{I}.npy). Without it each output's shape and a summary are printed.
     #[arg(long = "out", value_name = "DIR")]
@@ -571,6 +613,10 @@ pub struct RunArgs {
     /// phases and every step of the run to FILE (JIT only).
     #[arg(long, value_name = "FILE.json")]
     pub profile: Option<PathBuf>,
+}
+
+fn dtype_arg(v: &str) -> std::result::Result<PrimitiveType, String> {
+    npy::dtype_named(v).ok_or_else(|| format!("unknown element type '{v}'"))
 }
 
 fn positive_count(v: &str) -> std::result::Result<usize, String> {
@@ -775,30 +821,46 @@ pub fn command_with(o: &RunArgs) -> Result<bool> {
         Some(d) => Some(process_dirs(d, replicas, partitions)?),
         None => None,
     };
+    // What each argument's .npy holds where it is stored raw (ml_dtypes): --dtype, else the
+    // program's parameter types.
+    let mut types = param_types(&p.module);
+    for (i, &t) in o.dtype.iter().enumerate() {
+        match types.get_mut(i) {
+            Some(slot) => *slot = t,
+            None => types.push(t),
+        }
+    }
     let shared_args: Vec<Literal> = if let Some(z) = &o.npz {
         // Arrays in archive order (np.savez names positional arrays arr_0, arr_1, ...).
-        let mut v = npy::read_npz(z)?;
+        let mut v = npy::read_npz_as(z, &types)?;
+        let first = v.len();
         v.extend(
             o.inputs
                 .iter()
-                .map(|p| npy::read(p).map(|l| (String::new(), l)))
+                .enumerate()
+                .map(|(i, p)| npy::read_as(p, types.get(first + i).copied()))
+                .map(|l| l.map(|l| (String::new(), l)))
                 .collect::<Result<Vec<_>>>()?,
         );
         v.into_iter().map(|(_, l)| l).collect()
     } else {
         o.inputs
             .iter()
-            .map(|p| npy::read(p))
+            .enumerate()
+            .map(|(i, p)| npy::read_as(p, types.get(i).copied()))
             .collect::<Result<_>>()?
     };
     let process_args: Vec<Vec<Literal>> = if let Some(d) = &o.input_dir {
         process_dirs(d, replicas, partitions)?
             .iter()
-            .map(|d| folder_args(d))
+            .map(|d| folder_args_typed(d, &types))
             .collect::<Result<_>>()?
     } else if o.inputs.is_empty() && o.npz.is_none() {
         match &check_dirs {
-            Some(ds) => ds.iter().map(|d| folder_args(d)).collect::<Result<_>>()?,
+            Some(ds) => ds
+                .iter()
+                .map(|d| folder_args_typed(d, &types))
+                .collect::<Result<_>>()?,
             None => vec![vec![]; n],
         }
     } else {

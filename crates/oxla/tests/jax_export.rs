@@ -139,3 +139,41 @@ fn shard_map_export_runs_per_partition() {
         }
     }
 }
+
+/// A JAX export with bfloat16 arguments and a bfloat16 output, in a bench-style folder whose
+/// `.npy` files numpy wrote with ml_dtypes' raw descr `<V2`: `oxla run --check` reads them
+/// (typed by the program's parameters and outputs), runs and agrees; `--out` writes the
+/// bf16 output back as `<V2`, which reads back bit for bit.
+#[test]
+fn bf16_export_runs_with_check() {
+    let dir = data().join("bf16_check");
+    let prog = dir.join("program.jax_export").display().to_string();
+    let ok = oxla::run::command(&[prog.clone(), "--check".into(), dir.display().to_string()])
+        .expect("runs");
+    assert!(ok, "outputs agree with JAX's");
+    let out = std::env::temp_dir().join(format!("oxla-bf16-out-{}", std::process::id()));
+    let args = [prog, "--check".into(), dir.display().to_string()];
+    let mut with_out = args.to_vec();
+    with_out.extend(["--out".into(), out.display().to_string()]);
+    assert!(oxla::run::command(&with_out).expect("runs"));
+    let written = std::fs::read(out.join("out1.npy")).unwrap();
+    assert!(String::from_utf8_lossy(&written[..64]).contains("'<V2'"));
+    let back = npy::read(&out.join("out1.npy")).unwrap();
+    let want = npy::read(&dir.join("out1.npy")).unwrap();
+    assert_eq!(back.element_type(), PrimitiveType::BF16);
+    assert!(back.bitwise_eq(&want), "x * 2 + 1 in bf16 is exact");
+    std::fs::remove_dir_all(&out).ok();
+    // An explicit --dtype that contradicts the file's width is refused with a clear error.
+    let bad = oxla::run::command(&[
+        dir.join("program.jax_export").display().to_string(),
+        "--input".into(),
+        dir.join("arg0.npy").display().to_string(),
+        "--input".into(),
+        dir.join("arg1.npy").display().to_string(),
+        "--dtype".into(),
+        "f8e4m3fn,bf16".into(),
+    ])
+    .unwrap_err()
+    .to_string();
+    assert!(bad.contains("<V2"), "{bad}");
+}

@@ -79,6 +79,11 @@ def cumsum(x):
     return jnp.cumsum(x, axis=0), jnp.cumprod(x[:, 0])
 
 
+def bf16_mlp(x, w):
+    h = jnp.dot(x, w, preferred_element_type=jnp.float32)
+    return jnp.tanh(h), (x * 2 + 1).astype(jnp.bfloat16)
+
+
 CASES = {
     "elementwise": (elementwise, [f32(8), f32(8)]),
     "mlp_grad": (mlp_grad, [f32(4, 8) * 0.5, f32(8, 2) * 0.5, f32(3, 4)]),
@@ -129,3 +134,16 @@ total = np.asarray(smap(xs))
 for k in range(4):
     np.save(f"spmd/shard_map_psum.p{k}.in0.npy", xs[2 * k:2 * k + 2])
     np.save(f"spmd/shard_map_psum.p{k}.out0.npy", total)
+
+# bf16 arguments and outputs as a bench-style folder for `oxla run --check` (np.save writes
+# ml_dtypes' bfloat16 with the raw descr '<V2'): bf16_check/{program.jax_export, arg*.npy,
+# out*.npy, meta.json}.
+os.makedirs("bf16_check", exist_ok=True)
+bx = (f32(4, 8) * 0.5).astype(jnp.bfloat16)
+bw = (f32(8, 3) * 0.5).astype(jnp.bfloat16)
+open("bf16_check/program.jax_export", "wb").write(
+    export.export(jax.jit(bf16_mlp))(bx, bw).serialize())
+np.save("bf16_check/arg0.npy", bx)
+np.save("bf16_check/arg1.npy", bw)
+for i, o in enumerate(jax.jit(bf16_mlp)(bx, bw)):
+    np.save(f"bf16_check/out{i}.npy", np.asarray(o))
