@@ -131,9 +131,10 @@ fn sel(em: &mut Emitter, mask: Value, a: Value, b: Value, _l: u32) -> Value {
 }
 
 /// tanh(x) = (x + x·t·P(t)) / Q(t), t = x², a near-minimax rational fit of tanh(x)/x
-/// (relative error 7e-9) on |x| <= 9, beyond which tanh rounds to ±1 in f32: x is clamped
-/// there first (a NaN kept). The coefficients are `oxla_kernels::vmath`'s, which runs the
-/// same operations at full width. Within 5 ULP over every f32.
+/// (relative error 7e-9) on |x| <= 9: x is clamped there first (a NaN kept), and past it the
+/// result is ±1 exactly (tanh rounds to ±1 in f32 from 9.011; the rational gives 1 - 2^-23
+/// at 9). The coefficients are `oxla_kernels::vmath`'s, which runs the same operations at
+/// full width. Within 5 ULP over every f32.
 pub(crate) fn tanh_f32(em: &mut Emitter, x: Val) -> R<Val> {
     let l = x.lanes;
     let hi = k(em, TANH_CLAMP, l)?;
@@ -146,6 +147,12 @@ pub(crate) fn tanh_f32(em: &mut Emitter, x: Val) -> R<Val> {
     let num = mul_add(em, xt, p, xc);
     let q = horner(em, t, &TANH_Q, l)?;
     let v = em.b.ins().fdiv(num, q);
+    let one = k(em, 1.0, l)?;
+    let minus_one = k(em, -1.0, l)?;
+    let above = em.b.ins().fcmp(FloatCC::GreaterThan, x.v, hi);
+    let below = em.b.ins().fcmp(FloatCC::LessThan, x.v, lo);
+    let v = sel(em, above, one, v, l);
+    let v = sel(em, below, minus_one, v, l);
     Ok(Val {
         v,
         t: F32,

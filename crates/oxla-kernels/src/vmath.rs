@@ -447,8 +447,9 @@ pub(crate) fn exp<V: Lanes>(x: V) -> V {
     V::select(x.lt(k(-88.0)), k(0.0), res)
 }
 
-/// tanh(x) = (x + x·t·P(t)) / Q(t), t = x², x clamped to ±9 (NaN kept), where tanh rounds
-/// to 1 in f32 (see `math.rs`, whose coefficients these are).
+/// tanh(x) = (x + x·t·P(t)) / Q(t), t = x², x clamped to ±9 (NaN kept), and ±1 exactly
+/// past it, where tanh rounds to ±1 in f32 (see `math.rs`, whose coefficients and
+/// operations these are).
 #[inline(always)]
 pub(crate) fn tanh<V: Lanes>(x: V) -> V {
     let xc = x.min_keep(k(TANH_CLAMP)).max_keep(k(-TANH_CLAMP));
@@ -456,7 +457,9 @@ pub(crate) fn tanh<V: Lanes>(x: V) -> V {
     let p = horner(t, &TANH_P);
     let num = xc.mul(t).mul_add(p, xc);
     let q = horner(t, &TANH_Q);
-    num.div(q)
+    let r = num.div(q);
+    let r = V::select(x.gt(k(TANH_CLAMP)), k(1.0), r);
+    V::select(x.lt(k(-TANH_CLAMP)), k(-1.0), r)
 }
 
 /// 2·exp(r) for |r| <= ln2/2, highest power first (shared with `oxla-codegen`'s

@@ -224,6 +224,19 @@ impl<'a, 'b> Emitter<'a, 'b> {
                         lanes,
                     });
                 }
+                // A scalar f32 (a loop's tail, a kernel of one lane) computes these as the
+                // vector lanes do, in lane 0 of a vector: an element's result must not depend
+                // on where it sits in the array.
+                Exp | Tanh | Log | Logistic if lanes == 1 && t == PrimitiveType::F32 => {
+                    let v = self.splat(x, 4)?;
+                    let r = match op {
+                        Exp => crate::math::exp_f32(self, v)?,
+                        Tanh => crate::math::tanh_f32(self, v)?,
+                        Log => crate::math::log_f32(self, v)?,
+                        _ => crate::math::logistic_f32(self, v)?,
+                    };
+                    return Ok(self.lane(r, 0));
+                }
                 Exp if lanes > 1 && t == PrimitiveType::F32 => {
                     return crate::math::exp_f32(self, x)
                 }
