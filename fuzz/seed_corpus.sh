@@ -11,7 +11,8 @@ n=0
 for f in "$shared"/conformance/stablehlo-interpret/*.mlir "$shared"/bench/*/*.mlir; do
   [ -f "$f" ] && cp "$f" "fuzz/corpus/stablehlo_text/$(basename "$(dirname "$f")")_$(basename "$f")" && n=$((n+1))
 done
-for f in "$shared"/vhlo/*.mlir.bc crates/oxla/tests/data/jax_export/*.jax_export; do
+for f in "$shared"/vhlo/*.mlir.bc crates/oxla/tests/data/jax_export/*.jax_export \
+    crates/oxla-stablehlo/tests/data/*.mlirbc crates/oxla-stablehlo/tests/data/nesting/*.mlirbc; do
   [ -f "$f" ] && cp "$f" fuzz/corpus/mlir_bytecode/ && n=$((n+1))
 done
 find crates/oxla/tests/filetests -name '*.hlo' | while read -r f; do
