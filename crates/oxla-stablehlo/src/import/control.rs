@@ -59,6 +59,8 @@ impl Importer<'_> {
                 one(b.get_tuple_element(args[0], attr_int(op, "index")? as usize))
             }
             "stablehlo.after_all" => one(b.after_all(args)),
+            // The older spelling of a token from nothing (`lax.create_token()`).
+            "stablehlo.create_token" => one(b.after_all(&[])),
             "stablehlo.optimization_barrier" => {
                 if args.len() == 1 && op.results.len() == 1 {
                     one(b.optimization_barrier(args[0]))

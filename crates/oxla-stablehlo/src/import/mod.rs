@@ -461,6 +461,7 @@ fn min_operands(name: &str) -> usize {
         | "replica_id"
         | "partition_id"
         | "after_all"
+        | "create_token"
         | "tuple"
         | "func.return"
         | "return"
