@@ -629,12 +629,20 @@ fn lgamma(f: &mut F, x: XlaOp) -> XlaOp {
     let r1 = f.b.sub(lpi, lsn);
     let refl = f.b.sub(r1, lg);
     let v = f.b.select(reflect, refl, lg);
-    // lgamma(±inf) = +inf
+    // lgamma(±inf) = +inf, and so at the poles, the non-positive integers: sin(pi x) there is
+    // not exactly 0 in the input's precision (bf16 pi x rounds far from a multiple of pi),
+    // so the reflection alone gives a finite value.
     let a = f.b.abs(x);
     let inf = f.c(f64::INFINITY);
     let is_inf = f.b.eq(a, inf);
+    let fl = f.b.floor(x);
+    let is_int = f.b.eq(x, fl);
+    let zero = f.c(0.0);
+    let nonpos = f.b.le(x, zero);
+    let pole = f.b.and(is_int, nonpos);
+    let to_inf = f.b.or(is_inf, pole);
     let infb = broadcast_like(f, inf, x);
-    f.b.select(is_inf, infb, v)
+    f.b.select(to_inf, infb, v)
 }
 
 fn digamma(f: &mut F, x: XlaOp) -> XlaOp {
