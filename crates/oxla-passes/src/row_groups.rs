@@ -161,19 +161,31 @@ fn value_reads(f: &HloComputation, rows: i64) -> Vec<Read> {
 }
 
 /// The instruction whose memory operand `k` of `ins` is, through views that keep the first
-/// dimension (reshapes the runtime runs without a step).
+/// dimension (reshapes the runtime runs without a step) and through a get-tuple-element of a
+/// tuple (the element's own memory: a called computation's results, once inlined, reach
+/// their users that way).
 pub fn row_source(c: &HloComputation, ins: &HloInstruction, k: usize) -> InstrId {
     let mut id = ins.operands[k];
     loop {
         let x = c.instr(id);
-        let view = matches!(x.op, Op::Reshape)
-            && x.plan == Some(ExecPlan::View)
-            && x.operands.len() == 1
-            && rows_of(c.instr(x.operands[0])) == rows_of(x);
-        if !view {
-            return id;
-        }
-        id = x.operands[0];
+        let next = match x.op {
+            Op::Reshape
+                if x.plan == Some(ExecPlan::View)
+                    && x.operands.len() == 1
+                    && rows_of(c.instr(x.operands[0])) == rows_of(x) =>
+            {
+                x.operands[0]
+            }
+            Op::GetTupleElement { index } if x.operands.len() == 1 => {
+                let t = c.instr(x.operands[0]);
+                match (&t.op, t.operands.get(index)) {
+                    (Op::Tuple, Some(&e)) => e,
+                    _ => return id,
+                }
+            }
+            _ => return id,
+        };
+        id = next;
     }
 }
 
