@@ -41,6 +41,7 @@
 
 mod buf;
 mod conv;
+pub mod fpmode;
 mod gemm;
 pub mod huge;
 pub mod linalg;

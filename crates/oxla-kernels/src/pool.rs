@@ -100,6 +100,7 @@ pub fn parallel_for_unobserved(tasks: usize, f: &(dyn Fn(usize) + Sync)) {
         finished: Mutex::new(false),
         finished_cv: Condvar::new(),
         panic: Mutex::new(None),
+        fp_mode: crate::fpmode::current(),
     });
     {
         let mut slot = lock(&pool.slot);
@@ -168,6 +169,8 @@ struct Job {
     finished: Mutex<bool>,
     finished_cv: Condvar,
     panic: Mutex<Option<Box<dyn Any + Send>>>,
+    /// The starting thread's floating-point mode, which the workers take for this job.
+    fp_mode: u32,
 }
 
 // SAFETY: `f` points to a `Sync` closure and is only used as described in `parallel_for`;
@@ -291,6 +294,8 @@ fn worker(pool: &'static Shared) {
             slot.job.clone()
         };
         if let Some(job) = job {
+            // Tasks compute as their caller would (subnormals flushed or not).
+            crate::fpmode::set(job.fp_mode);
             job.work();
         }
     }

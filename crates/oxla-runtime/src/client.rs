@@ -378,6 +378,7 @@ impl Client {
                 grid,
                 assignment,
                 profiler,
+                flush_denormals: options.flush_denormals,
             }),
         })
     }

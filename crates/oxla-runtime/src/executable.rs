@@ -23,6 +23,8 @@ pub(crate) struct ExecInner {
     pub assignment: DeviceAssignment,
     /// Where runs are recorded ([`crate::CompileOptions::profile`]).
     pub profiler: Option<Arc<crate::Profiler>>,
+    /// [`crate::CompileOptions::flush_denormals`].
+    pub flush_denormals: bool,
 }
 
 /// A compiled module. Cheap to clone; it may run concurrently from several threads.
@@ -171,6 +173,11 @@ impl Executable {
             self.inner.grid,
         );
         x.cancel = cancel.cloned();
+        // The mode holds for this thread's steps and, through the pool, their tasks.
+        let _fp = self
+            .inner
+            .flush_denormals
+            .then(oxla_kernels::fpmode::FlushDenormals::new);
         let Some(p) = &self.inner.profiler else {
             return self.inner.programs.run_entry(&x, args);
         };

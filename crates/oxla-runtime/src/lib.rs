@@ -76,6 +76,10 @@ pub struct CompileOptions {
     /// their packing). Default 16 Ki, or `usize::MAX` (none kept) where the environment has
     /// `OXLA_WEIGHT_PACKS=0`; the fuzzer takes 0, so every argument B takes that path.
     pub weight_pack_min: usize,
+    /// Run with subnormal inputs and results flushed to zero, as XLA's CPU backend does
+    /// (`oxla_kernels::fpmode`). Default: IEEE subnormals (the interpreter's semantics), or
+    /// flushing where the environment has `OXLA_FLUSH_DENORMALS=1`.
+    pub flush_denormals: bool,
 }
 
 impl Default for CompileOptions {
@@ -90,6 +94,7 @@ impl Default for CompileOptions {
             device_assignment: None,
             profile: None,
             weight_pack_min: crate::steps::gemm::default_weight_pack_min(),
+            flush_denormals: std::env::var("OXLA_FLUSH_DENORMALS").is_ok_and(|v| v == "1"),
         }
     }
 }
