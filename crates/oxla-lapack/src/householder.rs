@@ -156,6 +156,32 @@ pub fn gehrd<S: Scalar>(a: &mut Mat<S>, lo: usize, hi: usize) -> Vec<S> {
     taus
 }
 
+/// ?sytrd / ?hetrd with uplo = 'U': the reduction of the upper triangle, as LAPACK leaves it
+/// (reflectors H(n-1) ... H(1), v(1:i-1) stored in A(1:i-1, i+1), the strictly lower part
+/// untouched): returns (d, e, tau). With J the order-reversing permutation, J A J holds A's
+/// upper triangle as its lower one, and LAPACK's upper algorithm on A is, step for step, the
+/// lower one on J A J read backwards (a reflector's vector only reversed), so this runs
+/// [`sytrd_lower`] on the flipped matrix and flips the results back.
+pub fn sytrd_upper<S: Scalar>(a: &mut Mat<S>) -> (Vec<f64>, Vec<f64>, Vec<S>) {
+    let n = a.rows;
+    let flip = |m: &Mat<S>| {
+        Mat::new(
+            n,
+            n,
+            (0..n * n)
+                .map(|k| m[(n - 1 - k / n, n - 1 - k % n)])
+                .collect(),
+        )
+    };
+    let mut b = flip(a);
+    let (mut d, mut e, mut tau) = sytrd_lower(&mut b);
+    *a = flip(&b);
+    d.reverse();
+    e.reverse();
+    tau.reverse();
+    (d, e, tau)
+}
+
 /// Reduction of a Hermitian matrix (lower triangle) to real tridiagonal form in compact form,
 /// as ?sytrd / ?hetrd with uplo = 'L': returns (d, e, tau).
 pub fn sytrd_lower<S: Scalar>(a: &mut Mat<S>) -> (Vec<f64>, Vec<f64>, Vec<S>) {
@@ -301,6 +327,91 @@ mod tests {
             d.iter().map(|x| x * x).sum::<f64>() + 2.0 * e.iter().map(|x| x * x).sum::<f64>();
         let fro2_a: f64 = a0.data.iter().map(|x| x * x).sum();
         assert!((fro2 - fro2_a).abs() < 1e-12);
+    }
+
+    /// uplo = 'U' as LAPACK defines it: Q = H(n-2) ... H(0) from the reflectors stored above
+    /// the superdiagonal (v[c] = 1, v[0..c] in column c + 1) gives Q^T A Q = tridiag(e, d, e),
+    /// and the strictly lower triangle (here garbage) is left as it was.
+    #[test]
+    fn upper_tridiagonal_reflectors_reduce_the_upper_triangle() {
+        let n = 4;
+        let upper = [
+            [4.0, 1.0, 2.0, -1.0],
+            [0.0, 3.0, 0.5, 2.0],
+            [0.0, 0.0, 1.0, 0.25],
+            [0.0, 0.0, 0.0, -2.0],
+        ];
+        let sym = Mat::new(
+            n,
+            n,
+            (0..n * n)
+                .map(|k| {
+                    let (i, j) = (k / n, k % n);
+                    if i <= j {
+                        upper[i][j]
+                    } else {
+                        upper[j][i]
+                    }
+                })
+                .collect(),
+        );
+        let mut a = Mat::new(
+            n,
+            n,
+            (0..n * n)
+                .map(|k| {
+                    let (i, j) = (k / n, k % n);
+                    if i <= j {
+                        upper[i][j]
+                    } else {
+                        99.0
+                    }
+                })
+                .collect(),
+        );
+        let (d, e, tau) = sytrd_upper(&mut a);
+        let mut q = Mat::<f64>::identity(n);
+        for c in (0..n - 1).rev() {
+            let mut v = vec![0.0; n];
+            v[c] = 1.0;
+            for (r, x) in v.iter_mut().enumerate().take(c) {
+                *x = a[(r, c + 1)];
+            }
+            // q = q H(c) with H = I - tau v v^T: the product H(n-2) ... H(0).
+            let mut h = Mat::<f64>::identity(n);
+            for i in 0..n {
+                for j in 0..n {
+                    h[(i, j)] -= tau[c] * v[i] * v[j];
+                }
+            }
+            q = mul(&q, &h);
+        }
+        let qt = Mat::new(n, n, (0..n * n).map(|k| q[(k % n, k / n)]).collect());
+        let t = mul(&mul(&qt, &sym), &q);
+        for i in 0..n {
+            for j in 0..n {
+                let want = if i == j {
+                    d[i]
+                } else if i + 1 == j {
+                    e[i]
+                } else if j + 1 == i {
+                    e[j]
+                } else {
+                    0.0
+                };
+                assert!(
+                    (t[(i, j)] - want).abs() < 1e-12,
+                    "T[{i}][{j}] = {}, want {want}",
+                    t[(i, j)]
+                );
+                if i > j {
+                    assert_eq!(a[(i, j)], 99.0, "strictly lower part untouched");
+                }
+            }
+        }
+        for c in 0..n - 1 {
+            assert_eq!(a[(c, c + 1)], e[c]);
+        }
     }
 
     #[test]

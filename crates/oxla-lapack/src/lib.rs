@@ -27,7 +27,7 @@ use num_complex::Complex64;
 use oxla_hlo::{Error, Literal, PrimitiveType, Result, Shape};
 
 pub use factor::{getrf, potrf, trsm, Trans};
-pub use householder::{gehrd, geqrf, larfg, orgqr, sytrd_lower};
+pub use householder::{gehrd, geqrf, larfg, orgqr, sytrd_lower, sytrd_upper};
 pub use mat::Mat;
 pub use real_schur::{gees_real, RealSchur};
 pub use scalar::Scalar;
@@ -390,40 +390,46 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
         }
         "geev" => {
             let (count, n) = c.square(0)?;
-            if flag(cfg, "compute_left", 'N') == 'V' {
-                return Err(Error::unimplemented(format!(
-                    "{}: left eigenvectors (compute_left = 'V') are not computed yet",
-                    c.target
-                )));
-            }
+            let left = flag(cfg, "compute_left", 'N') == 'V';
             let right = flag(cfg, "compute_right", 'N') == 'V';
             let a = S::load(c.operand(0)?)?;
             let res = batch_map(count, 30 * n * n * n, |b| {
                 S::eig(&Mat::new(n, n, a[b * n * n..(b + 1) * n * n].to_vec()))
             })?;
-            let (mut ws, mut vrs, mut infos) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut ws, mut vrs, mut vls, mut infos) =
+                (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+            let zeros = || std::iter::repeat_n(Complex64::new(0.0, 0.0), n * n);
+            let nans = || std::iter::repeat_n(Complex64::new(f64::NAN, f64::NAN), n * n);
             for r in res {
+                // Left eigenvectors from the right ones (a singular eigenvector matrix, as
+                // for a defective A, fails the whole problem as LAPACK's info > 0 would).
+                let r = r.and_then(|(w, v)| match left {
+                    true => spectral::left_eigenvectors(&v).map(|u| (w, v, Some(u))),
+                    false => Ok((w, v, None)),
+                });
                 match r {
-                    Ok((w, v)) => {
+                    Ok((w, v, u)) => {
                         ws.extend(w);
+                        match u {
+                            Some(u) => vls.extend(u.data),
+                            None => vls.extend(zeros()),
+                        }
                         if right {
                             vrs.extend(v.data);
                         } else {
-                            vrs.extend(std::iter::repeat_n(Complex64::new(0.0, 0.0), n * n));
+                            vrs.extend(zeros());
                         }
                         infos.push(0);
                     }
                     Err(_) => {
                         ws.extend(std::iter::repeat_n(Complex64::new(f64::NAN, f64::NAN), n));
-                        vrs.extend(std::iter::repeat_n(
-                            Complex64::new(f64::NAN, f64::NAN),
-                            n * n,
-                        ));
+                        vrs.extend(nans());
+                        vls.extend(nans());
                         infos.push(1);
                     }
                 }
             }
-            let vl = vec![Complex64::new(0.0, 0.0); vrs.len()];
+            let vl = vls;
             if S::COMPLEX {
                 Ok(vec![
                     c.store(0, &ws)?,
@@ -463,16 +469,14 @@ fn run<S: Spectral>(routine: &str, c: &Ctx) -> Result<Vec<Literal>> {
         }
         "sytrd" | "hetrd" => {
             let (count, n) = c.square(0)?;
-            if flag(cfg, "uplo", 'L') == 'U' {
-                return Err(Error::unimplemented(format!(
-                    "{}: uplo = 'U' is not supported yet",
-                    c.target
-                )));
-            }
+            let upper = flag(cfg, "uplo", 'L') == 'U';
             let a = S::load(c.operand(0)?)?;
             let res = batch_map(count, n * n * n, |b| {
                 let mut m = Mat::new(n, n, a[b * n * n..(b + 1) * n * n].to_vec());
-                let (d, e, tau) = sytrd_lower(&mut m);
+                let (d, e, tau) = match upper {
+                    true => sytrd_upper(&mut m),
+                    false => sytrd_lower(&mut m),
+                };
                 (m, d, e, tau)
             })?;
             let ms: Vec<_> = res.iter().map(|r| r.0.clone()).collect();

@@ -50,6 +50,55 @@ fn normalize_columns(v: &mut Mat<Complex64>) {
     }
 }
 
+/// Left eigenvectors from right ones: for A = V D V^-1, the rows of V^-1 satisfy
+/// u^H A = lambda u^H, so the left eigenvectors are the columns of (V^-1)^H, each
+/// normalized as LAPACK's geev leaves them (unit 2-norm, largest component real) and in the
+/// eigenvalues' order. An error where V is singular (a defective matrix).
+pub fn left_eigenvectors(v: &Mat<Complex64>) -> Result<Mat<Complex64>> {
+    let n = v.rows;
+    let inv = inverse(v).ok_or_else(|| failed("eig", "the eigenvector matrix is singular"))?;
+    let mut u = Mat::new(
+        n,
+        n,
+        (0..n * n).map(|k| inv[(k % n, k / n)].conj()).collect(),
+    );
+    normalize_columns(&mut u);
+    Ok(u)
+}
+
+/// The inverse of a square matrix by Gauss-Jordan elimination with partial pivoting, or
+/// `None` when a pivot is exactly zero.
+fn inverse(a: &Mat<Complex64>) -> Option<Mat<Complex64>> {
+    let n = a.rows;
+    let mut m = a.clone();
+    let mut inv = Mat::<Complex64>::identity(n);
+    for j in 0..n {
+        let p = (j..n).max_by(|&x, &y| m[(x, j)].norm().total_cmp(&m[(y, j)].norm()))?;
+        if m[(p, j)].norm() == 0.0 {
+            return None;
+        }
+        m.swap_rows(j, p);
+        inv.swap_rows(j, p);
+        let d = Complex64::new(1.0, 0.0) / m[(j, j)];
+        for c in 0..n {
+            m[(j, c)] *= d;
+            inv[(j, c)] *= d;
+        }
+        for r in (0..n).filter(|&r| r != j) {
+            let f = m[(r, j)];
+            if f.norm() == 0.0 {
+                continue;
+            }
+            for c in 0..n {
+                let (mj, ij) = (m[(j, c)], inv[(j, c)]);
+                m[(r, c)] -= f * mj;
+                inv[(r, c)] -= f * ij;
+            }
+        }
+    }
+    Some(inv)
+}
+
 macro_rules! spectral {
     ($t:ty) => {
         impl Spectral for $t {
@@ -132,6 +181,25 @@ mod tests {
         assert_eq!((u.rows, u.cols, vh.rows, vh.cols), (3, 3, 2, 2));
         let (_, u, _) = f64::svd(&a, false).unwrap();
         assert_eq!((u.rows, u.cols), (3, 2));
+    }
+
+    /// u^H A = lambda u^H for each left eigenvector u, unit norm, largest component real.
+    #[test]
+    fn left_eigenvectors_satisfy_their_equation() {
+        let a = Mat::new(3, 3, vec![2.0, 1.0, 0.5, -1.0, 3.0, 2.0, 0.0, 1.0, -1.0]);
+        let (w, v) = f64::eig(&a).unwrap();
+        let u = left_eigenvectors(&v).unwrap();
+        for j in 0..3 {
+            for c in 0..3 {
+                // (u^H A)[c] = sum_i conj(u[i]) A[i][c]
+                let lhs: Complex64 = (0..3).map(|i| u[(i, j)].conj() * a[(i, c)]).sum();
+                let rhs = w[j] * u[(c, j)].conj();
+                assert!((lhs - rhs).norm() < 1e-12, "vector {j}, component {c}");
+            }
+            let norm: f64 = (0..3).map(|i| u[(i, j)].norm_sqr()).sum();
+            assert!((norm - 1.0).abs() < 1e-12);
+            assert!((0..3).any(|i| u[(i, j)].im == 0.0 && u[(i, j)].re != 0.0));
+        }
     }
 
     #[test]
