@@ -787,17 +787,44 @@ entry!(loaded_execute, PJRT_LoadedExecutable_Execute_Args, |a| {
         && args.iter().flatten().all(|a| a.value.peek().is_some());
     let job: Box<dyn FnOnce() + Send> = Box::new(move || {
         let result = (|| -> Result<Vec<Vec<RtBuffer>>> {
+            let mut kept = Vec::new();
             let values = args
                 .into_iter()
-                .map(|row| row.into_iter().map(Arg::get).collect::<Result<Vec<_>>>())
+                .map(|row| {
+                    row.into_iter()
+                        .map(|a| {
+                            let donated = a.donated;
+                            let b = a.get()?;
+                            if !donated {
+                                kept.push(b.memory_address());
+                            }
+                            Ok(b)
+                        })
+                        .collect::<Result<Vec<_>>>()
+                })
                 .collect::<Result<Vec<_>>>()?;
-            Ok(if values.len() == 1 {
+            let results = if values.len() == 1 {
                 let v = values.into_iter().next().unwrap_or_default();
                 vec![exe.execute_donating(v)?]
             } else {
                 let refs: Vec<Vec<&RtBuffer>> = values.iter().map(|r| r.iter().collect()).collect();
                 exe.execute_sharded(&refs)?
-            })
+            };
+            // A result that is an argument passed through (`jax.jit(lambda x: x)`) shares its
+            // memory; JAX expects a new buffer unless the argument was donated.
+            results
+                .into_iter()
+                .map(|row| {
+                    row.into_iter()
+                        .map(
+                            |b| match b.size_bytes() > 0 && kept.contains(&b.memory_address()) {
+                                true => Ok(RtBuffer::from_bytes(b.shape().clone(), b.as_bytes())?),
+                                false => Ok(b),
+                            },
+                        )
+                        .collect::<Result<Vec<_>>>()
+                })
+                .collect()
         })();
         match result {
             Ok(results) => {
