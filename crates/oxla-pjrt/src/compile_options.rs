@@ -1,10 +1,13 @@
 //! A minimal protobuf reader for the serialized `xla.CompileOptionsProto` that `Client_Compile`
-//! receives: only the replica and partition counts and the device assignment, from
-//! `executable_build_options` (field 3). Every length is bounds-checked; malformed bytes are
-//! an error, never a panic.
+//! receives: the replica and partition counts and the device assignment, from
+//! `executable_build_options` (field 3), and the option overrides (`jax.jit(f,
+//! compiler_options=...)`, field 7), which are checked as XLA's CPU client checks them. Every
+//! length is bounds-checked; malformed bytes are an error, never a panic.
 //!
 //! ```text
 //! CompileOptionsProto          3: executable_build_options (ExecutableBuildOptionsProto)
+//!                              7: env_option_overrides (map<string, OptionOverrideProto>)
+//! OptionOverrideProto          1: string  2: bool  3: int64  4: double
 //! ExecutableBuildOptionsProto  4: num_replicas  5: num_partitions  9: device_assignment
 //! DeviceAssignmentProto        1: replica_count  2: computation_count
 //!                              3: computation_devices (repeated) { 1: replica_device_ids }
@@ -19,6 +22,69 @@ pub struct CompileOptions {
     pub num_partitions: Option<i64>,
     /// `devices[replica][partition]`.
     pub device_assignment: Option<Vec<Vec<i64>>>,
+    /// `env_option_overrides`, in order.
+    pub overrides: Vec<(String, OptionValue)>,
+}
+
+/// An option override's value (a double's value is not kept).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    Str(String),
+    Bool(bool),
+    Int(i64),
+    Double,
+}
+
+/// Build options (not debug options) that XLA's compile options take by name.
+const BUILD_OPTIONS: [&str; 4] = [
+    "exec_time_optimization_effort",
+    "memory_fitting_effort",
+    "optimization_level",
+    "memory_fitting_level",
+];
+
+/// Debug options of type bool that programs commonly set: a string for one of them must
+/// spell a bool.
+const BOOL_OPTIONS: [&str; 16] = [
+    "xla_embed_ir_in_executable",
+    "xla_cpu_enable_fast_math",
+    "xla_cpu_enable_fast_min_max",
+    "xla_cpu_fast_math_honor_nans",
+    "xla_cpu_fast_math_honor_infs",
+    "xla_cpu_fast_math_honor_division",
+    "xla_cpu_fast_math_honor_functions",
+    "xla_cpu_use_thunk_runtime",
+    "xla_dump_hlo_as_text",
+    "xla_dump_hlo_as_proto",
+    "xla_dump_hlo_as_dot",
+    "xla_dump_hlo_as_html",
+    "xla_dump_include_timestamp",
+    "xla_hlo_profile",
+    "xla_llvm_disable_expensive_passes",
+    "xla_detailed_logging",
+];
+
+impl CompileOptions {
+    /// Checks the option overrides as XLA does: an unknown name is "No such compile option"
+    /// (every `xla_*` debug option and the build options above are known; Oxla reads none of
+    /// them), and a bool option given a string must spell a bool.
+    pub fn check_overrides(&self) -> Result<()> {
+        for (k, v) in &self.overrides {
+            if !k.starts_with("xla_") && !BUILD_OPTIONS.contains(&k.as_str()) {
+                return Err(Error::invalid(format!("No such compile option: '{k}'")));
+            }
+            if let OptionValue::Str(s) = v {
+                let spelled =
+                    ["true", "false", "1", "0"].contains(&s.to_ascii_lowercase().as_str());
+                if BOOL_OPTIONS.contains(&k.as_str()) && !spelled {
+                    return Err(Error::invalid(format!(
+                        "compile option '{k}': '{s}' is not a valid bool value."
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One field of a protobuf message.
@@ -156,6 +222,10 @@ pub fn parse(buf: &[u8]) -> Result<CompileOptions> {
     let mut out = CompileOptions::default();
     let mut r = Reader::new(buf, "CompileOptionsProto");
     while let Some((f, v)) = r.field()? {
+        if let (7, Value::Bytes(b)) = (f, &v) {
+            out.overrides.push(option_override(b)?);
+            continue;
+        }
         if let (3, Value::Bytes(b)) = (f, v) {
             let mut br = Reader::new(b, "executable_build_options");
             while let Some((f, v)) = br.field()? {
@@ -169,6 +239,31 @@ pub fn parse(buf: &[u8]) -> Result<CompileOptions> {
         }
     }
     Ok(out)
+}
+
+/// One `env_option_overrides` map entry: 1: the name, 2: its `OptionOverrideProto`.
+fn option_override(buf: &[u8]) -> Result<(String, OptionValue)> {
+    let mut r = Reader::new(buf, "env_option_overrides");
+    let (mut key, mut value) = (String::new(), OptionValue::Str(String::new()));
+    while let Some((f, v)) = r.field()? {
+        match (f, v) {
+            (1, Value::Bytes(k)) => key = String::from_utf8_lossy(k).into_owned(),
+            (2, Value::Bytes(o)) => {
+                let mut or = Reader::new(o, "OptionOverrideProto");
+                while let Some((f, v)) = or.field()? {
+                    value = match (f, v) {
+                        (1, Value::Bytes(s)) => OptionValue::Str(String::from_utf8_lossy(s).into()),
+                        (2, Value::Varint(x)) => OptionValue::Bool(x != 0),
+                        (3, Value::Varint(x)) => OptionValue::Int(x as i64),
+                        (4, _) => OptionValue::Double,
+                        _ => value,
+                    };
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok((key, value))
 }
 
 /// `xla.DeviceAssignmentProto` of `devices[replica][partition]`.
@@ -227,6 +322,44 @@ mod tests {
         assert_eq!(o.num_replicas, Some(2));
         assert_eq!(o.num_partitions, Some(2));
         assert_eq!(o.device_assignment, Some(vec![vec![0, 2], vec![1, 3]]));
+    }
+
+    /// A CompileOptionsProto with one override `key` whose OptionOverrideProto is `value`.
+    fn with_override(key: &str, value: &[u8]) -> Vec<u8> {
+        let mut entry = vec![0x0a, key.len() as u8];
+        entry.extend(key.as_bytes());
+        entry.extend([0x12, value.len() as u8]);
+        entry.extend(value);
+        let mut opts = vec![0x3a, entry.len() as u8];
+        opts.extend(entry);
+        opts
+    }
+
+    #[test]
+    fn option_overrides_are_checked_as_xla_checks_them() {
+        let check =
+            |key: &str, value: &[u8]| parse(&with_override(key, value)).unwrap().check_overrides();
+        // bool true; int 200; a string.
+        assert!(check("xla_embed_ir_in_executable", &[0x10, 0x01]).is_ok());
+        assert!(check("xla_dump_max_hlo_modules", &[0x18, 200, 1]).is_ok());
+        assert!(check(
+            "exec_time_optimization_effort",
+            &[0x21, 0, 0, 0, 0, 0, 0, 0, 0]
+        )
+        .is_ok());
+        let e = check("invalid_key", &[0x0a, 1, b'x']).unwrap_err().message;
+        assert!(e.contains("No such compile option: 'invalid_key'"), "{e}");
+        assert!(check("exec_time_compilation_effort", &[0x10, 0]).is_err());
+        let bad = [[0x0a, 7].as_slice(), b"invalid"].concat();
+        let e = check("xla_embed_ir_in_executable", &bad)
+            .unwrap_err()
+            .message;
+        assert!(e.contains("is not a valid bool value."), "{e}");
+        let o = parse(&with_override("xla_embed_ir_in_executable", &[0x10, 0x01])).unwrap();
+        assert_eq!(
+            o.overrides,
+            vec![("xla_embed_ir_in_executable".into(), OptionValue::Bool(true))]
+        );
     }
 
     #[test]

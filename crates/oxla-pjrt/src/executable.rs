@@ -95,6 +95,7 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
     }
     dump(program, options);
     let opts = compile_options::parse(options)?;
+    opts.check_overrides()?;
     let module = oxla_stablehlo::parse_program(program)?;
     let entry = module
         .funcs
