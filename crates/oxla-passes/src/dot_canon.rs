@@ -1,11 +1,12 @@
-//! Dot canonicalization (XLA's DotDecomposer): a large f32/f64 `dot` whose operands are not
+//! Dot canonicalization (XLA's DotDecomposer): a large `dot` of types the GEMM kernels
+//! take (`GemmTypes::supported`: f32, f64, bf16, f16, 8-bit integers) whose operands are not
 //! `[batch.., m, k] x [batch.., k, n]` gets transposes and reshapes around it so that they
 //! are, and a reshape of its result back to the original shape. The GEMM kernels then take
 //! it; the transposes are cheap copies next to the O(m·n·k) product.
 
+use crate::plan::GemmTypes;
 use oxla_hlo::{
-    DotDimensionNumbers, HloComputation, HloInstruction, HloModule, InstrId, Op, PrimitiveType,
-    Result, Shape,
+    DotDimensionNumbers, HloComputation, HloInstruction, HloModule, InstrId, Op, Result, Shape,
 };
 
 /// `[batch.., m, k] x [batch.., k, n]`, where either operand may also have its two matrix
@@ -20,6 +21,23 @@ fn is_canonical(d: &DotDimensionNumbers, lr: usize, rr: usize) -> bool {
         && rr == nb + 2
         && (d.lhs_contracting_dims == [b1] || d.lhs_contracting_dims == [b0])
         && (d.rhs_contracting_dims == [b0] || d.rhs_contracting_dims == [b1])
+}
+
+/// The element types of dot `ins` (with two array operands) as a GEMM would take them.
+fn gemm_types(c: &HloComputation, ins: &HloInstruction) -> Option<GemmTypes> {
+    let ty = |k: usize| {
+        Some(
+            c.instr(*ins.operands.get(k)?)
+                .shape
+                .as_array()?
+                .element_type,
+        )
+    };
+    Some(GemmTypes {
+        lhs: ty(0)?,
+        rhs: ty(1)?,
+        out: ins.shape.element_type(),
+    })
 }
 
 struct Plan {
@@ -40,13 +58,12 @@ fn plan(c: &HloComputation, ins: &HloInstruction) -> Option<Plan> {
     else {
         return None;
     };
-    let t = ins.shape.element_type();
-    if !matches!(t, PrimitiveType::F32 | PrimitiveType::F64) {
+    if !gemm_types(c, ins).is_some_and(|t| t.supported()) {
         return None;
     }
     let l = c.instr(ins.operands[0]).shape.as_array()?;
     let r = c.instr(ins.operands[1]).shape.as_array()?;
-    if l.element_type != t || r.element_type != t || is_canonical(d, l.rank(), r.rank()) {
+    if is_canonical(d, l.rank(), r.rank()) {
         return None;
     }
     let free = |rank: usize, b: &[i64], k: &[i64]| -> Vec<i64> {
@@ -113,11 +130,7 @@ fn fold_transposed_dots(c: &mut HloComputation) -> bool {
         };
         let one_free = free(0, &dnums.lhs_batch_dims, &dnums.lhs_contracting_dims) == Some(1)
             && free(1, &dnums.rhs_batch_dims, &dnums.rhs_contracting_dims) == Some(1);
-        let gemm_type = matches!(
-            dot.shape.element_type(),
-            PrimitiveType::F32 | PrimitiveType::F64
-        );
-        if !gemm_type
+        if !gemm_types(c, dot).is_some_and(|t| t.supported())
             || !one_free
             || *permutation != swap
             || users[d.index()].len() != 1
@@ -176,6 +189,8 @@ pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
                            perm: &[i64],
                            tail: [i64; 2],
                            tag: &str| {
+                // The operand's own element type (a narrow dot's differs from its result's).
+                let ot = out[x.index()].shape.element_type();
                 let dims = out[x.index()].shape.dims().to_vec();
                 let mut cur = x;
                 if perm.iter().enumerate().any(|(a, &b)| a as i64 != b) {
@@ -188,7 +203,7 @@ pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
                                 permutation: perm.to_vec(),
                             },
                             vec![cur],
-                            Shape::array(t, &tdims),
+                            Shape::array(ot, &tdims),
                         ),
                     );
                 }
@@ -200,7 +215,7 @@ pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
                             format!("{}.{tag}.reshape", ins.name),
                             Op::Reshape,
                             vec![cur],
-                            Shape::array(t, &want),
+                            Shape::array(ot, &want),
                         ),
                     );
                 }
