@@ -5,7 +5,8 @@
 //! Paths, by [`Isa`] (the caller passes [`Isa::detect`] or a lesser one):
 //! - bf16 with [`Isa::Avx512`] on a CPU with AMX-BF16: `tdpbf16ps` on the tiles
 //!   (`amx_narrow`), one bf16 product per element (the f32 path needs six); without AMX
-//!   but with AVX512_BF16 (AMD Zen 4 and 5): `vdpbf16ps` (`avx512_narrow`).
+//!   but with AVX512_BF16 on AMD's CPUs (Zen 4 and 5): `vdpbf16ps` (`avx512_narrow`; on
+//!   Intel's it ran slower than widening, see `Narrow::pick`).
 //! - int8 with [`Isa::Avx512`] on a CPU with AMX-INT8: `tdpb[su][su]d` on the tiles; without
 //!   AMX but with AVX512_VNNI: `vpdpbusd` (`avx512_narrow`).
 //! - every other bf16 / f16 product: both operands widened to f32 (exact), then the f32
@@ -93,7 +94,12 @@ impl Narrow {
             if float && amx::bf16_available() || !float && amx::int8_available() {
                 return Narrow::Tiles;
             }
-            if float && avx::bf16_available() || !float && avx::int8_available() {
+            // vdpbf16ps on Intel's cores ran at half the f32 FMA kernels' speed (Xeon with
+            // AMX off, 2 threads: bf16 1024^3 26.6-28.9 ms against 17.6-20.8 widened to
+            // f32), so there bf16 without tiles is widened; on AMD's (Zen 4 and 5) it does
+            // twice an FMA's multiply-adds per instruction (not measured here).
+            let bf16_dp = avx::bf16_available() && !super::kernels::intel();
+            if float && bf16_dp || !float && avx::int8_available() {
                 return Narrow::Avx512;
             }
         }
