@@ -156,11 +156,72 @@ fn fold_transposed_dots(c: &mut HloComputation) -> bool {
     changed
 }
 
-/// Rewrites every large non-canonical f32/f64 dot into canonical form, after folding
-/// transposes of dot results into the dots (`fold_transposed_dots`).
+/// Folds exact widening converts feeding both operands of a large dot into the dot:
+/// `dot(convert(a), convert(b))` with bf16 (or f16) `a` and `b` converted to f32, or 8-bit
+/// integers converted to s32, becomes `dot(a, b)` with the same result type, where that
+/// narrow dot is one the GEMM kernels take (`GemmTypes::supported`) and large enough for
+/// them. The conversions are exact, so the dot computes the same products and sums (f32
+/// or wrapping s32 accumulation either way); the GEMM then reads the narrow operands
+/// (half or a quarter of the bytes) instead of a loop kernel first writing them widened.
+/// A convert with other users stays for them (DCE removes it otherwise).
+fn fold_widening_converts(c: &mut HloComputation) -> bool {
+    use oxla_hlo::PrimitiveType::{BF16, F16, F32, S32, S8, U8};
+    let mut changed = false;
+    for id in c.ids().collect::<Vec<_>>() {
+        let dot = c.instr(id);
+        let Op::Dot { dnums, .. } = &dot.op else {
+            continue;
+        };
+        if dot.operands.len() != 2 {
+            continue;
+        }
+        let source = |k: usize| {
+            let x = c.instr(dot.operands[k]);
+            if !matches!(x.op, Op::Convert) {
+                return None;
+            }
+            let src = *x.operands.first()?;
+            let t = c.instr(src).shape.as_array()?.element_type;
+            let exact = matches!(
+                (t, x.shape.as_array()?.element_type),
+                (BF16 | F16, F32) | (S8 | U8, S32)
+            );
+            exact.then_some((src, t))
+        };
+        let (Some((a, ta)), Some((b, tb))) = (source(0), source(1)) else {
+            continue;
+        };
+        let types = GemmTypes {
+            lhs: ta,
+            rhs: tb,
+            out: dot.shape.element_type(),
+        };
+        let Some(l) = c.instr(a).shape.as_array() else {
+            continue;
+        };
+        let depth: i64 = dnums
+            .lhs_contracting_dims
+            .iter()
+            .map(|&d| l.dims.get(d as usize).copied().unwrap_or(0))
+            .product();
+        let macs = dot.shape.element_count().saturating_mul(depth);
+        if !types.supported() || macs < crate::plan::GEMM_MIN_MACS {
+            continue;
+        }
+        c.instr_mut(id).operands = vec![a, b];
+        changed = true;
+    }
+    changed
+}
+
+/// Rewrites every large non-canonical dot of types the GEMM kernels take into canonical
+/// form, after folding exact widening converts of its operands into it
+/// (`fold_widening_converts`) and transposes of dot results into the dots
+/// (`fold_transposed_dots`).
 pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
     let mut changed = false;
     for c in &mut module.computations {
+        changed |= fold_widening_converts(c);
         changed |= fold_transposed_dots(c);
         let plans: Vec<Option<Plan>> = c.instructions.iter().map(|i| plan(c, i)).collect();
         if plans.iter().all(Option::is_none) {
