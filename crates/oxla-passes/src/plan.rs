@@ -53,7 +53,9 @@ impl GemmTypes {
     /// - bf16 x bf16 and f16 x f16 -> f32, or -> the operands' type: products accumulate
     ///   in f32, the result rounded once at the end (as XLA's CPU backend does);
     /// - s8 / u8 x s8 / u8 -> s32 (JAX's `preferred_element_type=int32`), sums exact
-    ///   modulo 2^32.
+    ///   modulo 2^32;
+    /// - mixed f32 x bf16 / f16 (either side) -> f32: the narrow operand widened (exactly)
+    ///   to f32 for the f32 GEMM.
     ///
     /// `OXLA_GEMM_NARROW=0` sends all but the f32 / f64 ones to loop kernels (to measure
     /// what the narrow kernels bring).
@@ -61,9 +63,11 @@ impl GemmTypes {
         use PrimitiveType::*;
         match (self.lhs, self.rhs, self.out) {
             (F32, F32, F32) | (F64, F64, F64) => true,
-            (BF16, BF16, F32 | BF16) | (F16, F16, F32 | F16) | (S8 | U8, S8 | U8, S32) => {
-                narrow_enabled()
-            }
+            (BF16, BF16, F32 | BF16)
+            | (F16, F16, F32 | F16)
+            | (S8 | U8, S8 | U8, S32)
+            | (F32, BF16 | F16, F32)
+            | (BF16 | F16, F32, F32) => narrow_enabled(),
             _ => false,
         }
     }

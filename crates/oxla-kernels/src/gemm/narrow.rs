@@ -223,7 +223,7 @@ fn hgemm_widened(isa: Isa, ty: Half, args: &GemmArgs, a: &[u16], b: &[u16], c: &
 /// `x` widened to f32 (exact): bf16 by a shift, f16 with F16C's `vcvtph2ps` where the
 /// CPU has it (`half`'s portable conversion took about 5 ns an element, as long as the
 /// 1024^3 product itself on the tiles).
-fn widen(ty: Half, x: &[u16]) -> Vec<f32> {
+pub fn widen(ty: Half, x: &[u16]) -> Vec<f32> {
     #[cfg(target_arch = "x86_64")]
     if ty == Half::F16 && is_x86_feature_detected!("f16c") && is_x86_feature_detected!("avx") {
         let mut out = vec![0f32; x.len()];

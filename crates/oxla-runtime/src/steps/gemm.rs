@@ -265,6 +265,32 @@ impl Programs {
             (PrimitiveType::F32, PrimitiveType::F32, PrimitiveType::F32) => {
                 self.gemm::<f32>(g, a, b, c, name, then, pre)
             }
+            // Mixed f32 x bf16 / f16: the narrow operand widened (exactly) for the f32 GEMM.
+            (l, r, PrimitiveType::F32) if l == PrimitiveType::F32 || r == PrimitiveType::F32 => {
+                let widen = |t: PrimitiveType, p: *const u8, len: usize| {
+                    let ty = match t {
+                        PrimitiveType::BF16 => oxla_kernels::Half::Bf16,
+                        _ => oxla_kernels::Half::F16,
+                    };
+                    // SAFETY: the operand holds `len` elements of type `t` (checked at
+                    // compile time).
+                    oxla_kernels::widen(ty, unsafe { std::slice::from_raw_parts(p.cast(), len) })
+                };
+                let (na, nb) = (g.batch * g.m * g.k, g.batch * g.k * g.n);
+                let wa = (l != PrimitiveType::F32).then(|| widen(l, a.0, na));
+                let wb = (r != PrimitiveType::F32).then(|| widen(r, b.0, nb));
+                let a = wa.as_ref().map_or(a, |w| SendPtr(w.as_ptr().cast::<u8>()));
+                let b = wb.as_ref().map_or(b, |w| SendPtr(w.as_ptr().cast::<u8>()));
+                let f32s = GemmDims {
+                    types: oxla_passes::plan::GemmTypes {
+                        lhs: PrimitiveType::F32,
+                        rhs: PrimitiveType::F32,
+                        out: PrimitiveType::F32,
+                    },
+                    ..*g
+                };
+                self.gemm::<f32>(&f32s, a, b, c, name, then, None)
+            }
             _ => self.gemm_narrow(g, a, b, c, name, then),
         }
     }
