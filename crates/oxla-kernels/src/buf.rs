@@ -16,6 +16,10 @@ unsafe impl Plain for f32 {}
 unsafe impl Plain for f64 {}
 // SAFETY: as above (bf16 bit patterns).
 unsafe impl Plain for u16 {}
+// SAFETY: integers accept every bit pattern and are at most 4-byte aligned.
+unsafe impl Plain for u8 {}
+// SAFETY: as above.
+unsafe impl Plain for i32 {}
 
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]

@@ -1,11 +1,12 @@
-//! Dot canonicalization (XLA's DotDecomposer): a large f32/f64 `dot` whose operands are not
+//! Dot canonicalization (XLA's DotDecomposer): a large `dot` of types the GEMM kernels
+//! take (`GemmTypes::supported`: f32, f64, bf16, f16, 8-bit integers) whose operands are not
 //! `[batch.., m, k] x [batch.., k, n]` gets transposes and reshapes around it so that they
 //! are, and a reshape of its result back to the original shape. The GEMM kernels then take
 //! it; the transposes are cheap copies next to the O(m·n·k) product.
 
+use crate::plan::GemmTypes;
 use oxla_hlo::{
-    DotDimensionNumbers, HloComputation, HloInstruction, HloModule, InstrId, Op, PrimitiveType,
-    Result, Shape,
+    DotDimensionNumbers, HloComputation, HloInstruction, HloModule, InstrId, Op, Result, Shape,
 };
 
 /// `[batch.., m, k] x [batch.., k, n]`, where either operand may also have its two matrix
@@ -20,6 +21,23 @@ fn is_canonical(d: &DotDimensionNumbers, lr: usize, rr: usize) -> bool {
         && rr == nb + 2
         && (d.lhs_contracting_dims == [b1] || d.lhs_contracting_dims == [b0])
         && (d.rhs_contracting_dims == [b0] || d.rhs_contracting_dims == [b1])
+}
+
+/// The element types of dot `ins` (with two array operands) as a GEMM would take them.
+fn gemm_types(c: &HloComputation, ins: &HloInstruction) -> Option<GemmTypes> {
+    let ty = |k: usize| {
+        Some(
+            c.instr(*ins.operands.get(k)?)
+                .shape
+                .as_array()?
+                .element_type,
+        )
+    };
+    Some(GemmTypes {
+        lhs: ty(0)?,
+        rhs: ty(1)?,
+        out: ins.shape.element_type(),
+    })
 }
 
 struct Plan {
@@ -40,13 +58,12 @@ fn plan(c: &HloComputation, ins: &HloInstruction) -> Option<Plan> {
     else {
         return None;
     };
-    let t = ins.shape.element_type();
-    if !matches!(t, PrimitiveType::F32 | PrimitiveType::F64) {
+    if !gemm_types(c, ins).is_some_and(|t| t.supported()) {
         return None;
     }
     let l = c.instr(ins.operands[0]).shape.as_array()?;
     let r = c.instr(ins.operands[1]).shape.as_array()?;
-    if l.element_type != t || r.element_type != t || is_canonical(d, l.rank(), r.rank()) {
+    if is_canonical(d, l.rank(), r.rank()) {
         return None;
     }
     let free = |rank: usize, b: &[i64], k: &[i64]| -> Vec<i64> {
@@ -113,11 +130,7 @@ fn fold_transposed_dots(c: &mut HloComputation) -> bool {
         };
         let one_free = free(0, &dnums.lhs_batch_dims, &dnums.lhs_contracting_dims) == Some(1)
             && free(1, &dnums.rhs_batch_dims, &dnums.rhs_contracting_dims) == Some(1);
-        let gemm_type = matches!(
-            dot.shape.element_type(),
-            PrimitiveType::F32 | PrimitiveType::F64
-        );
-        if !gemm_type
+        if !gemm_types(c, dot).is_some_and(|t| t.supported())
             || !one_free
             || *permutation != swap
             || users[d.index()].len() != 1
@@ -143,11 +156,72 @@ fn fold_transposed_dots(c: &mut HloComputation) -> bool {
     changed
 }
 
-/// Rewrites every large non-canonical f32/f64 dot into canonical form, after folding
-/// transposes of dot results into the dots (`fold_transposed_dots`).
+/// Folds exact widening converts feeding both operands of a large dot into the dot:
+/// `dot(convert(a), convert(b))` with bf16 (or f16) `a` and `b` converted to f32, or 8-bit
+/// integers converted to s32, becomes `dot(a, b)` with the same result type, where that
+/// narrow dot is one the GEMM kernels take (`GemmTypes::supported`) and large enough for
+/// them. The conversions are exact, so the dot computes the same products and sums (f32
+/// or wrapping s32 accumulation either way); the GEMM then reads the narrow operands
+/// (half or a quarter of the bytes) instead of a loop kernel first writing them widened.
+/// A convert with other users stays for them (DCE removes it otherwise).
+fn fold_widening_converts(c: &mut HloComputation) -> bool {
+    use oxla_hlo::PrimitiveType::{BF16, F16, F32, S32, S8, U8};
+    let mut changed = false;
+    for id in c.ids().collect::<Vec<_>>() {
+        let dot = c.instr(id);
+        let Op::Dot { dnums, .. } = &dot.op else {
+            continue;
+        };
+        if dot.operands.len() != 2 {
+            continue;
+        }
+        let source = |k: usize| {
+            let x = c.instr(dot.operands[k]);
+            if !matches!(x.op, Op::Convert) {
+                return None;
+            }
+            let src = *x.operands.first()?;
+            let t = c.instr(src).shape.as_array()?.element_type;
+            let exact = matches!(
+                (t, x.shape.as_array()?.element_type),
+                (BF16 | F16, F32) | (S8 | U8, S32)
+            );
+            exact.then_some((src, t))
+        };
+        let (Some((a, ta)), Some((b, tb))) = (source(0), source(1)) else {
+            continue;
+        };
+        let types = GemmTypes {
+            lhs: ta,
+            rhs: tb,
+            out: dot.shape.element_type(),
+        };
+        let Some(l) = c.instr(a).shape.as_array() else {
+            continue;
+        };
+        let depth: i64 = dnums
+            .lhs_contracting_dims
+            .iter()
+            .map(|&d| l.dims.get(d as usize).copied().unwrap_or(0))
+            .product();
+        let macs = dot.shape.element_count().saturating_mul(depth);
+        if !types.supported() || macs < crate::plan::GEMM_MIN_MACS {
+            continue;
+        }
+        c.instr_mut(id).operands = vec![a, b];
+        changed = true;
+    }
+    changed
+}
+
+/// Rewrites every large non-canonical dot of types the GEMM kernels take into canonical
+/// form, after folding exact widening converts of its operands into it
+/// (`fold_widening_converts`) and transposes of dot results into the dots
+/// (`fold_transposed_dots`).
 pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
     let mut changed = false;
     for c in &mut module.computations {
+        changed |= fold_widening_converts(c);
         changed |= fold_transposed_dots(c);
         let plans: Vec<Option<Plan>> = c.instructions.iter().map(|i| plan(c, i)).collect();
         if plans.iter().all(Option::is_none) {
@@ -176,6 +250,8 @@ pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
                            perm: &[i64],
                            tail: [i64; 2],
                            tag: &str| {
+                // The operand's own element type (a narrow dot's differs from its result's).
+                let ot = out[x.index()].shape.element_type();
                 let dims = out[x.index()].shape.dims().to_vec();
                 let mut cur = x;
                 if perm.iter().enumerate().any(|(a, &b)| a as i64 != b) {
@@ -188,7 +264,7 @@ pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
                                 permutation: perm.to_vec(),
                             },
                             vec![cur],
-                            Shape::array(t, &tdims),
+                            Shape::array(ot, &tdims),
                         ),
                     );
                 }
@@ -200,7 +276,7 @@ pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
                             format!("{}.{tag}.reshape", ins.name),
                             Op::Reshape,
                             vec![cur],
-                            Shape::array(t, &want),
+                            Shape::array(ot, &want),
                         ),
                     );
                 }

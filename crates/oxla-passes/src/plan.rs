@@ -35,24 +35,77 @@ pub struct GemmDims {
     pub trans_a: bool,
     /// B is stored `n x k`.
     pub trans_b: bool,
-    /// f64 (else f32).
-    pub f64: bool,
+    /// The element types (one of [`GemmTypes::supported`]).
+    pub types: GemmTypes,
 }
 
-/// The GEMM geometry of a dot: f32/f64 operands `[batch.., m, k] x [batch.., k, n]` (either
-/// operand's matrix dimensions possibly swapped; the GEMM reads them in place), with at
-/// least `GEMM_MIN_MACS` multiply-adds. `None`: not a GEMM.
+/// The element types of a GEMM: its left and right operands' and its result's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GemmTypes {
+    pub lhs: PrimitiveType,
+    pub rhs: PrimitiveType,
+    pub out: PrimitiveType,
+}
+
+impl GemmTypes {
+    /// Whether the GEMM kernels (`oxla_kernels`) take these types:
+    /// - f32 x f32 -> f32 and f64 x f64 -> f64;
+    /// - bf16 x bf16 and f16 x f16 -> f32, or -> the operands' type: products accumulate
+    ///   in f32, the result rounded once at the end (as XLA's CPU backend does);
+    /// - s8 / u8 x s8 / u8 -> s32 (JAX's `preferred_element_type=int32`), sums exact
+    ///   modulo 2^32;
+    /// - mixed f32 x bf16 / f16 (either side) -> f32: the narrow operand widened (exactly)
+    ///   to f32 for the f32 GEMM.
+    ///
+    /// `OXLA_GEMM_NARROW=0` sends all but the f32 / f64 ones to loop kernels (to measure
+    /// what the narrow kernels bring).
+    pub fn supported(&self) -> bool {
+        use PrimitiveType::*;
+        match (self.lhs, self.rhs, self.out) {
+            (F32, F32, F32) | (F64, F64, F64) => true,
+            (BF16, BF16, F32 | BF16)
+            | (F16, F16, F32 | F16)
+            | (S8 | U8, S8 | U8, S32)
+            | (F32, BF16 | F16, F32)
+            | (BF16 | F16, F32, F32) => narrow_enabled(),
+            _ => false,
+        }
+    }
+
+    /// f32 or f64 throughout: the types whose B can be packed once ahead of the product
+    /// (constant weights, loop-invariant B) and whose product rows an epilogue kernel can
+    /// read as the GEMM finishes them.
+    pub fn is_wide_float(&self) -> bool {
+        use PrimitiveType::*;
+        matches!(
+            (self.lhs, self.rhs, self.out),
+            (F32, F32, F32) | (F64, F64, F64)
+        )
+    }
+}
+
+/// Whether narrow dots (see [`GemmTypes::supported`]) run on the GEMM kernels.
+fn narrow_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("OXLA_GEMM_NARROW").is_none_or(|v| v != "0"))
+}
+
+/// The GEMM geometry of a dot: operands `[batch.., m, k] x [batch.., k, n]` of types the
+/// kernels take ([`GemmTypes::supported`]; either operand's matrix dimensions possibly
+/// swapped, the GEMM reads them in place), with at least `GEMM_MIN_MACS` multiply-adds.
+/// `None`: not a GEMM.
 pub fn gemm_dims(c: &HloComputation, ins: &HloInstruction) -> Option<GemmDims> {
     let Op::Dot { dnums, .. } = &ins.op else {
         return None;
     };
-    let t = ins.shape.element_type();
     let lhs = c.instr(ins.operands[0]).shape.as_array()?;
     let rhs = c.instr(ins.operands[1]).shape.as_array()?;
-    if !matches!(t, PrimitiveType::F32 | PrimitiveType::F64)
-        || lhs.element_type != t
-        || rhs.element_type != t
-    {
+    let types = GemmTypes {
+        lhs: lhs.element_type,
+        rhs: rhs.element_type,
+        out: ins.shape.element_type(),
+    };
+    if !types.supported() {
         return None;
     }
     let nb = dnums.lhs_batch_dims.len();
@@ -95,7 +148,7 @@ pub fn gemm_dims(c: &HloComputation, ins: &HloInstruction) -> Option<GemmDims> {
         k: k as usize,
         trans_a,
         trans_b,
-        f64: t == PrimitiveType::F64,
+        types,
     })
 }
 

@@ -300,9 +300,10 @@ impl<'m> Builder<'m> {
                 ExecPlan::Gemm => {
                     let g = gemm_dims(c, ins).ok_or_else(|| Error::internal("gemm plan"))?;
                     let b_op = &c.instr(ins.operands[1]).op;
-                    let const_b =
-                        (g.batch == 1 && matches!(b_op, Op::Constant(_))).then(Default::default);
-                    let param_b = g.batch == 1
+                    // B packed ahead: f32 / f64 only (see `GemmTypes::is_wide_float`).
+                    let once = g.batch == 1 && g.types.is_wide_float();
+                    let const_b = (once && matches!(b_op, Op::Constant(_))).then(Default::default);
+                    let param_b = once
                         && cid == self.m.entry
                         && matches!(b_op, Op::Parameter { .. })
                         && g.k * g.n >= self.weight_pack_min;

@@ -248,7 +248,7 @@ impl TileConfig {
 }
 
 /// Runs `f` with the tiles configured on this thread, and releases them after.
-fn with_tiles<R>(f: impl FnOnce() -> R) -> R {
+pub(crate) fn with_tiles<R>(f: impl FnOnce() -> R) -> R {
     let cfg = TileConfig::new();
     // SAFETY: the caller checked `available()`; the configuration is valid for palette 1.
     unsafe { std::arch::asm!("ldtilecfg [{}]", in(reg) cfg.0.as_ptr(), options(nostack)) };

@@ -898,7 +898,7 @@ fn work(args: &GemmArgs) -> usize {
 }
 
 /// Threads `args` may use on this machine.
-fn max_threads(args: &GemmArgs) -> usize {
+pub(crate) fn max_threads(args: &GemmArgs) -> usize {
     if args.threads <= 1 {
         1
     } else {

@@ -119,7 +119,7 @@ pub(crate) fn f32_packed_a_kernel(isa: Isa) -> Kernel<f32> {
 
 /// Whether this CPU is Intel's, for a blocking measured only there.
 #[cfg(target_arch = "x86_64")]
-fn intel() -> bool {
+pub(crate) fn intel() -> bool {
     static INTEL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *INTEL.get_or_init(|| {
         // Leaf 0: the vendor string in EBX, EDX, ECX.

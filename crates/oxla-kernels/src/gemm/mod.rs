@@ -5,19 +5,32 @@
 //! runs a register-blocked MR x NR microkernel (`kernels`) chosen by [`Isa`]. On CPUs
 //! with AMX tiles, large f32 products of [`Isa::Avx512`] run on the tiles instead (`amx`),
 //! at f32 accuracy, unless `OXLA_GEMM_AMX=0`.
+//!
+//! Narrow operands (bf16 / f16 -> f32, s8 / u8 -> i32) have entry points of their own
+//! (`narrow`): AMX tiles where the CPU has them (`amx_narrow`), else AVX512_BF16 /
+//! AVX512_VNNI dot products (`avx512_narrow`), else widened onto the f32 and f64 kernels.
 
 use std::fmt;
 
 #[cfg(target_arch = "x86_64")]
 mod amx;
+#[cfg(target_arch = "x86_64")]
+mod amx_narrow;
+#[cfg(target_arch = "x86_64")]
+mod avx512_narrow;
 mod ceiling;
 mod driver;
 mod kernels;
+mod narrow;
 mod transpose;
 
 pub use ceiling::{sgemm_kernel_ceiling, sgemm_kernel_ceiling_rounds, KernelCeiling};
 pub use driver::Epilogue;
 use driver::Scalar;
+pub use narrow::{
+    hgemm_batched, hgemm_batched_with, hgemm_reference, igemm_batched, igemm_batched_with,
+    igemm_reference, narrow_into, widen, Half, Int8,
+};
 
 /// Which microkernel to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

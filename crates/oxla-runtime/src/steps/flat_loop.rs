@@ -163,7 +163,8 @@ pub(crate) fn lower_loop(
         {
             let s = *b as usize;
             let same = s < state && matches!(leaves[s], Leaf::Same) && !in_place.contains(b);
-            *pack_once = g.batch == 1 && (same || b_origin[s] == Origin::Const);
+            *pack_once =
+                g.batch == 1 && g.types.is_wide_float() && (same || b_origin[s] == Origin::Const);
         }
     }
     Some(FlatLoop {

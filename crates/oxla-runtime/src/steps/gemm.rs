@@ -5,7 +5,7 @@
 //! activation or residual reads C while it is still in cache, with no dispatch of its own.
 
 use oxla_codegen::Kernel;
-use oxla_hlo::{Error, HloComputation, HloModule, Result};
+use oxla_hlo::{Error, HloComputation, HloModule, PrimitiveType, Result};
 use oxla_passes::plan::GemmDims;
 use oxla_passes::row_groups::{reads_operand_by_row, row_kernel_rows, row_source};
 use oxla_passes::Slot;
@@ -221,11 +221,17 @@ impl Programs {
     /// Packs B (at `b`) of single-product GEMM `g` once, for [`Self::gemm_with`] to take
     /// instead of `b` while that memory is unchanged (a loop's invariant weights).
     pub(crate) fn pack_b(&self, g: &GemmDims, b: *const u8, name: &str) -> Result<PackedAny> {
+        if !g.types.is_wide_float() {
+            return Err(Error::unimplemented(format!(
+                "{name}: B packed ahead for a {:?} GEMM",
+                g.types
+            )));
+        }
         let args = self.gemm_args(g);
         let len = g.k * g.n;
         // SAFETY: B holds k x n elements of the GEMM's type (checked at compile time).
         let packed = unsafe {
-            if g.f64 {
+            if g.types.out == PrimitiveType::F64 {
                 oxla_kernels::dgemm_pack_b(&args, std::slice::from_raw_parts(b.cast(), len))
                     .map(PackedAny::F64)
             } else {
@@ -236,7 +242,7 @@ impl Programs {
         packed.map_err(|e| Error::runtime(format!("{name}: {e}")))
     }
 
-    /// Runs GEMM `g` (f32 or f64, as it says) on raw operand pointers (`a` and `b` the
+    /// Runs GEMM `g` (of the element types it gives) on raw operand pointers (`a` and `b` the
     /// operands, `c` the result, each of the sizes `g` gives), with an optional epilogue over
     /// the product's final rows (a single product only), and B packed before where `pre` is
     /// given (a single product of the GEMM it was packed for; `b` is then not read).
@@ -252,11 +258,131 @@ impl Programs {
         pre: Option<&PackedAny>,
     ) -> Result<()> {
         let (a, b, c) = (SendPtr(a), SendPtr(b), SendPtr(c));
-        if g.f64 {
-            self.gemm::<f64>(g, a, b, c, name, then, pre)
-        } else {
-            self.gemm::<f32>(g, a, b, c, name, then, pre)
+        match (g.types.lhs, g.types.rhs, g.types.out) {
+            (PrimitiveType::F64, PrimitiveType::F64, PrimitiveType::F64) => {
+                self.gemm::<f64>(g, a, b, c, name, then, pre)
+            }
+            (PrimitiveType::F32, PrimitiveType::F32, PrimitiveType::F32) => {
+                self.gemm::<f32>(g, a, b, c, name, then, pre)
+            }
+            // Mixed f32 x bf16 / f16: the narrow operand widened (exactly) for the f32 GEMM.
+            (l, r, PrimitiveType::F32) if l == PrimitiveType::F32 || r == PrimitiveType::F32 => {
+                let widen = |t: PrimitiveType, p: *const u8, len: usize| {
+                    let ty = match t {
+                        PrimitiveType::BF16 => oxla_kernels::Half::Bf16,
+                        _ => oxla_kernels::Half::F16,
+                    };
+                    // SAFETY: the operand holds `len` elements of type `t` (checked at
+                    // compile time).
+                    oxla_kernels::widen(ty, unsafe { std::slice::from_raw_parts(p.cast(), len) })
+                };
+                let (na, nb) = (g.batch * g.m * g.k, g.batch * g.k * g.n);
+                let wa = (l != PrimitiveType::F32).then(|| widen(l, a.0, na));
+                let wb = (r != PrimitiveType::F32).then(|| widen(r, b.0, nb));
+                let a = wa.as_ref().map_or(a, |w| SendPtr(w.as_ptr().cast::<u8>()));
+                let b = wb.as_ref().map_or(b, |w| SendPtr(w.as_ptr().cast::<u8>()));
+                let f32s = GemmDims {
+                    types: oxla_passes::plan::GemmTypes {
+                        lhs: PrimitiveType::F32,
+                        rhs: PrimitiveType::F32,
+                        out: PrimitiveType::F32,
+                    },
+                    ..*g
+                };
+                self.gemm::<f32>(&f32s, a, b, c, name, then, None)
+            }
+            _ => self.gemm_narrow(g, a, b, c, name, then),
         }
+    }
+
+    /// Runs a (batched) GEMM step of narrow operands (bf16 / f16 -> f32 or their own type;
+    /// s8 / u8 -> s32; see `GemmTypes::supported`) on raw operand pointers, then the
+    /// epilogue over all rows (the product's rows are not handed over as they finish).
+    /// A narrow float result is the f32 sum rounded once, as XLA's CPU backend rounds.
+    #[allow(clippy::too_many_arguments)]
+    fn gemm_narrow(
+        &self,
+        g: &GemmDims,
+        a: SendPtr<*const u8>,
+        b: SendPtr<*const u8>,
+        c: SendPtr<*mut u8>,
+        name: &str,
+        then: Option<oxla_kernels::Epilogue>,
+    ) -> Result<()> {
+        use oxla_kernels::{Half, Int8};
+        let args = self.gemm_args(g);
+        let batch = oxla_kernels::Batch {
+            count: g.batch,
+            stride_a: g.m * g.k,
+            stride_b: g.k * g.n,
+            stride_c: g.m * g.n,
+        };
+        let (na, nb, nc) = (
+            g.batch * g.m * g.k,
+            g.batch * g.k * g.n,
+            g.batch * g.m * g.n,
+        );
+        let int8 = |t| match t {
+            PrimitiveType::S8 => Some(Int8::S8),
+            PrimitiveType::U8 => Some(Int8::U8),
+            _ => None,
+        };
+        let half = |t| match t {
+            PrimitiveType::BF16 => Some(Half::Bf16),
+            PrimitiveType::F16 => Some(Half::F16),
+            _ => None,
+        };
+        let t = g.types;
+        // SAFETY (every slice below): shapes were checked at compile time: [batch, m, k]
+        // etc. of the types `g` gives.
+        let r = match (int8(t.lhs), int8(t.rhs), half(t.lhs), half(t.out)) {
+            (Some(ta), Some(tb), _, _) if t.out == PrimitiveType::S32 => unsafe {
+                oxla_kernels::igemm_batched(
+                    ta,
+                    tb,
+                    &args,
+                    &batch,
+                    std::slice::from_raw_parts(a.0, na),
+                    std::slice::from_raw_parts(b.0, nb),
+                    std::slice::from_raw_parts_mut(c.0.cast::<i32>(), nc),
+                )
+            },
+            (_, _, Some(ty), out) if t.rhs == t.lhs => {
+                let (sa, sb) = unsafe {
+                    (
+                        std::slice::from_raw_parts(a.0.cast::<u16>(), na),
+                        std::slice::from_raw_parts(b.0.cast::<u16>(), nb),
+                    )
+                };
+                match out {
+                    None if t.out == PrimitiveType::F32 => {
+                        let sc = unsafe { std::slice::from_raw_parts_mut(c.0.cast::<f32>(), nc) };
+                        oxla_kernels::hgemm_batched(ty, &args, &batch, sa, sb, sc)
+                    }
+                    Some(out) => {
+                        let mut acc = vec![0f32; nc];
+                        oxla_kernels::hgemm_batched(ty, &args, &batch, sa, sb, &mut acc).map(|()| {
+                            let sc =
+                                unsafe { std::slice::from_raw_parts_mut(c.0.cast::<u16>(), nc) };
+                            oxla_kernels::narrow_into(out, &acc, sc);
+                        })
+                    }
+                    None => Err(oxla_kernels::KernelError(format!(
+                        "gemm: no kernel for {:?}",
+                        g.types
+                    ))),
+                }
+            }
+            _ => Err(oxla_kernels::KernelError(format!(
+                "gemm: no kernel for {:?}",
+                g.types
+            ))),
+        };
+        r.map_err(|e| Error::runtime(format!("{name}: {e}")))?;
+        if let Some(then) = then {
+            then(0, g.m);
+        }
+        Ok(())
     }
 
     /// The kernel arguments of GEMM `g` (one product's).
