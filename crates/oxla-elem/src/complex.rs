@@ -189,7 +189,11 @@ mod tests {
         let c = Complex64::new;
         // tanh(1 + i) and tan(1 + i) (mpmath).
         let (a, b) = (1.083_923_327_338_694_6, 0.271_752_585_319_511_7);
-        assert!(close(tanh_c128(c(1.0, 1.0)), c(a, b), 1e-15), "{}", tanh_c128(c(1.0, 1.0)));
+        assert!(
+            close(tanh_c128(c(1.0, 1.0)), c(a, b), 1e-15),
+            "{}",
+            tanh_c128(c(1.0, 1.0))
+        );
         assert!(close(tan_c128(c(1.0, 1.0)), c(b, a), 1e-15));
         // Far from the origin: the limits, not NaN.
         assert_eq!(tan_c128(c(1e-15, 1.7e23)), c(0.0, 1.0));

@@ -67,7 +67,7 @@ pub(crate) fn f32_kernel(isa: Isa) -> Kernel<f32> {
         // scheme of the AVX-512 packed-A kernel below (A panel across B panels, B
         // prefetched 8 steps ahead) as 6 x 16 at KC 256 ran 217-221 (213-216 at 2048^3,
         // no gain there), at KC 512 196-201, as 4 x 24 182-187, as 12 x 8 183-194; this
-        // kernel with B prefetched ran 202-219. A later session measured that scheme ahead
+        // kernel with B prefetched ran 202-219. A later measurement put that scheme ahead
         // (see [`f32_packed_a_kernel`]), which Intel CPUs now take for a packed A.
         //
         // Wide products read A in place on CPUs other than Intel's, as AVX-512's, from 64
