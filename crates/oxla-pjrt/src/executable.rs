@@ -381,22 +381,30 @@ fn quoted(s: &str) -> String {
 }
 
 /// The global signature of a program with each value's HLO sharding: a partitioned
-/// program's (shard_map, pmap) from the SPMD pass; any other program runs whole on each of
-/// its devices (compile refuses arrays it would have to split), so every value is
-/// replicated.
-fn signature(s: &ExecState) -> oxla_hlo::SpmdSignature {
+/// program's (shard_map, pmap) from the SPMD pass; any other program on several devices runs
+/// whole on each (compile refuses arrays it would have to split), so every value is
+/// replicated. A one-device program has none: JAX asks for shardings only over several
+/// devices, and takes an optimized program's entry layouts as the executable's (the
+/// default layouts of this module would override the layouts JAX requested).
+fn signature(s: &ExecState) -> Result<oxla_hlo::SpmdSignature> {
     if let Some(sig) = s.exe.spmd_signature() {
-        return sig.clone();
+        return Ok(sig.clone());
+    }
+    if s.devices.len() <= 1 {
+        return Err(Error::unimplemented(
+            "PJRT_Executable_OptimizedProgram: only programs on several devices have one in \
+             Oxla",
+        ));
     }
     let replicated = |sh: &Shape| (sh.clone(), "{replicated}".to_string());
     let results = match s.exe.result_shape() {
         Shape::Tuple(t) => t.iter().map(replicated).collect(),
         one => vec![replicated(one)],
     };
-    oxla_hlo::SpmdSignature {
+    Ok(oxla_hlo::SpmdSignature {
         parameters: s.exe.parameter_shapes().iter().map(replicated).collect(),
         results,
-    }
+    })
 }
 
 /// What `PJRT_Executable_OptimizedProgram` returns: JAX reads each argument's and result's
@@ -406,7 +414,7 @@ fn signature(s: &ExecState) -> oxla_hlo::SpmdSignature {
 /// opaque custom call standing for Oxla's compiled code, over the global signature: Oxla has
 /// no textual form of its generated code to give.
 fn optimized_program(s: &ExecState) -> Result<String> {
-    let sig = signature(s);
+    let sig = signature(s)?;
     let params = sig
         .parameters
         .iter()

@@ -14,6 +14,9 @@ use crate::ast::*;
 mod pretty;
 mod sdy;
 
+/// One value's attributes (an argument's or a result's dictionary).
+type AttrList = Vec<(String, Attr)>;
+
 /// The most results one op may declare (`%x:N = ...`).
 const MAX_RESULTS: i128 = 1 << 16;
 
@@ -493,7 +496,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `(type {attrs}, ...)`: the types and each one's attributes.
-    fn type_list_parens_with_attrs(&mut self) -> Result<(Vec<Type>, Vec<Vec<(String, Attr)>>)> {
+    fn type_list_parens_with_attrs(&mut self) -> Result<(Vec<Type>, Vec<AttrList>)> {
         self.expect("(")?;
         let (mut v, mut attrs) = (Vec::new(), Vec::new());
         if self.eat(")") {
@@ -525,7 +528,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A function's result types with each one's attributes.
-    fn result_types_with_attrs(&mut self) -> Result<(Vec<Type>, Vec<Vec<(String, Attr)>>)> {
+    fn result_types_with_attrs(&mut self) -> Result<(Vec<Type>, Vec<AttrList>)> {
         if self.peek() == Some('(') {
             self.type_list_parens_with_attrs()
         } else {

@@ -43,10 +43,10 @@ impl<'a> Parser<'a> {
                 return Ok(Attr::Struct(name, vec![("text".into(), Attr::Str(text))]));
             }
         };
-        parsed.map_err(|e| {
+        if parsed.is_err() {
             self.pos = save;
-            e
-        })
+        }
+        parsed
     }
 
     /// A mesh after its `<`: `["x"=2, "y"=4], device_ids=[...]>`.
