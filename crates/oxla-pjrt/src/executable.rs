@@ -427,6 +427,8 @@ fn optimized_program(s: &ExecState) -> Result<String> {
         .collect::<Result<Vec<_>>>()?;
     let param_shardings: Vec<String> = sig.parameters.iter().map(|(_, h)| quoted(h)).collect();
     let out_sharding = match &sig.results[..] {
+        // XLA gives an empty tuple one (replicated) sharding, as JAX expects.
+        [] => "{replicated}".to_string(),
         [(_, one)] => one.clone(),
         many => format!(
             "{{{}}}",

@@ -651,3 +651,28 @@ module @s attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32
     );
     destroy_client(c);
 }
+
+/// A program without results on several devices: its empty output tuple gets one
+/// replicated sharding, as XLA gives it (JAX reads "no outputs" from that).
+#[test]
+fn programs_without_results_report_a_replicated_empty_tuple() {
+    let build = [0x20, 0x01, 0x28, 0x02];
+    let mut options = vec![0x1a, build.len() as u8];
+    options.extend(build);
+    let text = r#"
+module @z attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2xf32>) {
+    return
+  }
+}
+"#;
+    let c = client(2);
+    let e = compile(c, text, &options).unwrap();
+    let p = optimized_program(e);
+    assert!(
+        p.contains(r#"mhlo.spmd_output_sharding = "{replicated}""#),
+        "{p}"
+    );
+    destroy_executable(e);
+    destroy_client(c);
+}
