@@ -329,3 +329,22 @@ module {
     let e = import(&m, None).err().unwrap().to_string();
     assert!(e.contains("sdy.all_gather"), "{e}");
 }
+
+/// Shardy text Oxla cannot read structurally is kept as text (the module still parses); a
+/// value the importer needs from it is then a clear error.
+#[test]
+fn unreadable_shardy_text_is_kept_and_refused_where_needed() {
+    let src = r#"
+module {
+  sdy.mesh @m = <["a"=2]>
+  func.func @main(%x: tensor<4xf32> {sdy.sharding = #sdy.sharding<@m, [{"a"}], future_field=(1, 2)>}) -> tensor<4xf32> {
+    %0 = "sdy.sharding_constraint"(%x) <{sharding = #sdy.sharding<@m, [{"a"}], future_field=(1, 2)>}> : (tensor<4xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}"#;
+    let m = parse_module(src).unwrap();
+    let a = m.funcs[0].arg_attr(0, "sdy.sharding").unwrap();
+    assert!(matches!(a.field("text"), Some(Attr::Str(t)) if t.contains("future_field")));
+    let e = import(&m, None).err().unwrap().to_string();
+    assert!(e.contains("sdy.sharding"), "{e}");
+}

@@ -20,8 +20,9 @@ fn st(name: &str, fields: Vec<(&str, Attr)>) -> Attr {
 }
 
 impl<'a> Parser<'a> {
-    /// `#sdy.NAME<...>` after the name, at `<`. Attributes Oxla has no structure for are kept
-    /// as their text (`Struct(name, [text])`).
+    /// `#sdy.NAME<...>` after the name, at `<`. Attributes Oxla has no structure for, or
+    /// whose text it cannot read, are kept as their text (`Struct(name, [text])`): an error
+    /// only where the importer needs them.
     pub(super) fn sdy_attr(&mut self, name: String) -> Result<Attr> {
         let save = self.pos;
         let parsed = match name.as_str() {
@@ -38,15 +39,14 @@ impl<'a> Parser<'a> {
                 Ok(axes)
             }),
             "sdy.op_sharding_rule" => self.expect("<").and_then(|_| self.sdy_rule_body()),
-            _ => {
-                let text = self.opaque_angle_body()?;
-                return Ok(Attr::Struct(name, vec![("text".into(), Attr::Str(text))]));
-            }
+            _ => Err(self.err("no structure")),
         };
-        if parsed.is_err() {
-            self.pos = save;
+        if parsed.is_ok() {
+            return parsed;
         }
-        parsed
+        self.pos = save;
+        let text = self.opaque_angle_body()?;
+        Ok(Attr::Struct(name, vec![("text".into(), Attr::Str(text))]))
     }
 
     /// A mesh after its `<`: `["x"=2, "y"=4], device_ids=[...]>`.
