@@ -86,6 +86,27 @@ fn donatable(f: &oxla_stablehlo::ast::Func, i: usize) -> bool {
             .is_some_and(|a| matches!(a, oxla_stablehlo::ast::Attr::Bool(true)))
 }
 
+/// The HLO sharding of a value whose attributes (`mhlo.sharding`, Shardy's `sdy.sharding`)
+/// split it across devices; `None` when it is whole on each device or says nothing.
+fn split_sharding(
+    module: &oxla_stablehlo::ast::Module,
+    attrs: &[(String, oxla_stablehlo::ast::Attr)],
+) -> Result<Option<String>> {
+    use oxla_stablehlo::ast::Attr;
+    for (k, a) in attrs {
+        match (k.as_str(), a) {
+            ("mhlo.sharding", Attr::Str(s)) if s.starts_with("{devices=") => {
+                return Ok(Some(s.clone()))
+            }
+            ("sdy.sharding", a) if !oxla_stablehlo::sdy::is_replicated(module, a)? => {
+                return Ok(oxla_stablehlo::sdy::hlo_sharding(module, a)?.or(Some(String::new())))
+            }
+            _ => {}
+        }
+    }
+    Ok(None)
+}
+
 /// Imports and compiles `program` for `client`.
 pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) -> Result<ExecState> {
     if format != "mlir" {
@@ -142,16 +163,16 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
     // Arrays sharded across partitions outside a shard_map need XLA's automatic SPMD
     // partitioner: refuse them here rather than fail on the first execution's shapes.
     if exe.num_partitions() > 1 && exe.spmd_signature().is_none() {
-        for i in 0..entry.args.len() {
-            if let Some(oxla_stablehlo::ast::Attr::Str(s)) = entry.arg_attr(i, "mhlo.sharding") {
-                if s.starts_with("{devices=") {
-                    return Err(Error::unimplemented(format!(
-                        "argument {i} is sharded {s} over {} partitions outside a shard_map: \
-                         automatic SPMD partitioning (jit with in_shardings) is not supported \
-                         by Oxla; use shard_map or pmap",
-                        exe.num_partitions()
-                    )));
-                }
+        let args = (0..entry.args.len()).map(|i| ("argument", i, entry.arg_attrs.get(i)));
+        let results = (0..entry.results.len()).map(|i| ("result", i, entry.res_attrs.get(i)));
+        for (what, i, attrs) in args.chain(results) {
+            if let Some(s) = split_sharding(&module, attrs.map_or(&[][..], |a| &a[..]))? {
+                return Err(Error::unimplemented(format!(
+                    "{what} {i} is sharded {s} over {} partitions outside a shard_map: \
+                     automatic SPMD partitioning (jit with in_shardings / out_shardings) is \
+                     not supported by Oxla; use shard_map or pmap",
+                    exe.num_partitions()
+                )));
             }
         }
     }
@@ -338,12 +359,16 @@ entry!(
 
 // ---------------------------------------------------------------- optimized program
 
-/// `tensor<4x3xf32>` for an array shape.
+/// `tensor<4x3xf32>` for an array shape, `!stablehlo.token` for a token.
 fn tensor_type(s: &Shape) -> Result<String> {
-    let Shape::Array(a) = s else {
-        return Err(Error::unimplemented(format!(
-            "the optimized program of a partitioned program with a {s} value"
-        )));
+    let a = match s {
+        Shape::Array(a) => a,
+        Shape::Token => return Ok("!stablehlo.token".to_string()),
+        Shape::Tuple(_) => {
+            return Err(Error::unimplemented(format!(
+                "the optimized program of a program with a {s} value"
+            )))
+        }
     };
     let elem = oxla_stablehlo::mlir_element_type(a.element_type).ok_or_else(|| {
         Error::unimplemented(format!("element type {:?} in MLIR", a.element_type))
@@ -356,19 +381,41 @@ fn quoted(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-/// What `PJRT_Executable_OptimizedProgram` returns for a manually partitioned program (JAX's
-/// shard_map): JAX reads each argument's and result's sharding from it (XLA's
-/// `spmd_parameters_shardings` / `spmd_output_sharding`, as the module attributes MLIR carries
-/// them) to know how the per-device pieces form the global arrays. The body is one opaque
-/// custom call standing for Oxla's compiled code, over the global signature: Oxla has no
-/// textual form of its generated code to give.
+/// The global signature of a program with each value's HLO sharding: a partitioned
+/// program's (shard_map, pmap) from the SPMD pass; any other program on several devices runs
+/// whole on each (compile refuses arrays it would have to split), so every value is
+/// replicated. A one-device program has none: JAX asks for shardings only over several
+/// devices, and takes an optimized program's entry layouts as the executable's (the
+/// default layouts of this module would override the layouts JAX requested).
+fn signature(s: &ExecState) -> Result<oxla_hlo::SpmdSignature> {
+    if let Some(sig) = s.exe.spmd_signature() {
+        return Ok(sig.clone());
+    }
+    if s.devices.len() <= 1 {
+        return Err(Error::unimplemented(
+            "PJRT_Executable_OptimizedProgram: only programs on several devices have one in \
+             Oxla",
+        ));
+    }
+    let replicated = |sh: &Shape| (sh.clone(), "{replicated}".to_string());
+    let results = match s.exe.result_shape() {
+        Shape::Tuple(t) => t.iter().map(replicated).collect(),
+        one => vec![replicated(one)],
+    };
+    Ok(oxla_hlo::SpmdSignature {
+        parameters: s.exe.parameter_shapes().iter().map(replicated).collect(),
+        results,
+    })
+}
+
+/// What `PJRT_Executable_OptimizedProgram` returns: JAX reads each argument's and result's
+/// sharding from it (XLA's `spmd_parameters_shardings` / `spmd_output_sharding`, as the
+/// module attributes MLIR carries them) to know how the per-device pieces form the global
+/// arrays (`compiled.output_shardings`, the sharding of `jit`'s results). The body is one
+/// opaque custom call standing for Oxla's compiled code, over the global signature: Oxla has
+/// no textual form of its generated code to give.
 fn optimized_program(s: &ExecState) -> Result<String> {
-    let sig = s.exe.spmd_signature().ok_or_else(|| {
-        Error::unimplemented(
-            "PJRT_Executable_OptimizedProgram: only partitioned (shard_map, pmap) programs \
-             have one in Oxla",
-        )
-    })?;
+    let sig = signature(s)?;
     let params = sig
         .parameters
         .iter()
@@ -381,6 +428,8 @@ fn optimized_program(s: &ExecState) -> Result<String> {
         .collect::<Result<Vec<_>>>()?;
     let param_shardings: Vec<String> = sig.parameters.iter().map(|(_, h)| quoted(h)).collect();
     let out_sharding = match &sig.results[..] {
+        // XLA gives an empty tuple one (replicated) sharding, as JAX expects.
+        [] => "{replicated}".to_string(),
         [(_, one)] => one.clone(),
         many => format!(
             "{{{}}}",

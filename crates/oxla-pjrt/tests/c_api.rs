@@ -534,3 +534,145 @@ fn events_fire_callbacks_and_short_args_are_rejected() {
     assert_eq!(code, 3);
     assert!(msg.contains("struct_size"), "{msg}");
 }
+
+/// `PJRT_Executable_OptimizedProgram` of a loaded executable, as text.
+fn optimized_program(e: *mut LoadedExecutable) -> String {
+    let mut n: PJRT_LoadedExecutable_GetExecutable_Args = args();
+    n.loaded_executable = e;
+    call(&mut n).unwrap();
+    let mut program = PJRT_Program {
+        struct_size: std::mem::size_of::<PJRT_Program>(),
+        extension_start: null_mut(),
+        code: null_mut(),
+        code_size: 0,
+        format: std::ptr::null(),
+        format_size: 0,
+    };
+    let mut op: PJRT_Executable_OptimizedProgram_Args = args();
+    op.executable = n.executable;
+    op.program = &mut program;
+    call(&mut op).unwrap();
+    let mut buf = vec![0u8; program.code_size];
+    program.code = buf.as_mut_ptr() as *mut c_char;
+    call(&mut op).unwrap();
+    buf.truncate(program.code_size);
+    let mut ed: PJRT_Executable_Destroy_Args = args();
+    ed.executable = n.executable;
+    call(&mut ed).unwrap();
+    String::from_utf8(buf).unwrap()
+}
+
+/// Programs as JAX emits them with Shardy (its default partitioner) over 4 partitions: JAX
+/// reads each executable's output shardings from its optimized program — a replicated
+/// program's are `{replicated}`, a shard_map's those of its `sdy.manual_computation` — and an
+/// argument split outside a shard_map is refused at compile time.
+#[test]
+fn shardy_programs_report_their_shardings() {
+    // CompileOptionsProto { executable_build_options { num_replicas: 1, num_partitions: 4 } }
+    let build = [0x20, 0x01, 0x28, 0x04];
+    let mut options = vec![0x1a, build.len() as u8];
+    options.extend(build);
+    let replicated = r#"
+module @r attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=4]>
+  func.func public @main(%arg0: tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> (tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
+    %0 = sdy.sharding_constraint %arg0 <@mesh, [{}]> : tensor<2xf32>
+    %1 = stablehlo.add %0, %0 : tensor<2xf32>
+    return %1 : tensor<2xf32>
+  }
+}
+"#;
+    let manual = r#"
+module @s attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=4]>
+  func.func public @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%arg1: tensor<2xf32>) {
+      %1 = stablehlo.add %arg1, %arg1 : tensor<2xf32>
+      sdy.return %1 : tensor<2xf32>
+    } : (tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+"#;
+    let c = client(4);
+    let devs = devices(c);
+    let e = compile(c, replicated, &options).unwrap();
+    let p = optimized_program(e);
+    assert!(
+        p.contains(r#"mhlo.spmd_output_sharding = "{replicated}""#)
+            && p.contains(r#"mhlo.spmd_parameters_shardings = ["{replicated}"]"#),
+        "{p}"
+    );
+    let ins: Vec<Vec<*mut Buffer>> = devs
+        .iter()
+        .map(|&d| vec![f32_buffer(c, d, &[1., 2.], &[2], None)])
+        .collect();
+    let outs = execute(e, &ins, &[], 1).unwrap();
+    for o in &outs {
+        assert_eq!(to_host(o[0]).unwrap(), vec![2., 4.]);
+    }
+    outs.iter()
+        .flatten()
+        .chain(ins.iter().flatten())
+        .for_each(|&b| destroy_buffer(b));
+    destroy_executable(e);
+
+    let e = compile(c, manual, &options).unwrap();
+    let p = optimized_program(e);
+    assert!(
+        p.contains(r#"mhlo.spmd_output_sharding = "{devices=[4]<=[4]}""#)
+            && p.contains(r#"mhlo.spmd_parameters_shardings = ["{devices=[4]<=[4]}"]"#)
+            && p.contains("(%arg0: tensor<8xf32>) -> (tensor<8xf32>)"),
+        "{p}"
+    );
+    let ins: Vec<Vec<*mut Buffer>> = devs
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| vec![f32_buffer(c, d, &[i as f32, 1.], &[2], None)])
+        .collect();
+    let outs = execute(e, &ins, &[], 1).unwrap();
+    for (i, o) in outs.iter().enumerate() {
+        assert_eq!(to_host(o[0]).unwrap(), vec![2. * i as f32, 2.]);
+    }
+    outs.iter()
+        .flatten()
+        .chain(ins.iter().flatten())
+        .for_each(|&b| destroy_buffer(b));
+    destroy_executable(e);
+
+    let sharded = replicated.replace(
+        r#"(%arg0: tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>})"#,
+        r#"(%arg0: tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})"#,
+    );
+    let (_, msg) = compile(c, &sharded, &options).err().unwrap();
+    assert!(
+        msg.contains("automatic SPMD") && msg.contains("{devices=[4]<=[4]}"),
+        "{msg}"
+    );
+    destroy_client(c);
+}
+
+/// A program without results on several devices: its empty output tuple gets one
+/// replicated sharding, as XLA gives it (JAX reads "no outputs" from that).
+#[test]
+fn programs_without_results_report_a_replicated_empty_tuple() {
+    let build = [0x20, 0x01, 0x28, 0x02];
+    let mut options = vec![0x1a, build.len() as u8];
+    options.extend(build);
+    let text = r#"
+module @z attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2xf32>) {
+    return
+  }
+}
+"#;
+    let c = client(2);
+    let e = compile(c, text, &options).unwrap();
+    let p = optimized_program(e);
+    assert!(
+        p.contains(r#"mhlo.spmd_output_sharding = "{replicated}""#),
+        "{p}"
+    );
+    destroy_executable(e);
+    destroy_client(c);
+}

@@ -213,6 +213,9 @@ pub struct Func {
     pub arg_attrs: Vec<Vec<(String, Attr)>>,
     /// Result types.
     pub results: Vec<Type>,
+    /// Each result's attributes (`{jax.result_info = "", sdy.sharding = ...}`), one list per
+    /// result (may be shorter than `results`).
+    pub res_attrs: Vec<Vec<(String, Attr)>>,
     /// The body.
     pub body: Region,
     /// Source line (1-based).
@@ -223,6 +226,15 @@ impl Func {
     /// The attribute `name` of argument `i`.
     pub fn arg_attr(&self, i: usize, name: &str) -> Option<&Attr> {
         self.arg_attrs
+            .get(i)?
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v)
+    }
+
+    /// The attribute `name` of result `i`.
+    pub fn res_attr(&self, i: usize, name: &str) -> Option<&Attr> {
+        self.res_attrs
             .get(i)?
             .iter()
             .find(|(k, _)| k == name)
@@ -239,4 +251,7 @@ pub struct Module {
     pub attrs: Vec<(String, Attr)>,
     /// The functions, in source order.
     pub funcs: Vec<Func>,
+    /// Shardy's device meshes (`sdy.mesh @name = <...>`): name and `sdy.mesh` attribute
+    /// (see [`crate::sdy`]).
+    pub meshes: Vec<(String, Attr)>,
 }

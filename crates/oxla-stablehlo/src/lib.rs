@@ -9,8 +9,10 @@ mod chlo;
 mod convert;
 pub mod export;
 pub mod import;
+mod module_op;
 mod normalize;
 pub mod parser;
+pub mod sdy;
 
 pub use convert::{dense_literal, shape_of};
 pub use import::{import, Check, CheckKind, Expected, Imported, ParallelRun};

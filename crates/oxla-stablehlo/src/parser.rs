@@ -11,6 +11,12 @@ use oxla_hlo::{Error, PrimitiveType, Result};
 
 use crate::ast::*;
 
+mod pretty;
+mod sdy;
+
+/// One value's attributes (an argument's or a result's dictionary).
+type AttrList = Vec<(String, Attr)>;
+
 /// The most results one op may declare (`%x:N = ...`).
 const MAX_RESULTS: i128 = 1 << 16;
 
@@ -486,16 +492,21 @@ impl<'a> Parser<'a> {
     }
 
     fn type_list_parens(&mut self) -> Result<Vec<Type>> {
+        Ok(self.type_list_parens_with_attrs()?.0)
+    }
+
+    /// `(type {attrs}, ...)`: the types and each one's attributes.
+    fn type_list_parens_with_attrs(&mut self) -> Result<(Vec<Type>, Vec<AttrList>)> {
         self.expect("(")?;
-        let mut v = Vec::new();
+        let (mut v, mut attrs) = (Vec::new(), Vec::new());
         if self.eat(")") {
-            return Ok(v);
+            return Ok((v, attrs));
         }
         loop {
             v.push(self.ty()?);
-            self.arg_attrs()?;
+            attrs.push(self.arg_attrs()?);
             if self.eat(")") {
-                return Ok(v);
+                return Ok((v, attrs));
             }
             self.expect(",")?;
         }
@@ -513,10 +524,15 @@ impl<'a> Parser<'a> {
     }
 
     fn result_types(&mut self) -> Result<Vec<Type>> {
+        Ok(self.result_types_with_attrs()?.0)
+    }
+
+    /// A function's result types with each one's attributes.
+    fn result_types_with_attrs(&mut self) -> Result<(Vec<Type>, Vec<AttrList>)> {
         if self.peek() == Some('(') {
-            self.type_list_parens()
+            self.type_list_parens_with_attrs()
         } else {
-            Ok(vec![self.ty()?])
+            Ok((vec![self.ty()?], vec![]))
         }
     }
 
@@ -807,10 +823,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             let name = self.ident()?;
             if name.starts_with("sdy.") && self.rest().starts_with('<') {
-                // Shardy sharding rules and meshes describe how to partition, not what to
-                // compute: kept as opaque text, never interpreted.
-                let text = self.opaque_angle_body()?;
-                return Ok(Attr::Struct(name, vec![("text".into(), Attr::Str(text))]));
+                return self.sdy_attr(name);
             }
             if self.eat("<") {
                 return self.struct_attr(name);
@@ -888,64 +901,7 @@ impl<'a> Parser<'a> {
     /// `"builtin.module"() <{sym_name = ..}> ({ "func.func"() <{..}> ({..}) : () -> () })`.
     fn generic_module(&mut self) -> Result<Module> {
         let op = self.op()?;
-        let mut m = Module {
-            name: op
-                .attr("sym_name")
-                .and_then(Attr::as_str)
-                .map(str::to_string),
-            attrs: op
-                .attrs
-                .iter()
-                .filter(|(k, _)| k != "sym_name")
-                .cloned()
-                .collect(),
-            funcs: vec![],
-        };
-        let ops = op
-            .regions
-            .first()
-            .and_then(|r| r.blocks.first())
-            .map(|b| b.ops.clone())
-            .unwrap_or_default();
-        for f in ops {
-            if f.name != "func.func" {
-                continue;
-            }
-            let name = f
-                .attr("sym_name")
-                .and_then(Attr::as_str)
-                .ok_or_else(|| self.err("generic func.func without sym_name"))?
-                .to_string();
-            let results = match f.attr("function_type") {
-                Some(Attr::Type(Type::Function(_, r))) => r.clone(),
-                _ => vec![],
-            };
-            let body = f.regions.first().cloned().unwrap_or_default();
-            let args = body
-                .blocks
-                .first()
-                .map(|b| b.args.clone())
-                .unwrap_or_default();
-            let arg_attrs = match f.attr("arg_attrs") {
-                Some(Attr::Array(a)) => a
-                    .iter()
-                    .map(|d| match d {
-                        Attr::Dict(kv) => kv.clone(),
-                        _ => Vec::new(),
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            };
-            m.funcs.push(Func {
-                name,
-                args,
-                arg_attrs,
-                results,
-                body,
-                line: f.line,
-            });
-        }
-        Ok(m)
+        crate::module_op::module_from_op(op, "generic builtin.module")
     }
 
     // ---------------------------------------------------------------- structure
@@ -1020,6 +976,8 @@ impl<'a> Parser<'a> {
             }
             if self.eat_kw("func.func") {
                 m.funcs.push(self.func()?);
+            } else if self.eat_kw("sdy.mesh") {
+                m.meshes.push(self.sdy_mesh_op()?);
             } else {
                 return Err(self.err("expected 'func.func'"));
             }
@@ -1049,10 +1007,10 @@ impl<'a> Parser<'a> {
                 self.expect(",")?;
             }
         }
-        let results = if self.eat("->") {
-            self.result_types()?
+        let (results, res_attrs) = if self.eat("->") {
+            self.result_types_with_attrs()?
         } else {
-            vec![]
+            (vec![], vec![])
         };
         if self.eat_kw("attributes") {
             self.attr_dict()?;
@@ -1064,6 +1022,7 @@ impl<'a> Parser<'a> {
             args,
             arg_attrs,
             results,
+            res_attrs,
             body,
             line,
         })
@@ -1216,297 +1175,6 @@ impl<'a> Parser<'a> {
                 op.result_types = o;
             }
             _ => return Err(self.err("expected a function type '(...) -> ...'")),
-        }
-        Ok(op)
-    }
-
-    /// Reads the trailing `: types` of a pretty op.
-    fn pretty_types(&mut self, op: &mut Operation) -> Result<()> {
-        if !self.eat(":") {
-            return Ok(());
-        }
-        self.skip_ws();
-        if self.rest().starts_with('(') {
-            let save = self.pos;
-            let ins = self.type_list_parens()?;
-            if self.eat("->") {
-                op.operand_types = ins;
-                op.result_types = self.result_types()?;
-                return Ok(());
-            }
-            self.pos = save;
-        }
-        let mut ts = vec![self.ty()?];
-        while self.eat(",") {
-            ts.push(self.ty()?);
-        }
-        // CHLO's `: operand_type -> result_type`.
-        if self.eat("->") {
-            op.operand_types = ts;
-            op.result_types = self.result_types()?;
-            return Ok(());
-        }
-        // `stablehlo.select %p, %a, %b : pred_type, value_type`.
-        if op.name == "stablehlo.select" && ts.len() == 2 {
-            op.operand_types = vec![ts[0].clone(), ts[1].clone(), ts[1].clone()];
-            op.result_types = vec![ts[1].clone()];
-            return Ok(());
-        }
-        // `: t` means every operand and result has type t (or the listed types in order).
-        op.operand_types = if ts.len() == op.operands.len() {
-            ts.clone()
-        } else {
-            vec![ts[0].clone(); op.operands.len()]
-        };
-        op.result_types = ts;
-        Ok(())
-    }
-
-    fn pretty_op(&mut self, name: String) -> Result<Operation> {
-        let mut op = Self::new_op(name.clone());
-        match name.as_str() {
-            "stablehlo.while" => return self.pretty_while(op),
-            "func.return" | "return" | "stablehlo.return" => {
-                while self.peek() == Some('%') {
-                    op.operands.push(self.value_name()?);
-                    if !self.eat(",") {
-                        break;
-                    }
-                }
-                self.pretty_types(&mut op)?;
-                return Ok(op);
-            }
-            _ => {}
-        }
-        let mut positional_enums = Vec::new();
-        loop {
-            self.skip_ws();
-            let r = self.rest();
-            if r.starts_with(':') || r.is_empty() || r.starts_with('}') || r.starts_with('\n') {
-                break;
-            }
-            if r.starts_with("loc(") {
-                break;
-            }
-            if r.starts_with('%') {
-                op.operands.push(self.value_name()?);
-                if self.rest().starts_with('[') {
-                    self.pos += 1;
-                    let i = self.number()?;
-                    self.expect("]")?;
-                    op.attrs.push(("index".into(), i));
-                }
-            } else if r.starts_with(',') {
-                self.pos += 1;
-            } else if r.starts_with("dense<") {
-                self.dense_takes_type = false;
-                let a = self.attr();
-                self.dense_takes_type = true;
-                op.attrs.push(("value".into(), a?));
-            } else if r.starts_with('(') {
-                self.pretty_parens(&mut op)?;
-            } else if let Some(rest) = r.strip_prefix('{') {
-                // A region body (`{ ^bb0(...): ...}` or `{ %x = ...}`) or an attribute dict.
-                let inner = rest.trim_start();
-                if inner.starts_with('^') || inner.starts_with('%') {
-                    op.regions.push(self.region()?);
-                } else {
-                    op.attrs.extend(self.attr_dict()?);
-                }
-            } else if r.starts_with('[') {
-                self.slice_spec(&mut op)?;
-            } else if r.starts_with('@') {
-                self.pos += 1;
-                // `@"<lambda>"`: JAX quotes names that are not identifiers.
-                let s = self.symbol_name()?;
-                op.attrs.push(("callee".into(), Attr::Symbol(s)));
-            } else if r.starts_with('"') {
-                let s = self.string()?;
-                op.attrs.push(("name".into(), Attr::Str(s)));
-            } else if self.eat_kw("applies") {
-                let body = self.ident()?;
-                op.attrs.push(("applies".into(), Attr::Str(body)));
-            } else if self.eat_kw("across") {
-                self.eat_kw("dimensions");
-                self.expect("=")?;
-                let a = self.attr()?;
-                op.attrs.push(("dimensions".into(), a));
-            } else {
-                let id = self.ident()?;
-                if self.eat("=") {
-                    let v = self.attr()?;
-                    // `contracting_dims = [1] x [0]`
-                    if self.eat_kw("x") {
-                        let w = self.attr()?;
-                        op.attrs.push((id, Attr::Array(vec![v, w])));
-                    } else {
-                        op.attrs.push((id, v));
-                    }
-                } else if id == "inits" {
-                    // chlo.scan(inputs...) inits(carries...): remember where inputs end.
-                    op.attrs
-                        .push(("__num_inputs".into(), Attr::Int(op.operands.len() as i128)));
-                } else if id != "attributes" {
-                    positional_enums.push(Attr::Enum(id));
-                }
-            }
-        }
-        if !positional_enums.is_empty() {
-            op.attrs
-                .push(("__positional".into(), Attr::Array(positional_enums)));
-        }
-        self.pretty_types(&mut op)?;
-        if self.peek() == Some('{') && !self.rest().trim_start().starts_with("{\n") {
-            op.attrs.extend(self.attr_dict()?);
-        }
-        // `reducer(%a: t, %b: t) (%c: t, %d: t) { ... }` after the types.
-        if self.eat_kw("reducer") {
-            let mut block = Block::default();
-            while self.eat("(") {
-                loop {
-                    let n = self.value_name()?;
-                    self.expect(":")?;
-                    let t = self.ty()?;
-                    block.args.push((n, t));
-                    if self.eat(")") {
-                        break;
-                    }
-                    self.expect(",")?;
-                }
-            }
-            let mut region = self.region()?;
-            if let Some(b) = region.blocks.first_mut() {
-                // The reducer's arguments are (acc, x) pairs per operand; reorder to
-                // (acc..., x...) as the generic form.
-                let n = block.args.len() / 2;
-                let mut args = Vec::new();
-                for i in 0..n {
-                    args.push(block.args[2 * i].clone());
-                }
-                for i in 0..n {
-                    args.push(block.args[2 * i + 1].clone());
-                }
-                b.args = args;
-            }
-            op.regions.push(region);
-        }
-        Ok(op)
-    }
-
-    /// Parenthesized items in pretty ops: `(%x init: %c), (%y init: %d)` (reduce),
-    /// `(%a, %b)` operand lists, or `({region}, {region})`.
-    fn pretty_parens(&mut self, op: &mut Operation) -> Result<()> {
-        self.expect("(")?;
-        self.skip_ws();
-        if self.rest().starts_with('{') {
-            loop {
-                op.regions.push(self.region()?);
-                if self.eat(")") {
-                    return Ok(());
-                }
-                self.expect(",")?;
-            }
-        }
-        let mut inits = Vec::new();
-        if !self.eat(")") {
-            loop {
-                // `chlo.top_k(%x, k = 3)`: an inline attribute inside the parentheses.
-                if self.peek() != Some('%') {
-                    let key = self.ident()?;
-                    self.expect("=")?;
-                    let v = self.attr()?;
-                    op.attrs.push((key, v));
-                    if self.eat(")") {
-                        break;
-                    }
-                    self.expect(",")?;
-                    continue;
-                }
-                op.operands.push(self.value_name()?);
-                if self.eat_kw("init") {
-                    self.expect(":")?;
-                    inits.push(self.value_name()?);
-                }
-                if self.eat(")") {
-                    break;
-                }
-                self.expect(",")?;
-            }
-        }
-        if !inits.is_empty() {
-            op.attrs.push((
-                "__inits".into(),
-                Attr::Array(inits.into_iter().map(Attr::Str).collect()),
-            ));
-        }
-        Ok(())
-    }
-
-    /// `[0:2, 1:3:2]` slice syntax.
-    fn slice_spec(&mut self, op: &mut Operation) -> Result<()> {
-        self.expect("[")?;
-        let (mut s, mut l, mut st) = (vec![], vec![], vec![]);
-        if !self.eat("]") {
-            loop {
-                s.push(self.number()?.as_int().unwrap_or(0) as i64);
-                self.expect(":")?;
-                l.push(self.number()?.as_int().unwrap_or(0) as i64);
-                st.push(if self.eat(":") {
-                    self.number()?.as_int().unwrap_or(1) as i64
-                } else {
-                    1
-                });
-                if self.eat("]") {
-                    break;
-                }
-                self.expect(",")?;
-            }
-        }
-        op.attrs.push(("start_indices".into(), Attr::I64Array(s)));
-        op.attrs.push(("limit_indices".into(), Attr::I64Array(l)));
-        op.attrs.push(("strides".into(), Attr::I64Array(st)));
-        Ok(())
-    }
-
-    /// `stablehlo.while(%a = %x, %b = %y) : t1, t2 cond { ... } do { ... }`
-    fn pretty_while(&mut self, mut op: Operation) -> Result<Operation> {
-        if self.peek() == Some('"') || self.rest().trim_start().starts_with("({") {
-            return self.generic_rest(op);
-        }
-        self.expect("(")?;
-        let mut iter_names = Vec::new();
-        if !self.eat(")") {
-            loop {
-                iter_names.push(self.value_name()?);
-                self.expect("=")?;
-                op.operands.push(self.value_name()?);
-                if self.eat(")") {
-                    break;
-                }
-                self.expect(",")?;
-            }
-        }
-        if self.peek() == Some('{') {
-            op.attrs.extend(self.attr_dict()?);
-        }
-        self.pretty_types(&mut op)?;
-        let types = op.result_types.clone();
-        op.operand_types = types.clone();
-        for kw in ["cond", "do"] {
-            if !self.eat_kw(kw) {
-                return Err(self.err(format!("expected '{kw}' in stablehlo.while")));
-            }
-            let mut r = self.region()?;
-            if let Some(b) = r.blocks.first_mut() {
-                if b.args.is_empty() {
-                    b.args = iter_names
-                        .iter()
-                        .cloned()
-                        .zip(types.iter().cloned())
-                        .collect();
-                }
-            }
-            op.regions.push(r);
         }
         Ok(op)
     }

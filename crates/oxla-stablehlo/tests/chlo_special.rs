@@ -290,9 +290,9 @@ fn sinh_and_cosh_are_accurate_up_to_overflow() {
 /// What JAX sends through the plugin with Shardy on (its default) for `jit(cholesky)` on
 /// f32[3,3]: an empty `sdy.mesh`, `#sdy.sharding` on the argument and `#sdy.op_sharding_rule`
 /// on the LAPACK custom call, all in Shardy's own bytecode encodings. They say how to
-/// partition; the reader skips them and the program runs: L L^T = A.
+/// partition; the reader decodes them (`tests/sdy.rs`) and the program runs: L L^T = A.
 #[test]
-fn shardy_mesh_and_attributes_in_bytecode_are_skipped() {
+fn shardy_mesh_and_attributes_in_bytecode_decode() {
     let bytes = include_bytes!("data/cholesky_shardy_f32.mlirbc");
     let module = oxla_stablehlo::parse_program(bytes).expect("decodes");
     let imp = import(&module, None).expect("imports");

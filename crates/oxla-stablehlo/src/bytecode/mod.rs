@@ -2,13 +2,14 @@
 //! the same `ast::Module` the text parser produces, so one importer serves both.
 //!
 //! `cursor` reads the primitives, `container` the header and index tables, `table` resolves
-//! attributes and types through `builtin` and `vhlo`, `ops` reads the IR, and `upgrade` turns
+//! attributes and types through `builtin`, `vhlo` and `sdy`, `ops` reads the IR, and `upgrade` turns
 //! VHLO ops (any version) into the StableHLO ops and attribute forms of the text path.
 
 mod builtin;
 mod container;
 pub mod cursor;
 mod ops;
+mod sdy;
 mod table;
 mod upgrade;
 mod vhlo;

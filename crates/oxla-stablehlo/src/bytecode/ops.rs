@@ -12,7 +12,7 @@ use super::container::SECTION_IR;
 use super::cursor::Cursor;
 use super::table::{loc_line_col, Table};
 use super::upgrade;
-use crate::ast::{Attr, Block, Func, Module, Operation, Region, Type};
+use crate::ast::{Attr, Block, Module, Operation, Region, Type};
 
 const HAS_ATTRS: u8 = 0x01;
 const HAS_RESULTS: u8 = 0x02;
@@ -121,7 +121,7 @@ impl<'t, 'c, 'a> IrReader<'t, 'c, 'a> {
             .into_iter()
             .find(|o| o.name == "builtin.module")
             .ok_or_else(|| Error::invalid("MLIR bytecode: no builtin.module at the top level"))?;
-        module_from_op(module_op)
+        crate::module_op::module_from_op(module_op, "MLIR bytecode")
     }
 
     /// A block header: its op count and (when flagged) its arguments, which it defines.
@@ -402,12 +402,33 @@ impl<'t, 'c, 'a> IrReader<'t, 'c, 'a> {
                 out.push((name.to_string(), a));
             }
         } else if dialect == "sdy" {
-            // Shardy's properties (the module's device mesh, a manual computation's in/out
-            // shardings and manual axes) say how to partition, not what to compute: left
-            // undecoded. sdy.mesh is dropped with the module's other non-function ops, and a
-            // manual computation is imported from its operand, block-argument and result
-            // types (import/control.rs).
-            return Ok(out);
+            // Shardy's ops: their meshes, shardings and manual axes (bytecode/sdy.rs).
+            let Some(names) = super::sdy::property_names(full.trim_start_matches("sdy.")) else {
+                return Ok(out);
+            };
+            for name in names {
+                if b.is_empty() {
+                    break;
+                }
+                let (name, a) = match name.strip_suffix('?') {
+                    Some(n) => {
+                        let at = b.offset();
+                        let (i, present) = b.varint_flag("an optional attribute")?;
+                        if !present {
+                            continue;
+                        }
+                        if i as usize >= self.table.container.attrs.len() {
+                            return Err(super::cursor::malformed(
+                                at,
+                                "an attribute index in range",
+                            ));
+                        }
+                        (n, self.table.attr(i as usize)?)
+                    }
+                    None => (*name, self.table.read_attr(&mut b)?),
+                };
+                out.push((name.to_string(), a));
+            }
         } else {
             return Err(Error::unimplemented(format!(
                 "{full}: native properties of a {dialect} op (only builtin, vhlo and sdy are \
@@ -449,74 +470,4 @@ fn skip_use_lists(c: &mut Cursor<'_>, n_values: u64) -> Result<()> {
         }
     }
     Ok(())
-}
-
-fn module_from_op(op: Operation) -> Result<Module> {
-    let name = op
-        .attr("sym_name")
-        .and_then(Attr::as_str)
-        .map(str::to_string);
-    let attrs = op
-        .attrs
-        .iter()
-        .filter(|(k, _)| k != "sym_name" && k != "sym_visibility")
-        .cloned()
-        .collect();
-    let mut m = Module {
-        name,
-        attrs,
-        funcs: vec![],
-    };
-    let ops = op
-        .regions
-        .into_iter()
-        .next()
-        .and_then(|r| r.blocks.into_iter().next())
-        .map(|b| b.ops)
-        .unwrap_or_default();
-    for f in ops {
-        if f.name != "func.func" {
-            continue;
-        }
-        let name = f
-            .attr("sym_name")
-            .and_then(Attr::as_str)
-            .ok_or_else(|| Error::invalid("MLIR bytecode: a function without sym_name"))?
-            .to_string();
-        let results = match f.attr("function_type") {
-            Some(Attr::Type(Type::Function(_, r))) => r.clone(),
-            _ => vec![],
-        };
-        let arg_attrs = match f.attr("arg_attrs") {
-            Some(Attr::Array(a)) => a
-                .iter()
-                .map(|d| match d {
-                    Attr::Dict(kv) => kv.clone(),
-                    _ => Vec::new(),
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        let mut body = f.regions.into_iter().next().unwrap_or_default();
-        // The body's own return is the function's.
-        if let Some(last) = body.blocks.first_mut().and_then(|b| b.ops.last_mut()) {
-            if last.name == "stablehlo.return" {
-                last.name = "func.return".into();
-            }
-        }
-        let args = body
-            .blocks
-            .first()
-            .map(|b| b.args.clone())
-            .unwrap_or_default();
-        m.funcs.push(Func {
-            name,
-            args,
-            arg_attrs,
-            results,
-            body,
-            line: f.line,
-        });
-    }
-    Ok(m)
 }

@@ -18,7 +18,7 @@ use oxla_hlo::{Error, Result};
 
 use super::container::{Container, Entry};
 use super::cursor::Cursor;
-use super::{builtin, vhlo};
+use super::{builtin, sdy, vhlo};
 use crate::ast::{Attr, Type};
 
 /// How deep attributes and types may nest (through arrays, dictionaries, tensor types...),
@@ -257,19 +257,11 @@ impl<'c, 'a> Table<'c, 'a> {
                 ("builtin", false) => (Attr::Unit, builtin::ty(self, &mut c)?),
                 ("vhlo", true) => (vhlo::attr(self, &mut c)?, dummy_t),
                 ("vhlo", false) => (Attr::Unit, vhlo::ty(self, &mut c)?),
-                ("sdy", true) => {
-                    // Shardy's shardings and sharding rules (on arguments, results and
-                    // custom calls) say how to partition, not what to compute; the importer
-                    // ignores them, so their bytes are skipped, as the text parser skips
-                    // their text.
-                    let n = c.remaining() as u64;
-                    c.bytes(n, "a Shardy attribute")?;
-                    (Attr::Struct("sdy".into(), Vec::new()), dummy_t)
-                }
+                ("sdy", true) => (sdy::attr(self, &mut c)?, dummy_t),
                 (d, _) => {
                     return Err(Error::unimplemented(format!(
                         "MLIR bytecode: byte {}: {} of dialect '{d}' in that dialect's own \
-                         encoding (only builtin and vhlo are read)",
+                         encoding (only builtin, vhlo and sdy are read)",
                         c.offset(),
                         if is_attr { "an attribute" } else { "a type" }
                     )))

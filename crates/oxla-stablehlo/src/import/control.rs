@@ -11,7 +11,6 @@ use super::attrs::*;
 use super::checks::custom_call_check;
 use super::{one, Importer, OpCx, Scope};
 use crate::ast::*;
-use crate::shape_of;
 
 /// Names used inside `regions` but defined outside them.
 fn free_values(regions: &[Region]) -> Vec<String> {
@@ -72,7 +71,6 @@ impl Importer<'_> {
             }
             "stablehlo.while" => self.while_op(b, cx.scope, op, args),
             "stablehlo.if" | "stablehlo.case" => self.conditional(b, cx.scope, op, args),
-            "sdy.manual_computation" => self.manual_computation(b, cx.scope, op, args),
             // Serialized VHLO bridges the builtin-typed values of non-VHLO ops (Shardy's)
             // with these casts: the values are the same.
             "builtin.unrealized_conversion_cast" if args.len() == op.results.len() => {
@@ -163,51 +161,6 @@ impl Importer<'_> {
             _ => return Ok(None),
         };
         results.map(Some)
-    }
-
-    /// Shardy's `sdy.manual_computation` (shard_map under Shardy): the body runs on each
-    /// device's shards. Imported as GSPMD spells it — each operand cut to the shard type of
-    /// its block argument (`SPMDFullToShardShape`), the body inline, each result reassembled
-    /// to the op's result type (`SPMDShardToFullShape`) — which the manual SPMD pass
-    /// (oxla-passes `spmd.rs`) turns into the per-device program.
-    fn manual_computation(
-        &mut self,
-        b: &mut XlaBuilder,
-        scope: &mut Scope,
-        op: &Operation,
-        args: &[XlaOp],
-    ) -> Result<Vec<XlaOp>> {
-        let block = first_region(op)?
-            .blocks
-            .first()
-            .ok_or_else(|| Error::invalid("sdy.manual_computation without a body"))?;
-        if block.args.len() != args.len() || op.result_types.len() != op.results.len() {
-            return Err(Error::invalid(format!(
-                "sdy.manual_computation: {} operands for {} block arguments",
-                args.len(),
-                block.args.len()
-            )));
-        }
-        for ((name, ty), &x) in block.args.iter().zip(args) {
-            let local = shape_of(ty)?;
-            let shard = b.custom_call("SPMDFullToShardShape", &[x], &local, false, "");
-            scope.vals.insert(name.clone(), shard);
-        }
-        let ret = self.build_ops(b, scope, &block.ops, false)?;
-        if ret.len() != op.result_types.len() {
-            return Err(Error::invalid(format!(
-                "sdy.manual_computation: the body returns {} values for {} results",
-                ret.len(),
-                op.result_types.len()
-            )));
-        }
-        ret.iter()
-            .zip(&op.result_types)
-            .map(|(&v, ty)| {
-                let global = shape_of(ty)?;
-                Ok(b.custom_call("SPMDShardToFullShape", &[v], &global, false, ""))
-            })
-            .collect()
     }
 
     /// A region with captured values threaded through one tuple parameter: the tuple holds

@@ -21,6 +21,7 @@ mod interpreter;
 mod linalg;
 mod quantization;
 mod reduction;
+mod sdy;
 
 use std::collections::{HashMap, HashSet};
 
@@ -371,7 +372,7 @@ impl<'m> Importer<'m> {
             scope,
             is_entry,
         };
-        let families: [Family<'m>; 10] = [
+        let families: [Family<'m>; 11] = [
             Self::elementwise,
             Self::quantization,
             Self::data_movement,
@@ -382,6 +383,7 @@ impl<'m> Importer<'m> {
             Self::collectives,
             Self::checks,
             Self::interpreter,
+            Self::sdy,
         ];
         for family in families {
             if let Some(results) = family(self, b, &mut cx)? {
@@ -470,7 +472,10 @@ fn min_operands(name: &str) -> usize {
         | "composite"
         | "interpreter.run_parallel"
         | "dynamic_iota"
-        | "optimization_barrier" => 0,
+        | "optimization_barrier"
+        | "sdy.constant"
+        | "sdy.manual_computation"
+        | "sdy.named_computation" => 0,
         _ => 1,
     }
 }

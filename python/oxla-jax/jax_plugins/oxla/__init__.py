@@ -10,10 +10,11 @@ Environment:
                           unless JAX_PLATFORMS names oxla)
   OXLA_JAX_CPU_LOWERINGS=0  do not reuse JAX's CPU lowering rules for platform oxla (see
                           `_reuse_cpu_lowerings`)
-  OXLA_JAX_SHARDY=1       keep JAX's Shardy partitioner on. By default initialize() turns it
-                          off (jax_use_shardy_partitioner=False): Oxla reads GSPMD sharding
-                          annotations but not yet the `sdy` dialect that Shardy puts in every
-                          program that names a sharding (jax.random, multi-device jit).
+
+initialize() changes nothing global in JAX: JAX calls it for every installed plugin, whatever
+JAX_PLATFORMS says, so its configuration (the Shardy partitioner included) stays as the user
+set it, and what is added (donation, lowering rules, the compilation cache) is for platform
+oxla only.
 """
 
 import os
@@ -37,7 +38,6 @@ def library_path() -> str:
 
 
 def initialize():
-    import jax
     from jax._src import xla_bridge
 
     # JAX lowers donate_argnums to aliasing attributes only for platforms on this list; Oxla
@@ -52,8 +52,6 @@ def initialize():
     if os.environ.get("OXLA_JAX_CPU_LOWERINGS", "1") != "0":
         _reuse_cpu_lowerings()
     _enable_compilation_cache()
-    if os.environ.get("OXLA_JAX_SHARDY", "0") != "1":
-        jax.config.update("jax_use_shardy_partitioner", False)
 
     options = {}
     n = os.environ.get("OXLA_NUM_DEVICES")
@@ -115,4 +113,5 @@ def _enable_compilation_cache():
         return check(backend)
 
     is_cache_used._oxla = True
+    is_cache_used.__wrapped__ = check
     cc.is_cache_used = is_cache_used
