@@ -20,6 +20,19 @@ type AttrList = Vec<(String, Attr)>;
 /// The most results one op may declare (`%x:N = ...`).
 const MAX_RESULTS: i128 = 1 << 16;
 
+/// How deep attributes, types and regions may nest. A level takes a few KiB of stack;
+/// [`parse_module`] runs the parser on a thread whose stack holds this many
+/// ([`PARSER_STACK`]), whatever the caller's stack is.
+const MAX_NESTING: usize = 4096;
+
+/// Stack for [`parse_module`]'s thread (only the pages it touches are committed).
+const PARSER_STACK: usize = 256 << 20;
+
+/// Values that alias uses may copy: this many plus 16 a byte of text. `#a1 = [#a0, #a0]`,
+/// `#a2 = [#a1, #a1]` ... doubles with every line, so a few hundred bytes of aliases would
+/// otherwise expand to 2^60 values.
+const ALIAS_BUDGET_BASE: usize = 1 << 20;
+
 /// MLIR text parser (pretty and generic op syntax).
 pub struct Parser<'a> {
     src: &'a str,
@@ -31,6 +44,23 @@ pub struct Parser<'a> {
     /// The last position [`Parser::line_col`] was asked for and its line: every op records
     /// its line, and counting from the start each time made parsing quadratic in the text.
     line_memo: std::cell::Cell<(usize, usize)>,
+    /// Attributes, types and regions open around the current position ([`MAX_NESTING`]).
+    depth: usize,
+    /// Values alias uses may still copy ([`ALIAS_BUDGET_BASE`]).
+    alias_budget: usize,
+}
+
+/// The number of values in an attribute (itself and everything it holds).
+fn attr_size(a: &Attr) -> usize {
+    1 + match a {
+        Attr::Array(v) => v.iter().map(attr_size).sum(),
+        Attr::Dict(v) | Attr::Struct(_, v) => v.iter().map(|(_, x)| attr_size(x)).sum(),
+        Attr::Dense {
+            values, hex_blob, ..
+        } => values.len() + hex_blob.as_ref().map_or(0, |b| b.len() / 8),
+        Attr::I64Array(v) => v.len(),
+        _ => 0,
+    }
 }
 
 fn is_ident_char(c: char) -> bool {
@@ -89,7 +119,20 @@ impl<'a> Parser<'a> {
             aliases: Vec::new(),
             dense_takes_type: true,
             line_memo: std::cell::Cell::new((0, 1)),
+            depth: 0,
+            alias_budget: ALIAS_BUDGET_BASE.saturating_add(src.len().saturating_mul(16)),
         }
+    }
+
+    /// Runs `f` one nesting level deeper, or fails past [`MAX_NESTING`].
+    fn nested<T>(&mut self, what: &str, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.depth >= MAX_NESTING {
+            return Err(self.err(format!("{what} nest deeper than {MAX_NESTING} levels")));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
     }
 
     // ---------------------------------------------------------------- low level
@@ -420,6 +463,10 @@ impl<'a> Parser<'a> {
 
     /// Parses a type.
     pub fn ty(&mut self) -> Result<Type> {
+        self.nested("types", Self::ty_here)
+    }
+
+    fn ty_here(&mut self) -> Result<Type> {
         self.skip_ws();
         if self.eat("!stablehlo.token") {
             return Ok(Type::Token);
@@ -736,6 +783,10 @@ impl<'a> Parser<'a> {
 
     /// Parses an attribute value.
     pub fn attr(&mut self) -> Result<Attr> {
+        self.nested("attributes", Self::attr_here)
+    }
+
+    fn attr_here(&mut self) -> Result<Attr> {
         self.skip_ws();
         let r = self.rest();
         if self.eat("dense<") {
@@ -828,12 +879,21 @@ impl<'a> Parser<'a> {
             if self.eat("<") {
                 return self.struct_attr(name);
             }
-            return self
+            let v = self
                 .aliases
                 .iter()
                 .find(|(k, _)| *k == name)
                 .map(|(_, v)| v.clone())
-                .ok_or_else(|| self.err(format!("unknown attribute alias #{name}")));
+                .ok_or_else(|| self.err(format!("unknown attribute alias #{name}")))?;
+            let n = attr_size(&v);
+            if n > self.alias_budget {
+                return Err(self.err(format!(
+                    "attribute aliases expand to too many values (#{name} holds {n}; aliases \
+                     that use other aliases many times over)"
+                )));
+            }
+            self.alias_budget -= n;
+            return Ok(v);
         }
         if self.eat_kw("true") {
             return Ok(Attr::Bool(true));
@@ -1030,6 +1090,10 @@ impl<'a> Parser<'a> {
 
     /// Parses a region `{ ... }`.
     pub fn region(&mut self) -> Result<Region> {
+        self.nested("regions", Self::region_here)
+    }
+
+    fn region_here(&mut self) -> Result<Region> {
         self.expect("{")?;
         let mut blocks = Vec::new();
         let mut cur = Block::default();
@@ -1186,7 +1250,17 @@ impl<'a> Parser<'a> {
 
 /// Parses one module (one split chunk).
 pub fn parse_module(text: &str) -> Result<Module> {
-    Parser::new(text).module()
+    // On a thread of its own: nesting up to MAX_NESTING needs more stack than a caller's
+    // thread may have.
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("oxla-mlir-text".into())
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(s, || Parser::new(text).module())
+            .map_err(|e| Error::invalid(format!("MLIR text: no parser thread: {e}")))?
+            .join()
+            .unwrap_or_else(|_| Err(Error::invalid("MLIR text: the parser stopped unexpectedly")))
+    })
 }
 
 /// Splits a file as MLIR's `-split-input-file` does: at every `// -----` (even mid-line,

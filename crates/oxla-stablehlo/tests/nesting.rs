@@ -77,3 +77,46 @@ fn nesting_past_the_limit_is_a_clear_error() {
     let msg = err.to_string();
     assert!(msg.contains("nest deeper than 4096 levels"), "{msg}");
 }
+
+/// MLIR text with `n` nested arrays as a function attribute.
+fn nested_text(n: usize) -> String {
+    format!(
+        "module @m {{\n  func.func public @main(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes \
+         {{foo = {}1 : i64{}}} {{\n    return %arg0 : tensor<4xf32>\n  }}\n}}\n",
+        "[".repeat(n),
+        "]".repeat(n)
+    )
+}
+
+/// The text parser: 4000 nested arrays parse on a 2 MiB thread (the parser runs on its own
+/// thread); 100000 are a clear error, not a stack overflow.
+#[test]
+fn text_nesting_is_bounded_and_clear() {
+    let ok = nested_text(4000);
+    on_small_stack(|| oxla_stablehlo::parse_module(&ok).expect("4000 nested arrays parse"));
+    let deep = nested_text(100_000);
+    let err = on_small_stack(|| oxla_stablehlo::parse_module(&deep).expect_err("too deep"));
+    assert!(
+        err.to_string().contains("nest deeper than 4096 levels"),
+        "{err}"
+    );
+}
+
+/// Aliases that each use the previous one twice (`#a1 = [#a0, #a0]` ...) double with every
+/// line: 60 lines would be 2^60 values. A clear error, at once.
+#[test]
+fn text_alias_expansion_is_bounded() {
+    let mut text = String::from("#a0 = [1 : i64]\n");
+    for k in 1..=60 {
+        text += &format!("#a{k} = [#a{p}, #a{p}]\n", p = k - 1);
+    }
+    text += "module @m {\n  func.func public @main(%arg0: tensor<4xf32>) -> tensor<4xf32> \
+             attributes {foo = #a60} {\n    return %arg0 : tensor<4xf32>\n  }\n}\n";
+    let t = std::time::Instant::now();
+    let err = oxla_stablehlo::parse_module(&text).expect_err("over budget");
+    assert!(
+        err.to_string().contains("expand to too many values"),
+        "{err}"
+    );
+    assert!(t.elapsed().as_secs() < 10);
+}

@@ -155,7 +155,6 @@ const BOTH_REFUSED: &[(&str, &str)] = &[
         "promotable reduction types",
     ),
     ("op_broadcast", "stablehlo.broadcast"),
-    ("op_create_token", "stablehlo.create_token"),
     ("op_cross_replica_sum", "stablehlo.cross-replica-sum"),
     ("op_einsum", "stablehlo.einsum"),
     ("op_unary_einsum", "stablehlo.unary_einsum"),
