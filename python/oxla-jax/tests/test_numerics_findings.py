@@ -70,3 +70,9 @@ def test_tanh_saturates_to_one_in_every_position(oxla):
     for n in (1, 3, 4, 5, 8, 67):
         x = np.full(n, 9.5, np.float32)
         np.testing.assert_array_equal(np.asarray(on(oxla, jnp.tanh, x)), np.ones(n, np.float32))
+
+
+def test_platform_dependent_picks_the_cpu_branch(oxla):
+    f = jax.jit(lambda x: lax.platform_dependent(x, cpu=lambda v: v + 1.0, default=lambda v: v * 0.0))
+    x = jax.device_put(np.float32(2.0), oxla)
+    assert float(f(x)) == 3.0

@@ -63,6 +63,9 @@ def initialize():
         library_path=library_path(),
         options=options or None,
     )
+    # After the registration: JAX takes lowering rules only for platforms it knows.
+    if os.environ.get("OXLA_JAX_CPU_LOWERINGS", "1") != "0":
+        _per_platform_rules_as_cpu()
 
 
 # CPU lowering rules that call back into the Python process (host callbacks through XLA's FFI
@@ -90,6 +93,46 @@ def _reuse_cpu_lowerings():
     for prim, entry in list(table["cpu"].items()):
         if str(prim) not in _NOT_REUSED and prim not in mine:
             mine[prim] = entry
+
+
+def _per_platform_rules_as_cpu():
+    """`lax.platform_dependent` picks the CPU's branch on platform oxla.
+
+    The `platform_index` primitive and the conditional behind `lax.platform_dependent` (which
+    `jax.ffi` and others use) choose a branch by the lowering platform; no branch names oxla,
+    so lowering failed ("MLIR translation rule for primitive 'platform_index(...)' not found
+    for platform oxla") or took the default branch. Since oxla lowers as the CPU does
+    (`_reuse_cpu_lowerings`), both get a rule for platform oxla only that treats a branch for
+    `cpu` as one for oxla too, then lowers as JAX does. Other platforms are unchanged.
+    """
+    try:
+        from jax._src.interpreters import mlir
+        from jax._src.lax.control_flow import conditionals as cf
+
+        index_rule, cond_rule = cf._platform_index_lowering, cf._cond_lowering
+        index_p, cond_p = cf.platform_index_p, cf.cond_p
+    except (ImportError, AttributeError):
+        return
+
+    def with_oxla(platforms):
+        return tuple(
+            ps if ps is None or "cpu" not in ps or "oxla" in ps else (*ps, "oxla")
+            for ps in platforms
+        )
+
+    def platform_index(ctx, *, platforms):
+        return index_rule(ctx, platforms=with_oxla(platforms))
+
+    def cond(ctx, index, *args, branches, **params):
+        if params.get("branches_platforms") is not None:
+            params = dict(params, branches_platforms=with_oxla(params["branches_platforms"]))
+        return cond_rule(ctx, index, *args, branches=branches, **params)
+
+    try:
+        mlir.register_lowering(index_p, platform_index, platform="oxla")
+        mlir.register_lowering(cond_p, cond, platform="oxla")
+    except (NotImplementedError, ValueError, RuntimeError):
+        pass
 
 
 def _enable_compilation_cache():
