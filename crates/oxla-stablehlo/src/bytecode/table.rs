@@ -192,6 +192,9 @@ impl<'c, 'a> Table<'c, 'a> {
                 .map_err(|e| e.context(format!("the callee of call-site location #{i}")))?;
             pending.push(i);
             links.push(callee);
+            // Each link walked counts: malformed tables whose callees re-enter the chain
+            // would otherwise walk it again at every level of nesting.
+            self.spend(1)?;
             i = next;
         };
         let mut loc = base;
