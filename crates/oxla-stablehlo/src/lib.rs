@@ -1,5 +1,17 @@
-//! oxla-stablehlo: reads StableHLO programs (MLIR text, pretty or generic op syntax, as JAX
-//! exports them) and imports them into the Oxla HLO IR through `oxla-builder`.
+//! oxla-stablehlo: reads StableHLO programs as JAX and XLA hand them over and imports them
+//! into the Oxla HLO IR through `oxla-builder`.
+//!
+//! Entry points:
+//! - [`parse_program`]: any form from outside (MLIR bytecode / a portable artifact, a
+//!   `jax.export` serialization, or MLIR text) into an [`ast::Module`];
+//!   [`parse_module`] for text alone, [`bytecode::read_module`] for bytecode alone.
+//! - [`import`]: an [`ast::Module`] into an HLO computation ([`Imported`]), CHLO ops through
+//!   their decompositions (`chlo.rs`), Shardy's attributes and ops through [`sdy`].
+//! - [`split_input_file`]: the chunks of a conformance test file.
+//!
+//! Bad input is an `Error` naming the position and what was expected, never a panic: nesting
+//! is bounded (4096 levels, the readers on threads with their own stacks) and so is what
+//! shared entries and aliases may expand to (`docs/bytecode.md`).
 
 #![warn(missing_docs)]
 
