@@ -5,7 +5,7 @@
 //! - [`parse_program`]: any form from outside (MLIR bytecode / a portable artifact, a
 //!   `jax.export` serialization, or MLIR text) into an [`ast::Module`];
 //!   [`parse_module`] for text alone, [`bytecode::read_module`] for bytecode alone.
-//! - [`import`]: an [`ast::Module`] into an HLO computation ([`Imported`]), CHLO ops through
+//! - [`import()`]: an [`ast::Module`] into an HLO computation ([`Imported`]), CHLO ops through
 //!   their decompositions (`chlo.rs`), Shardy's attributes and ops through [`sdy`].
 //! - [`split_input_file`]: the chunks of a conformance test file.
 //!
