@@ -182,6 +182,7 @@ pub fn hgemm_batched_with(
 ) -> Result<(), KernelError> {
     let [sa, sb, sc] = check_batch(isa, args, batch, a.len(), b.len(), c.len())?;
     let path = Narrow::pick(isa, ty == Half::Bf16, true);
+    let failed = std::sync::Mutex::new(None);
     for_each_matrix(args, batch, sc, c, &|i, ci, threads| {
         let (ai, bi) = (
             part(a, i, batch.stride_a, sa),
@@ -193,10 +194,17 @@ pub fn hgemm_batched_with(
             Narrow::Tiles => super::amx_narrow::bf16_gemm(&args, ai, bi, ci),
             #[cfg(target_arch = "x86_64")]
             Narrow::Avx512 => super::avx512_narrow::bf16_gemm(&args, ai, bi, ci),
-            _ => hgemm_widened(isa, ty, &args, ai, bi, ci),
+            _ => {
+                if let Err(e) = hgemm_widened(isa, ty, &args, ai, bi, ci) {
+                    *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                }
+            }
         }
     });
-    Ok(())
+    failed
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .map_or(Ok(()), Err)
 }
 
 /// [`hgemm_batched_with`] on the best kernels of this CPU.
@@ -215,9 +223,16 @@ pub fn hgemm_batched(
 }
 
 /// One product, both operands widened to f32 (exact), on the f32 GEMM of `isa`.
-fn hgemm_widened(isa: Isa, ty: Half, args: &GemmArgs, a: &[u16], b: &[u16], c: &mut [f32]) {
+fn hgemm_widened(
+    isa: Isa,
+    ty: Half,
+    args: &GemmArgs,
+    a: &[u16],
+    b: &[u16],
+    c: &mut [f32],
+) -> Result<(), KernelError> {
     let (wa, wb) = (widen(ty, a), widen(ty, b));
-    super::gemm_ex_with(isa, args, &wa, &wb, c).expect("checked by the caller");
+    super::gemm_ex_with(isa, args, &wa, &wb, c)
 }
 
 /// `x` widened to f32 (exact): bf16 by a shift, f16 with F16C's `vcvtph2ps` where the
@@ -306,6 +321,7 @@ pub fn igemm_batched_with(
 ) -> Result<(), KernelError> {
     let [sa, sb, sc] = check_batch(isa, args, batch, a.len(), b.len(), c.len())?;
     let path = Narrow::pick(isa, true, false);
+    let failed = std::sync::Mutex::new(None);
     for_each_matrix(args, batch, sc, c, &|i, ci, threads| {
         let (ai, bi) = (
             part(a, i, batch.stride_a, sa),
@@ -320,10 +336,17 @@ pub fn igemm_batched_with(
             _ if isa == Isa::Portable || args.k >= 1 << 37 => {
                 igemm_reference(ta, tb, &args, ai, bi, ci)
             }
-            _ => igemm_widened(isa, ta, tb, &args, ai, bi, ci),
+            _ => {
+                if let Err(e) = igemm_widened(isa, ta, tb, &args, ai, bi, ci) {
+                    *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                }
+            }
         }
     });
-    Ok(())
+    failed
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .map_or(Ok(()), Err)
 }
 
 /// [`igemm_batched_with`] on the best kernels of this CPU.
@@ -345,7 +368,15 @@ pub fn igemm_batched(
 /// One product widened to f64 on the f64 GEMM of `isa`: every partial sum is an integer
 /// of magnitude below `k * 2^16 < 2^53`, so exact whatever the order; each result is then
 /// wrapped to i32 (and added to C, wrapping, when accumulating).
-fn igemm_widened(isa: Isa, ta: Int8, tb: Int8, args: &GemmArgs, a: &[u8], b: &[u8], c: &mut [i32]) {
+fn igemm_widened(
+    isa: Isa,
+    ta: Int8,
+    tb: Int8,
+    args: &GemmArgs,
+    a: &[u8],
+    b: &[u8],
+    c: &mut [i32],
+) -> Result<(), KernelError> {
     let wa: Vec<f64> = a.iter().map(|&x| ta.value(x) as f64).collect();
     let wb: Vec<f64> = b.iter().map(|&x| tb.value(x) as f64).collect();
     let (m, n) = (args.m, args.n);
@@ -355,7 +386,7 @@ fn igemm_widened(isa: Isa, ta: Int8, tb: Int8, args: &GemmArgs, a: &[u8], b: &[u
         accumulate: false,
         ..*args
     };
-    super::gemm_ex_with(isa, &dargs, &wa, &wb, &mut wc).expect("checked by the caller");
+    super::gemm_ex_with(isa, &dargs, &wa, &wb, &mut wc)?;
     for i in 0..m {
         let row = &mut c[i * args.ldc..i * args.ldc + n];
         for (x, &s) in row.iter_mut().zip(&wc[i * n..i * n + n]) {
@@ -368,6 +399,7 @@ fn igemm_widened(isa: Isa, ta: Int8, tb: Int8, args: &GemmArgs, a: &[u8], b: &[u
             };
         }
     }
+    Ok(())
 }
 
 /// The plain twin of the bf16 / f16 paths: C(i, j) (+)= the f32 sum over p = 0..k, in
