@@ -13,8 +13,9 @@ use oxla_passes::plan;
 use crate::emit::{self, Ctx, Emitter, Idx, Leaves};
 use crate::jit::cl_err;
 use crate::schedule::{
-    build_combiner, build_comparator, gen_column_reduce, gen_loops, gen_scan, gen_scatter,
-    gen_update_in_place, gen_vector_program, gen_wide_loops, vector_program, wide_candidates,
+    build_combiner, build_comparator, gen_column_reduce, gen_loops, gen_scan, gen_scan_outer,
+    gen_scatter, gen_update_in_place, gen_vector_program, gen_wide_loops, scan_split,
+    vector_program, wide_candidates,
 };
 use crate::{Kernel, KernelMode, KernelSpec};
 
@@ -278,6 +279,19 @@ fn build_kernel(
         }
     } else if dims.contains(&0) {
         // Nothing to compute.
+    } else if let Some(d) = scan.filter(|&d| d + 1 < rank) {
+        let split = scan_split(&dims, d).ok_or_else(|| missing("a split dimension"))?;
+        gen_scan_outer(
+            &mut em,
+            &ctx,
+            body.instr(root),
+            &dims,
+            d,
+            split,
+            (start, end),
+            out_ptrs[0],
+            out_lanes,
+        )?;
     } else if let Some(d) = scan {
         let range = if d == 0 {
             (em.iconst(0), em.iconst(1))
@@ -373,10 +387,10 @@ fn build_kernel(
     em.b.finalize(cfg);
     let extent = if let Some(e) = scatter_extent {
         e
-    } else if rank == 0 || scan == Some(0) || is_scatter || in_place {
+    } else if rank == 0 || is_scatter || in_place {
         1
-    } else if scan.is_some() {
-        dims[0]
+    } else if let Some(d) = scan {
+        scan_split(&dims, d).map_or(1, |k| dims[k])
     } else {
         kernel_dims[split_dim(&kernel_dims)]
     };
