@@ -293,7 +293,22 @@ pub fn column_reducer(m: &HloModule, c: &HloComputation, root: InstrId) -> Optio
     }
 }
 
-/// Whether the root reduces along its operand's last dimension (or is a reduce-window),
+/// Whether a reduce-window leaves its last dimension alone (a unit window, unit stride, no
+/// padding or dilation there, as channels-last pooling does): then neighbouring outputs along
+/// it read neighbouring inputs with the same window, so the kernel runs it a vector at a
+/// time along that dimension.
+pub fn window_keeps_last_dim(w: &oxla_hlo::Window) -> bool {
+    w.dimensions.last().is_some_and(|d| {
+        d.size == 1
+            && d.stride == 1
+            && d.padding_low == 0
+            && d.padding_high == 0
+            && d.base_dilation == 1
+    })
+}
+
+/// Whether the root reduces along its operand's last dimension (or is a reduce-window that
+/// windows its last dimension),
 /// looking through tuples of reductions: the reduction itself is then vectorized.
 fn row_reduction_root(c: &HloComputation, mut id: InstrId) -> bool {
     loop {
@@ -308,7 +323,7 @@ fn row_reduction_root(c: &HloComputation, mut id: InstrId) -> bool {
                 let r = c.instr(ins.operands[0]).shape.rank() as i64;
                 return dimensions.contains(&(r - 1));
             }
-            Op::ReduceWindow(_) => return true,
+            Op::ReduceWindow(w) => return !window_keeps_last_dim(w),
             _ => return false,
         }
     }

@@ -906,7 +906,13 @@ impl<'a, 'b> Emitter<'a, 'b> {
             Op::UniformDequantize { params } => return self.emit_dequantize(ctx, id, params, idx),
             Op::Reduce { dimensions } => return self.emit_reduce(ctx, ins, dimensions, idx),
             Op::ReduceWindow(w) => {
-                if lanes > 1 {
+                // Vectors only along a last dimension the window leaves alone.
+                let along_last = idx
+                    .d
+                    .iter()
+                    .enumerate()
+                    .all(|(k, &(_, s))| s == if k + 1 == idx.d.len() { 1 } else { 0 });
+                if lanes > 1 && !(along_last && oxla_passes::plan::window_keeps_last_dim(w)) {
                     return self.per_lane(ctx, id, idx);
                 }
                 return self.emit_reduce_window(ctx, ins, w, idx);

@@ -579,16 +579,20 @@ impl<'a, 'b> Emitter<'a, 'b> {
             .called
             .first()
             .ok_or_else(|| Error::internal("reduce-window without computation"))?;
+        // At a vector index (the window leaves the last dimension alone) every lane runs
+        // the same window: accumulators, inits and loads are vectors, padding is per window
+        // position and so the same for every lane.
         let mut inits = Vec::new();
         for k in 0..n {
-            inits.push(self.emit1(
+            let init = self.emit1(
                 ctx,
                 ins.operands[n + k],
                 &Idx {
                     d: vec![],
                     lanes: 1,
                 },
-            )?);
+            )?;
+            inits.push(self.splat(init, idx.lanes)?);
         }
         let vars: Vec<Variable> = inits
             .iter()
@@ -623,7 +627,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             .map(|(&v, &t)| Val {
                 v: self.b.use_var(v),
                 t,
-                lanes: 1,
+                lanes: idx.lanes,
             })
             .collect())
     }
@@ -665,6 +669,31 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 counters.pop();
                 return r;
             }
+            // Small windows (pooling's 2x2, 3x3) unrolled: constant window offsets fold
+            // into the index arithmetic.
+            let total: i64 = w.dimensions.iter().map(|d| d.size).product();
+            if total <= 16 {
+                for i in 0..size {
+                    let i = self.iconst(i);
+                    counters.push(i);
+                    let r = self.window_loops(
+                        ctx,
+                        ins,
+                        w,
+                        idx,
+                        in_dims,
+                        k + 1,
+                        counters,
+                        vars,
+                        types,
+                        inits,
+                        reducer,
+                    );
+                    counters.pop();
+                    r?;
+                }
+                return Ok(());
+            }
             let zero = self.iconst(0);
             let lim = self.iconst(size);
             self.for_loop(zero, lim, 1, &mut |em, i| {
@@ -700,34 +729,41 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let bb = self.mul_imm(wi, wd.window_dilation);
             let p = self.b.ins().iadd(a, bb);
             let p = self.add_imm(p, -wd.padding_low);
-            let pc = self.clamp_i64(p, 0, i64::MAX / 2);
-            let q = self.b.ins().udiv_imm_s(pc, wd.base_dilation.max(1));
-            let r = self.b.ins().urem_imm_s(pc, wd.base_dilation.max(1));
             let c1 = self
                 .b
                 .ins()
                 .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, p, 0);
-            let c2 = self.b.ins().icmp_imm_s(IntCC::Equal, r, 0);
+            let (q, c) = if wd.base_dilation > 1 {
+                let pc = self.clamp_i64(p, 0, i64::MAX / 2);
+                let q = self.b.ins().udiv_imm_s(pc, wd.base_dilation);
+                let r = self.b.ins().urem_imm_s(pc, wd.base_dilation);
+                let c2 = self.b.ins().icmp_imm_s(IntCC::Equal, r, 0);
+                (q, self.b.ins().band(c1, c2))
+            } else {
+                (p, c1)
+            };
             let c3 = self
                 .b
                 .ins()
                 .icmp_imm_s(IntCC::SignedLessThan, q, in_dims[k]);
-            let c = self.b.ins().band(c1, c2);
             let c = self.b.ins().band(c, c3);
             valid = Some(match valid {
                 None => c,
                 Some(v) => self.b.ins().band(v, c),
             });
-            d.push((self.clamp_i64(q, 0, in_dims[k] - 1), 0));
+            d.push((self.clamp_i64(q, 0, in_dims[k] - 1), idx.d[k].1));
         }
-        let oidx = Idx { d, lanes: 1 };
+        let oidx = Idx {
+            d,
+            lanes: idx.lanes,
+        };
         let mut args: Vec<Val> = vars
             .iter()
             .zip(types)
             .map(|(&v, &t)| Val {
                 v: self.b.use_var(v),
                 t,
-                lanes: 1,
+                lanes: idx.lanes,
             })
             .collect();
         let c = valid.unwrap_or_else(|| self.b.ins().iconst(I8, 1));
@@ -737,7 +773,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             args.push(Val {
                 v: self.b.ins().select(c, x.v, init.v),
                 t: x.t,
-                lanes: 1,
+                lanes: idx.lanes,
             });
         }
         let res = self.call_computation(reducer, args)?;
