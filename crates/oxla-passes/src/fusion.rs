@@ -59,6 +59,39 @@ fn fusible_producer(ins: &HloInstruction) -> bool {
                 .is_some_and(|a| a.dims.iter().product::<i64>() <= MAX_FUSED_DYNAMIC_SLICE)
 }
 
+/// Whether `ins` costs far more per element than a load: a transcendental or a power. Such a
+/// producer stays out of a fusion whose loop would evaluate each of its elements several
+/// times (it reaches the root through a broadcast, as RoPE's sin/cos tables or a per-row
+/// log do): it runs once as its own kernel and the fusion reads its result.
+fn expensive(ins: &HloInstruction) -> bool {
+    use oxla_hlo::{BinaryOp as B, UnaryOp as U};
+    match &ins.op {
+        Op::Unary(u) => matches!(
+            u,
+            U::Cbrt
+                | U::Cos
+                | U::Erf
+                | U::Exp
+                | U::Expm1
+                | U::Log
+                | U::Log1p
+                | U::Logistic
+                | U::Sin
+                | U::Tan
+                | U::Tanh
+        ),
+        Op::Binary(b) => matches!(b, B::Pow | B::Atan2),
+        _ => false,
+    }
+}
+
+/// Elements of an array-shaped instruction (0 for tuples and tokens).
+fn elements(ins: &HloInstruction) -> i64 {
+    ins.shape
+        .as_array()
+        .map_or(0, |a| a.dims.iter().product::<i64>())
+}
+
 /// Broadcasts of scalars, iotas and scalar constants cost nothing to recompute: give each
 /// user its own copy so that every consumer's fusion can absorb one instead of a
 /// materialized array being shared.
@@ -186,6 +219,14 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
             }
             let root = group[i].unwrap_or(i);
             group[i] = Some(root);
+            // How many elements the fusion's loop runs over (a reduce: its operand's).
+            let loop_elements = {
+                let r = &c.instructions[root];
+                match (&r.op, r.operands.first()) {
+                    (Op::Reduce { .. }, Some(&o)) => elements(c.instr(o)),
+                    _ => elements(r),
+                }
+            };
             for o in &ins.operands {
                 let oi = o.index();
                 let producer = &c.instructions[oi];
@@ -193,7 +234,9 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
                 // a value another kernel also needs stays materialized).
                 let all_users_here = users[oi].iter().all(|u| group[u.index()] == Some(root));
                 let members = size.entry(root).or_insert(1);
+                let recomputed = expensive(producer) && 2 * elements(producer) <= loop_elements;
                 if fusible_producer(producer)
+                    && !recomputed
                     && all_users_here
                     && group[oi].is_none()
                     && oi != c.root.index()
