@@ -31,7 +31,8 @@
 //! [`linalg`]: Cholesky and triangular solve on real (f64) or complex (c128) matrices.
 //!
 //! [`radix`]: a stable LSD radix argsort of order-preserving keys, for sorts whose comparator
-//! is a plain order; [`rowminmax`]: an f32 row's max or min with XLA's NaN semantics.
+//! is a plain order; [`rowminmax`]: an f32 row's max or min with XLA's NaN semantics;
+//! [`top_k`]: a row's k largest keys in one pass that skips blocks which cannot enter.
 //!
 //! Every SIMD kernel has a portable twin (plain Rust, which other CPUs run) that the tests
 //! compare it with, bit for bit where the arithmetic allows.
@@ -49,6 +50,7 @@ pub mod pool;
 pub mod radix;
 pub mod rfft;
 pub mod rowminmax;
+pub mod top_k;
 pub mod vmath;
 pub mod vprog;
 

@@ -54,6 +54,35 @@ unsafe fn value_f64(t: PrimitiveType, p: *const u8, i: usize) -> Result<f64> {
     })
 }
 
+/// The 32-bit order keys of `keys.len()` elements of type `t` (f32, bf16, s32 or u32) from
+/// element `start` of `p`.
+///
+/// # Safety
+/// `p` points at an array of type `t` holding elements `start..start + keys.len()`.
+unsafe fn keys32(t: PrimitiveType, p: *const u8, start: usize, keys: &mut [u32]) {
+    use oxla_kernels::top_k::f32_key;
+    let n = keys.len();
+    match t {
+        PrimitiveType::BF16 => {
+            let s = std::slice::from_raw_parts((p as *const u16).add(start), n);
+            for (q, &h) in keys.iter_mut().zip(s) {
+                *q = f32_key((h as u32) << 16);
+            }
+        }
+        _ => {
+            let s = std::slice::from_raw_parts((p as *const u32).add(start), n);
+            match t {
+                PrimitiveType::F32 => keys.iter_mut().zip(s).for_each(|(q, &b)| *q = f32_key(b)),
+                PrimitiveType::S32 => keys
+                    .iter_mut()
+                    .zip(s)
+                    .for_each(|(q, &b)| *q = b ^ 0x8000_0000),
+                _ => keys.copy_from_slice(s),
+            }
+        }
+    }
+}
+
 impl Programs {
     /// Runs a top-k step.
     pub(crate) fn run_top_k(&self, s: &StepCtx) -> Result<V> {
@@ -89,18 +118,11 @@ impl Programs {
         };
         parallel_for(tasks, threads, &|task| {
             let (x, vals, idxs) = (x, vals, idxs);
-            let mut keys = vec![0f64; last];
-            for r in task * rows_per_task..((task + 1) * rows_per_task).min(rows) {
-                for (j, key) in keys.iter_mut().enumerate() {
-                    // SAFETY: element r * last + j lies inside the operand; the type was
-                    // checked above.
-                    let x = unsafe { value_f64(t, x.0, r * last + j) }.unwrap_or(0.0);
-                    *key = oxla_elem::top_k_key(x);
-                }
-                for (j, i) in oxla_elem::top_k_order(&keys, k, largest)
-                    .into_iter()
-                    .enumerate()
-                {
+            let rows = task * rows_per_task..((task + 1) * rows_per_task).min(rows);
+            let mut order = Vec::with_capacity(k);
+            let emit = |r: usize, order: &[u32]| {
+                for (j, &i) in order.iter().enumerate() {
+                    let i = i as usize;
                     // SAFETY: row r's outputs hold k elements; tasks write disjoint rows.
                     unsafe {
                         std::ptr::copy_nonoverlapping(
@@ -109,6 +131,40 @@ impl Programs {
                             size,
                         );
                         std::ptr::write_unaligned(idxs.0.add(r * k + j), i as i32);
+                    }
+                }
+            };
+            // Keys that order as the interpreter's f64 keys do (`oxla_elem::top_k_key`):
+            // 32-bit where the element type allows, inverted for the smallest.
+            let flip32 = if largest { 0 } else { u32::MAX };
+            match t {
+                PrimitiveType::F32
+                | PrimitiveType::BF16
+                | PrimitiveType::S32
+                | PrimitiveType::U32 => {
+                    let mut keys = vec![0u32; last];
+                    for r in rows {
+                        // SAFETY: row r lies inside the operand.
+                        unsafe { keys32(t, x.0, r * last, &mut keys) };
+                        if flip32 != 0 {
+                            keys.iter_mut().for_each(|q| *q = !*q);
+                        }
+                        oxla_kernels::top_k::select_largest(&keys, k, &mut order);
+                        emit(r, &order);
+                    }
+                }
+                _ => {
+                    let mut keys = vec![0u64; last];
+                    for r in rows {
+                        for (j, key) in keys.iter_mut().enumerate() {
+                            // SAFETY: element r * last + j lies inside the operand; the type
+                            // was checked above.
+                            let v = unsafe { value_f64(t, x.0, r * last + j) }.unwrap_or(0.0);
+                            let q = oxla_kernels::top_k::f64_key(oxla_elem::top_k_key(v).to_bits());
+                            *key = if largest { q } else { !q };
+                        }
+                        oxla_kernels::top_k::select_largest(&keys, k, &mut order);
+                        emit(r, &order);
                     }
                 }
             }
