@@ -29,6 +29,9 @@ pub enum ExecPlan {
     SelectAndScatter,
     /// `topk`: a partial selection per row.
     TopK,
+    /// A transpose that moves the innermost dimension, copied in cache-sized tiles
+    /// (`oxla_kernels::transpose`).
+    Transpose,
     /// Control flow: the runtime runs sub-programs.
     While,
     Conditional,
@@ -62,7 +65,7 @@ pub enum LoopSchedule {
 
 impl ExecPlan {
     /// Every plan, for tests and for the text parser.
-    pub const ALL: [ExecPlan; 22] = [
+    pub const ALL: [ExecPlan; 23] = [
         ExecPlan::View,
         ExecPlan::Loop(LoopSchedule::Elementwise),
         ExecPlan::Loop(LoopSchedule::RowReduce),
@@ -78,6 +81,7 @@ impl ExecPlan {
         ExecPlan::RngBitGenerator,
         ExecPlan::SelectAndScatter,
         ExecPlan::TopK,
+        ExecPlan::Transpose,
         ExecPlan::While,
         ExecPlan::Conditional,
         ExecPlan::Call,
@@ -107,6 +111,7 @@ impl ExecPlan {
             ExecPlan::RngBitGenerator => "rng_bit_generator",
             ExecPlan::SelectAndScatter => "select_and_scatter",
             ExecPlan::TopK => "top_k",
+            ExecPlan::Transpose => "transpose",
             ExecPlan::While => "while",
             ExecPlan::Conditional => "conditional",
             ExecPlan::Call => "call",

@@ -32,7 +32,8 @@
 //!
 //! [`radix`]: a stable LSD radix argsort of order-preserving keys, for sorts whose comparator
 //! is a plain order; [`rowminmax`]: an f32 row's max or min with XLA's NaN semantics;
-//! [`top_k`]: a row's k largest keys in one pass that skips blocks which cannot enter.
+//! [`top_k`]: a row's k largest keys in one pass that skips blocks which cannot enter;
+//! [`transpose`]: transposes that move the innermost dimension, in L1-sized tiles.
 //!
 //! Every SIMD kernel has a portable twin (plain Rust, which other CPUs run) that the tests
 //! compare it with, bit for bit where the arithmetic allows.
@@ -51,6 +52,7 @@ pub mod radix;
 pub mod rfft;
 pub mod rowminmax;
 pub mod top_k;
+pub mod transpose;
 pub mod vmath;
 pub mod vprog;
 

@@ -94,6 +94,44 @@ fn narrow_enabled() -> bool {
 /// kernels take ([`GemmTypes::supported`]; either operand's matrix dimensions possibly
 /// swapped, the GEMM reads them in place), with at least `GEMM_MIN_MACS` multiply-adds.
 /// `None`: not a GEMM.
+/// The smallest transpose worth the tiled kernel (below it a loop kernel's few cache lines
+/// cost as little and it can fuse with its neighbours).
+pub const TILED_TRANSPOSE_MIN_ELEMENTS: i64 = 1 << 14;
+
+/// Whether a transpose runs as the tiled-transpose kernel (`oxla_kernels::transpose`): row
+/// major, at least [`TILED_TRANSPOSE_MIN_ELEMENTS`] elements of 1, 2, 4 or 8 bytes, and the
+/// input's innermost non-unit dimension not the output's (else rows stay contiguous and a
+/// loop kernel copies them at memory speed). Otherwise a loop kernel runs it.
+pub fn tiled_transpose(c: &HloComputation, ins: &HloInstruction) -> bool {
+    let Op::Transpose { permutation } = &ins.op else {
+        return false;
+    };
+    let Some(x) = ins
+        .operands
+        .first()
+        .and_then(|&o| c.instr(o).shape.as_array())
+    else {
+        return false;
+    };
+    let Some(out) = ins.shape.as_array() else {
+        return false;
+    };
+    let row_major = |a: &oxla_hlo::ArrayShape| a.layout.as_ref().is_none_or(|l| l.is_row_major());
+    let n: i64 = x.dims.iter().product();
+    let t = x.element_type;
+    let sized = matches!(t.byte_size(), 1 | 2 | 4 | 8) && t.bit_width() >= 8;
+    if n < TILED_TRANSPOSE_MIN_ELEMENTS || !row_major(x) || !row_major(out) || !sized {
+        return false;
+    }
+    let in_last = (0..x.dims.len()).rev().find(|&d| x.dims[d] != 1);
+    let out_last = permutation
+        .iter()
+        .rev()
+        .map(|&p| p as usize)
+        .find(|&p| x.dims.get(p).is_some_and(|&d| d != 1));
+    in_last.is_some() && in_last != out_last
+}
+
 pub fn gemm_dims(c: &HloComputation, ins: &HloInstruction) -> Option<GemmDims> {
     let Op::Dot { dnums, .. } = &ins.op else {
         return None;
@@ -363,6 +401,7 @@ pub fn decide(m: &HloModule, c: &HloComputation, id: InstrId) -> Option<ExecPlan
             Some(ExecPlan::View)
         }
         Op::Dot { .. } if gemm_dims(c, ins).is_some() => Some(ExecPlan::Gemm),
+        Op::Transpose { .. } if tiled_transpose(c, ins) => Some(ExecPlan::Transpose),
         // Every size: the kernel call costs microseconds and no code is generated for it.
         Op::Convolution { .. } if direct_conv(c, ins).is_some() => Some(ExecPlan::Conv),
         Op::Fusion { .. }

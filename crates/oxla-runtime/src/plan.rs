@@ -88,6 +88,11 @@ pub(crate) enum Step {
     TopK {
         ins: usize,
     },
+    /// A tiled transpose (`steps/transpose.rs`).
+    Transpose {
+        ins: usize,
+        plan: Box<oxla_kernels::transpose::TransposePlan>,
+    },
     Conditional {
         ins: usize,
         branches: Vec<usize>,
@@ -132,6 +137,7 @@ impl Step {
             | Step::RngBitGenerator { ins }
             | Step::SelectAndScatter { ins, .. }
             | Step::TopK { ins }
+            | Step::Transpose { ins, .. }
             | Step::Conditional { ins, .. }
             | Step::Call { ins, .. }
             | Step::Collective { ins, .. }
@@ -384,6 +390,13 @@ impl<'m> Builder<'m> {
                 ExecPlan::TopK => {
                     crate::steps::top_k::check(c, ins)?;
                     steps.push(Step::TopK { ins: i });
+                }
+                ExecPlan::Transpose => {
+                    let plan = crate::steps::transpose::plan(c, ins)?;
+                    steps.push(Step::Transpose {
+                        ins: i,
+                        plan: Box::new(plan),
+                    });
                 }
                 ExecPlan::While => {
                     // Neither result is owned: the condition's pred is read in place, and

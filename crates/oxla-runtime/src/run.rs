@@ -640,6 +640,7 @@ impl Programs {
                 select, scatter, ..
             } => self.run_select_and_scatter(&s, *select, *scatter),
             Step::TopK { .. } => self.run_top_k(&s),
+            Step::Transpose { plan, .. } => self.run_transpose(&s, plan),
             Step::While {
                 cond, body, flat, ..
             } => self.run_while(&s, cond, body, flat.as_deref()),

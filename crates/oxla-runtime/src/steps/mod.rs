@@ -1,7 +1,7 @@
 //! Runtime steps, one file per kind: JIT loop kernels (and in-place updates), GEMM calls,
 //! while loops of kernels only run over raw pointers (`flat_loop.rs`),
 //! direct convolutions,
-//! row groups of loop kernels run block by block, sort, FFT, linear algebra, random numbers, select-and-scatter, top-k, control flow,
+//! row groups of loop kernels run block by block, sort, FFT, linear algebra, random numbers, select-and-scatter, top-k, tiled transposes, control flow,
 //! collectives, host queues and channels, and host custom calls. Each adds a `run_*`
 //! method to `Programs`.
 
@@ -20,3 +20,4 @@ pub(crate) mod row_group;
 pub(crate) mod select_and_scatter;
 pub(crate) mod sort;
 pub(crate) mod top_k;
+pub(crate) mod transpose;
