@@ -378,6 +378,14 @@ pub(crate) fn gemm_b<T: Scalar>(
         }
         return;
     }
+    // One row: B streamed in place, not packed (`gemv.rs`).
+    if let (1, BSource::Plain(b)) = (m, bsrc) {
+        super::gemv::gemv(args, a, b, c);
+        if let Some(then) = then {
+            then(0, 1);
+        }
+        return;
+    }
     let threads = if work(args) < PAR_MIN_WORK {
         1
     } else {

@@ -20,6 +20,7 @@ mod amx_narrow;
 mod avx512_narrow;
 mod ceiling;
 mod driver;
+mod gemv;
 mod kernels;
 mod narrow;
 mod transpose;

@@ -1,0 +1,173 @@
+//! Products with one row (m = 1: a decode step's q·Kᵀ and p·V, a batch-1 dense layer):
+//! packing B for the blocked driver would read and write all of B to use each element once,
+//! so here B is streamed in place. Not transposed, C accumulates rows of B scaled by A's
+//! elements (in order of the inner dimension, as the microkernels do); transposed, each C
+//! element is a dot product of A with a contiguous row of B, in vector-wide partial sums.
+//! Large products split C's columns between threads. The bodies are plain Rust compiled
+//! once per instruction set ([`Isa`]'s AVX-512 and AVX2 + FMA, and the portable baseline),
+//! so the compiler vectorizes them at each width.
+
+use super::driver::{a_strides, b_strides, max_threads, parallel, Scalar, SyncPtr};
+use super::GemmArgs;
+
+/// Multiply-adds below which one thread runs the product.
+const PAR_MIN_WORK: usize = 1 << 18;
+/// Columns of C per task, at least.
+const MIN_COLS_PER_TASK: usize = 256;
+
+/// Partial sums per dot product (a vector's worth at AVX-512 for f32, two for f64).
+const LANES: usize = 16;
+
+/// C (1 x n, `args.accumulate` adds to it) = A (1 x k) · op(B), B read in place. The
+/// caller has checked the slices' extents for `args`.
+pub(crate) fn gemv<T: Scalar>(args: &GemmArgs, a: &[T], b: &[T], c: &mut [T]) {
+    let (n, k) = (args.n, args.k);
+    // A's row, contiguous (it is k elements; a strided one is copied).
+    let (_, a_cs) = a_strides(args);
+    let a_row: std::borrow::Cow<[T]> = if a_cs == 1 {
+        std::borrow::Cow::Borrowed(&a[..k])
+    } else {
+        std::borrow::Cow::Owned((0..k).map(|p| a[p * a_cs]).collect())
+    };
+    let threads = if n * k < PAR_MIN_WORK {
+        1
+    } else {
+        max_threads(args).min(n / MIN_COLS_PER_TASK).max(1)
+    };
+    let cp = SyncPtr(c.as_mut_ptr());
+    let cols = n.div_ceil(threads);
+    parallel(threads, &|t| {
+        let j0 = (t * cols).min(n);
+        let j1 = ((t + 1) * cols).min(n);
+        // SAFETY: columns j0..j1 of C's row lie inside `c`; tasks take disjoint columns.
+        let ct = unsafe { std::slice::from_raw_parts_mut(cp.get().add(j0), j1 - j0) };
+        run(args, &a_row, b, ct, j0);
+    });
+}
+
+/// Columns `j0..j0 + c.len()` of the product, on the best instruction set available.
+fn run<T: Scalar>(args: &GemmArgs, a: &[T], b: &[T], c: &mut [T], j0: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("fma")
+        {
+            // SAFETY: the CPU has the features the function is compiled for.
+            return unsafe { run_avx512(args, a, b, c, j0) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            // SAFETY: as above.
+            return unsafe { run_avx2(args, a, b, c, j0) };
+        }
+    }
+    body(args, a, b, c, j0)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,fma")]
+unsafe fn run_avx512<T: Scalar>(args: &GemmArgs, a: &[T], b: &[T], c: &mut [T], j0: usize) {
+    body(args, a, b, c, j0)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn run_avx2<T: Scalar>(args: &GemmArgs, a: &[T], b: &[T], c: &mut [T], j0: usize) {
+    body(args, a, b, c, j0)
+}
+
+/// The portable body every instruction set compiles.
+#[inline(always)]
+fn body<T: Scalar>(args: &GemmArgs, a: &[T], b: &[T], c: &mut [T], j0: usize) {
+    let w = c.len();
+    let k = args.k;
+    let (b_rs, b_cs) = b_strides(args);
+    if b_cs == 1 {
+        // Row p of B scaled by a[p], added to C, p in order.
+        let row = |p: usize| &b[p * b_rs + j0..p * b_rs + j0 + w];
+        if !args.accumulate {
+            let (r, x) = (row(0), a[0]);
+            for (cj, &bj) in c.iter_mut().zip(r) {
+                *cj = x * bj;
+            }
+        }
+        let first = usize::from(!args.accumulate);
+        for (p, &x) in a.iter().enumerate().skip(first) {
+            for (cj, &bj) in c.iter_mut().zip(row(p)) {
+                *cj = *cj + x * bj;
+            }
+        }
+    } else {
+        // C[j] = A · B[j, :] (B's row j contiguous along the inner dimension).
+        for (jj, cj) in c.iter_mut().enumerate() {
+            let r = &b[(j0 + jj) * b_cs..(j0 + jj) * b_cs + k];
+            let mut acc = [T::ZERO; LANES];
+            let mut chunks_a = a.chunks_exact(LANES);
+            let mut chunks_b = r.chunks_exact(LANES);
+            for (xa, xb) in (&mut chunks_a).zip(&mut chunks_b) {
+                for l in 0..LANES {
+                    acc[l] = acc[l] + xa[l] * xb[l];
+                }
+            }
+            let mut s = T::ZERO;
+            for &x in &acc {
+                s = s + x;
+            }
+            for (&x, &y) in chunks_a.remainder().iter().zip(chunks_b.remainder()) {
+                s = s + x * y;
+            }
+            *cj = if args.accumulate { *cj + s } else { s };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{sgemm_ex, GemmArgs};
+
+    /// One-row products against sums in f64: B plain and transposed, accumulating or not,
+    /// A strided (transposed with lda > 1), C split between threads.
+    #[test]
+    fn one_row_products_match_f64_sums() {
+        let mut s = 0x9e37_79b9u32;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            (s % 2001) as f32 / 1000.0 - 1.0
+        };
+        for &(n, k) in &[(1usize, 1usize), (7, 3), (33, 17), (1000, 64), (4096, 300)] {
+            for trans_b in [false, true] {
+                for accumulate in [false, true] {
+                    for lda in [1usize, 3] {
+                        let a: Vec<f32> = (0..k * lda).map(|_| next()).collect();
+                        let b: Vec<f32> = (0..n * k).map(|_| next()).collect();
+                        let c0: Vec<f32> = (0..n).map(|_| next()).collect();
+                        let mut args = GemmArgs::new(1, n, k)
+                            .with_trans(lda > 1, trans_b)
+                            .with_threads(4)
+                            .with_accumulate(accumulate);
+                        if lda > 1 {
+                            args.lda = lda;
+                        }
+                        let mut c = c0.clone();
+                        sgemm_ex(&args, &a, &b, &mut c).unwrap();
+                        for j in 0..n {
+                            let mut want = if accumulate { c0[j] as f64 } else { 0.0 };
+                            for p in 0..k {
+                                let bv = if trans_b { b[j * k + p] } else { b[p * n + j] };
+                                want += a[p * lda] as f64 * bv as f64;
+                            }
+                            let tol = 1e-5 * (k as f64 + 1.0);
+                            assert!(
+                                (c[j] as f64 - want).abs() <= tol,
+                                "n {n} k {k} trans_b {trans_b} acc {accumulate} lda {lda} j {j}: {} vs {want}",
+                                c[j]
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
