@@ -63,7 +63,8 @@ fn plan(c: &HloComputation, ins: &HloInstruction) -> Option<Plan> {
     }
     let l = c.instr(ins.operands[0]).shape.as_array()?;
     let r = c.instr(ins.operands[1]).shape.as_array()?;
-    if is_canonical(d, l.rank(), r.rank()) {
+    // Canonical, or read in place with strides (the GEMM step takes it as it is).
+    if is_canonical(d, l.rank(), r.rank()) || crate::plan::gemm_dims(c, ins).is_some() {
         return None;
     }
     let free = |rank: usize, b: &[i64], k: &[i64]| -> Vec<i64> {

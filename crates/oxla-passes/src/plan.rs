@@ -37,6 +37,63 @@ pub struct GemmDims {
     pub trans_b: bool,
     /// The element types (one of [`GemmTypes::supported`]).
     pub types: GemmTypes,
+    /// A's and B's leading dimensions as stored (A is `m x k`, or `k x m` transposed).
+    pub lda: usize,
+    pub ldb: usize,
+    /// Elements from one matrix of A (of B) to the next; C's are `m * n` apart.
+    pub stride_a: usize,
+    pub stride_b: usize,
+}
+
+impl GemmDims {
+    /// The geometry of contiguous `[batch, m, k] x [batch, k, n]` operands (either
+    /// operand's matrix stored transposed).
+    pub fn contiguous(
+        batch: usize,
+        (m, n, k): (usize, usize, usize),
+        (trans_a, trans_b): (bool, bool),
+        types: GemmTypes,
+    ) -> GemmDims {
+        GemmDims {
+            batch,
+            m,
+            n,
+            k,
+            trans_a,
+            trans_b,
+            types,
+            lda: if trans_a { m } else { k },
+            ldb: if trans_b { k } else { n },
+            stride_a: m * k,
+            stride_b: k * n,
+        }
+    }
+
+    /// Elements of A (of B) the whole batch reads, from its first element.
+    pub fn span_a(&self) -> usize {
+        let (rows, cols) = if self.trans_a {
+            (self.k, self.m)
+        } else {
+            (self.m, self.k)
+        };
+        Self::span(self.batch, self.stride_a, rows, cols, self.lda)
+    }
+
+    pub fn span_b(&self) -> usize {
+        let (rows, cols) = if self.trans_b {
+            (self.n, self.k)
+        } else {
+            (self.k, self.n)
+        };
+        Self::span(self.batch, self.stride_b, rows, cols, self.ldb)
+    }
+
+    fn span(batch: usize, stride: usize, rows: usize, cols: usize, ld: usize) -> usize {
+        if batch == 0 || rows == 0 || cols == 0 {
+            return 0;
+        }
+        (batch - 1) * stride + (rows - 1) * ld + cols
+    }
 }
 
 /// The element types of a GEMM: its left and right operands' and its result's.
@@ -90,10 +147,6 @@ fn narrow_enabled() -> bool {
     *ON.get_or_init(|| std::env::var_os("OXLA_GEMM_NARROW").is_none_or(|v| v != "0"))
 }
 
-/// The GEMM geometry of a dot: operands `[batch.., m, k] x [batch.., k, n]` of types the
-/// kernels take ([`GemmTypes::supported`]; either operand's matrix dimensions possibly
-/// swapped, the GEMM reads them in place), with at least `GEMM_MIN_MACS` multiply-adds.
-/// `None`: not a GEMM.
 /// The smallest transpose worth the tiled kernel (below it a loop kernel's few cache lines
 /// cost as little and it can fuse with its neighbours).
 pub const TILED_TRANSPOSE_MIN_ELEMENTS: i64 = 1 << 14;
@@ -132,62 +185,166 @@ pub fn tiled_transpose(c: &HloComputation, ins: &HloInstruction) -> bool {
     in_last.is_some() && in_last != out_last
 }
 
+/// The GEMM geometry of a dot of types the kernels take ([`GemmTypes::supported`]) with at
+/// least `GEMM_MIN_MACS` multiply-adds per matrix, reading its row-major operands in place:
+/// each operand's batch, free and contracting dimensions must each collapse to one strided
+/// dimension (unit ones dropped, neighbours merged where contiguous), and each matrix must
+/// be contiguous along one of its two dimensions (then read plain or transposed, with the
+/// other dimension's stride as its leading dimension). Batch dimensions need not lead: a
+/// `[b, t, h, d]` cache contracted over `d` per `(b, h)` is read where it is. The product
+/// is `[batch, m, n]`, contiguous. `None`: not a GEMM.
 pub fn gemm_dims(c: &HloComputation, ins: &HloInstruction) -> Option<GemmDims> {
     let Op::Dot { dnums, .. } = &ins.op else {
         return None;
     };
-    let lhs = c.instr(ins.operands[0]).shape.as_array()?;
-    let rhs = c.instr(ins.operands[1]).shape.as_array()?;
+    let lhs = c.instr(*ins.operands.first()?).shape.as_array()?;
+    let rhs = c.instr(*ins.operands.get(1)?).shape.as_array()?;
     let types = GemmTypes {
         lhs: lhs.element_type,
         rhs: rhs.element_type,
         out: ins.shape.element_type(),
     };
-    if !types.supported() {
+    let row_major = |a: &oxla_hlo::ArrayShape| a.layout.as_ref().is_none_or(|l| l.is_row_major());
+    if !types.supported() || !row_major(lhs) || !row_major(rhs) {
         return None;
     }
-    let nb = dnums.lhs_batch_dims.len();
-    let seq: Vec<i64> = (0..nb as i64).collect();
-    if dnums.lhs_batch_dims != seq || dnums.rhs_batch_dims != seq {
+    let out = ins.shape.as_array()?;
+    if !row_major(out) {
         return None;
     }
-    if lhs.rank() != nb + 2 || rhs.rank() != nb + 2 {
-        return None;
-    }
-    let (b0, b1) = (nb as i64, nb as i64 + 1);
-    let trans_a = match dnums.lhs_contracting_dims.as_slice() {
-        [x] if *x == b1 => false,
-        [x] if *x == b0 => true,
-        _ => return None,
+    let strides = |dims: &[i64]| {
+        let mut s = vec![1i64; dims.len()];
+        for k in (0..dims.len().saturating_sub(1)).rev() {
+            s[k] = s[k + 1] * dims[k + 1];
+        }
+        s
     };
-    let trans_b = match dnums.rhs_contracting_dims.as_slice() {
-        [x] if *x == b0 => false,
-        [x] if *x == b1 => true,
-        _ => return None,
+    let (ls, rs) = (strides(&lhs.dims), strides(&rhs.dims));
+    let dim = |d: i64, dims: &[i64], st: &[i64]| -> Option<(i64, i64)> {
+        let d = usize::try_from(d).ok()?;
+        Some((*dims.get(d)?, st[d]))
     };
-    let batch: i64 = lhs.dims[..nb].iter().product();
-    let (m, k) = if trans_a {
-        (lhs.dims[nb + 1], lhs.dims[nb])
+    // Paired dimensions (batch, contracting): (extent, lhs stride, rhs stride), units
+    // dropped, neighbours merged where both operands are contiguous across them.
+    let paired = |l: &[i64], r: &[i64]| -> Option<Option<(i64, i64, i64)>> {
+        if l.len() != r.len() {
+            return None;
+        }
+        let mut v: Vec<(i64, i64, i64)> = Vec::new();
+        for (&x, &y) in l.iter().zip(r) {
+            let (e, sl) = dim(x, &lhs.dims, &ls)?;
+            let (er, sr) = dim(y, &rhs.dims, &rs)?;
+            if e != er {
+                return None;
+            }
+            if e == 1 {
+                continue;
+            }
+            match v.last_mut() {
+                Some(p) if p.1 == sl * e && p.2 == sr * e => *p = (p.0 * e, sl, sr),
+                _ => v.push((e, sl, sr)),
+            }
+        }
+        match v.as_slice() {
+            [] => Some(None),
+            [one] => Some(Some(*one)),
+            _ => None,
+        }
+    };
+    // An operand's free dimensions: (extent, stride), as one.
+    let free = |dims: &[i64], st: &[i64], b: &[i64], k: &[i64]| -> Option<(i64, i64)> {
+        let mut v: Vec<(i64, i64)> = Vec::new();
+        for d in 0..dims.len() as i64 {
+            let (e, s) = dim(d, dims, st)?;
+            if b.contains(&d) || k.contains(&d) || e == 1 {
+                continue;
+            }
+            match v.last_mut() {
+                Some(p) if p.1 == s * e => *p = (p.0 * e, s),
+                _ => v.push((e, s)),
+            }
+        }
+        match v.as_slice() {
+            [] => Some((1, 0)),
+            [one] => Some(*one),
+            _ => None,
+        }
+    };
+    let batch = paired(&dnums.lhs_batch_dims, &dnums.rhs_batch_dims)?;
+    let contract = paired(&dnums.lhs_contracting_dims, &dnums.rhs_contracting_dims)?;
+    let (m, sm) = free(
+        &lhs.dims,
+        &ls,
+        &dnums.lhs_batch_dims,
+        &dnums.lhs_contracting_dims,
+    )?;
+    let (n, sn) = free(
+        &rhs.dims,
+        &rs,
+        &dnums.rhs_batch_dims,
+        &dnums.rhs_contracting_dims,
+    )?;
+    let (k, ska, skb) = contract.unwrap_or((1, 0, 0));
+    let (count, stride_a, stride_b) = batch.unwrap_or((1, 0, 0));
+    if m * n * k < GEMM_MIN_MACS || count * m * n != out.dims.iter().product::<i64>() {
+        return None;
+    }
+    // A (m x k): plain where contiguous along k, else transposed where contiguous along m.
+    let (trans_a, lda) = if k == 1 || ska == 1 {
+        (false, if m == 1 { k } else { sm })
+    } else if m == 1 || sm == 1 {
+        (true, if k == 1 { m } else { ska })
     } else {
-        (lhs.dims[nb], lhs.dims[nb + 1])
-    };
-    let n = if trans_b {
-        rhs.dims[nb]
-    } else {
-        rhs.dims[nb + 1]
-    };
-    if m * n * k < GEMM_MIN_MACS {
         return None;
-    }
-    Some(GemmDims {
-        batch: batch as usize,
-        m: m as usize,
-        n: n as usize,
-        k: k as usize,
+    };
+    // B (k x n): plain where contiguous along n, else transposed where contiguous along k.
+    let (trans_b, ldb) = if n == 1 || sn == 1 {
+        (false, if k == 1 { n } else { skb })
+    } else if k == 1 || skb == 1 {
+        (true, if n == 1 { k } else { sn })
+    } else {
+        return None;
+    };
+    let u = |x: i64| usize::try_from(x).ok();
+    let (m, n, k, count) = (u(m)?, u(n)?, u(k)?, u(count)?);
+    let (lda, ldb) = (u(lda)?, u(ldb)?);
+    // One matrix's elements span (rows - 1) * ld + cols.
+    let span = |rows: usize, cols: usize, ld: usize| (rows - 1) * ld + cols;
+    let (span_a, span_b) = (
+        if trans_a {
+            span(k, m, lda)
+        } else {
+            span(m, k, lda)
+        },
+        if trans_b {
+            span(n, k, ldb)
+        } else {
+            span(k, n, ldb)
+        },
+    );
+    let (stride_a, stride_b) = if count == 1 {
+        (span_a, span_b)
+    } else {
+        (u(stride_a)?, u(stride_b)?)
+    };
+    let g = GemmDims {
+        batch: count,
+        m,
+        n,
+        k,
         trans_a,
         trans_b,
         types,
-    })
+        lda,
+        ldb,
+        stride_a,
+        stride_b,
+    };
+    // Strided operands on the f32 / f64 kernels only (the narrow ones are measured on
+    // contiguous operands; dot canonicalization makes those contiguous).
+    let contiguous = g == GemmDims::contiguous(count, (m, n, k), (trans_a, trans_b), types)
+        || count == 1 && (lda, ldb) == (if trans_a { m } else { k }, if trans_b { k } else { n });
+    (contiguous || types.is_wide_float()).then_some(g)
 }
 
 /// Vector lanes of a loop kernel whose values have these element types: 4 when all are

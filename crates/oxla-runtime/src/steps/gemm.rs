@@ -228,8 +228,8 @@ impl Programs {
             )));
         }
         let args = self.gemm_args(g);
-        let len = g.k * g.n;
-        // SAFETY: B holds k x n elements of the GEMM's type (checked at compile time).
+        let len = g.span_b();
+        // SAFETY: B spans these elements of the GEMM's type (checked at compile time).
         let packed = unsafe {
             if g.types.out == PrimitiveType::F64 {
                 oxla_kernels::dgemm_pack_b(&args, std::slice::from_raw_parts(b.cast(), len))
@@ -276,7 +276,8 @@ impl Programs {
                     // compile time).
                     oxla_kernels::widen(ty, unsafe { std::slice::from_raw_parts(p.cast(), len) })
                 };
-                let (na, nb) = (g.batch * g.m * g.k, g.batch * g.k * g.n);
+                // Widened as laid out (strides and leading dimensions unchanged).
+                let (na, nb) = (g.span_a(), g.span_b());
                 let wa = (l != PrimitiveType::F32).then(|| widen(l, a.0, na));
                 let wb = (r != PrimitiveType::F32).then(|| widen(r, b.0, nb));
                 let a = wa.as_ref().map_or(a, |w| SendPtr(w.as_ptr().cast::<u8>()));
@@ -313,15 +314,11 @@ impl Programs {
         let args = self.gemm_args(g);
         let batch = oxla_kernels::Batch {
             count: g.batch,
-            stride_a: g.m * g.k,
-            stride_b: g.k * g.n,
+            stride_a: g.stride_a,
+            stride_b: g.stride_b,
             stride_c: g.m * g.n,
         };
-        let (na, nb, nc) = (
-            g.batch * g.m * g.k,
-            g.batch * g.k * g.n,
-            g.batch * g.m * g.n,
-        );
+        let (na, nb, nc) = (g.span_a(), g.span_b(), g.batch * g.m * g.n);
         let int8 = |t| match t {
             PrimitiveType::S8 => Some(Int8::S8),
             PrimitiveType::U8 => Some(Int8::U8),
@@ -392,9 +389,9 @@ impl Programs {
             n: g.n,
             k: g.k,
             trans_a: g.trans_a,
-            lda: if g.trans_a { g.m } else { g.k },
+            lda: g.lda,
             trans_b: g.trans_b,
-            ldb: if g.trans_b { g.k } else { g.n },
+            ldb: g.ldb,
             ldc: g.n,
             accumulate: false,
             threads: self.threads,
@@ -416,15 +413,16 @@ impl Programs {
         let args = self.gemm_args(g);
         let batch = oxla_kernels::Batch {
             count: g.batch,
-            stride_a: g.m * g.k,
-            stride_b: g.k * g.n,
+            stride_a: g.stride_a,
+            stride_b: g.stride_b,
             stride_c: g.m * g.n,
         };
-        // SAFETY: shapes were checked at compile time: [batch, m, k] etc. of type T.
+        // SAFETY: shapes were checked at compile time: A and B span these elements of
+        // type T, C is [batch, m, n].
         let (sa, sb, sc) = unsafe {
             (
-                std::slice::from_raw_parts(a.0 as *const T, g.batch * g.m * g.k),
-                std::slice::from_raw_parts(b.0 as *const T, g.batch * g.k * g.n),
+                std::slice::from_raw_parts(a.0 as *const T, g.span_a()),
+                std::slice::from_raw_parts(b.0 as *const T, g.span_b()),
                 std::slice::from_raw_parts_mut(c.0 as *mut T, g.batch * g.m * g.n),
             )
         };
