@@ -832,9 +832,12 @@ entry!(loaded_execute, PJRT_LoadedExecutable_Execute_Args, |a| {
         done.push(ev);
     }
     let exe = st.exe.clone();
-    let inline = client.worker.is_idle()
-        && !always_async()
-        && args.iter().flatten().all(|a| a.value.peek().is_some());
+    // A host callback that launches a program (a jitted function inside `pure_callback`)
+    // waits for it: queued behind the execution running the callback, it would never run.
+    let inline = crate::host_callback::in_callback()
+        || (client.worker.is_idle()
+            && !always_async()
+            && args.iter().flatten().all(|a| a.value.peek().is_some()));
     let job: Box<dyn FnOnce() + Send> = Box::new(move || {
         let result = (|| -> Result<Vec<Vec<RtBuffer>>> {
             let mut kept = Vec::new();

@@ -154,6 +154,20 @@ pub fn import(module: &Module, entry: Option<&str>) -> Result<Imported> {
     })
 }
 
+/// Whether an entry argument's or result's attributes mark it as one of JAX's effect tokens
+/// (`jax.token = true`), which cross the PJRT boundary as `bool[0]` arrays, as with XLA.
+fn jax_token(attrs: Option<&Vec<(String, Attr)>>) -> bool {
+    attrs.is_some_and(|a| {
+        a.iter()
+            .any(|(n, v)| n == "jax.token" && !matches!(v, Attr::Bool(false)))
+    })
+}
+
+/// The array an entry token becomes: `pred[0]`.
+fn jax_token_array() -> Shape {
+    Shape::array(oxla_hlo::PrimitiveType::Pred, &[0])
+}
+
 fn module_config(m: &Module) -> ModuleConfig {
     let get = |k: &str| {
         m.attrs
@@ -193,8 +207,16 @@ impl<'m> Importer<'m> {
         let mut scope = Scope {
             vals: HashMap::new(),
         };
+        let entry = is_entry && f.name == self.entry_name;
         for (i, (n, t)) in f.args.iter().enumerate() {
-            let p = b.parameter(i, &shape_of(t)?, n);
+            let shape = shape_of(t)?;
+            let p = if entry && shape.is_token() && jax_token(f.arg_attrs.get(i)) {
+                // JAX passes an entry token (ordered effects) as a `bool[0]` array.
+                b.parameter(i, &jax_token_array(), n);
+                b.after_all(&[])
+            } else {
+                b.parameter(i, &shape, n)
+            };
             scope.vals.insert(n.clone(), p);
         }
         let block = f
@@ -206,7 +228,17 @@ impl<'m> Importer<'m> {
         let returned = self.build_ops(&mut b, &mut scope, &block.ops, is_entry)?;
         let check_outputs = std::mem::replace(&mut self.outputs, saved_outputs);
         let n_ret = returned.len();
-        let root = if is_entry && f.name == self.entry_name {
+        let mut returned = returned;
+        if entry {
+            for (j, r) in returned.iter_mut().enumerate() {
+                let token = f.results.get(j).map(shape_of).transpose()?;
+                if token.is_some_and(|s| s.is_token()) && jax_token(f.res_attrs.get(j)) {
+                    // The token's producers stay: they have side effects.
+                    *r = b.constant_literal(&Literal::zeros(&jax_token_array())?);
+                }
+            }
+        }
+        let root = if entry {
             let mut all = check_outputs;
             all.extend(returned);
             b.tuple(&all)
