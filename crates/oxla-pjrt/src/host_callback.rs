@@ -180,6 +180,101 @@ pub fn python_callback(c: &mut CustomCallArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use oxla_hlo::{ArrayShape, PrimitiveType};
+    use oxla_runtime::{Buffer, Client, CompileOptions};
+
+    const PROGRAM: &str = r#"
+HloModule m
+ENTRY e {
+  x = f32[3] parameter(0)
+  t = token[] after-all()
+  cb = (token[], f32[3]) custom-call(t, x), custom_call_target="oxla_python_callback", custom_call_has_side_effect=true, backend_config="ID"
+  ROOT y = f32[3] get-tuple-element(cb), index=1
+}
+"#;
+
+    /// Id 1 doubles its f32 operand; id 2 fails with a message; others fail without one.
+    unsafe extern "C" fn test_trampoline(
+        id: u64,
+        operands: *const CallbackArray,
+        num_operands: u64,
+        results: *const CallbackArray,
+        num_results: u64,
+        error: *mut c_char,
+        capacity: u64,
+    ) -> i32 {
+        if id == 2 {
+            let msg = b"ValueError: from the callback\0";
+            std::ptr::copy_nonoverlapping(
+                msg.as_ptr(),
+                error as *mut u8,
+                msg.len().min(capacity as usize),
+            );
+            return 1;
+        }
+        if id != 1 || num_operands != 1 || num_results != 1 {
+            return 7;
+        }
+        let (a, r) = (&*operands, &*results);
+        assert_eq!(
+            (a.element_type, a.rank, *a.dims, a.size_bytes),
+            (11, 1, 3, 12)
+        );
+        let x = std::slice::from_raw_parts(a.data as *const f32, 3);
+        let y = std::slice::from_raw_parts_mut(r.data as *mut f32, 3);
+        for (o, v) in y.iter_mut().zip(x) {
+            *o = 2.0 * v;
+        }
+        0
+    }
+
+    fn run(client: &Client, backend_config: &str) -> oxla_hlo::Result<Vec<f32>> {
+        let m = oxla_hlo::text::parse_module(&PROGRAM.replace("ID", backend_config))?;
+        let exe = client.compile(&m, &CompileOptions::default())?;
+        let bytes: Vec<u8> = [1.0f32, 2.0, 3.0]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let x = Buffer::from_bytes(ArrayShape::new(PrimitiveType::F32, &[3]), &bytes)?;
+        let out = exe.execute(&[&x])?;
+        Ok(out[0]
+            .as_bytes()
+            .chunks(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+
+    /// One test, as the trampoline is process-wide.
+    #[test]
+    fn handler() {
+        let client = Client::cpu().unwrap();
+        client
+            .register_custom_call(TARGET, python_callback)
+            .unwrap();
+
+        unsafe { OxlaPjrt_SetHostCallbackTrampoline(None) };
+        let e = run(&client, "1").unwrap_err().to_string();
+        assert!(
+            e.contains("no host-callback trampoline is installed"),
+            "{e}"
+        );
+
+        assert_eq!(
+            unsafe { OxlaPjrt_SetHostCallbackTrampoline(Some(test_trampoline)) },
+            ABI_VERSION
+        );
+        assert_eq!(run(&client, "1").unwrap(), vec![2.0, 4.0, 6.0]);
+        let e = run(&client, "2").unwrap_err().to_string();
+        assert!(
+            e.contains("oxla_python_callback") && e.contains("ValueError: from the callback"),
+            "{e}"
+        );
+        let e = run(&client, "3").unwrap_err().to_string();
+        assert!(e.contains("host callback 3 failed (status 7)"), "{e}");
+        let e = run(&client, "not-an-id").unwrap_err().to_string();
+        assert!(e.contains("is not a callback id"), "{e}");
+        unsafe { OxlaPjrt_SetHostCallbackTrampoline(None) };
+    }
 
     #[test]
     fn ids() {

@@ -66,8 +66,9 @@ class _Keep:
     def __init__(self, id_):
         self.id = id_
 
-    def __del__(self):
-        _CALLBACKS.pop(self.id, None)
+    def __del__(self, _pop=_CALLBACKS.pop):
+        # `_pop` is bound now: at interpreter exit the module's globals may be gone.
+        _pop(self.id, None)
 
 
 class _Wrapped:
@@ -251,6 +252,10 @@ def install():
         del sharding
         id_, keep = register(callback, operand_avals, result_avals)
         ctx.module_context.add_keepalive(keep)
+        # JAX then waits for the execution's completion token in `effects_barrier` (where an
+        # error of a callback whose results are unused surfaces) and leaves the program out
+        # of the persistent compilation cache (the id is this process's).
+        ctx.module_context.add_host_callback(_CALLBACKS[id_])
         if token:
             operands = [token, *operands]
             ctx = dataclasses.replace(
