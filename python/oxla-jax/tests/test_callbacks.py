@@ -163,6 +163,29 @@ def test_callback_in_pmap_runs_per_device():
     assert sorted(printed) == [float(i) for i in range(n)]
 
 
+def test_ordered_callback_in_shard_map():
+    # The effect token enters the manual computation (in the portable artifact, as a
+    # stablehlo-dialect token type around Shardy's region).
+    from jax.sharding import Mesh, PartitionSpec as P
+
+    devs = jax.devices("oxla")
+    mesh = Mesh(np.array(devs), ("x",))
+    seen = {}
+
+    def record(i, x):
+        seen.setdefault(int(i[0]), []).append(np.asarray(x).tolist())
+
+    def f(ids, x):
+        io_callback(record, None, ids, x, ordered=True)
+        io_callback(record, None, ids, x + 1, ordered=True)
+
+    g = jax.jit(jax.shard_map(f, mesh=mesh, in_specs=P("x"), out_specs=None))
+    n = len(devs)
+    g(jnp.arange(n), jnp.arange(2 * n))
+    jax.effects_barrier()
+    assert seen == {i: [[2 * i, 2 * i + 1], [2 * i + 1, 2 * i + 2]] for i in range(n)}
+
+
 def test_reentrant_callback():
     inner = jax.jit(jnp.cos)
 
