@@ -125,7 +125,8 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
         .or_else(|| module.funcs.first())
         .ok_or_else(|| Error::invalid("the program has no function"))?;
     let donatable = (0..entry.args.len()).map(|i| donatable(entry, i)).collect();
-    let imported = oxla_stablehlo::import(&module, None)?;
+    // Token arguments and results cross PJRT as `bool[0]` arrays, as JAX passes them.
+    let imported = oxla_stablehlo::import_with(&module, None, true)?;
     if imported.num_check_outputs != 0 {
         return Err(Error::unimplemented(
             "programs with check.* ops through PJRT",

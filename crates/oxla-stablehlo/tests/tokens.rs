@@ -45,4 +45,14 @@ module @m {
     let params: Vec<String> = shape.parameters.iter().map(|p| p.to_string()).collect();
     assert_eq!(params, ["pred[0]", "f32[2]", "token[]"]);
     assert_eq!(shape.result.to_string(), "(pred[0], f32[2])");
+    // Through PJRT every entry token is an array (JAX's own token values too).
+    let imp = oxla_stablehlo::import_with(&module, None, true).expect("imports");
+    let params: Vec<String> = imp
+        .computation
+        .program_shape()
+        .parameters
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(params, ["pred[0]", "f32[2]", "pred[0]"]);
 }
