@@ -179,6 +179,47 @@ pub struct HloModule {
 }
 
 impl HloModule {
+    /// For each computation, whether running it has a side effect: one of its instructions
+    /// has one (`Op::has_side_effect`) or calls a computation that has one (a `while` whose
+    /// body runs a host callback, a call, a branch), as XLA's `HasSideEffect` counts them.
+    pub fn side_effecting_computations(&self) -> Vec<bool> {
+        let mut effects: Vec<bool> = self
+            .computations
+            .iter()
+            .map(|c| c.instructions.iter().any(|i| i.op.has_side_effect()))
+            .collect();
+        // To a fixed point: callers become side-effecting through their callees.
+        loop {
+            let mut changed = false;
+            for (ci, c) in self.computations.iter().enumerate() {
+                if effects[ci] {
+                    continue;
+                }
+                let calls = c.instructions.iter().flat_map(|i| i.called.iter());
+                if calls
+                    .clone()
+                    .any(|k| effects.get(k.index()).copied().unwrap_or(false))
+                {
+                    effects[ci] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return effects;
+            }
+        }
+    }
+
+    /// Whether `ins` has a side effect, itself or through the computations it calls
+    /// (`effects` from [`HloModule::side_effecting_computations`]).
+    pub fn instruction_has_side_effect(effects: &[bool], ins: &HloInstruction) -> bool {
+        ins.op.has_side_effect()
+            || ins
+                .called
+                .iter()
+                .any(|k| effects.get(k.index()).copied().unwrap_or(false))
+    }
+
     pub fn computation(&self, id: ComputationId) -> &HloComputation {
         &self.computations[id.index()]
     }

@@ -32,6 +32,7 @@ fn foldable(op: &Op) -> bool {
 pub fn fold_constants(module: &mut HloModule) -> Result<bool> {
     let interp = oxla_interp::Interpreter::new();
     let mut changed = false;
+    let effects = module.side_effecting_computations();
     for ci in 0..module.computations.len() {
         for i in 0..module.computations[ci].instructions.len() {
             let c = &module.computations[ci];
@@ -41,7 +42,12 @@ pub fn fold_constants(module: &mut HloModule) -> Result<bool> {
                 .iter()
                 .all(|o| matches!(c.instr(*o).op, Op::Constant(_)));
             let small = ins.shape.is_array() && ins.shape.element_count() <= MAX_ELEMENTS;
-            if !foldable(&ins.op) || !all_const || !small || ins.operands.is_empty() {
+            if !foldable(&ins.op)
+                || HloModule::instruction_has_side_effect(&effects, ins)
+                || !all_const
+                || !small
+                || ins.operands.is_empty()
+            {
                 continue;
             }
             // A one-instruction module: the constants, the instruction, and only the

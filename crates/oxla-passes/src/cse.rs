@@ -13,6 +13,7 @@ type Key = (&'static str, Vec<InstrId>, Vec<u32>);
 
 pub fn cse(module: &mut HloModule) -> Result<bool> {
     let mut changed = false;
+    let effects = module.side_effecting_computations();
     for c in &mut module.computations {
         let mut rep: HashMap<InstrId, InstrId> = HashMap::new();
         // Candidates bucketed by a cheap key; equality is checked on the full instruction.
@@ -26,7 +27,9 @@ pub fn cse(module: &mut HloModule) -> Result<bool> {
                 .collect();
             c.instructions[i].operands = operands.clone();
             let ins = &c.instructions[i];
-            if ins.op.has_side_effect() || matches!(ins.op, Op::Parameter { .. } | Op::Rng { .. }) {
+            if HloModule::instruction_has_side_effect(&effects, ins)
+                || matches!(ins.op, Op::Parameter { .. } | Op::Rng { .. })
+            {
                 continue;
             }
             let key = (

@@ -34,6 +34,10 @@ impl Client {
             devices,
             ..Default::default()
         })?;
+        rt.register_custom_call(
+            crate::host_callback::TARGET,
+            crate::host_callback::python_callback,
+        )?;
         let mut c = Client {
             rt,
             devices: Vec::new(),

@@ -125,7 +125,8 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
         .or_else(|| module.funcs.first())
         .ok_or_else(|| Error::invalid("the program has no function"))?;
     let donatable = (0..entry.args.len()).map(|i| donatable(entry, i)).collect();
-    let imported = oxla_stablehlo::import(&module, None)?;
+    // Token arguments and results cross PJRT as `bool[0]` arrays, as JAX passes them.
+    let imported = oxla_stablehlo::import_with(&module, None, true)?;
     if imported.num_check_outputs != 0 {
         return Err(Error::unimplemented(
             "programs with check.* ops through PJRT",
@@ -832,9 +833,12 @@ entry!(loaded_execute, PJRT_LoadedExecutable_Execute_Args, |a| {
         done.push(ev);
     }
     let exe = st.exe.clone();
-    let inline = client.worker.is_idle()
-        && !always_async()
-        && args.iter().flatten().all(|a| a.value.peek().is_some());
+    // A host callback that launches a program (a jitted function inside `pure_callback`)
+    // waits for it: queued behind the execution running the callback, it would never run.
+    let inline = crate::host_callback::in_callback()
+        || (client.worker.is_idle()
+            && !always_async()
+            && args.iter().flatten().all(|a| a.value.peek().is_some()));
     let job: Box<dyn FnOnce() + Send> = Box::new(move || {
         let result = (|| -> Result<Vec<Vec<RtBuffer>>> {
             let mut kept = Vec::new();

@@ -51,6 +51,7 @@ pub mod error;
 pub mod event;
 pub mod executable;
 pub mod ffi;
+pub mod host_callback;
 pub mod memory;
 pub mod types;
 mod worker;

@@ -27,7 +27,7 @@ pub mod parser;
 pub mod sdy;
 
 pub use convert::{dense_literal, shape_of};
-pub use import::{import, Check, CheckKind, Expected, Imported, ParallelRun};
+pub use import::{import, import_with, Check, CheckKind, Expected, Imported, ParallelRun};
 pub use parser::{mlir_element_type, parse_module, split_input_file};
 
 /// Reads a program given as bytes: MLIR bytecode (a portable artifact, recognised by its magic

@@ -25,3 +25,34 @@ module @m {
     assert_eq!(parts[0].data_as::<f32>().unwrap(), &[3.0, -4.0]);
     assert!(parts[1].shape().is_token());
 }
+
+/// JAX's ordered effects thread tokens through the entry function, marked `jax.token`, and
+/// pass them as `bool[0]` arrays: they import as `pred[0]` parameters and results. A token
+/// argument without the mark stays a token.
+#[test]
+fn jax_entry_tokens_are_bool_arrays() {
+    let text = r#"
+module @m {
+  func.func public @main(%t: !stablehlo.token {jax.token = true}, %x: tensor<2xf32>, %u: !stablehlo.token) -> (!stablehlo.token {jax.token = true}, tensor<2xf32>) {
+    %v = stablehlo.after_all %t, %u : !stablehlo.token
+    %y = stablehlo.add %x, %x : tensor<2xf32>
+    return %v, %y : !stablehlo.token, tensor<2xf32>
+  }
+}"#;
+    let module = parse_module(text).expect("parses");
+    let imp = import(&module, None).expect("imports");
+    let shape = imp.computation.program_shape();
+    let params: Vec<String> = shape.parameters.iter().map(|p| p.to_string()).collect();
+    assert_eq!(params, ["pred[0]", "f32[2]", "token[]"]);
+    assert_eq!(shape.result.to_string(), "(pred[0], f32[2])");
+    // Through PJRT every entry token is an array (JAX's own token values too).
+    let imp = oxla_stablehlo::import_with(&module, None, true).expect("imports");
+    let params: Vec<String> = imp
+        .computation
+        .program_shape()
+        .parameters
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(params, ["pred[0]", "f32[2]", "pred[0]"]);
+}

@@ -261,6 +261,19 @@ impl<'c, 'a> Table<'c, 'a> {
                 ("vhlo", true) => (vhlo::attr(self, &mut c)?, dummy_t),
                 ("vhlo", false) => (Attr::Unit, vhlo::ty(self, &mut c)?),
                 ("sdy", true) => (sdy::attr(self, &mut c)?, dummy_t),
+                // StableHLO's own types, where a portable artifact keeps them outside VHLO (a
+                // token crossing a Shardy region: an ordered callback in a shard_map). Its
+                // bytecode interface has one type, code 0, the token.
+                ("stablehlo", false) => match c.varint("a stablehlo type code")? {
+                    0 => (Attr::Unit, Type::Token),
+                    code => {
+                        return Err(Error::unimplemented(format!(
+                            "MLIR bytecode: byte {}: stablehlo type code {code} (only 0, the \
+                             token, is known)",
+                            c.offset()
+                        )))
+                    }
+                },
                 (d, _) => {
                     return Err(Error::unimplemented(format!(
                         "MLIR bytecode: byte {}: {} of dialect '{d}' in that dialect's own \

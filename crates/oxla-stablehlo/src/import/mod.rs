@@ -88,6 +88,8 @@ struct Scope {
 /// The importer's state while walking a module (see [`import`]).
 pub struct Importer<'m> {
     module: &'m Module,
+    /// Every entry token becomes a `pred[0]` array ([`import_with`]).
+    tokens_as_arrays: bool,
     funcs: HashMap<&'m str, &'m Func>,
     done: HashMap<String, XlaComputation>,
     in_progress: HashSet<String>,
@@ -115,6 +117,17 @@ pub struct Importer<'m> {
 /// # Ok::<(), oxla_hlo::Error>(())
 /// ```
 pub fn import(module: &Module, entry: Option<&str>) -> Result<Imported> {
+    import_with(module, entry, false)
+}
+
+/// [`import`], with every token argument and result of the entry imported as a `pred[0]`
+/// array when `tokens_as_arrays` (what JAX passes and expects through PJRT for its token
+/// values; tokens marked `jax.token` always are).
+pub fn import_with(
+    module: &Module,
+    entry: Option<&str>,
+    tokens_as_arrays: bool,
+) -> Result<Imported> {
     let entry_name = match entry {
         Some(e) => e.to_string(),
         None => {
@@ -139,6 +152,7 @@ pub fn import(module: &Module, entry: Option<&str>) -> Result<Imported> {
         outputs: Vec::new(),
         parallel: Vec::new(),
         entry_name: entry_name.clone(),
+        tokens_as_arrays,
     };
     let f = *imp
         .funcs
@@ -152,6 +166,20 @@ pub fn import(module: &Module, entry: Option<&str>) -> Result<Imported> {
         num_returns,
         parallel: imp.parallel,
     })
+}
+
+/// Whether an entry argument's or result's attributes mark it as one of JAX's effect tokens
+/// (`jax.token = true`), which cross the PJRT boundary as `bool[0]` arrays, as with XLA.
+fn jax_token(attrs: Option<&Vec<(String, Attr)>>) -> bool {
+    attrs.is_some_and(|a| {
+        a.iter()
+            .any(|(n, v)| n == "jax.token" && !matches!(v, Attr::Bool(false)))
+    })
+}
+
+/// The array an entry token becomes: `pred[0]`.
+fn jax_token_array() -> Shape {
+    Shape::array(oxla_hlo::PrimitiveType::Pred, &[0])
 }
 
 fn module_config(m: &Module) -> ModuleConfig {
@@ -193,8 +221,19 @@ impl<'m> Importer<'m> {
         let mut scope = Scope {
             vals: HashMap::new(),
         };
+        let entry = is_entry && f.name == self.entry_name;
         for (i, (n, t)) in f.args.iter().enumerate() {
-            let p = b.parameter(i, &shape_of(t)?, n);
+            let shape = shape_of(t)?;
+            let p = if entry
+                && shape.is_token()
+                && (self.tokens_as_arrays || jax_token(f.arg_attrs.get(i)))
+            {
+                // JAX passes an entry token (ordered effects) as a `bool[0]` array.
+                b.parameter(i, &jax_token_array(), n);
+                b.after_all(&[])
+            } else {
+                b.parameter(i, &shape, n)
+            };
             scope.vals.insert(n.clone(), p);
         }
         let block = f
@@ -206,7 +245,19 @@ impl<'m> Importer<'m> {
         let returned = self.build_ops(&mut b, &mut scope, &block.ops, is_entry)?;
         let check_outputs = std::mem::replace(&mut self.outputs, saved_outputs);
         let n_ret = returned.len();
-        let root = if is_entry && f.name == self.entry_name {
+        let mut returned = returned;
+        if entry {
+            for (j, r) in returned.iter_mut().enumerate() {
+                let token = f.results.get(j).map(shape_of).transpose()?;
+                if token.is_some_and(|s| s.is_token())
+                    && (self.tokens_as_arrays || jax_token(f.res_attrs.get(j)))
+                {
+                    // The token's producers stay: they have side effects.
+                    *r = b.constant_literal(&Literal::zeros(&jax_token_array())?);
+                }
+            }
+        }
+        let root = if entry {
             let mut all = check_outputs;
             all.extend(returned);
             b.tuple(&all)

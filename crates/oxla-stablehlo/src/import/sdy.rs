@@ -157,6 +157,11 @@ impl Importer<'_> {
         for (((name, ty), &x), hlo) in block.args.iter().zip(args).zip(&ins) {
             let local = shape_of(ty)?;
             let global = b.get_shape(x)?;
+            if local.is_token() && global.is_token() {
+                // A token (ordered effects in the body) is not data: every device has it.
+                scope.vals.insert(name.clone(), x);
+                continue;
+            }
             let annotated = b.custom_call("Sharding", &[x], &global, false, hlo);
             let shard = b.custom_call("SPMDFullToShardShape", &[annotated], &local, false, "");
             scope.vals.insert(name.clone(), shard);
@@ -174,6 +179,9 @@ impl Importer<'_> {
             .zip(&outs)
             .map(|((&v, ty), hlo)| {
                 let global = shape_of(ty)?;
+                if global.is_token() {
+                    return Ok(v);
+                }
                 Ok(b.custom_call("SPMDShardToFullShape", &[v], &global, false, hlo))
             })
             .collect()

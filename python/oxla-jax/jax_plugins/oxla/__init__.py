@@ -66,11 +66,10 @@ def initialize():
     # After the registration: JAX takes lowering rules only for platforms it knows.
     if os.environ.get("OXLA_JAX_CPU_LOWERINGS", "1") != "0":
         _per_platform_rules_as_cpu()
+    # Host callbacks (pure_callback, io_callback, jax.debug.print, checkify) on platform oxla.
+    from . import _callbacks
 
-
-# CPU lowering rules that call back into the Python process (host callbacks through XLA's FFI
-# handlers): Oxla has no such handlers, so these keep JAX's generic rule (or none).
-_NOT_REUSED = {"debug_callback", "debug_print"}
+    _callbacks.install()
 
 
 def _reuse_cpu_lowerings():
@@ -80,7 +79,9 @@ def _reuse_cpu_lowerings():
     example, exist only for cpu/cuda/rocm, and qr would fall back to the `Qr` custom call. The
     CPU rules emit `lapack_*_ffi` custom calls, which Oxla implements (oxla-lapack), and the
     StableHLO that the JAX corpus was exported and checked with. Only primitives without an
-    oxla rule of their own are filled in.
+    oxla rule of their own are filled in. The host-callback rules (`debug_callback`,
+    `debug_print`, checkify's `check`) call `emit_python_callback`, which `_callbacks`
+    extends to platform oxla.
     """
     try:
         from jax._src.interpreters import mlir
@@ -91,7 +92,7 @@ def _reuse_cpu_lowerings():
         return
     mine = table["oxla"]
     for prim, entry in list(table["cpu"].items()):
-        if str(prim) not in _NOT_REUSED and prim not in mine:
+        if prim not in mine:
             mine[prim] = entry
 
 
