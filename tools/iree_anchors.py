@@ -42,13 +42,17 @@ def time_one(d, config, min_time):
     meta, args, exp = anchors_io.load_dir(d)
     with open(os.path.join(d, "program.mlir")) as fh:
         text = fh.read()
-    flags = CONFIGS[config][1]
+    flags = list(CONFIGS[config][1])
+    if any(x["dtype"] in ("float64", "complex128") for x in meta["inputs"] + meta["outputs"]):
+        # IREE demotes f64 to f32 by default (and then rejects the f64 arguments)
+        flags.append("--iree-input-demote-f64-to-f32=false")
     out = dict(flags=["target_backends=llvm-cpu", "input_type=stablehlo"] + flags)
     t0 = time.perf_counter()
     try:
         vmfb = ic.compile_str(text, target_backends=["llvm-cpu"], input_type="stablehlo", extra_args=flags)
     except Exception as e:  # noqa: BLE001
-        out.update(compile_error=str(e)[-3000:])
+        e = str(e)
+        out.update(compile_error=e if len(e) < 4000 else e[:2000] + " ... " + e[-2000:])
         return out
     out["compile_ms"] = (time.perf_counter() - t0) * 1e3
     out["vmfb_bytes"] = len(vmfb)
