@@ -37,6 +37,8 @@ def time_one(d, min_time):
     import anchors_io
 
     meta, args, exp = anchors_io.load_dir(d)
+    if any(x["dtype"] in ("float64", "complex128", "int64", "uint64") for x in meta["inputs"] + meta["outputs"]):
+        jax.config.update("jax_enable_x64", True)  # else device_put narrows f64 arguments to f32
     backend = xla_bridge.get_backend("cpu")
     dev = backend.local_devices()[0]
     with open(os.path.join(d, "program.mlir")) as fh:
