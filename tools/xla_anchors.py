@@ -10,6 +10,11 @@ run_anchors.py does (its `bench`, `load_dir` and `check`), then writes the resul
 file if given, so `oxla bench --anchors` and `sidebyside.py` read them.
 
     python tools/xla_anchors.py --bench ../shared/bench --out anchors.json [--only a,b] [--single]
+    python tools/xla_anchors.py --bench target/broad-bench --out anchors.json --timeout 120
+
+A bench folder without its own `anchors/run_anchors.py` (the broad bench, bench/broad/gen.py)
+borrows the shared one (--anchors-dir). bfloat16 and other ml_dtypes arrays load and check
+through `tools/anchors_io.py`.
 
 Run it with the JAX 0.10.2 environment (`pip install jax==0.10.2 jaxlib==0.10.2`).
 """
@@ -29,8 +34,11 @@ def time_one(d, min_time):
     from jax._src.lib import xla_client as xc
 
     import run_anchors as ra
+    import anchors_io
 
-    meta, args, exp = ra.load_dir(d)
+    meta, args, exp = anchors_io.load_dir(d)
+    if any(x["dtype"] in ("float64", "complex128", "int64", "uint64") for x in meta["inputs"] + meta["outputs"]):
+        jax.config.update("jax_enable_x64", True)  # else device_put narrows f64 arguments to f32
     backend = xla_bridge.get_backend("cpu")
     dev = backend.local_devices()[0]
     with open(os.path.join(d, "program.mlir")) as fh:
@@ -47,7 +55,7 @@ def time_one(d, min_time):
 
     outs = [np.asarray(o) for o in run()]
     r = ra.bench(run, min_time=min_time)
-    r.update(compile_ms=compile_ms, check=ra.check(outs, meta, exp), jax_version=jax.__version__,
+    r.update(compile_ms=compile_ms, check=anchors_io.check(ra, outs, meta, exp), jax_version=jax.__version__,
              source="program.mlir via jaxlib compile_and_load", xla_flags=os.environ.get("XLA_FLAGS", ""))
     return r
 
@@ -59,9 +67,18 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated workload names")
     ap.add_argument("--min-time", type=float, default=1.0)
     ap.add_argument("--single", action="store_true", help="also time on one thread (jax_1thread)")
+    ap.add_argument("--anchors-dir", default=None,
+                    help="where run_anchors.py lives (default: BENCH/anchors, else ../shared/bench/anchors)")
+    ap.add_argument("--timeout", type=float, default=600, help="seconds per measurement process")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     a = ap.parse_args()
-    sys.path.insert(0, os.path.join(a.bench, "anchors"))
+    here = os.path.dirname(os.path.abspath(__file__))
+    if a.anchors_dir is None:
+        own = os.path.join(a.bench, "anchors")
+        a.anchors_dir = own if os.path.isfile(os.path.join(own, "run_anchors.py")) else \
+            os.path.join(here, "..", "..", "shared", "bench", "anchors")
+    sys.path.insert(0, here)
+    sys.path.insert(0, a.anchors_dir)
     if a.worker:
         print(json.dumps(time_one(a.worker, a.min_time)))
         return
@@ -81,16 +98,24 @@ def main():
                                                       "intra_op_parallelism_threads=1"}))
         for key, env in runs:
             # One process per measurement, as run_anchors.py does (a fresh client each time).
-            p = subprocess.run([sys.executable, __file__, "--bench", a.bench, "--min-time", str(a.min_time),
-                                "--worker", d, "--out", a.out],
-                               env={**os.environ, "JAX_PLATFORMS": "cpu", **env}, capture_output=True, text=True)
-            if p.returncode == 0:
+            try:
+                p = subprocess.run([sys.executable, __file__, "--bench", a.bench, "--min-time", str(a.min_time),
+                                    "--anchors-dir", a.anchors_dir, "--worker", d, "--out", a.out],
+                                   env={**os.environ, "JAX_PLATFORMS": "cpu", **env}, capture_output=True, text=True,
+                                   timeout=a.timeout)
+            except subprocess.TimeoutExpired:
+                p = None
+            if p is None:
+                r = dict(worker_error=f"timeout after {a.timeout:.0f} s")
+            elif p.returncode == 0:
                 r = json.loads(p.stdout.strip().splitlines()[-1])
             else:
                 r = dict(worker_error=f"rc={p.returncode}", stderr=p.stderr[-3000:])
             work.setdefault(n, {})[key] = r
             print(f"# {n} {key}: " + (f"compile {r['compile_ms']:.0f} ms, run {r['median_ms']:.3f} ms"
                                        if "median_ms" in r else r.get("worker_error", "?")), file=sys.stderr)
+        with open(a.out, "w") as fh:  # after every workload: a partial run keeps what it measured
+            json.dump(doc, fh, indent=1)
     with open(a.out, "w") as fh:
         json.dump(doc, fh, indent=1)
 
