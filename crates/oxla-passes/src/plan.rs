@@ -120,6 +120,8 @@ impl GemmTypes {
         use PrimitiveType::*;
         match (self.lhs, self.rhs, self.out) {
             (F32, F32, F32) | (F64, F64, F64) => true,
+            // As four real products of the parts (`steps/gemm.rs`).
+            (C64, C64, C64) | (C128, C128, C128) => true,
             (BF16, BF16, F32 | BF16)
             | (F16, F16, F32 | F16)
             | (S8 | U8, S8 | U8, S32)

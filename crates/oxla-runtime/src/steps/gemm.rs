@@ -265,6 +265,20 @@ impl Programs {
             (PrimitiveType::F32, PrimitiveType::F32, PrimitiveType::F32) => {
                 self.gemm::<f32>(g, a, b, c, name, then, pre)
             }
+            (PrimitiveType::C64, PrimitiveType::C64, PrimitiveType::C64) => {
+                self.gemm_complex::<f32>(g, a, b, c, name)?;
+                if let Some(then) = then {
+                    then(0, g.m);
+                }
+                Ok(())
+            }
+            (PrimitiveType::C128, PrimitiveType::C128, PrimitiveType::C128) => {
+                self.gemm_complex::<f64>(g, a, b, c, name)?;
+                if let Some(then) = then {
+                    then(0, g.m);
+                }
+                Ok(())
+            }
             // Mixed f32 x bf16 / f16: the narrow operand widened (exactly) for the f32 GEMM.
             (l, r, PrimitiveType::F32) if l == PrimitiveType::F32 || r == PrimitiveType::F32 => {
                 let widen = |t: PrimitiveType, p: *const u8, len: usize| {
@@ -396,6 +410,63 @@ impl Programs {
             accumulate: false,
             threads: self.threads,
         }
+    }
+
+    /// A complex (c64 / c128, parts of type `T`) GEMM as four real ones on the operands'
+    /// real and imaginary planes, laid out as the operands are: Re C = Re A Re B + (-Im A)
+    /// Im B, Im C = Re A Im B + Im A Re B (the second product of each accumulated onto the
+    /// first). Each part sums its products in the real kernels' order, so results may
+    /// differ from a complex multiply-add loop in the last bits.
+    fn gemm_complex<T: GemmElem + std::ops::Neg<Output = T> + Default>(
+        &self,
+        g: &GemmDims,
+        a: SendPtr<*const u8>,
+        b: SendPtr<*const u8>,
+        c: SendPtr<*mut u8>,
+        name: &str,
+    ) -> Result<()> {
+        let (na, nb, nc) = (g.span_a(), g.span_b(), g.batch * g.m * g.n);
+        // SAFETY: shapes were checked at compile time: A and B span these complex elements
+        // (pairs of T), C is [batch, m, n] of them.
+        let (sa, sb) = unsafe {
+            (
+                std::slice::from_raw_parts(a.0 as *const T, 2 * na),
+                std::slice::from_raw_parts(b.0 as *const T, 2 * nb),
+            )
+        };
+        let planes = |x: &[T]| -> (Vec<T>, Vec<T>) {
+            let re = x.iter().step_by(2).copied().collect();
+            let im = x.iter().skip(1).step_by(2).copied().collect();
+            (re, im)
+        };
+        let (ar, ai) = planes(sa);
+        let neg_ai: Vec<T> = ai.iter().map(|&v| -v).collect();
+        let (br, bi) = planes(sb);
+        let args = self.gemm_args(g);
+        let acc = oxla_kernels::GemmArgs {
+            accumulate: true,
+            ..args
+        };
+        let batch = oxla_kernels::Batch {
+            count: g.batch,
+            stride_a: g.stride_a,
+            stride_b: g.stride_b,
+            stride_c: g.m * g.n,
+        };
+        let mut cr = vec![T::default(); nc];
+        let mut ci = vec![T::default(); nc];
+        let err = |e: oxla_kernels::KernelError| Error::runtime(format!("{name}: {e}"));
+        T::batched(&args, &batch, &ar, &br, &mut cr).map_err(err)?;
+        T::batched(&acc, &batch, &neg_ai, &bi, &mut cr).map_err(err)?;
+        T::batched(&args, &batch, &ar, &bi, &mut ci).map_err(err)?;
+        T::batched(&acc, &batch, &ai, &br, &mut ci).map_err(err)?;
+        // SAFETY: C holds nc complex elements (pairs of T).
+        let out = unsafe { std::slice::from_raw_parts_mut(c.0 as *mut T, 2 * nc) };
+        for (o, (&r, &i)) in out.chunks_exact_mut(2).zip(cr.iter().zip(&ci)) {
+            o[0] = r;
+            o[1] = i;
+        }
+        Ok(())
     }
 
     /// Runs a (batched) GEMM step on raw operand pointers.
