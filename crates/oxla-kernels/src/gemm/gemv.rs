@@ -121,6 +121,129 @@ fn body<T: Scalar>(args: &GemmArgs, a: &[T], b: &[T], c: &mut [T], j0: usize) {
     }
 }
 
+/// How a one-row product of narrow operands widens and accumulates: bf16 / f16 -> f32
+/// (multiply-add in f32), s8 / u8 -> s32 (wrapping).
+pub(crate) trait NarrowOps<B>: Copy + Sync {
+    type Acc: Copy + Send + Sync;
+    const ZERO: Self::Acc;
+    fn widen(self, x: B) -> Self::Acc;
+    fn mac(acc: Self::Acc, x: Self::Acc, y: Self::Acc) -> Self::Acc;
+    fn add(x: Self::Acc, y: Self::Acc) -> Self::Acc;
+}
+
+/// C (1 x n, `args.accumulate` adds to it) = A · op(B) for narrow B, with A's row already
+/// widened (`a_row`, k elements) and B read in place; columns split between threads when
+/// large.
+pub(crate) fn gemv_narrow<B: Copy + Sync, O: NarrowOps<B>>(
+    ops: O,
+    args: &GemmArgs,
+    a_row: &[O::Acc],
+    b: &[B],
+    c: &mut [O::Acc],
+) {
+    let (n, k) = (args.n, args.k);
+    let threads = if n * k < PAR_MIN_WORK {
+        1
+    } else {
+        max_threads(args).min(n / MIN_COLS_PER_TASK).max(1)
+    };
+    let cp = SyncPtr(c.as_mut_ptr());
+    let cols = n.div_ceil(threads);
+    parallel(threads, &|t| {
+        let j0 = (t * cols).min(n);
+        let j1 = ((t + 1) * cols).min(n);
+        // SAFETY: columns j0..j1 of C's row lie inside `c`; tasks take disjoint columns.
+        let ct = unsafe { std::slice::from_raw_parts_mut(cp.get().add(j0), j1 - j0) };
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("fma")
+            {
+                // SAFETY: the CPU has the features the function is compiled for.
+                return unsafe { narrow_avx512(ops, args, a_row, b, ct, j0) };
+            }
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+            {
+                // SAFETY: as above.
+                return unsafe { narrow_avx2(ops, args, a_row, b, ct, j0) };
+            }
+        }
+        narrow_body(ops, args, a_row, b, ct, j0)
+    });
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,fma,f16c")]
+unsafe fn narrow_avx512<B: Copy, O: NarrowOps<B>>(
+    ops: O,
+    args: &GemmArgs,
+    a: &[O::Acc],
+    b: &[B],
+    c: &mut [O::Acc],
+    j0: usize,
+) {
+    narrow_body(ops, args, a, b, c, j0)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,f16c")]
+unsafe fn narrow_avx2<B: Copy, O: NarrowOps<B>>(
+    ops: O,
+    args: &GemmArgs,
+    a: &[O::Acc],
+    b: &[B],
+    c: &mut [O::Acc],
+    j0: usize,
+) {
+    narrow_body(ops, args, a, b, c, j0)
+}
+
+#[inline(always)]
+fn narrow_body<B: Copy, O: NarrowOps<B>>(
+    ops: O,
+    args: &GemmArgs,
+    a: &[O::Acc],
+    b: &[B],
+    c: &mut [O::Acc],
+    j0: usize,
+) {
+    let w = c.len();
+    let k = args.k;
+    let (b_rs, b_cs) = b_strides(args);
+    if !args.accumulate {
+        c.fill(O::ZERO);
+    }
+    if b_cs == 1 {
+        for (p, &x) in a.iter().enumerate().take(k) {
+            let row = &b[p * b_rs + j0..p * b_rs + j0 + w];
+            for (cj, &bj) in c.iter_mut().zip(row) {
+                *cj = O::mac(*cj, x, ops.widen(bj));
+            }
+        }
+    } else {
+        for (jj, cj) in c.iter_mut().enumerate() {
+            let r = &b[(j0 + jj) * b_cs..(j0 + jj) * b_cs + k];
+            let mut acc = [O::ZERO; LANES];
+            let mut chunks_a = a[..k].chunks_exact(LANES);
+            let mut chunks_b = r.chunks_exact(LANES);
+            for (xa, xb) in (&mut chunks_a).zip(&mut chunks_b) {
+                for l in 0..LANES {
+                    acc[l] = O::mac(acc[l], xa[l], ops.widen(xb[l]));
+                }
+            }
+            let mut s = O::ZERO;
+            for &x in &acc {
+                s = O::add(s, x);
+            }
+            for (&x, &y) in chunks_a.remainder().iter().zip(chunks_b.remainder()) {
+                s = O::mac(s, x, ops.widen(y));
+            }
+            *cj = O::add(*cj, s);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{sgemm_ex, GemmArgs};

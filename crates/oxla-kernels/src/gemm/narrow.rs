@@ -70,6 +70,60 @@ impl Int8 {
     }
 }
 
+impl super::gemv::NarrowOps<u16> for Half {
+    type Acc = f32;
+    const ZERO: f32 = 0.0;
+    #[inline(always)]
+    fn widen(self, x: u16) -> f32 {
+        self.to_f32(x)
+    }
+    #[inline(always)]
+    fn mac(acc: f32, x: f32, y: f32) -> f32 {
+        acc + x * y
+    }
+    #[inline(always)]
+    fn add(x: f32, y: f32) -> f32 {
+        x + y
+    }
+}
+
+impl super::gemv::NarrowOps<u8> for Int8 {
+    type Acc = i32;
+    const ZERO: i32 = 0;
+    #[inline(always)]
+    fn widen(self, x: u8) -> i32 {
+        self.value(x)
+    }
+    #[inline(always)]
+    fn mac(acc: i32, x: i32, y: i32) -> i32 {
+        acc.wrapping_add(x.wrapping_mul(y))
+    }
+    #[inline(always)]
+    fn add(x: i32, y: i32) -> i32 {
+        x.wrapping_add(y)
+    }
+}
+
+/// One-row products (m = 1) of a batch on the narrow one-row path (`gemv.rs`): B streamed
+/// in place instead of packed. `conv_a` widens A's element.
+fn gemv_batch<B: Copy + Sync, O: super::gemv::NarrowOps<B>>(
+    ops: O,
+    args: &GemmArgs,
+    batch: &Batch,
+    a: &[B],
+    conv_a: impl Fn(B) -> O::Acc,
+    b: &[B],
+    c: &mut [O::Acc],
+) {
+    let (_, a_cs) = super::driver::a_strides(args);
+    for i in 0..batch.count {
+        let ai = &a[i * batch.stride_a..];
+        let a_row: Vec<O::Acc> = (0..args.k).map(|p| conv_a(ai[p * a_cs])).collect();
+        let ci = &mut c[i * batch.stride_c..i * batch.stride_c + args.n];
+        super::gemv::gemv_narrow(ops, args, &a_row, &b[i * batch.stride_b..], ci);
+    }
+}
+
 /// The kernels a narrow product runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Narrow {
@@ -181,6 +235,10 @@ pub fn hgemm_batched_with(
     c: &mut [f32],
 ) -> Result<(), KernelError> {
     let [sa, sb, sc] = check_batch(isa, args, batch, a.len(), b.len(), c.len())?;
+    if args.m == 1 {
+        gemv_batch(ty, args, batch, a, |x| ty.to_f32(x), b, c);
+        return Ok(());
+    }
     let path = Narrow::pick(isa, ty == Half::Bf16, true);
     let failed = std::sync::Mutex::new(None);
     for_each_matrix(args, batch, sc, c, &|i, ci, threads| {
@@ -320,6 +378,10 @@ pub fn igemm_batched_with(
     c: &mut [i32],
 ) -> Result<(), KernelError> {
     let [sa, sb, sc] = check_batch(isa, args, batch, a.len(), b.len(), c.len())?;
+    if args.m == 1 {
+        gemv_batch(tb, args, batch, a, |x| ta.value(x), b, c);
+        return Ok(());
+    }
     let path = Narrow::pick(isa, true, false);
     let failed = std::sync::Mutex::new(None);
     for_each_matrix(args, batch, sc, c, &|i, ci, threads| {
