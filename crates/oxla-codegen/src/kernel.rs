@@ -7,7 +7,9 @@ use cranelift_codegen::ir::{AbiParam, InstBuilder, Signature};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module};
-use oxla_hlo::{ArrayShape, Error, HloModule, InstrId, LoopSchedule, Op, Result, Shape};
+use oxla_hlo::{
+    ArrayShape, Error, HloModule, InstrId, LoopSchedule, Op, PrimitiveType, Result, Shape,
+};
 use oxla_passes::plan;
 
 use crate::emit::{self, Ctx, Emitter, Idx, Leaves};
@@ -320,13 +322,20 @@ fn build_kernel(
         )?;
     } else {
         // Transcendentals at the full vector width where the row is long enough.
-        let wide = spec.mode == KernelMode::Loop(LoopSchedule::Elementwise)
-            && out_lanes == 4
-            && dims[rank - 1] >= crate::schedule::wide_min_extent()
+        // Kernels with bf16 values run one lane at a time as loops, so any program of them
+        // gains (`vector_program.rs` takes bf16 with f32 and 32-bit integers).
+        let bf16 = types.contains(&PrimitiveType::BF16)
+            && types.iter().all(|t| {
+                use PrimitiveType::*;
+                matches!(t, F32 | BF16 | S32 | U32 | Pred)
+            });
+        let long = dims[rank - 1] >= crate::schedule::wide_min_extent()
+            && spec.mode == KernelMode::Loop(LoopSchedule::Elementwise)
             && crate::schedule::wide_enabled();
+        let wide = long && out_lanes == 4;
         // All of it at the full vector width, where it is only arithmetic
         // (`schedule/vector_program.rs`); else its transcendentals in tiles.
-        let program = if wide && outs.len() == 1 {
+        let program = if (wide || (long && bf16)) && outs.len() == 1 {
             vector_program(body, root, &dims, &leaf_ids).map(|p| {
                 let len = dims.iter().product::<i64>();
                 if len >= oxla_kernels::vprog::STREAM_MIN as i64 && is_entry_result(m, spec) {

@@ -13,6 +13,14 @@
 //! `wide_math.rs`, a row's last few elements take the vector approximation too, where the
 //! plain loop's scalar tail calls the exact `oxla-elem` functions).
 //!
+//! bf16 values take part too (inputs, constants, the output, conversions from and to f32):
+//! each bf16 `add`, `subtract`, `multiply`, `divide`, `negate`, `abs` and `sqrt` is its f32
+//! step rounded to bf16 (which for these is the exact result rounded once, as the
+//! interpreter computes it), and each bf16 transcendental a `FuncBf16` step, which gives the
+//! interpreter's f64-rounded-once bits (`oxla_kernels::vprog` `narrow.rs`). Such a kernel's
+//! loop runs one lane at a time with a call per rounding, so any program of it gains: one
+//! arithmetic step is enough.
+//!
 //! Only kernels with arithmetic to gain from the width take this path: at least
 //! [`MIN_ARITH`] arithmetic steps. A plain sum or scale is bound by memory either way, and a
 //! transcendental of a short argument (an RNN cell's `tanh(0.9 h + x)`) is served as well
@@ -54,6 +62,7 @@ pub(crate) fn vector_program(
             PrimitiveType::F32 => Some(Lanes::F32),
             PrimitiveType::S32 => Some(Lanes::S32),
             PrimitiveType::U32 => Some(Lanes::U32),
+            PrimitiveType::BF16 => Some(Lanes::Bf16),
             _ => None,
         }
     };
@@ -72,7 +81,10 @@ pub(crate) fn vector_program(
         };
         // The stored bits (a NaN constant keeps its sign and payload).
         let bytes = l.to_le_bytes();
-        kind(src, &[])?;
+        if kind(src, &[])? == Lanes::Bf16 {
+            let h = u16::from_le_bytes(bytes.get(..2)?.try_into().ok()?);
+            return Some((h as u32) << 16);
+        }
         Some(u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?))
     };
     // The trailing dimensions that are not 1 (iota needs at most two).
@@ -80,6 +92,9 @@ pub(crate) fn vector_program(
     let mut ops: Vec<VOp> = Vec::new();
     let mut at: Vec<Option<u32>> = vec![None; comp.instructions.len()];
     let mut arith = 0usize;
+    // Whether any value is bf16 (then any program gains: such a loop runs one lane at a
+    // time, converting and rounding through calls).
+    let mut narrow = kind(root, dims) == Some(Lanes::Bf16);
     // Post-order walk: operands first, each instruction once.
     let mut stack = vec![(root, false)];
     while let Some((id, ready)) = stack.pop() {
@@ -88,9 +103,11 @@ pub(crate) fn vector_program(
         }
         let ins = comp.instr(id);
         if let Some(&(_, k)) = leaves.iter().find(|&&(l, _)| l == id) {
-            let op = if kind(id, dims).is_some() {
+            let op = if kind(id, dims) == Some(Lanes::Bf16) {
+                VOp::InputBf16(k as u32)
+            } else if kind(id, dims).is_some() {
                 VOp::Input(k as u32)
-            } else if kind(id, &[]).is_some() {
+            } else if kind(id, &[]).is_some_and(|t| t != Lanes::Bf16) {
                 VOp::Scalar(k as u32)
             } else {
                 return None;
@@ -105,14 +122,15 @@ pub(crate) fn vector_program(
         let direct = match &ins.op {
             Op::Broadcast { .. } => {
                 let src = *ins.operands.first()?;
-                kind(src, &[])?;
+                let scalar = kind(src, &[])?;
                 Some(match (splat_const(id), leaf(src)) {
                     (Some(bits), _) => VOp::Const(f32::from_bits(bits)),
-                    (None, Some(k)) => VOp::Scalar(k as u32),
+                    // A scalar input is read as an f32.
+                    (None, Some(k)) if scalar != Lanes::Bf16 => VOp::Scalar(k as u32),
                     _ => return None,
                 })
             }
-            Op::Iota { dimension } if ty != Lanes::F32 => {
+            Op::Iota { dimension } if matches!(ty, Lanes::S32 | Lanes::U32) => {
                 let (d, rank) = (*dimension as usize, dims.len());
                 let len = u32::try_from(*dims.last()?).ok()?;
                 if d + 1 == rank {
@@ -134,7 +152,7 @@ pub(crate) fn vector_program(
             stack.push((id, true));
             // A shift amount or divisor is read as a constant, not a step.
             let skip = match &ins.op {
-                Op::Binary(b) if ty != Lanes::F32 && constant_rhs(*b) => 1,
+                Op::Binary(b) if matches!(ty, Lanes::S32 | Lanes::U32) && constant_rhs(*b) => 1,
                 _ => 0,
             };
             let n = ins.operands.len() - skip.min(ins.operands.len());
@@ -143,6 +161,62 @@ pub(crate) fn vector_program(
         }
         let arg = |k: usize| ins.operands.get(k).and_then(|o| at[o.index()]);
         let rhs_const = || ins.operands.get(1).and_then(|&o| splat_const(o));
+        if let Op::Convert = ins.op {
+            let from = kind(*ins.operands.first()?, dims)?;
+            match (from, ty) {
+                // Exact: the same value.
+                (Lanes::Bf16, Lanes::F32) => {
+                    let x = arg(0)?;
+                    at[id.index()] = Some(x);
+                    continue;
+                }
+                (Lanes::F32, Lanes::Bf16) => {
+                    let x = arg(0)?;
+                    at[id.index()] = Some(ops.len() as u32);
+                    ops.push(VOp::RoundBf16(x));
+                    arith += 1;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        if ty == Lanes::Bf16 {
+            // bf16 computes in f32 and rounds each result: for these operations a result
+            // rounded to f32 and then to bf16 is the exact one rounded once (f32 keeps
+            // more than twice bf16's bits plus two), the interpreter's.
+            let x = arg(0)?;
+            let op = match &ins.op {
+                Op::Binary(b) => {
+                    let y = arg(1)?;
+                    match b {
+                        BinaryOp::Add => VOp::Add(x, y),
+                        BinaryOp::Sub => VOp::Sub(x, y),
+                        BinaryOp::Mul => VOp::Mul(x, y),
+                        BinaryOp::Div => VOp::Div(x, y),
+                        _ => return None,
+                    }
+                }
+                Op::Unary(u) => match u {
+                    UnaryOp::Neg => VOp::Neg(x),
+                    UnaryOp::Abs => VOp::Abs(x),
+                    UnaryOp::Sqrt => VOp::Sqrt(x),
+                    UnaryOp::Exp => VOp::FuncBf16(VFunc::Exp, x),
+                    UnaryOp::Tanh => VOp::FuncBf16(VFunc::Tanh, x),
+                    UnaryOp::Logistic => VOp::FuncBf16(VFunc::Logistic, x),
+                    UnaryOp::Log => VOp::FuncBf16(VFunc::Log, x),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            arith += 1;
+            ops.push(op);
+            if !matches!(op, VOp::FuncBf16(..)) {
+                ops.push(VOp::RoundBf16(ops.len() as u32 - 1));
+            }
+            at[id.index()] = Some(ops.len() as u32 - 1);
+            narrow = true;
+            continue;
+        }
         let op = match (&ins.op, ty) {
             (Op::Binary(b), Lanes::F32) => {
                 let (x, y) = (arg(0)?, arg(1)?);
@@ -203,8 +277,19 @@ pub(crate) fn vector_program(
         at[id.index()] = Some(ops.len() as u32);
         ops.push(op);
     }
-    if arith < MIN_ARITH {
+    // The last step computes the output (a conversion to f32 is the value itself).
+    if at[root.index()]? as usize + 1 != ops.len() {
         return None;
+    }
+    narrow |= ops
+        .iter()
+        .any(|op| matches!(op, VOp::InputBf16(_) | VOp::RoundBf16(_)));
+    if arith < if narrow { 1 } else { MIN_ARITH } {
+        return None;
+    }
+    if kind(root, dims) == Some(Lanes::Bf16) {
+        let last = ops.len().checked_sub(1)? as u32;
+        ops.push(VOp::OutputBf16(last));
     }
     VProg::new(&ops)
 }
@@ -215,6 +300,8 @@ enum Lanes {
     F32,
     S32,
     U32,
+    /// bf16 values, held as f32.
+    Bf16,
 }
 
 /// Integer ops whose right operand a program takes as a constant (shift amount, divisor).

@@ -18,11 +18,17 @@ pub(super) fn chains(ops: &[VOp]) -> Vec<u32> {
         let (xs, k) = op.operands();
         splat[i] = match op {
             VOp::Scalar(_) | VOp::Const(_) => true,
-            VOp::Input(_) | VOp::IotaCol(_) | VOp::IotaRow(_) => false,
+            VOp::Input(_) | VOp::IotaCol(_) | VOp::IotaRow(_) | VOp::InputBf16(_) => false,
             _ => xs[..k].iter().all(|&x| splat[x as usize]),
         };
     }
-    let linkable = |op: VOp| op.computes() && op.operands().1 > 0;
+    // A bf16 transcendental (which may redo lanes one at a time) and the bf16 output
+    // (16-bit stores) run on their own.
+    let linkable = |op: VOp| {
+        op.computes()
+            && op.operands().1 > 0
+            && !matches!(op, VOp::FuncBf16(..) | VOp::OutputBf16(_))
+    };
     let mut chain = vec![0u32; n];
     let mut head: Option<usize> = None;
     let mut prev: Option<usize> = None;

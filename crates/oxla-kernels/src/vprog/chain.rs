@@ -189,8 +189,16 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
                 #[inline(always)]
                 |x: V| vmath::eval(f, x),
             ),
-            // Leaves and iotas never join a chain (`chains`).
-            VOp::Input(_) | VOp::Scalar(_) | VOp::Const(_) | VOp::IotaCol(_) | VOp::IotaRow(_) => {}
+            VOp::RoundBf16(_) => un(v, Io::round_bf16),
+            // Leaves, iotas, bf16 transcendentals and outputs never join a chain (`chains`).
+            VOp::Input(_)
+            | VOp::Scalar(_)
+            | VOp::Const(_)
+            | VOp::IotaCol(_)
+            | VOp::IotaRow(_)
+            | VOp::InputBf16(_)
+            | VOp::FuncBf16(..)
+            | VOp::OutputBf16(_) => {}
         }
     }
 }

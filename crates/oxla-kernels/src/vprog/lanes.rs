@@ -87,6 +87,12 @@ pub(crate) trait Io: Lanes {
     fn ramp(c: i32) -> Self;
     /// Where a lane of `col` is at least `len`: `col - len`, and its `row` plus one.
     fn wrap(col: Self, row: Self, len: i32) -> (Self, Self);
+    /// Whether any lane's bits are not all zero.
+    fn any(self) -> bool;
+    /// Each lane rounded to the nearest bf16 (ties to even, overflow to infinity), held as
+    /// f32; a NaN keeps its sign and top payload bits and is quieted (`half`'s
+    /// `bf16::from_f32`, which the interpreter and the JIT's loops round with).
+    fn round_bf16(self) -> Self;
 }
 
 /// The lane's bits as an i32, and back.
@@ -168,6 +174,14 @@ impl Io for Portable {
     #[inline(always)]
     fn ramp(c: i32) -> Self {
         of_bits(c)
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        bits(self) != 0
+    }
+    #[inline(always)]
+    fn round_bf16(self) -> Self {
+        vmath::Scalar(half::bf16::from_f32(self.0).to_f32())
     }
     #[inline(always)]
     fn wrap(col: Self, row: Self, len: i32) -> (Self, Self) {

@@ -45,6 +45,19 @@ pub enum VOp {
     /// dimension), or its row (along the one before, where every earlier one is 1).
     IotaCol(u32),
     IotaRow(u32),
+    // bf16 steps: a bf16 value is held in an f32 lane as its exact value.
+    /// Input array `k` holds bf16 values (2 bytes each), widened to f32.
+    InputBf16(u32),
+    /// An f32 rounded to the nearest bf16 (ties to even; a NaN quieted), as `half`'s
+    /// `bf16::from_f32`.
+    RoundBf16(u32),
+    /// A `vmath` transcendental of a bf16 value, rounded to bf16 as if computed in f64
+    /// and rounded once (the interpreter's result): the f32 routine where its result is
+    /// far enough from a rounding boundary, else the f64 function ([`super::exact_bf16`]).
+    FuncBf16(VFunc, u32),
+    /// The output as bf16 (the value's top 16 bits: it must be a bf16 value already).
+    /// Only as the last step.
+    OutputBf16(u32),
 }
 
 impl VOp {
@@ -52,7 +65,7 @@ impl VOp {
     pub(super) fn operands(self) -> ([u32; 2], usize) {
         use VOp::*;
         match self {
-            Input(_) | Scalar(_) | Const(_) | IotaCol(_) | IotaRow(_) => ([0, 0], 0),
+            Input(_) | Scalar(_) | Const(_) | IotaCol(_) | IotaRow(_) | InputBf16(_) => ([0, 0], 0),
             Add(a, b)
             | Sub(a, b)
             | Mul(a, b)
@@ -73,7 +86,10 @@ impl VOp {
             | XorShrL(a, _)
             | IDiv(a, _)
             | IRem(a, _)
-            | IToF(a) => ([a, 0], 1),
+            | IToF(a)
+            | RoundBf16(a)
+            | FuncBf16(_, a)
+            | OutputBf16(a) => ([a, 0], 1),
         }
     }
 
@@ -121,6 +137,10 @@ impl VOp {
             VOp::IotaCol(n) => [23, n, 0, 0, 0],
             VOp::IotaRow(n) => [24, n, 0, 0, 0],
             VOp::XorShrL(a, k) => [25, a, k, 0, 0],
+            VOp::InputBf16(k) => [26, k, 0, 0, 0],
+            VOp::RoundBf16(a) => [27, a, 0, 0, 0],
+            VOp::FuncBf16(g, a) => [28, a, 0, f(g), 0],
+            VOp::OutputBf16(a) => [29, a, 0, 0, 0],
         }
     }
 
@@ -163,6 +183,10 @@ impl VOp {
             23 => VOp::IotaCol(a),
             24 => VOp::IotaRow(a),
             25 => VOp::XorShrL(a, b),
+            26 => VOp::InputBf16(a),
+            27 => VOp::RoundBf16(a),
+            28 => VOp::FuncBf16(*VFunc::ALL.get(x as usize)?, a),
+            29 => VOp::OutputBf16(a),
             _ => return None,
         })
     }

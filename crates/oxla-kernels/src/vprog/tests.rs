@@ -498,3 +498,53 @@ fn bad_programs_are_refused_and_slots_are_reused() {
         assert!(got.iter().zip(&want).all(same));
     }
 }
+
+/// A bf16 program (widened input, f32 steps rounded to bf16, a bf16 transcendental, a bf16
+/// output) gives every implementation's bits the portable twin's, and each step rounds as
+/// `half` does, over lengths that leave every tail.
+#[test]
+fn bf16_program_matches_portable_and_half() {
+    use half::bf16;
+    let ops = [
+        VOp::InputBf16(0),
+        VOp::Const(0.796875),
+        VOp::Mul(0, 1),
+        VOp::RoundBf16(2),
+        VOp::FuncBf16(VFunc::Tanh, 3),
+        VOp::Add(4, 0),
+        VOp::RoundBf16(5),
+        VOp::FuncBf16(VFunc::Exp, 6),
+        VOp::OutputBf16(7),
+    ];
+    let prog = VProg::new(&ops).expect("program");
+    let reference = |h: u16| -> u16 {
+        let x = bf16::from_bits(h).to_f32();
+        let m = bf16::from_f32(x * 0.796875).to_f32();
+        let t = exact_bf16(VFunc::Tanh, m);
+        let a = bf16::from_f32(t + x).to_f32();
+        bf16::from_f32(exact_bf16(VFunc::Exp, a)).to_bits()
+    };
+    for n in [1usize, 15, 17, 33, 300, 2049, 4100] {
+        let xs: Vec<u16> = values(n, n as u32)
+            .iter()
+            .map(|v| bf16::from_f32(*v).to_bits())
+            .collect();
+        let inputs = [xs.as_ptr().cast::<f32>()];
+        for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+            if !isa.available() {
+                continue;
+            }
+            let mut out = vec![0u16; n];
+            // SAFETY: one input and the output of n bf16 values.
+            unsafe { prog.run_with(isa, inputs.as_ptr(), out.as_mut_ptr().cast(), 0, n) };
+            for (i, (&x, &r)) in xs.iter().zip(&out).enumerate() {
+                let want = reference(x);
+                let both_nan = bf16::from_bits(r).is_nan() && bf16::from_bits(want).is_nan();
+                assert!(
+                    r == want || both_nan,
+                    "{isa:?} n={n} [{i}] {x:#06x}: {r:#06x} != {want:#06x}"
+                );
+            }
+        }
+    }
+}

@@ -115,6 +115,25 @@ impl Io for Z {
         }
     }
     #[inline(always)]
+    fn any(self) -> bool {
+        unsafe { _mm512_test_epi32_mask(iz(self), iz(self)) != 0 }
+    }
+    #[inline(always)]
+    fn round_bf16(self) -> Self {
+        unsafe {
+            let x = iz(self);
+            let hi = _mm512_set1_epi32(0xffff_0000u32 as i32);
+            // Ties to even: add 0x7fff plus the lowest kept bit, then cut.
+            let odd = _mm512_and_si512(_mm512_srli_epi32::<16>(x), _mm512_set1_epi32(1));
+            let up = _mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), odd);
+            let rne = _mm512_and_si512(up, hi);
+            // A NaN keeps its top bits, quieted.
+            let nan = _mm512_and_si512(_mm512_or_si512(x, _mm512_set1_epi32(0x0040_0000)), hi);
+            let is_nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(self.0, self.0);
+            zi(_mm512_mask_blend_epi32(is_nan, rne, nan))
+        }
+    }
+    #[inline(always)]
     fn wrap(col: Self, row: Self, len: i32) -> (Self, Self) {
         unsafe {
             let l = _mm512_set1_epi32(len);
@@ -203,6 +222,25 @@ impl Io for Y {
         unsafe {
             let r = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
             yi(_mm256_add_epi32(_mm256_set1_epi32(c), r))
+        }
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        unsafe { _mm256_testz_si256(iy(self), iy(self)) == 0 }
+    }
+    #[inline(always)]
+    fn round_bf16(self) -> Self {
+        unsafe {
+            let x = iy(self);
+            let hi = _mm256_set1_epi32(0xffff_0000u32 as i32);
+            // Ties to even: add 0x7fff plus the lowest kept bit, then cut.
+            let odd = _mm256_and_si256(_mm256_srli_epi32::<16>(x), _mm256_set1_epi32(1));
+            let up = _mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), odd);
+            let rne = _mm256_and_si256(up, hi);
+            // A NaN keeps its top bits, quieted.
+            let nan = _mm256_and_si256(_mm256_or_si256(x, _mm256_set1_epi32(0x0040_0000)), hi);
+            let is_nan = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_UNORD_Q>(self.0, self.0));
+            yi(_mm256_blendv_epi8(rne, nan, is_nan))
         }
     }
     #[inline(always)]

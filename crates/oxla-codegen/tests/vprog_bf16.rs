@@ -1,0 +1,109 @@
+//! The bf16 steps of `oxla_kernels::vprog` against the interpreter's semantics
+//! (`oxla-elem`), bit for bit, at every implementation this CPU runs: each transcendental
+//! over every bf16 argument (all 65536 bit patterns: the f32 routine plus the f64 redo of
+//! lanes near a rounding boundary must give the interpreter's f64-rounded-once result), and
+//! the rounding of f32 to bf16 over a dense grid of f32 bit patterns with the specials.
+
+use oxla_kernels::vmath::{VFunc, VIsa};
+use oxla_kernels::vprog::{exact_bf16, VOp, VProg};
+
+fn isas() -> Vec<VIsa> {
+    [
+        VIsa::Avx512,
+        VIsa::Avx2,
+        VIsa::Scalar { fma: true },
+        VIsa::Scalar { fma: false },
+    ]
+    .into_iter()
+    .filter(|i| i.available())
+    .collect()
+}
+
+/// The interpreter's bf16 result of `f` (computed in f64, rounded once), as bits.
+fn reference(f: VFunc, h: u16) -> u16 {
+    let x = f32::from_bits((h as u32) << 16) as f64;
+    let r = match f {
+        VFunc::Exp => oxla_elem::exp_f64(x),
+        VFunc::Tanh => oxla_elem::tanh_f64(x),
+        VFunc::Log => oxla_elem::log_f64(x),
+        VFunc::Logistic => oxla_elem::logistic_f64(x),
+    };
+    (oxla_elem::round_f64_to_bf16(r).to_bits() >> 16) as u16
+}
+
+/// Runs `prog` over bf16 `input` into bf16 output.
+fn run_bf16(isa: VIsa, prog: &VProg, input: &[u16]) -> Vec<u16> {
+    let mut out = vec![0u16; input.len()];
+    let inputs = [input.as_ptr().cast::<f32>()];
+    // SAFETY: one input of input.len() bf16 values; the output as long.
+    unsafe {
+        prog.run_with(
+            isa,
+            inputs.as_ptr(),
+            out.as_mut_ptr().cast::<f32>(),
+            0,
+            input.len(),
+        )
+    };
+    out
+}
+
+#[test]
+fn bf16_transcendentals_match_the_interpreter_on_every_argument() {
+    let all: Vec<u16> = (0..=u16::MAX).collect();
+    for f in VFunc::ALL {
+        let prog = VProg::new(&[VOp::InputBf16(0), VOp::FuncBf16(f, 0), VOp::OutputBf16(1)])
+            .expect("program");
+        let want: Vec<u16> = all.iter().map(|&h| reference(f, h)).collect();
+        for isa in isas() {
+            let got = run_bf16(isa, &prog, &all);
+            let bad: Vec<_> = all
+                .iter()
+                .zip(got.iter().zip(&want))
+                .filter(|(_, (g, w))| g != w)
+                .map(|(h, (g, w))| format!("{h:#06x}: {g:#06x} != {w:#06x}"))
+                .take(8)
+                .collect();
+            assert!(bad.is_empty(), "{f:?} {isa:?}: {bad:?}");
+        }
+        // A splatted argument takes the f64 function directly.
+        for &h in &all {
+            let x = f32::from_bits((h as u32) << 16);
+            assert_eq!(
+                (exact_bf16(f, x).to_bits() >> 16) as u16,
+                want[h as usize],
+                "{f:?} exact {h:#06x}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bf16_rounding_matches_the_interpreter() {
+    // f32 bit patterns: every 251st, the ties and their neighbours, and the specials.
+    let mut xs: Vec<u32> = (0..=u32::MAX).step_by(251).collect();
+    for h in (0..=u16::MAX as u32).step_by(7) {
+        let b = h << 16;
+        xs.extend([b | 0x8000, b | 0x7fff, b | 0x8001, b | 0xffff, b | 1]);
+    }
+    xs.extend([
+        0x7f80_0000,
+        0xff80_0000,
+        0x7f7f_ffff,
+        0x7fc0_0000,
+        0x7f80_0001,
+        0xffbf_ffff,
+    ]);
+    let xf: Vec<f32> = xs.iter().map(|&b| f32::from_bits(b)).collect();
+    let prog = VProg::new(&[VOp::Input(0), VOp::RoundBf16(0)]).expect("program");
+    for isa in isas() {
+        let mut out = vec![0f32; xf.len()];
+        let inputs = [xf.as_ptr()];
+        // SAFETY: one input and the output of xf.len() floats.
+        unsafe { prog.run_with(isa, inputs.as_ptr(), out.as_mut_ptr(), 0, xf.len()) };
+        for (x, r) in xf.iter().zip(&out) {
+            let want = oxla_elem::round_to_bf16(*x);
+            assert_eq!(r.to_bits(), want.to_bits(), "{isa:?} {:#010x}", x.to_bits());
+        }
+    }
+}

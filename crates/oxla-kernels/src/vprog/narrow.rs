@@ -1,0 +1,143 @@
+//! bf16 steps: widening loads, 16-bit stores, and transcendentals rounded to bf16 exactly as
+//! the interpreter rounds them (computed in f64, rounded once).
+//!
+//! A bf16 transcendental runs the f32 `vmath` routine, whose error is at most a few units in
+//! f32's last place, and rounds its result to bf16. That is the interpreter's bf16 unless the
+//! exact value and the f32 result lie on two sides of a rounding boundary, which can only be
+//! when the result is within [`SLACK`] f32 units of one: such lanes (and zeros, infinities
+//! and NaNs, where stepping a few units crosses into other values) are recomputed one at a
+//! time with the f64 function ([`exact_bf16`]). With bf16 keeping 8 of f32's 24 bits, about
+//! 2 · SLACK in 2^16 results are redone. `crates/oxla-codegen/tests/vprog_bf16.rs` checks
+//! every bf16 argument of every function against `oxla-elem`, bit for bit.
+
+use super::lanes::{Io, Portable};
+use super::Src;
+use crate::vmath::VFunc;
+
+/// f32 units around the vector result that must round to the same bf16 (the `vmath`
+/// routines' error over bf16 arguments is below this; the exhaustive test would fail if
+/// not).
+pub(super) const SLACK: u32 = 8;
+
+/// `x` widened from bf16 bits.
+#[inline(always)]
+fn widen(h: u16) -> f32 {
+    f32::from_bits((h as u32) << 16)
+}
+
+/// `dst[i]` = the bf16 `src[i]` as f32, for `i < n`.
+///
+/// # Safety
+/// `src` holds `n` bf16 values, `dst` `n` floats.
+#[inline(always)]
+pub(super) unsafe fn load_bf16(dst: *mut f32, src: *const u16, n: usize) {
+    for i in 0..n {
+        // SAFETY: i < n.
+        unsafe { *dst.add(i) = widen(*src.add(i)) };
+    }
+}
+
+/// `dst[i]` = the top half of `a`'s bits (a bf16 value's bits), for `i < n`.
+///
+/// # Safety
+/// `dst` holds `n` bf16 values; a pointer `a` holds `n` floats.
+#[inline(always)]
+pub(super) unsafe fn store_bf16(dst: *mut u16, a: Src, n: usize) {
+    match a {
+        Src::Splat(c) => {
+            let h = (c.to_bits() >> 16) as u16;
+            for i in 0..n {
+                // SAFETY: i < n.
+                unsafe { *dst.add(i) = h };
+            }
+        }
+        Src::Ptr(p) => {
+            for i in 0..n {
+                // SAFETY: i < n.
+                unsafe { *dst.add(i) = ((*p.add(i)).to_bits() >> 16) as u16 };
+            }
+        }
+    }
+}
+
+/// `f(x)` computed in f64 and rounded once to bf16 (held as f32): `oxla-elem`'s function
+/// and the interpreter's rounding (through f32 rounded to odd; a NaN keeps its sign and
+/// top payload bits, quieted).
+pub fn exact_bf16(f: VFunc, x: f32) -> f32 {
+    let x = x as f64;
+    let r = match f {
+        VFunc::Exp => x.exp(),
+        VFunc::Tanh => x.tanh(),
+        VFunc::Log => x.ln(),
+        VFunc::Logistic => {
+            if x >= 0.0 {
+                1.0 / (1.0 + (-x).exp())
+            } else {
+                let e = x.exp();
+                e / (1.0 + e)
+            }
+        }
+    };
+    if r.is_nan() {
+        let b = r.to_bits();
+        let sign = ((b >> 63) as u32) << 31;
+        let payload = ((b >> 45) & 0x7f) as u32;
+        return f32::from_bits(sign | 0x7f80_0000 | 0x0040_0000 | (payload << 16));
+    }
+    // Through f32 rounded to odd: a sticky lowest bit where f32 dropped anything, so the
+    // second rounding sees the first's remainder.
+    let mut s = r as f32;
+    if s.is_finite() && s as f64 != r && s.to_bits() & 1 == 0 {
+        // Step the magnitude toward r.
+        let b = s.to_bits();
+        s = f32::from_bits(if (s as f64).abs() > r.abs() {
+            b - 1
+        } else {
+            b + 1
+        });
+    }
+    half::bf16::from_f32(s).to_f32()
+}
+
+/// `dst[i]` (holding `f`'s f32 results for the arguments `args[i]`, all bf16 values)
+/// rounded to bf16, exactly as [`exact_bf16`], for `i < n` (see the module docs).
+///
+/// # Safety
+/// `dst` and `args` hold `n` floats.
+#[inline(always)]
+pub(super) unsafe fn fix_bf16<V: Io>(dst: *mut f32, args: *const f32, n: usize, f: VFunc) {
+    #[inline(always)]
+    unsafe fn at<V: Io>(dst: *mut f32, args: *const f32, i: usize, f: VFunc) {
+        let slack = V::splat(f32::from_bits(SLACK));
+        // SAFETY: the caller's i + W <= n.
+        let y = unsafe { V::load(dst.add(i)) };
+        let r = y.round_bf16();
+        let lo = y.isub(slack).round_bf16();
+        let hi = y.iadd(slack).round_bf16();
+        // SAFETY: as above.
+        unsafe { r.store(dst.add(i)) };
+        let d = lo.xor(r).or(hi.xor(r));
+        if d.any() {
+            let mut flags = [0f32; 16];
+            // SAFETY: a vector is at most 16 floats.
+            unsafe { d.store(flags.as_mut_ptr()) };
+            for (k, fl) in flags[..V::W].iter().enumerate() {
+                if fl.to_bits() != 0 {
+                    // SAFETY: i + k < n.
+                    unsafe { *dst.add(i + k) = exact_bf16(f, *args.add(i + k)) };
+                }
+            }
+        }
+    }
+    let mut i = 0;
+    while i + V::W <= n {
+        // SAFETY: i + W <= n.
+        unsafe { at::<V>(dst, args, i, f) };
+        i += V::W;
+    }
+    while i < n {
+        // SAFETY: i < n.
+        unsafe { at::<Portable>(dst, args, i, f) };
+        i += 1;
+    }
+}
