@@ -293,4 +293,63 @@ mod tests {
             }
         }
     }
+
+    /// Narrow one-row products (bf16 -> f32, s8 x u8 -> s32), plain and transposed B,
+    /// batched, against sums in f64 / exact i64.
+    #[test]
+    fn narrow_one_row_products_match_references() {
+        use crate::{hgemm_batched, igemm_batched, Batch, Half, Int8};
+        let mut s = 0x1234_5678u32;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        };
+        for &(n, k) in &[(5usize, 3usize), (70, 33), (600, 500)] {
+            for trans_b in [false, true] {
+                let count = 3;
+                let args = GemmArgs::new(1, n, k)
+                    .with_trans(false, trans_b)
+                    .with_threads(4);
+                let batch = Batch {
+                    count,
+                    stride_a: k,
+                    stride_b: k * n,
+                    stride_c: n,
+                };
+                let bf = |x: f32| (x.to_bits() >> 16) as u16;
+                let a: Vec<u16> = (0..count * k)
+                    .map(|_| bf((next() % 200) as f32 / 50.0 - 2.0))
+                    .collect();
+                let b: Vec<u16> = (0..count * k * n)
+                    .map(|_| bf((next() % 200) as f32 / 50.0 - 2.0))
+                    .collect();
+                let mut c = vec![0f32; count * n];
+                hgemm_batched(Half::Bf16, &args, &batch, &a, &b, &mut c).unwrap();
+                let ai: Vec<u8> = (0..count * k).map(|_| next() as u8).collect();
+                let bi: Vec<u8> = (0..count * k * n).map(|_| next() as u8).collect();
+                let mut ci = vec![0i32; count * n];
+                igemm_batched(Int8::S8, Int8::U8, &args, &batch, &ai, &bi, &mut ci).unwrap();
+                for i in 0..count {
+                    for j in 0..n {
+                        let at = |p: usize| if trans_b { j * k + p } else { p * n + j };
+                        let (mut want, mut wi) = (0f64, 0i64);
+                        for p in 0..k {
+                            let x = Half::Bf16.to_f32(a[i * k + p]) as f64;
+                            let y = Half::Bf16.to_f32(b[i * k * n + at(p)]) as f64;
+                            want += x * y;
+                            wi += (ai[i * k + p] as i8 as i64) * (bi[i * k * n + at(p)] as i64);
+                        }
+                        let got = c[i * n + j] as f64;
+                        assert!(
+                            (got - want).abs() <= 1e-4 * (k as f64),
+                            "bf16 n {n} k {k} t {trans_b}: {got} vs {want}"
+                        );
+                        assert_eq!(ci[i * n + j] as i64, wi, "int8 n {n} k {k} t {trans_b}");
+                    }
+                }
+            }
+        }
+    }
 }
