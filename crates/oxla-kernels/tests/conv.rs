@@ -26,7 +26,12 @@ impl Rng {
 
 /// Output size of one spatial dimension for a padding `low`, `high`.
 fn out_size(n: usize, w: &ConvWindowDim, high: isize) -> usize {
-    let padded = n as isize + w.pad_low + high;
+    let dilated = if n == 0 {
+        0
+    } else {
+        (n - 1) * w.base_dilation + 1
+    };
+    let padded = dilated as isize + w.pad_low + high;
     let span = ((w.size - 1) * w.dilation + 1) as isize;
     if padded < span {
         0
@@ -63,10 +68,12 @@ fn naive(args: &ConvArgs, input: &[f32], weights: &[f32]) -> Vec<f64> {
             let mut inside = true;
             for s in 0..d {
                 let w = &args.window[s];
-                let x = (o[s] * w.stride + k[s] * w.dilation) as isize - w.pad_low;
-                if x < 0 || x as usize >= args.in_spatial[s] {
+                let xd = (o[s] * w.stride + k[s] * w.dilation) as isize - w.pad_low;
+                let bd = w.base_dilation as isize;
+                if xd < 0 || xd % bd != 0 || (xd / bd) as usize >= args.in_spatial[s] {
                     inside = false;
                 }
+                let x = xd / bd;
                 at = at.wrapping_add((x as usize).wrapping_mul(args.in_spatial_strides[s]));
                 let kw = if w.reversal { w.size - 1 - k[s] } else { k[s] };
                 woff += kw * args.w_spatial_strides[s];
@@ -105,6 +112,7 @@ fn random_args(rng: &mut Rng, d: usize) -> ConvArgs {
         w.dilation = 1 + rng.below(2);
         w.pad_low = rng.below(4) as isize - 1;
         w.reversal = rng.below(3) == 0;
+        w.base_dilation = [1, 1, 2, 3][rng.below(4)];
         let high = rng.below(4) as isize - 1;
         in_spatial.push(n);
         out_spatial.push(out_size(n, &w, high));
