@@ -10,7 +10,12 @@
 //! the weights `[window.., C / groups, O]` at any element strides. Input (base) dilation
 //! is handled by reading the positions that land between input pixels as padding (a zero
 //! row); batch groups are not handled.
+//!
+//! A depthwise convolution (one input and one output feature per group) runs on its own
+//! kernel instead (`depthwise`: vectors across the channels, taps in registers), which
+//! skips the padding rather than multiplying it (they differ only for non-finite weights).
 
+mod depthwise;
 mod driver;
 mod kernels;
 
@@ -271,6 +276,10 @@ pub fn conv_f32_with(
                 "conv: {name} needs {need} elements, got {got}"
             )));
         }
+    }
+    if depthwise::applies(&geo) {
+        depthwise::conv(isa, args, &geo, input, weights, output);
+        return Ok(());
     }
     driver::conv(
         &kernels::f32_kernel(isa, geo.og),
