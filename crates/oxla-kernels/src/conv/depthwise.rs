@@ -84,6 +84,21 @@ pub(crate) fn conv(
             kk[s] = 0;
         }
     }
+    // Where every base dilation is 1: per position the element offset its taps make from
+    // the window's origin, and per dimension the reach of the last position (a pixel whose
+    // window lies inside the input takes its taps from these without a check per position).
+    let dense = args.window.iter().all(|w| w.base_dilation == 1);
+    let elems: Vec<usize> = along
+        .chunks_exact(d.max(1))
+        .take(positions)
+        .map(|off| {
+            off.iter()
+                .zip(&args.in_spatial_strides)
+                .map(|(&k, &st)| (k as usize).wrapping_mul(st))
+                .fold(0usize, usize::wrapping_add)
+        })
+        .collect();
+    let span = elems.iter().copied().max().unwrap_or(0);
     let row = row_fn(isa);
     let work = m.saturating_mul(c).saturating_mul(positions);
     let threads = if work < PAR_MIN_WORK || args.threads <= 1 {
@@ -115,7 +130,26 @@ pub(crate) fn conv(
             for px in p0..p1 {
                 taps.clear();
                 let base = batch * args.in_batch_stride;
-                for (p, off) in along.chunks_exact(d.max(1)).take(positions).enumerate() {
+                let mut interior = dense;
+                let mut corner = base;
+                for (s, (&o, w)) in coords.iter().zip(&args.window).enumerate() {
+                    let x = (o * w.stride) as isize - w.pad_low;
+                    let reach = ((w.size - 1) * w.dilation) as isize;
+                    interior &= x >= 0 && x + reach < args.in_spatial[s] as isize;
+                    corner =
+                        corner.wrapping_add((x as usize).wrapping_mul(args.in_spatial_strides[s]));
+                }
+                if interior {
+                    // The window's rows [corner + e, corner + e + c) for e <= span: in bounds,
+                    // as below (one check for all of them).
+                    let _ = &input[corner..corner + span + c];
+                    taps.extend(elems.iter().enumerate().map(|(p, &e)| (corner + e, p * c)));
+                }
+                for (p, off) in along
+                    .chunks_exact(d.max(1))
+                    .take(if interior { 0 } else { positions })
+                    .enumerate()
+                {
                     let mut at = base;
                     let mut inside = true;
                     for s in 0..d {
