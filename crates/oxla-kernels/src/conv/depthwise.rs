@@ -28,6 +28,21 @@ const PAR_MIN_WORK: usize = 1 << 16;
 type RowFn =
     unsafe fn(taps: &[(usize, usize)], x: *const f32, w: *const f32, out: *mut f32, n: usize);
 
+/// Two output pixels whose taps differ by `dx` input elements (neighbours along the last
+/// spatial dimension, both windows inside the input): `out[c]` as [`RowFn`] computes it and
+/// `out[n + c]` over the taps moved by `dx`, each weight vector loaded once for both.
+///
+/// # Safety
+/// As [`RowFn`], for the taps moved by `dx` too, and `out[..2 * n]`.
+type Row2Fn = unsafe fn(
+    taps: &[(usize, usize)],
+    x: *const f32,
+    w: *const f32,
+    out: *mut f32,
+    n: usize,
+    dx: usize,
+);
+
 /// Whether the depthwise kernel computes this convolution: one input and one output feature
 /// per group.
 pub(crate) fn applies(geo: &Geometry) -> bool {
@@ -42,6 +57,37 @@ fn row_fn(isa: Isa) -> RowFn {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => x86::avx2,
         _ => portable_row(),
+    }
+}
+
+/// The two-pixel row kernel for `isa` (available, as the caller checked).
+fn row2_fn(isa: Isa) -> Row2Fn {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => x86::avx512_2,
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => x86::avx2_2,
+        _ => portable_row2,
+    }
+}
+
+/// The portable two-pixel kernel: the portable row kernel once per pixel (the same sums).
+///
+/// # Safety
+/// See [`Row2Fn`].
+unsafe fn portable_row2(
+    taps: &[(usize, usize)],
+    x: *const f32,
+    w: *const f32,
+    out: *mut f32,
+    n: usize,
+    dx: usize,
+) {
+    let row = portable_row();
+    // SAFETY: as the caller's, for each pixel.
+    unsafe {
+        row(taps, x, w, out, n);
+        row(taps, x.add(dx), w, out.add(n), n);
     }
 }
 
@@ -99,7 +145,13 @@ pub(crate) fn conv(
         })
         .collect();
     let span = elems.iter().copied().max().unwrap_or(0);
-    let row = row_fn(isa);
+    let (row, row2) = (row_fn(isa), row2_fn(isa));
+    // Input elements between neighbours along the last spatial dimension.
+    let dx = args
+        .window
+        .last()
+        .zip(args.in_spatial_strides.last())
+        .map_or(0, |(w, &st)| w.stride * st);
     let work = m.saturating_mul(c).saturating_mul(positions);
     let threads = if work < PAR_MIN_WORK || args.threads <= 1 {
         1
@@ -112,6 +164,17 @@ pub(crate) fn conv(
     let next = AtomicUsize::new(0);
     let out = SyncPtr(output.as_mut_ptr());
     let packed = &packed[..];
+    // To the next output pixel.
+    let advance = |coords: &mut [usize], batch: &mut usize| {
+        for (x, &n) in coords.iter_mut().zip(&args.out_spatial).rev() {
+            *x += 1;
+            if *x < n {
+                return;
+            }
+            *x = 0;
+        }
+        *batch += 1;
+    };
     let task = |_| {
         let mut taps: Vec<(usize, usize)> = Vec::with_capacity(positions);
         let mut coords = vec![0usize; d];
@@ -127,7 +190,8 @@ pub(crate) fn conv(
                 rest /= n;
             }
             let mut batch = rest;
-            for px in p0..p1 {
+            let mut px = p0;
+            while px < p1 {
                 taps.clear();
                 let base = batch * args.in_batch_stride;
                 let mut interior = dense;
@@ -144,6 +208,43 @@ pub(crate) fn conv(
                     // as below (one check for all of them).
                     let _ = &input[corner..corner + span + c];
                     taps.extend(elems.iter().enumerate().map(|(p, &e)| (corner + e, p * c)));
+                }
+                // The next pixel along the last dimension, in this chunk and row, with its
+                // window inside the input too: both at once.
+                let pair = interior
+                    && px + 1 < p1
+                    && coords
+                        .last()
+                        .zip(args.window.last())
+                        .is_some_and(|(&o, w)| {
+                            let s = d - 1;
+                            let x = ((o + 1) * w.stride) as isize - w.pad_low;
+                            let reach = ((w.size - 1) * w.dilation) as isize;
+                            o + 1 < args.out_spatial[s] && x + reach < args.in_spatial[s] as isize
+                        });
+                if pair {
+                    // In bounds, as above.
+                    let _ = &input[corner + dx..corner + dx + span + c];
+                    // SAFETY: the taps' rows, moved by `dx` or not, hold `c` elements (checked
+                    // just above); output rows `px, px + 1 < p1 <= m` lie inside the output
+                    // and only this task writes them.
+                    unsafe {
+                        row2(
+                            &taps,
+                            input.as_ptr(),
+                            packed.as_ptr(),
+                            out.get().add(px * c),
+                            c,
+                            dx,
+                        )
+                    };
+                    // At pixel px + 1 (in the same row), then past it.
+                    if let Some(o) = coords.last_mut() {
+                        *o += 1;
+                    }
+                    advance(&mut coords, &mut batch);
+                    px += 2;
+                    continue;
                 }
                 for (p, off) in along
                     .chunks_exact(d.max(1))
@@ -182,16 +283,8 @@ pub(crate) fn conv(
                         c,
                     )
                 };
-                for (x, &n) in coords.iter_mut().zip(&args.out_spatial).rev() {
-                    *x += 1;
-                    if *x < n {
-                        break;
-                    }
-                    *x = 0;
-                }
-                if coords.iter().all(|&x| x == 0) {
-                    batch += 1;
-                }
+                advance(&mut coords, &mut batch);
+                px += 1;
             }
         }
     };
@@ -331,6 +424,89 @@ mod x86 {
             }
         };
     }
+
+    /// A two-pixel row kernel: blocks of 4 vectors of channels for both pixels (8
+    /// accumulators, each weight vector loaded once), then single vectors, then the last
+    /// channels one by one.
+    macro_rules! dw_row2 {
+        ($name:ident, $feature:literal, $lanes:expr, $vec:ty, $zero:ident, $load:ident,
+         $store:ident, $fma:ident) => {
+            /// # Safety
+            /// See `Row2Fn`; the CPU must have the target features.
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn $name(
+                taps: &[(usize, usize)],
+                x: *const f32,
+                w: *const f32,
+                out: *mut f32,
+                n: usize,
+                dx: usize,
+            ) {
+                const L: usize = $lanes;
+                let mut c = 0;
+                while c + 4 * L <= n {
+                    let mut a0: [$vec; 4] = [$zero(); 4];
+                    let mut a1: [$vec; 4] = [$zero(); 4];
+                    for &(xo, wo) in taps {
+                        let (xp, wp) = (x.add(xo + c), w.add(wo + c));
+                        for v in 0..4 {
+                            let wv = $load(wp.add(v * L));
+                            a0[v] = $fma($load(xp.add(v * L)), wv, a0[v]);
+                            a1[v] = $fma($load(xp.add(dx + v * L)), wv, a1[v]);
+                        }
+                    }
+                    for v in 0..4 {
+                        $store(out.add(c + v * L), a0[v]);
+                        $store(out.add(n + c + v * L), a1[v]);
+                    }
+                    c += 4 * L;
+                }
+                while c + L <= n {
+                    let (mut a0, mut a1) = ($zero(), $zero());
+                    for &(xo, wo) in taps {
+                        let wv = $load(w.add(wo + c));
+                        a0 = $fma($load(x.add(xo + c)), wv, a0);
+                        a1 = $fma($load(x.add(xo + dx + c)), wv, a1);
+                    }
+                    $store(out.add(c), a0);
+                    $store(out.add(n + c), a1);
+                    c += L;
+                }
+                while c < n {
+                    let (mut a0, mut a1) = (0f32, 0f32);
+                    for &(xo, wo) in taps {
+                        let wv = *w.add(wo + c);
+                        a0 = (*x.add(xo + c)).mul_add(wv, a0);
+                        a1 = (*x.add(xo + dx + c)).mul_add(wv, a1);
+                    }
+                    *out.add(c) = a0;
+                    *out.add(n + c) = a1;
+                    c += 1;
+                }
+            }
+        };
+    }
+
+    dw_row2!(
+        avx512_2,
+        "avx512f,fma",
+        16,
+        __m512,
+        _mm512_setzero_ps,
+        _mm512_loadu_ps,
+        _mm512_storeu_ps,
+        _mm512_fmadd_ps
+    );
+    dw_row2!(
+        avx2_2,
+        "avx2,fma",
+        8,
+        __m256,
+        _mm256_setzero_ps,
+        _mm256_loadu_ps,
+        _mm256_storeu_ps,
+        _mm256_fmadd_ps
+    );
 
     dw_row!(
         avx512,
