@@ -26,7 +26,12 @@ impl Rng {
 
 /// Output size of one spatial dimension for a padding `low`, `high`.
 fn out_size(n: usize, w: &ConvWindowDim, high: isize) -> usize {
-    let padded = n as isize + w.pad_low + high;
+    let dilated = if n == 0 {
+        0
+    } else {
+        (n - 1) * w.base_dilation + 1
+    };
+    let padded = dilated as isize + w.pad_low + high;
     let span = ((w.size - 1) * w.dilation + 1) as isize;
     if padded < span {
         0
@@ -63,10 +68,12 @@ fn naive(args: &ConvArgs, input: &[f32], weights: &[f32]) -> Vec<f64> {
             let mut inside = true;
             for s in 0..d {
                 let w = &args.window[s];
-                let x = (o[s] * w.stride + k[s] * w.dilation) as isize - w.pad_low;
-                if x < 0 || x as usize >= args.in_spatial[s] {
+                let xd = (o[s] * w.stride + k[s] * w.dilation) as isize - w.pad_low;
+                let bd = w.base_dilation as isize;
+                if xd < 0 || xd % bd != 0 || (xd / bd) as usize >= args.in_spatial[s] {
                     inside = false;
                 }
+                let x = xd / bd;
                 at = at.wrapping_add((x as usize).wrapping_mul(args.in_spatial_strides[s]));
                 let kw = if w.reversal { w.size - 1 - k[s] } else { k[s] };
                 woff += kw * args.w_spatial_strides[s];
@@ -105,6 +112,7 @@ fn random_args(rng: &mut Rng, d: usize) -> ConvArgs {
         w.dilation = 1 + rng.below(2);
         w.pad_low = rng.below(4) as isize - 1;
         w.reversal = rng.below(3) == 0;
+        w.base_dilation = [1, 1, 2, 3][rng.below(4)];
         let high = rng.below(4) as isize - 1;
         in_spatial.push(n);
         out_spatial.push(out_size(n, &w, high));
@@ -287,5 +295,58 @@ fn no_spatial_dimensions_is_a_matrix_product() {
             7,
             &format!("{isa:?}"),
         );
+    }
+}
+
+/// Depthwise convolutions (one input and one output feature per group) take their own
+/// kernel: against the naive loop, and every SIMD row kernel against the portable twin bit
+/// for bit, over channel counts around the vector widths (tails), strides, dilations,
+/// input dilation, padding, reversal, 1-D to 3-D windows, batches and threads.
+#[test]
+fn depthwise_against_naive_and_portable() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for case in 0..200 {
+        let d = 1 + case % 3;
+        let c = [1, 3, 7, 8, 15, 16, 17, 31, 33, 64, 65, 100][rng.below(12)];
+        let batch = 1 + rng.below(3);
+        let mut in_spatial = Vec::new();
+        let mut out_spatial = Vec::new();
+        let mut window = Vec::new();
+        for _ in 0..d {
+            let n = 1 + rng.below(if d == 3 { 6 } else { 12 });
+            let mut w = ConvWindowDim::new(1 + rng.below(5));
+            w.stride = 1 + rng.below(2);
+            w.dilation = 1 + rng.below(2);
+            w.pad_low = rng.below(4) as isize - 1;
+            w.reversal = rng.below(3) == 0;
+            w.base_dilation = [1, 1, 1, 2][rng.below(4)];
+            let high = rng.below(4) as isize - 1;
+            in_spatial.push(n);
+            out_spatial.push(out_size(n, &w, high));
+            window.push(w);
+        }
+        let args = ConvArgs::new(batch, &in_spatial, c, &out_spatial, c, window)
+            .with_groups(c)
+            .with_threads(1 + rng.below(2));
+        let [in_len, w_len, _] = args.required_lens().unwrap();
+        let input = rng.values(in_len);
+        let weights = rng.values(w_len);
+        let want = naive(&args, &input, &weights);
+        let k = args.window.iter().map(|w| w.size).product::<usize>();
+        let portable = run(Isa::Portable, &args, &input, &weights);
+        check_close(
+            &portable,
+            &want,
+            k,
+            &format!("case {case} portable {args:?}"),
+        );
+        for isa in Isa::ALL.into_iter().filter(|i| i.is_available()) {
+            let got = run(isa, &args, &input, &weights);
+            assert_eq!(
+                got.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                portable.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                "case {case} {isa:?} vs portable {args:?}"
+            );
+        }
     }
 }

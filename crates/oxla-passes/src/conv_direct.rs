@@ -4,9 +4,10 @@
 //!
 //! The kernel takes f32 input, kernel and output; the input's and the output's features
 //! contiguous (every other input and kernel dimension at any stride); strides, kernel
-//! dilation, padding (negative too), window reversal and feature groups. Everything else
-//! stays on the other paths: input (base) dilation and batch groups, and element types other
-//! than f32, run as the elemental loop kernel, or f64 as im2col + GEMM (`conv_gemm.rs`).
+//! dilation, input (base) dilation (the transposed convolution: positions between input
+//! pixels read as padding), padding (negative too), window reversal and feature groups.
+//! Everything else stays on the other paths: batch groups and element types other than f32
+//! run as the elemental loop kernel, or f64 as im2col + GEMM (`conv_gemm.rs`).
 //! `OXLA_DIRECT_CONV=0` sends f32 back to im2col (to compare).
 //!
 //! Padding is read as zeros and multiplied, as in the StableHLO spec's pad-then-dot
@@ -32,6 +33,8 @@ pub struct ConvSpatialDim {
     pub dilation: usize,
     pub pad_low: i64,
     pub reversal: bool,
+    /// Input (base) dilation (the transposed convolution's form when above 1).
+    pub base_dilation: usize,
     /// Element stride of the kernel's dimension (0 for a batch walked as a dimension).
     pub w_stride: usize,
 }
@@ -61,16 +64,8 @@ fn enabled() -> bool {
 }
 
 /// Whether the direct kernel can compute `ins` once its features are contiguous: an f32
-/// convolution without input dilation or batch groups.
+/// convolution without batch groups (input dilation included).
 pub fn direct_candidate(c: &HloComputation, ins: &HloInstruction) -> bool {
-    let Op::Convolution {
-        window,
-        batch_group_count,
-        ..
-    } = &ins.op
-    else {
-        return false;
-    };
     let f32_array = |s: &Shape| {
         s.as_array()
             .is_some_and(|a| a.element_type == PrimitiveType::F32)
@@ -79,11 +74,47 @@ pub fn direct_candidate(c: &HloComputation, ins: &HloInstruction) -> bool {
         && ins.operands.len() == 2
         && f32_array(&ins.shape)
         && ins.operands.iter().all(|&o| f32_array(&c.instr(o).shape))
-        && *batch_group_count == 1
+        && direct_window(ins)
+}
+
+/// Whether `ins` is a convolution whose window and groups the direct kernel takes.
+fn direct_window(ins: &HloInstruction) -> bool {
+    let Op::Convolution {
+        window,
+        batch_group_count,
+        ..
+    } = &ins.op
+    else {
+        return false;
+    };
+    *batch_group_count == 1
         && window
             .dimensions
             .iter()
-            .all(|w| w.base_dilation == 1 && w.stride >= 1 && w.window_dilation >= 1)
+            .all(|w| w.base_dilation >= 1 && w.stride >= 1 && w.window_dilation >= 1)
+}
+
+/// Whether `ins` is a narrow convolution the direct kernel computes once widened: bf16 x
+/// bf16 or f16 x f16 operands, the result of the same type or f32. Widening to f32 is
+/// exact, so the f32 kernel computes the same products, accumulates them in f32 and the
+/// result is rounded once to the narrow type — as the narrow GEMMs do for dots (and XLA's
+/// CPU backend for convolutions); the interpreter accumulates in f64, so a result may
+/// differ from its by the f32 sum's rounding.
+fn widen_candidate(c: &HloComputation, ins: &HloInstruction) -> bool {
+    use PrimitiveType::{BF16, F16, F32};
+    if !enabled() || ins.operands.len() != 2 || !direct_window(ins) {
+        return false;
+    }
+    let t = |s: &Shape| s.as_array().map(|a| a.element_type);
+    let (l, r, o) = (
+        t(&c.instr(ins.operands[0]).shape),
+        t(&c.instr(ins.operands[1]).shape),
+        t(&ins.shape),
+    );
+    matches!(
+        (l, r, o),
+        (Some(BF16), Some(BF16), Some(BF16 | F32)) | (Some(F16), Some(F16), Some(F16 | F32))
+    )
 }
 
 /// Row-major element strides of `dims`.
@@ -159,6 +190,7 @@ pub fn direct_conv(c: &HloComputation, ins: &HloInstruction) -> Option<ConvDims>
                     dilation: 1,
                     pad_low: 0,
                     reversal: false,
+                    base_dilation: 1,
                     w_stride: 0,
                 });
             }
@@ -179,6 +211,7 @@ pub fn direct_conv(c: &HloComputation, ins: &HloInstruction) -> Option<ConvDims>
             dilation: usize::try_from(w.window_dilation).ok()?,
             pad_low: w.padding_low,
             reversal: w.window_reversal,
+            base_dilation: usize::try_from(w.base_dilation).ok()?,
             w_stride: at(&ws, ki),
         });
     }
@@ -188,14 +221,17 @@ pub fn direct_conv(c: &HloComputation, ins: &HloInstruction) -> Option<ConvDims>
 /// Gives every direct candidate whose features are not contiguous the form the kernel
 /// reads: the input transposed to `[N, spatial.., C]`, the output computed as
 /// `[N, spatial.., O]` and transposed back — one copy of each instead of the elemental
-/// kernel or im2col's copy of the input per window position.
+/// kernel or im2col's copy of the input per window position. A narrow convolution
+/// (`widen_candidate`) becomes `convert(conv(convert(x), convert(w)))` over f32 first.
 pub fn canonicalize_convolutions(module: &mut HloModule) -> Result<bool> {
     let mut changed = false;
     for c in &mut module.computations {
         let todo: Vec<bool> = c
             .instructions
             .iter()
-            .map(|i| direct_candidate(c, i) && direct_conv(c, i).is_none())
+            .map(|i| {
+                widen_candidate(c, i) || (direct_candidate(c, i) && direct_conv(c, i).is_none())
+            })
             .collect();
         if !todo.contains(&true) {
             continue;
@@ -209,7 +245,7 @@ pub fn canonicalize_convolutions(module: &mut HloModule) -> Result<bool> {
                 *o = map[o.index()];
             }
             if todo[i] {
-                map.push(canonical(&mut out, ins));
+                map.push(widened(&mut out, ins));
             } else {
                 out.push(ins);
                 map.push(InstrId(out.len() as u32 - 1));
@@ -222,6 +258,37 @@ pub fn canonicalize_convolutions(module: &mut HloModule) -> Result<bool> {
         c.root = map[c.root.index()];
     }
     Ok(changed)
+}
+
+/// Appends convolution `ins` (operands already remapped) to `out` over f32 operands and
+/// result, in the canonical form where its features are not contiguous, and converts the
+/// result back to its own type; returns the value that replaces it (named as it was).
+fn widened(out: &mut Vec<HloInstruction>, mut ins: HloInstruction) -> InstrId {
+    let t = PrimitiveType::F32;
+    let narrow = ins.shape.element_type() != t;
+    let name = ins.name.clone();
+    for (k, o) in ins.operands.iter_mut().enumerate() {
+        let shape = &out[o.index()].shape;
+        if shape.element_type() != t {
+            let wide = shape.with_element_type(t);
+            out.push(HloInstruction::new(
+                format!("{name}.widen{k}"),
+                Op::Convert,
+                vec![*o],
+                wide,
+            ));
+            *o = InstrId(out.len() as u32 - 1);
+        }
+    }
+    if !narrow {
+        return canonical(out, ins);
+    }
+    let shape = ins.shape.clone();
+    ins.shape = shape.with_element_type(t);
+    ins.name = format!("{name}.f32");
+    let conv = canonical(out, ins);
+    out.push(HloInstruction::new(name, Op::Convert, vec![conv], shape));
+    InstrId(out.len() as u32 - 1)
 }
 
 /// `[batch, spatial.., feature]` as a permutation of dimensions.

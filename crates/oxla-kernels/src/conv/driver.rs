@@ -188,6 +188,8 @@ struct Dim {
     reach: isize,
     in_size: isize,
     in_stride: usize,
+    /// Input (base) dilation.
+    lhs_dil: isize,
 }
 
 /// The window positions (row-major over the window): per position its offset
@@ -238,6 +240,7 @@ impl Positions {
                     reach: (w.size.saturating_sub(1) * w.dilation) as isize,
                     in_size: args.in_spatial[s] as isize,
                     in_stride: args.in_spatial_strides[s],
+                    lhs_dil: w.base_dilation as isize,
                 }
             })
             .collect();
@@ -307,7 +310,7 @@ fn row_pointers(
         let mut corner = base;
         for (&o, dim) in cur.coords.iter().zip(&pos.dims) {
             let x = o as isize * dim.stride - dim.pad_low;
-            interior &= x >= 0 && x + dim.reach < dim.in_size;
+            interior &= dim.lhs_dil == 1 && x >= 0 && x + dim.reach < dim.in_size;
             corner = corner.wrapping_add((x as usize).wrapping_mul(dim.in_stride));
         }
         if interior {
@@ -328,11 +331,12 @@ fn row_pointers(
                 let mut inside = true;
                 for ((&o, dim), &k) in cur.coords.iter().zip(&pos.dims).zip(off) {
                     let x = o as isize * dim.stride - dim.pad_low + k as isize;
-                    if x < 0 || x >= dim.in_size {
+                    // On an input pixel of the dilated input (else a zero between them).
+                    if x < 0 || x % dim.lhs_dil != 0 || x / dim.lhs_dil >= dim.in_size {
                         inside = false;
                         break;
                     }
-                    at += x as usize * dim.in_stride;
+                    at += (x / dim.lhs_dil) as usize * dim.in_stride;
                 }
                 row[r] = if inside {
                     // In bounds, as above.

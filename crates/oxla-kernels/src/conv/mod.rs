@@ -7,9 +7,15 @@
 //!
 //! Layouts: the input is `[batch, spatial.., C]` with the features contiguous (the batch and
 //! spatial dimensions at any element strides), the output dense `[batch, spatial.., O]`,
-//! the weights `[window.., C / groups, O]` at any element strides. Input (base) dilation and
-//! batch groups are not handled.
+//! the weights `[window.., C / groups, O]` at any element strides. Input (base) dilation
+//! is handled by reading the positions that land between input pixels as padding (a zero
+//! row); batch groups are not handled.
+//!
+//! A depthwise convolution (one input and one output feature per group) runs on its own
+//! kernel instead (`depthwise`: vectors across the channels, taps in registers), which
+//! skips the padding rather than multiplying it (they differ only for non-finite weights).
 
+mod depthwise;
 mod driver;
 mod kernels;
 
@@ -29,6 +35,10 @@ pub struct ConvWindowDim {
     pub pad_low: isize,
     /// The window is applied reversed (weight index `size - 1 - k` at position `k`).
     pub reversal: bool,
+    /// Input (base, lhs) dilation: the input is read as if `base_dilation - 1` zeros lay
+    /// between its pixels (at least 1; more is the transposed convolution's form). Window
+    /// positions that land on those zeros are read as the padding is.
+    pub base_dilation: usize,
 }
 
 impl ConvWindowDim {
@@ -40,6 +50,7 @@ impl ConvWindowDim {
             dilation: 1,
             pad_low: 0,
             reversal: false,
+            base_dilation: 1,
         }
     }
 }
@@ -169,10 +180,11 @@ impl ConvArgs {
             ));
         }
         for (s, w) in self.window.iter().enumerate() {
-            if w.stride == 0 || w.dilation == 0 {
+            if w.stride == 0 || w.dilation == 0 || w.base_dilation == 0 {
                 return err(format!(
-                    "window dimension {s}: stride {} and dilation {} must be at least 1",
-                    w.stride, w.dilation
+                    "window dimension {s}: stride {}, dilation {} and base dilation {} must \
+                     be at least 1",
+                    w.stride, w.dilation, w.base_dilation
                 ));
             }
         }
@@ -213,7 +225,8 @@ impl ConvArgs {
             let reach = mul(self.out_spatial[s], w.stride)?;
             let reach = add(reach, mul(w.size, w.dilation)?)?;
             let reach = add(reach, w.pad_low.unsigned_abs())?;
-            if reach > isize::MAX as usize / 2 || self.in_spatial[s] > isize::MAX as usize / 2 {
+            let dilated = mul(self.in_spatial[s], w.base_dilation)?;
+            if reach > isize::MAX as usize / 2 || dilated > isize::MAX as usize / 2 {
                 return Err(overflow());
             }
         }
@@ -263,6 +276,10 @@ pub fn conv_f32_with(
                 "conv: {name} needs {need} elements, got {got}"
             )));
         }
+    }
+    if depthwise::applies(&geo) {
+        depthwise::conv(isa, args, &geo, input, weights, output);
+        return Ok(());
     }
     driver::conv(
         &kernels::f32_kernel(isa, geo.og),

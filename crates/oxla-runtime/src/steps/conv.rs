@@ -25,6 +25,7 @@ pub(crate) fn conv_args(
             dilation: s.dilation,
             pad_low: isize::try_from(s.pad_low).map_err(|_| unsup(ins, "padding out of range"))?,
             reversal: s.reversal,
+            base_dilation: s.base_dilation,
         });
     }
     let args = ConvArgs {
