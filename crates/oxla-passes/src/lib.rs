@@ -12,7 +12,8 @@
 //! - [`plan::decide`]: the execution plan of one instruction (an [`oxla_hlo::ExecPlan`]): how
 //!   it runs, chosen once from its op, element types and operand layouts.
 //! - [`assign_buffers`]: arena offsets for a program computation's values.
-//! - [`partition_manual`]: a manually partitioned SPMD program to its per-device form.
+//! - [`partition_spmd`]: an SPMD program over several partitions to its per-device form
+//!   (sharding propagation and the partitioner; [`partition_manual`] for `shard_map` alone).
 //!
 //! Every pass keeps results bit-exact; [`fold_constants`] is the one place the compiled
 //! path runs the interpreter, at compile time.
@@ -28,11 +29,11 @@ mod fusion;
 mod horizontal;
 mod inline;
 mod layout;
+mod partition;
 pub mod plan;
 mod rewrite;
 pub mod row_groups;
 mod simplify;
-mod spmd;
 
 use oxla_hlo::{HloModule, Result};
 
@@ -47,9 +48,9 @@ pub use fusion::fuse;
 pub use horizontal::fuse_scalars;
 pub use inline::inline_calls;
 pub use layout::assign_layouts;
+pub use partition::{partition_manual, partition_spmd};
 pub use plan::plan_execution;
 pub use simplify::simplify;
-pub use spmd::partition_manual;
 
 /// Receives `(pass name, module text)`.
 pub type DumpFn = Box<dyn FnMut(&str, &str)>;

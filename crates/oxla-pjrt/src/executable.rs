@@ -86,27 +86,6 @@ fn donatable(f: &oxla_stablehlo::ast::Func, i: usize) -> bool {
             .is_some_and(|a| matches!(a, oxla_stablehlo::ast::Attr::Bool(true)))
 }
 
-/// The HLO sharding of a value whose attributes (`mhlo.sharding`, Shardy's `sdy.sharding`)
-/// split it across devices; `None` when it is whole on each device or says nothing.
-fn split_sharding(
-    module: &oxla_stablehlo::ast::Module,
-    attrs: &[(String, oxla_stablehlo::ast::Attr)],
-) -> Result<Option<String>> {
-    use oxla_stablehlo::ast::Attr;
-    for (k, a) in attrs {
-        match (k.as_str(), a) {
-            ("mhlo.sharding", Attr::Str(s)) if s.starts_with("{devices=") => {
-                return Ok(Some(s.clone()))
-            }
-            ("sdy.sharding", a) if !oxla_stablehlo::sdy::is_replicated(module, a)? => {
-                return Ok(oxla_stablehlo::sdy::hlo_sharding(module, a)?.or(Some(String::new())))
-            }
-            _ => {}
-        }
-    }
-    Ok(None)
-}
-
 /// Imports and compiles `program` for `client`.
 pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) -> Result<ExecState> {
     if format != "mlir" {
@@ -161,22 +140,6 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
         ..Default::default()
     };
     let exe = client.rt.compile(&hlo, &rt_opts)?;
-    // Arrays sharded across partitions outside a shard_map need XLA's automatic SPMD
-    // partitioner: refuse them here rather than fail on the first execution's shapes.
-    if exe.num_partitions() > 1 && exe.spmd_signature().is_none() {
-        let args = (0..entry.args.len()).map(|i| ("argument", i, entry.arg_attrs.get(i)));
-        let results = (0..entry.results.len()).map(|i| ("result", i, entry.res_attrs.get(i)));
-        for (what, i, attrs) in args.chain(results) {
-            if let Some(s) = split_sharding(&module, attrs.map_or(&[][..], |a| &a[..]))? {
-                return Err(Error::unimplemented(format!(
-                    "{what} {i} is sharded {s} over {} partitions outside a shard_map: \
-                     automatic SPMD partitioning (jit with in_shardings / out_shardings) is \
-                     not supported by Oxla; use shard_map or pmap",
-                    exe.num_partitions()
-                )));
-            }
-        }
-    }
     let da = exe.device_assignment();
     let rows: Vec<Vec<usize>> = (0..da.replicas())
         .map(|r| (0..da.partitions()).map(|p| da.device(r, p)).collect())

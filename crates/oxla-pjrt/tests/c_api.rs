@@ -644,9 +644,10 @@ module @s attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32
         r#"(%arg0: tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>})"#,
         r#"(%arg0: tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})"#,
     );
+    // Two elements over four partitions do not divide: the partitioner says so.
     let (_, msg) = compile(c, &sharded, &options).err().unwrap();
     assert!(
-        msg.contains("automatic SPMD") && msg.contains("{devices=[4]<=[4]}"),
+        msg.contains("do not divide evenly") && msg.contains("{devices=[4]<=[4]}"),
         "{msg}"
     );
     destroy_client(c);

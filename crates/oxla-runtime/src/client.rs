@@ -285,7 +285,7 @@ impl Client {
         m.config.num_partitions = grid.partitions;
         // shard_map / pmap programs become the per-device program first (the parameter and
         // result shapes change to the shards').
-        oxla_passes::partition_manual(&mut m)?;
+        oxla_passes::partition_spmd(&mut m)?;
         // OXLA_DUMP_DIR works like XLA's --xla_dump_to.
         let env_dir = std::env::var_os("OXLA_DUMP_DIR").map(PathBuf::from);
         let dump_dir = options.dump_dir.clone().or(env_dir);

@@ -415,3 +415,19 @@ pub fn is_replicated(module: &Module, a: &Attr) -> Result<bool> {
     let mesh = s.resolve_mesh(module)?;
     s.is_replicated(&mesh)
 }
+
+/// The HLO sharding an entry argument's or result's attributes give it (`mhlo.sharding`,
+/// or Shardy's `sdy.sharding` in HLO form), when they give one.
+pub fn entry_sharding(module: &Module, attrs: &[(String, Attr)]) -> Result<Option<String>> {
+    for (k, a) in attrs {
+        match (k.as_str(), a) {
+            ("mhlo.sharding", Attr::Str(s)) => return Ok(Some(s.clone())),
+            ("sdy.sharding", a) if is_replicated(module, a)? => {
+                return Ok(Some("{replicated}".to_string()))
+            }
+            ("sdy.sharding", a) => return hlo_sharding(module, a),
+            _ => {}
+        }
+    }
+    Ok(None)
+}

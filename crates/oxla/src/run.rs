@@ -244,7 +244,9 @@ pub fn run_grid_profiled(
         skip_outputs: p.skip_outputs,
         tuple_result: p.tuple_result,
     };
-    let p = if oxla_passes::partition_manual(&mut partitioned.module)? {
+    partitioned.module.config.num_replicas = g.replicas as i64;
+    partitioned.module.config.num_partitions = g.partitions as i64;
+    let p = if oxla_passes::partition_spmd(&mut partitioned.module)? {
         &partitioned
     } else {
         p

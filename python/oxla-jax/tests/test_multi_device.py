@@ -82,9 +82,10 @@ def test_pmap_collectives():
     np.testing.assert_array_equal(np.asarray(idx), np.arange(4))
 
 
-def test_automatic_partitioning_is_a_clear_error():
+def test_jit_with_in_shardings_is_partitioned():
     from jax.sharding import NamedSharding
     mesh = Mesh(np.array(jax.devices("oxla")[:4]), ("x",))
     f = jax.jit(lambda a: a * 2, in_shardings=NamedSharding(mesh, P("x")))
-    with pytest.raises(Exception, match="(?i)automatic SPMD|partition"):
-        np.asarray(f(np.arange(8, dtype=np.float32)))
+    out = f(np.arange(8, dtype=np.float32))
+    np.testing.assert_allclose(np.asarray(out), np.arange(8) * 2)
+    assert out.sharding.is_equivalent_to(NamedSharding(mesh, P("x")), 1)

@@ -138,9 +138,11 @@ def test_random_under_shardy(oxla, cpu):
     assert a.sharding == SingleDeviceSharding(oxla)
 
 
-def test_sharded_jit_outside_shard_map_is_a_clear_error():
+def test_sharded_jit_outside_shard_map_is_partitioned():
     mesh = Mesh(np.array(jax.devices("oxla")[:4]), ("x",))
     f = jax.jit(lambda a: a * 2, out_shardings=NamedSharding(mesh, P("x")))
-    with pytest.raises(Exception, match="(?i)automatic SPMD"):
-        x = jax.device_put(np.arange(8, dtype=np.float32), NamedSharding(mesh, P()))
-        np.asarray(f(x))
+    x = jax.device_put(np.arange(8, dtype=np.float32), NamedSharding(mesh, P()))
+    out = f(x)
+    np.testing.assert_allclose(np.asarray(out), np.arange(8) * 2)
+    assert out.sharding == NamedSharding(mesh, P("x"))
+    assert [s.data.shape for s in out.addressable_shards] == [(2,)] * 4

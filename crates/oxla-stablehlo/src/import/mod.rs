@@ -232,7 +232,14 @@ impl<'m> Importer<'m> {
                 b.parameter(i, &jax_token_array(), n);
                 b.after_all(&[])
             } else {
-                b.parameter(i, &shape, n)
+                let p = b.parameter(i, &shape, n);
+                // How the argument is split over partitions: the SPMD pass reads it here.
+                match entry_sharding(self.module, entry, f.arg_attrs.get(i))? {
+                    Some(s) if shape.is_array() => {
+                        b.custom_call("Sharding", &[p], &shape, false, &s)
+                    }
+                    _ => p,
+                }
             };
             scope.vals.insert(n.clone(), p);
         }
@@ -254,6 +261,11 @@ impl<'m> Importer<'m> {
                 {
                     // The token's producers stay: they have side effects.
                     *r = b.constant_literal(&Literal::zeros(&jax_token_array())?);
+                } else if let Some(s) = entry_sharding(self.module, true, f.res_attrs.get(j))? {
+                    let shape = b.get_shape(*r)?;
+                    if shape.is_array() {
+                        *r = b.custom_call("Sharding", &[*r], &shape, false, &s);
+                    }
                 }
             }
         }
@@ -528,5 +540,18 @@ fn min_operands(name: &str) -> usize {
         | "sdy.manual_computation"
         | "sdy.named_computation" => 0,
         _ => 1,
+    }
+}
+
+/// The sharding an entry argument's or result's attributes give it, for the SPMD pass;
+/// none outside the entry and for non-array values.
+fn entry_sharding(
+    module: &Module,
+    entry: bool,
+    attrs: Option<&Vec<(String, Attr)>>,
+) -> Result<Option<String>> {
+    match attrs {
+        Some(a) if entry => crate::sdy::entry_sharding(module, a),
+        _ => Ok(None),
     }
 }

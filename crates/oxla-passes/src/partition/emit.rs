@@ -1,0 +1,361 @@
+//! Building the per-partition entry computation: new instructions, and resharding a value
+//! from one sharding to another with collectives (all-gather to make a split dimension
+//! whole, a slice at this partition's offsets to split one).
+
+use std::collections::HashMap;
+
+use oxla_hlo::{
+    BinaryOp, ComputationId, Error, GridSize, HloComputation, HloInstruction, HloSharding, InstrId,
+    Literal, Op, PaddingConfig, PaddingDimension, PrimitiveType, Result, Shape, Tiling,
+};
+
+use super::rules::{same_placement, tiling_of};
+
+/// A value of the per-partition program: the instruction holding this partition's piece,
+/// the global array's shape and how it is split.
+#[derive(Clone, Debug)]
+pub(super) struct Local {
+    pub id: InstrId,
+    pub global: Shape,
+    pub sharding: HloSharding,
+}
+
+/// The per-partition computation under construction.
+pub(super) struct Emit {
+    pub instrs: Vec<HloInstruction>,
+    pub grid: GridSize,
+    /// The module's computations count before this pass (new reducers go after).
+    pub base: usize,
+    pub new_comps: Vec<HloComputation>,
+    next_channel: i64,
+    adders: HashMap<PrimitiveType, ComputationId>,
+    offsets: HashMap<(String, usize, i64), InstrId>,
+    partition: Option<InstrId>,
+    /// Collectives emitted: (kind, bytes per partition), for reports and tests.
+    pub collectives: Vec<(&'static str, i64)>,
+}
+
+fn array_dims(s: &Shape) -> Vec<i64> {
+    s.dims().to_vec()
+}
+
+impl Emit {
+    pub fn new(grid: GridSize, base: usize, first_channel: i64) -> Emit {
+        Emit {
+            instrs: Vec::new(),
+            grid,
+            base,
+            new_comps: Vec::new(),
+            next_channel: first_channel,
+            adders: HashMap::new(),
+            offsets: HashMap::new(),
+            partition: None,
+            collectives: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, mut ins: HloInstruction) -> InstrId {
+        ins.name = format!("{}.p{}", ins.name, self.instrs.len());
+        self.instrs.push(ins);
+        InstrId(self.instrs.len() as u32 - 1)
+    }
+
+    fn make(&mut self, name: &str, op: Op, operands: Vec<InstrId>, shape: Shape) -> InstrId {
+        self.push(HloInstruction::new(name, op, operands, shape))
+    }
+
+    pub fn shape(&self, id: InstrId) -> &Shape {
+        &self.instrs[id.index()].shape
+    }
+
+    fn channel(&mut self) -> i64 {
+        self.next_channel += 1;
+        self.next_channel
+    }
+
+    /// Partition groups as the flattened (replica-major) ids every replica's copy uses.
+    fn global_groups(&self, groups: &[Vec<usize>]) -> Vec<Vec<i64>> {
+        let n = self.grid.partitions;
+        (0..self.grid.replicas)
+            .flat_map(|r| {
+                groups
+                    .iter()
+                    .map(move |g| g.iter().map(|&p| r * n + p as i64).collect())
+            })
+            .collect()
+    }
+
+    /// A scalar computation `a + b` of element type `ty`, made once.
+    pub fn adder(&mut self, ty: PrimitiveType) -> ComputationId {
+        if let Some(&c) = self.adders.get(&ty) {
+            return c;
+        }
+        let s = Shape::scalar(ty);
+        let name = format!("spmd_add_{}", ty.name());
+        let a = HloInstruction::new(
+            format!("{name}.a"),
+            Op::Parameter { number: 0 },
+            vec![],
+            s.clone(),
+        );
+        let b = HloInstruction::new(
+            format!("{name}.b"),
+            Op::Parameter { number: 1 },
+            vec![],
+            s.clone(),
+        );
+        let op = match ty {
+            PrimitiveType::Pred => BinaryOp::Or,
+            _ => BinaryOp::Add,
+        };
+        let sum = HloInstruction::new(
+            format!("{name}.sum"),
+            Op::Binary(op),
+            vec![InstrId(0), InstrId(1)],
+            s,
+        );
+        let id = ComputationId((self.base + self.new_comps.len()) as u32);
+        self.new_comps.push(HloComputation {
+            name,
+            instructions: vec![a, b, sum],
+            parameters: vec![InstrId(0), InstrId(1)],
+            root: InstrId(2),
+        });
+        self.adders.insert(ty, id);
+        id
+    }
+
+    /// All-reduce of `x` over `groups` (partition ids) with `reducer`.
+    pub fn all_reduce(
+        &mut self,
+        x: InstrId,
+        groups: &[Vec<usize>],
+        reducer: ComputationId,
+    ) -> InstrId {
+        let shape = self.shape(x).clone();
+        let channel = self.channel();
+        self.collectives.push(("all-reduce", bytes(&shape)));
+        let mut ins = HloInstruction::new(
+            "all-reduce",
+            Op::AllReduce {
+                replica_groups: self.global_groups(groups),
+                channel_id: Some(channel),
+                use_global_device_ids: true,
+            },
+            vec![x],
+            shape,
+        );
+        ins.called = vec![reducer];
+        self.push(ins)
+    }
+
+    fn all_gather(&mut self, x: InstrId, dim: usize, groups: &[Vec<usize>]) -> InstrId {
+        let mut dims = array_dims(self.shape(x));
+        dims[dim] *= groups[0].len() as i64;
+        let shape = Shape::array(self.shape(x).element_type(), &dims);
+        let channel = self.channel();
+        self.collectives.push(("all-gather", bytes(&shape)));
+        let op = Op::AllGather {
+            dimension: dim as i64,
+            replica_groups: self.global_groups(groups),
+            channel_id: Some(channel),
+            use_global_device_ids: true,
+        };
+        self.make("all-gather", op, vec![x], shape)
+    }
+
+    fn slice_to(&mut self, x: InstrId, dims: &[i64]) -> InstrId {
+        let have = array_dims(self.shape(x));
+        if have == dims {
+            return x;
+        }
+        let op = Op::Slice {
+            start: vec![0; dims.len()],
+            limit: dims.to_vec(),
+            strides: vec![1; dims.len()],
+        };
+        let shape = Shape::array(self.shape(x).element_type(), dims);
+        self.make("slice", op, vec![x], shape)
+    }
+
+    fn pad_to(&mut self, x: InstrId, dims: &[i64]) -> Result<InstrId> {
+        let have = array_dims(self.shape(x));
+        if have == dims {
+            return Ok(x);
+        }
+        let ty = self.shape(x).element_type();
+        let zero = Literal::zeros(&Shape::scalar(ty))?;
+        let z = self.make("zero", Op::Constant(zero), vec![], Shape::scalar(ty));
+        let config = PaddingConfig {
+            dimensions: have
+                .iter()
+                .zip(dims)
+                .map(|(&h, &d)| PaddingDimension {
+                    edge_padding_low: 0,
+                    edge_padding_high: d - h,
+                    interior_padding: 0,
+                })
+                .collect(),
+        };
+        Ok(self.make("pad", Op::Pad(config), vec![x, z], Shape::array(ty, dims)))
+    }
+
+    /// This partition's id as an s32 scalar.
+    fn partition_s32(&mut self) -> InstrId {
+        if let Some(p) = self.partition {
+            return p;
+        }
+        let u = self.make(
+            "partition-id",
+            Op::PartitionId,
+            vec![],
+            Shape::scalar(PrimitiveType::U32),
+        );
+        let s = self.make(
+            "pid",
+            Op::Convert,
+            vec![u],
+            Shape::scalar(PrimitiveType::S32),
+        );
+        self.partition = Some(s);
+        s
+    }
+
+    /// The start of this partition's tile along `dim` (tiles of `size`), as an s32 scalar:
+    /// a table indexed by the partition id.
+    fn offset(&mut self, t: &Tiling, dim: usize, size: i64) -> Result<InstrId> {
+        let key = (format!("{:?}", t), dim, size);
+        if let Some(&o) = self.offsets.get(&key) {
+            return Ok(o);
+        }
+        let n = self.grid.partitions as usize;
+        let table = (0..n)
+            .map(|p| {
+                t.coords(p)
+                    .map(|c| (c[dim] as i64 * size) as i32)
+                    .ok_or_else(|| {
+                        Error::invalid(format!("partition {p} is not in tile assignment {t:?}"))
+                    })
+            })
+            .collect::<Result<Vec<i32>>>()?;
+        let s32 = PrimitiveType::S32;
+        let c = self.make(
+            "offsets",
+            Op::Constant(Literal::vec1(&table)),
+            vec![],
+            Shape::array(s32, &[n as i64]),
+        );
+        let p = self.partition_s32();
+        let one = self.make(
+            "offset",
+            Op::DynamicSlice {
+                slice_sizes: vec![1],
+            },
+            vec![c, p],
+            Shape::array(s32, &[1]),
+        );
+        let o = self.make("offset", Op::Reshape, vec![one], Shape::scalar(s32));
+        self.offsets.insert(key, o);
+        Ok(o)
+    }
+
+    /// The whole array on every partition.
+    fn gather_all(&mut self, v: &Local) -> Result<InstrId> {
+        let dims = array_dims(&v.global);
+        let Some(t) = tiling_of(&v.sharding, dims.len()).cloned() else {
+            return Ok(v.id);
+        };
+        let mut x = v.id;
+        for d in 0..dims.len() {
+            if t.dims[d] > 1 {
+                x = self.all_gather(x, d, &t.groups_along(&[d]));
+            }
+        }
+        Ok(self.slice_to(x, &dims))
+    }
+
+    /// This partition's piece, under `to`, of a value every partition holds whole.
+    fn split(&mut self, whole: InstrId, global: &Shape, to: &HloSharding) -> Result<InstrId> {
+        let dims = array_dims(global);
+        let Some(t) = tiling_of(to, dims.len()).cloned() else {
+            return Ok(whole);
+        };
+        let shard = to.shard_dims(&dims);
+        // A broadcast scalar splits by broadcasting the scalar to the piece's shape.
+        let src = &self.instrs[whole.index()];
+        if let Op::Broadcast { .. } = src.op {
+            if self.shape(src.operands[0]).is_scalar() {
+                let ins = HloInstruction::new(
+                    "broadcast",
+                    Op::Broadcast { dimensions: vec![] },
+                    vec![src.operands[0]],
+                    Shape::array(global.element_type(), &shard),
+                );
+                return Ok(self.push(ins));
+            }
+        }
+        let padded: Vec<i64> = shard
+            .iter()
+            .zip(&t.dims)
+            .map(|(&s, &n)| s * n as i64)
+            .collect();
+        let x = self.pad_to(whole, &padded)?;
+        let mut starts = Vec::new();
+        for (d, &size) in shard.iter().enumerate() {
+            starts.push(if t.dims[d] > 1 {
+                self.offset(&t, d, size)?
+            } else {
+                let zero = Literal::scalar(0i32);
+                self.make(
+                    "zero",
+                    Op::Constant(zero),
+                    vec![],
+                    Shape::scalar(PrimitiveType::S32),
+                )
+            });
+        }
+        let mut operands = vec![x];
+        operands.extend(starts);
+        let op = Op::DynamicSlice {
+            slice_sizes: shard.clone(),
+        };
+        Ok(self.make(
+            "dynamic-slice",
+            op,
+            operands,
+            Shape::array(global.element_type(), &shard),
+        ))
+    }
+
+    /// `v` resharded to `to`.
+    pub fn reshard(&mut self, v: &Local, to: &HloSharding) -> Result<Local> {
+        let rank = v.global.rank();
+        let same = |a: &HloSharding, b: &HloSharding| {
+            same_placement(a, b, rank, self.grid.partitions as usize)
+        };
+        if same(&v.sharding, to) || !v.global.is_array() {
+            return Ok(Local {
+                id: v.id,
+                global: v.global.clone(),
+                sharding: to.clone(),
+            });
+        }
+        if matches!(v.sharding, HloSharding::Manual) || matches!(to, HloSharding::Manual) {
+            return Err(Error::unimplemented(format!(
+                "resharding a value between {} and {} (a shard_map's values stay inside it)",
+                v.sharding, to
+            )));
+        }
+        let whole = self.gather_all(v)?;
+        let id = self.split(whole, &v.global, to)?;
+        Ok(Local {
+            id,
+            global: v.global.clone(),
+            sharding: to.clone(),
+        })
+    }
+}
+
+fn bytes(s: &Shape) -> i64 {
+    s.element_count() * s.element_type().byte_size() as i64
+}

@@ -1,0 +1,491 @@
+//! SPMD partitioning: a program written for the global arrays, with shardings on its
+//! parameters, results and some intermediate values, turned into the program each
+//! partition runs on its pieces, with the collectives the shardings need.
+//!
+//! - `manual.rs`: programs already per-device (`shard_map`, `pmap`) need no communication
+//!   of their own; the pass there only takes the shard shapes.
+//! - this file: the automatic partitioner for the entry computation. Shardings flow forward
+//!   from the parameters and `Sharding` annotations (constraints) through per-op rules
+//!   (`rules.rs`); each instruction runs on its operands resharded to what its rule needs
+//!   (`emit.rs`: all-gather, slice at the partition's offsets, all-reduce of partial sums).
+//!   An op without a rule runs whole on every partition (operands gathered): always correct,
+//!   never fast. `shard_map` regions (`SPMDFullToShardShape` … `SPMDShardToFullShape`) may
+//!   sit anywhere in the entry: their values are "manual" and run as written.
+//! - Results take the sharding annotated on them, else the one propagation gave them;
+//!   `ModuleConfig::spmd` records the global signature with every sharding for PJRT.
+//!
+//! Not yet: propagation backwards (from results and constraints to unannotated
+//! parameters), dimensions that do not divide evenly, partitioned while/conditional bodies,
+//! gather/scatter/convolution/windowed rules (they run whole), and resharding without a
+//! full gather (all-to-all).
+
+mod emit;
+mod manual;
+mod rules;
+
+use std::collections::HashMap;
+
+use oxla_hlo::{
+    ComputationId, Error, GridSize, HloComputation, HloInstruction, HloModule, HloSharding,
+    InstrId, Op, Result, Shape, SpmdSignature,
+};
+
+use emit::{Emit, Local};
+pub use manual::partition_manual;
+
+const SHARDING: &str = "Sharding";
+const TO_SHARD: &str = "SPMDFullToShardShape";
+const TO_FULL: &str = "SPMDShardToFullShape";
+
+fn target(op: &Op) -> Option<&str> {
+    match op {
+        Op::CustomCall { target, .. } => Some(target.as_str()),
+        _ => None,
+    }
+}
+
+/// The sharding a `Sharding` / `SPMDShardToFullShape` custom call carries (none:
+/// replicated).
+fn annotation(op: &Op) -> Result<HloSharding> {
+    match op {
+        Op::CustomCall { backend_config, .. } if !backend_config.is_empty() => {
+            HloSharding::parse(backend_config)
+        }
+        _ => Ok(HloSharding::Replicated),
+    }
+}
+
+/// Partitions `module` for its `num_partitions`: the manual pass when the program is a
+/// `shard_map` / `pmap` at the top of the entry, the automatic partitioner otherwise.
+/// `Sharding` annotations become the identity on one partition.
+pub fn partition_spmd(module: &mut HloModule) -> Result<bool> {
+    if module.config.num_partitions <= 1 {
+        return partition_manual(module);
+    }
+    if !needs_auto(module)? {
+        let mut trial = module.clone();
+        match partition_manual(&mut trial) {
+            Ok(changed) => {
+                *module = trial;
+                return Ok(changed);
+            }
+            Err(Error::Unimplemented(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    partition_auto(module)
+}
+
+/// Whether the entry has a split value the manual pass cannot place: a split annotation
+/// other than a parameter entering a `shard_map` or a `shard_map`'s result returned as is.
+fn needs_auto(module: &HloModule) -> Result<bool> {
+    let c = module.computation(module.entry);
+    let users = c.users();
+    for (i, ins) in c.instructions.iter().enumerate() {
+        if target(&ins.op) != Some(SHARDING) || annotation(&ins.op)?.tiling().is_none() {
+            continue;
+        }
+        let src = &c.instructions[ins.operands[0].index()];
+        let mut stack = vec![InstrId(i as u32)];
+        let mut ok = matches!(src.op, Op::Parameter { .. }) || target(&src.op) == Some(TO_FULL);
+        while let Some(x) = stack.pop() {
+            for &u in &users[x.index()] {
+                match target(&c.instr(u).op) {
+                    Some(SHARDING) => stack.push(u),
+                    Some(TO_SHARD) => {}
+                    _ if u == c.root && matches!(c.instr(u).op, Op::Tuple) => {
+                        ok &= target(&src.op) == Some(TO_FULL)
+                    }
+                    _ => ok = false,
+                }
+            }
+        }
+        if !ok {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Whether the op applies element by element (result dimensions = each operand's).
+fn elementwise(ins: &HloInstruction, operand_shapes: &[&Shape]) -> bool {
+    let same_width = || {
+        operand_shapes
+            .first()
+            .is_some_and(|s| s.element_type().bit_width() == ins.shape.element_type().bit_width())
+    };
+    match &ins.op {
+        Op::Unary(_)
+        | Op::Binary(_)
+        | Op::Compare { .. }
+        | Op::Select
+        | Op::Clamp
+        | Op::Convert
+        | Op::ReducePrecision { .. }
+        | Op::Map { .. } => true,
+        Op::BitcastConvert => same_width(),
+        _ => false,
+    }
+}
+
+/// The largest channel id the module uses.
+fn max_channel(module: &HloModule) -> i64 {
+    let mut m = 0;
+    for c in &module.computations {
+        for ins in &c.instructions {
+            let ch = match &ins.op {
+                Op::AllGather { channel_id, .. }
+                | Op::AllReduce { channel_id, .. }
+                | Op::ReduceScatter { channel_id, .. }
+                | Op::AllToAll { channel_id, .. }
+                | Op::CollectivePermute { channel_id, .. }
+                | Op::CollectiveBroadcast { channel_id, .. }
+                | Op::CollectiveReduce { channel_id, .. } => channel_id.unwrap_or(0),
+                Op::Send { channel_id, .. }
+                | Op::SendDone { channel_id, .. }
+                | Op::Recv { channel_id, .. }
+                | Op::RecvDone { channel_id, .. } => *channel_id,
+                _ => 0,
+            };
+            m = m.max(ch);
+        }
+    }
+    m
+}
+
+/// `shape` with its dimensions replaced (layout kept).
+fn with_dims(shape: &Shape, dims: &[i64]) -> Shape {
+    let mut s = shape.clone();
+    if let Some(a) = s.as_array_mut() {
+        if a.dims.len() == dims.len() {
+            a.dims = dims.to_vec();
+            return s;
+        }
+    }
+    Shape::array(shape.element_type(), dims)
+}
+
+/// The automatic partitioner (see the module documentation).
+fn partition_auto(module: &mut HloModule) -> Result<bool> {
+    let entry = module.entry.index();
+    // Annotations in other computations are the identity; shard_maps only at the entry.
+    for (ci, c) in module.computations.iter_mut().enumerate() {
+        if ci == entry {
+            continue;
+        }
+        let mut rep = HashMap::new();
+        for (i, ins) in c.instructions.iter().enumerate() {
+            match target(&ins.op) {
+                Some(SHARDING) => {
+                    rep.insert(InstrId(i as u32), ins.operands[0]);
+                }
+                Some(t @ (TO_SHARD | TO_FULL)) => {
+                    return Err(Error::unimplemented(format!(
+                        "{} (custom-call {t}) inside {}: a shard_map inside a loop, \
+                         conditional or call is not partitioned yet",
+                        ins.name, c.name
+                    )))
+                }
+                _ => {}
+            }
+        }
+        crate::rewrite::apply_replacements(c, &rep);
+    }
+    let grid = GridSize::new(module.config.num_replicas, module.config.num_partitions);
+    let mut e = Emit::new(grid, module.computations.len(), max_channel(module));
+    let c = &module.computations[entry];
+    let users = c.users();
+    let mut vals: Vec<Option<Local>> = vec![None; c.instructions.len()];
+    let mut params: Vec<(usize, InstrId)> = Vec::new();
+    let mut sig_params: Vec<(usize, (Shape, String))> = Vec::new();
+    let get = |vals: &[Option<Local>], id: InstrId| -> Result<Local> {
+        vals[id.index()]
+            .clone()
+            .ok_or_else(|| Error::internal("SPMD partitioner: operand not yet partitioned"))
+    };
+    for (i, ins) in c.instructions.iter().enumerate() {
+        let id = InstrId(i as u32);
+        if id == c.root && matches!(ins.op, Op::Tuple) {
+            continue;
+        }
+        let ops = ins
+            .operands
+            .iter()
+            .map(|&o| get(&vals, o))
+            .collect::<Result<Vec<_>>>()?;
+        let local = match (&ins.op, target(&ins.op)) {
+            (Op::Parameter { number }, _) => {
+                let annotated = users[i]
+                    .iter()
+                    .find(|&&u| target(&c.instr(u).op) == Some(SHARDING));
+                let sh = match annotated {
+                    Some(&u) => annotation(&c.instr(u).op)?,
+                    None => HloSharding::Replicated,
+                };
+                let sh = match sh {
+                    HloSharding::Manual | HloSharding::Maximal(_) | HloSharding::Tuple(_) => {
+                        HloSharding::Replicated
+                    }
+                    s => s,
+                };
+                if !sh.is_even(ins.shape.dims()) {
+                    return Err(Error::unimplemented(format!(
+                        "parameter {number} of {} sharded {sh}: dimensions that do not divide \
+                         evenly over their tiles are not partitioned yet",
+                        ins.shape
+                    )));
+                }
+                let local_shape = with_dims(&ins.shape, &sh.shard_dims(ins.shape.dims()));
+                let new = e.push(HloInstruction::new(
+                    ins.name.clone(),
+                    ins.op.clone(),
+                    vec![],
+                    local_shape,
+                ));
+                params.push((*number, new));
+                sig_params.push((*number, (ins.shape.clone(), sh.to_string())));
+                Local {
+                    id: new,
+                    global: ins.shape.clone(),
+                    sharding: sh,
+                }
+            }
+            (_, Some(SHARDING)) => {
+                let to = annotation(&ins.op)?;
+                let x = &ops[0];
+                match (&x.sharding, &to) {
+                    (HloSharding::Manual, _) | (_, HloSharding::Manual) => x.clone(),
+                    (_, HloSharding::Tuple(_) | HloSharding::Maximal(_)) => x.clone(),
+                    _ if !to.is_even(ins.shape.dims()) => e.reshard(x, &HloSharding::Replicated)?,
+                    _ => e.reshard(x, &to)?,
+                }
+            }
+            (_, Some(TO_SHARD)) => {
+                let x = &ops[0];
+                if e.shape(x.id).dims() != ins.shape.dims() {
+                    return Err(Error::unimplemented(format!(
+                        "{} ({TO_SHARD}): this partition holds {} of the value, the shard_map \
+                         takes {} (shardings with manual and automatic axes mixed are not \
+                         partitioned yet)",
+                        ins.name,
+                        e.shape(x.id),
+                        ins.shape
+                    )));
+                }
+                Local {
+                    id: x.id,
+                    global: ins.shape.clone(),
+                    sharding: HloSharding::Manual,
+                }
+            }
+            (_, Some(TO_FULL)) => {
+                let x = &ops[0];
+                let sh = annotation(&ins.op)?;
+                let sh = if sh.tiling().is_some() {
+                    sh
+                } else {
+                    HloSharding::Replicated
+                };
+                if e.shape(x.id).dims() != sh.shard_dims(ins.shape.dims()) {
+                    return Err(Error::unimplemented(format!(
+                        "{} ({TO_FULL}): a shard of {} does not reassemble {} as {sh}",
+                        ins.name,
+                        e.shape(x.id),
+                        ins.shape
+                    )));
+                }
+                Local {
+                    id: x.id,
+                    global: ins.shape.clone(),
+                    sharding: sh,
+                }
+            }
+            _ => rule(&mut e, ins, &ops)?,
+        };
+        vals[i] = Some(local);
+    }
+    // The results: annotated ones resharded already; others keep their sharding, whole
+    // when it does not divide evenly.
+    let root = c.instr(c.root);
+    let outputs: Vec<InstrId> = match root.op {
+        Op::Tuple => root.operands.clone(),
+        _ => vec![c.root],
+    };
+    let mut results = Vec::new();
+    let mut sig_results = Vec::new();
+    for &o in &outputs {
+        let mut v = get(&vals, o)?;
+        if matches!(v.sharding, HloSharding::Manual)
+            || (v.global.is_array() && !v.sharding.is_even(v.global.dims()))
+        {
+            if matches!(v.sharding, HloSharding::Manual) {
+                return Err(Error::unimplemented(
+                    "a shard_map value returned without SPMDShardToFullShape",
+                ));
+            }
+            v = e.reshard(&v, &HloSharding::Replicated)?;
+        }
+        results.push(v.id);
+        sig_results.push((v.global.clone(), v.sharding.to_string()));
+    }
+    let new_root = match root.op {
+        Op::Tuple => {
+            let shape = Shape::Tuple(results.iter().map(|&r| e.shape(r).clone()).collect());
+            e.push(HloInstruction::new(
+                root.name.clone(),
+                Op::Tuple,
+                results,
+                shape,
+            ))
+        }
+        _ => results[0],
+    };
+    params.sort_by_key(|&(n, _)| n);
+    sig_params.sort_by_key(|(n, _)| *n);
+    let name = c.name.clone();
+    let new_comps = std::mem::take(&mut e.new_comps);
+    module.computations[entry] = HloComputation {
+        name,
+        instructions: std::mem::take(&mut e.instrs),
+        parameters: params.into_iter().map(|(_, p)| p).collect(),
+        root: new_root,
+    };
+    module.computations.extend(new_comps);
+    module.config.spmd = Some(SpmdSignature {
+        parameters: sig_params.into_iter().map(|(_, s)| s).collect(),
+        results: sig_results,
+    });
+    crate::dce(module)?;
+    Ok(true)
+}
+
+/// One instruction outside annotations and shard_map boundaries: by its rule, else whole.
+fn rule(e: &mut Emit, ins: &HloInstruction, ops: &[Local]) -> Result<Local> {
+    let global = ins.shape.clone();
+    let emit_local = |e: &mut Emit, operands: Vec<InstrId>, sharding: HloSharding| {
+        let shape = if global.is_array() {
+            with_dims(&global, &sharding.shard_dims(global.dims()))
+        } else {
+            global.clone()
+        };
+        let mut new = ins.clone();
+        new.operands = operands;
+        new.shape = shape;
+        new.plan = None;
+        Local {
+            id: e.push(new),
+            global: global.clone(),
+            sharding,
+        }
+    };
+    // Inside a shard_map: as written (replicated operands are whole on every partition).
+    if ops
+        .iter()
+        .any(|o| matches!(o.sharding, HloSharding::Manual))
+    {
+        let mut operands = Vec::new();
+        for o in ops {
+            let o = match o.sharding {
+                HloSharding::Manual => o.clone(),
+                _ => e.reshard(o, &HloSharding::Replicated)?,
+            };
+            operands.push(o.id);
+        }
+        let mut new = ins.clone();
+        new.operands = operands;
+        new.plan = None;
+        return Ok(Local {
+            id: e.push(new),
+            global: global.clone(),
+            sharding: HloSharding::Manual,
+        });
+    }
+    let out_dims = if global.is_array() {
+        global.dims().to_vec()
+    } else {
+        Vec::new()
+    };
+    let even = |s: &HloSharding| global.is_array() && s.is_even(&out_dims);
+    let shapes: Vec<&Shape> = ops.iter().map(|o| &o.global).collect();
+    if global.is_array() && elementwise(ins, &shapes) {
+        let lead = ops
+            .iter()
+            .find(|o| o.global.dims() == out_dims && o.sharding.tiling().is_some())
+            .map(|o| o.sharding.clone())
+            .filter(|s| even(s))
+            .unwrap_or(HloSharding::Replicated);
+        let mut operands = Vec::new();
+        for o in ops {
+            let want = if o.global.dims() == out_dims {
+                &lead
+            } else {
+                &HloSharding::Replicated
+            };
+            operands.push(e.reshard(o, want)?.id);
+        }
+        return Ok(emit_local(e, operands, lead));
+    }
+    let one = |ops: &[Local]| ops.first().map(|o| o.sharding.clone());
+    match &ins.op {
+        Op::Transpose { permutation } => {
+            let perm: Vec<usize> = permutation.iter().map(|&p| p as usize).collect();
+            let out = rules::transpose(&one(ops).unwrap_or(HloSharding::Replicated), &perm);
+            if even(&out) {
+                return Ok(emit_local(e, vec![ops[0].id], out));
+            }
+        }
+        Op::Broadcast { dimensions } => {
+            let dims: Vec<usize> = dimensions.iter().map(|&d| d as usize).collect();
+            let out = rules::broadcast(&ops[0].sharding, &dims, out_dims.len());
+            if even(&out) {
+                return Ok(emit_local(e, vec![ops[0].id], out));
+            }
+        }
+        Op::Reshape if ops[0].global.is_array() => {
+            if let Some(out) = rules::reshape(&ops[0].sharding, ops[0].global.dims(), &out_dims) {
+                if even(&out) {
+                    return Ok(emit_local(e, vec![ops[0].id], out));
+                }
+            }
+        }
+        Op::Reduce { dimensions } if ops.len() == 2 && global.is_array() => {
+            let reduced: Vec<usize> = dimensions.iter().map(|&d| d as usize).collect();
+            let r = rules::reduce(&ops[0].sharding, ops[0].global.rank(), &reduced);
+            if even(&r.out) {
+                let init = e.reshard(&ops[1], &HloSharding::Replicated)?;
+                let mut v = emit_local(e, vec![ops[0].id, init.id], r.out);
+                if let Some(groups) = r.partial {
+                    v.id = e.all_reduce(v.id, &groups, ins.called[0]);
+                }
+                return Ok(v);
+            }
+        }
+        Op::Dot { dnums, .. } => {
+            let p = rules::dot(
+                &ops[0].sharding,
+                &ops[1].sharding,
+                (ops[0].global.rank(), ops[1].global.rank()),
+                dnums,
+            );
+            let operands_even =
+                p.lhs.is_even(ops[0].global.dims()) && p.rhs.is_even(ops[1].global.dims());
+            if even(&p.contraction.out) && operands_even {
+                let lhs = e.reshard(&ops[0], &p.lhs)?;
+                let rhs = e.reshard(&ops[1], &p.rhs)?;
+                let mut v = emit_local(e, vec![lhs.id, rhs.id], p.contraction.out);
+                if let Some(groups) = p.contraction.partial {
+                    let add: ComputationId = e.adder(global.element_type());
+                    v.id = e.all_reduce(v.id, &groups, add);
+                }
+                return Ok(v);
+            }
+        }
+        _ => {}
+    }
+    // No rule: every operand whole, the op whole on every partition.
+    let mut operands = Vec::new();
+    for o in ops {
+        operands.push(e.reshard(o, &HloSharding::Replicated)?.id);
+    }
+    Ok(emit_local(e, operands, HloSharding::Replicated))
+}

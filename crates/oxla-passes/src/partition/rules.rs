@@ -1,0 +1,306 @@
+//! Per-op sharding rules: from the shardings of an instruction's operands, the sharding of
+//! its result and the shardings its operands must have for the instruction to run on each
+//! partition's pieces alone (plus, for contractions over split dimensions, the groups whose
+//! partial results are summed). Every rule is written with [`derive`]: a target sharding
+//! whose dimensions each take the tiles of one source dimension (or none), the source's
+//! other tiles becoming copies.
+
+use oxla_hlo::{DotDimensionNumbers, HloSharding, Subgroup, Tiling};
+
+/// The sharding whose data dimension `k` is split as `src`'s dimension `map[k]` (or not at
+/// all), the same partitions holding the same pieces along those dimensions; `src`'s
+/// remaining dimensions (split or subgroup) become one replicated subgroup.
+pub(super) fn derive(src: &Tiling, map: &[Option<usize>]) -> HloSharding {
+    let mut order: Vec<usize> = map.iter().flatten().copied().collect();
+    let mut dims: Vec<usize> = map.iter().map(|m| m.map_or(1, |d| src.dims[d])).collect();
+    let rest: Vec<usize> = (0..src.dims.len()).filter(|d| !order.contains(d)).collect();
+    let copies: usize = rest.iter().map(|&d| src.dims[d]).product();
+    order.extend(&rest);
+    let devices = src.transpose_devices(&order);
+    let mut subgroups = Vec::new();
+    if copies > 1 {
+        dims.push(copies);
+        subgroups.push(Subgroup::Replicated);
+    }
+    HloSharding::tiled(dims, devices, subgroups)
+}
+
+/// The tiling of an array of `rank` dimensions, when it is split.
+pub(super) fn tiling_of(s: &HloSharding, rank: usize) -> Option<&Tiling> {
+    s.tiling().filter(|t| t.rank() == rank)
+}
+
+/// Whether every partition of `partitions` holds the same piece of a `rank`-dimensional
+/// array under `a` as under `b`.
+pub(super) fn same_placement(
+    a: &HloSharding,
+    b: &HloSharding,
+    rank: usize,
+    partitions: usize,
+) -> bool {
+    if a == b {
+        return true;
+    }
+    let coords = |s: &HloSharding, p: usize| -> Option<Vec<usize>> {
+        match s {
+            HloSharding::Replicated | HloSharding::Maximal(_) => Some(vec![0; rank]),
+            _ => tiling_of(s, rank).and_then(|t| t.coords(p)).map(|mut c| {
+                c.truncate(rank);
+                c
+            }),
+        }
+    };
+    let plain = |s: &HloSharding| {
+        matches!(s, HloSharding::Replicated | HloSharding::Maximal(_))
+            || tiling_of(s, rank).is_some()
+    };
+    plain(a) && plain(b) && (0..partitions).all(|p| coords(a, p) == coords(b, p))
+}
+
+/// Transpose by `perm` (result dimension `k` is operand dimension `perm[k]`).
+pub(super) fn transpose(op: &HloSharding, perm: &[usize]) -> HloSharding {
+    match tiling_of(op, perm.len()) {
+        Some(t) => derive(t, &perm.iter().map(|&p| Some(p)).collect::<Vec<_>>()),
+        None => HloSharding::Replicated,
+    }
+}
+
+/// Broadcast into `out_rank` dimensions, operand dimension `i` becoming `dims[i]`.
+pub(super) fn broadcast(op: &HloSharding, dims: &[usize], out_rank: usize) -> HloSharding {
+    match tiling_of(op, dims.len()) {
+        Some(t) => {
+            let mut map = vec![None; out_rank];
+            for (i, &d) in dims.iter().enumerate() {
+                map[d] = Some(i);
+            }
+            derive(t, &map)
+        }
+        None => HloSharding::Replicated,
+    }
+}
+
+/// Reshape from `from` to `to`: a split dimension keeps its split when the dimensions
+/// before it hold as many elements in both shapes and both its sizes divide by its tiles
+/// (one contains the other, so each tile stays one contiguous block). `None` when a split
+/// dimension cannot keep its split.
+pub(super) fn reshape(op: &HloSharding, from: &[i64], to: &[i64]) -> Option<HloSharding> {
+    let Some(t) = tiling_of(op, from.len()) else {
+        return Some(HloSharding::Replicated);
+    };
+    let mut map = vec![None; to.len()];
+    for (i, &tiles) in t.data_dims().iter().enumerate() {
+        if tiles == 1 {
+            continue;
+        }
+        let before: i64 = from[..i].iter().product();
+        let j = (0..to.len()).find(|&j| to[..j].iter().product::<i64>() == before && to[j] != 1)?;
+        let (a, b, n) = (from[i], to[j], tiles as i64);
+        if a % n != 0 || b % n != 0 || (a % b != 0 && b % a != 0) || map[j].is_some() {
+            return None;
+        }
+        map[j] = Some(i);
+    }
+    Some(derive(t, &map))
+}
+
+/// How a contraction (dot, reduce) over split dimensions runs: the result's sharding and
+/// the groups of partitions whose partial results combine, if any.
+pub(super) struct Contraction {
+    pub out: HloSharding,
+    pub partial: Option<Vec<Vec<usize>>>,
+}
+
+/// Reduce of a `rank`-dimensional operand over `reduced`.
+pub(super) fn reduce(op: &HloSharding, rank: usize, reduced: &[usize]) -> Contraction {
+    let Some(t) = tiling_of(op, rank) else {
+        return Contraction {
+            out: HloSharding::Replicated,
+            partial: None,
+        };
+    };
+    let map: Vec<Option<usize>> = (0..rank)
+        .filter(|d| !reduced.contains(d))
+        .map(Some)
+        .collect();
+    let split: Vec<usize> = reduced.iter().copied().filter(|&d| t.dims[d] > 1).collect();
+    Contraction {
+        out: derive(t, &map),
+        partial: (!split.is_empty()).then(|| t.groups_along(&split)),
+    }
+}
+
+/// A dot's plan: the shardings its operands must have, its result's and partial sums'.
+pub(super) struct DotPlan {
+    pub lhs: HloSharding,
+    pub rhs: HloSharding,
+    pub contraction: Contraction,
+}
+
+/// The dimensions of one dot operand that are neither batch nor contracting, in order.
+fn free_dims(rank: usize, batch: &[i64], contracting: &[i64]) -> Vec<usize> {
+    (0..rank)
+        .filter(|&d| !batch.contains(&(d as i64)) && !contracting.contains(&(d as i64)))
+        .collect()
+}
+
+/// A dot led by its split operand (the lhs when both are): the result keeps the leader's
+/// batch and free splits; the other operand is needed split the same way along batch and
+/// contracting dimensions and whole along its free ones; a split contracting dimension
+/// leaves partial sums over its groups.
+pub(super) fn dot(
+    lhs: &HloSharding,
+    rhs: &HloSharding,
+    ranks: (usize, usize),
+    dn: &DotDimensionNumbers,
+) -> DotPlan {
+    let us = |v: &[i64]| v.iter().map(|&d| d as usize).collect::<Vec<_>>();
+    let (lb, lc, rb, rc) = (
+        us(&dn.lhs_batch_dims),
+        us(&dn.lhs_contracting_dims),
+        us(&dn.rhs_batch_dims),
+        us(&dn.rhs_contracting_dims),
+    );
+    let lf = free_dims(ranks.0, &dn.lhs_batch_dims, &dn.lhs_contracting_dims);
+    let rf = free_dims(ranks.1, &dn.rhs_batch_dims, &dn.rhs_contracting_dims);
+    let replicated = || DotPlan {
+        lhs: HloSharding::Replicated,
+        rhs: HloSharding::Replicated,
+        contraction: Contraction {
+            out: HloSharding::Replicated,
+            partial: None,
+        },
+    };
+    // (leader tiling, its batch/contracting/free dims, the follower's, leader is lhs)
+    let (t, (b, c, f), (ob, oc, orank), lead_lhs) =
+        match (tiling_of(lhs, ranks.0), tiling_of(rhs, ranks.1)) {
+            (Some(t), _) => (t, (&lb, &lc, &lf), (&rb, &rc, ranks.1), true),
+            (None, Some(t)) => (t, (&rb, &rc, &rf), (&lb, &lc, ranks.0), false),
+            (None, None) => return replicated(),
+        };
+    let mut follower = vec![None; orank];
+    for (k, &d) in ob.iter().enumerate() {
+        follower[d] = Some(b[k]);
+    }
+    for (k, &d) in oc.iter().enumerate() {
+        follower[d] = Some(c[k]);
+    }
+    // Result dimensions: batch, lhs free, rhs free.
+    let mut out: Vec<Option<usize>> = b.iter().map(|&d| Some(d)).collect();
+    let leader_free: Vec<Option<usize>> = f.iter().map(|&d| Some(d)).collect();
+    let other_free = vec![None; if lead_lhs { rf.len() } else { lf.len() }];
+    if lead_lhs {
+        out.extend(leader_free);
+        out.extend(other_free);
+    } else {
+        out.extend(other_free);
+        out.extend(leader_free);
+    }
+    let split: Vec<usize> = c.iter().copied().filter(|&d| t.dims[d] > 1).collect();
+    let lead = HloSharding::Tiled(t.clone());
+    let follow = derive(t, &follower);
+    let contraction = Contraction {
+        out: derive(t, &out),
+        partial: (!split.is_empty()).then(|| t.groups_along(&split)),
+    };
+    let (lhs, rhs) = if lead_lhs {
+        (lead, follow)
+    } else {
+        (follow, lead)
+    };
+    DotPlan {
+        lhs,
+        rhs,
+        contraction,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(text: &str) -> HloSharding {
+        HloSharding::parse(text).unwrap()
+    }
+
+    fn dn(lb: &[i64], lc: &[i64], rb: &[i64], rc: &[i64]) -> DotDimensionNumbers {
+        DotDimensionNumbers {
+            lhs_batch_dims: lb.to_vec(),
+            lhs_contracting_dims: lc.to_vec(),
+            rhs_batch_dims: rb.to_vec(),
+            rhs_contracting_dims: rc.to_vec(),
+        }
+    }
+
+    #[test]
+    fn transpose_and_broadcast_move_the_splits() {
+        let x = s("{devices=[2,4]<=[8]}");
+        assert_eq!(transpose(&x, &[1, 0]), s("{devices=[4,2]<=[2,4]T(1,0)}"));
+        assert_eq!(
+            broadcast(&s("{devices=[4]<=[4]}"), &[1], 3).to_string(),
+            "{devices=[1,4,1]<=[4]}"
+        );
+    }
+
+    #[test]
+    fn reshape_keeps_major_splits() {
+        let x = s("{devices=[4,1]<=[4]}");
+        assert_eq!(
+            reshape(&x, &[8, 6], &[8, 2, 3]).unwrap().to_string(),
+            "{devices=[4,1,1]<=[4]}"
+        );
+        assert_eq!(
+            reshape(&x, &[8, 6], &[48]).unwrap().to_string(),
+            "{devices=[4]<=[4]}"
+        );
+        assert!(reshape(&s("{devices=[1,2]<=[2]}"), &[8, 6], &[48]).is_none());
+    }
+
+    #[test]
+    fn reduce_over_a_split_dimension_leaves_partial_sums() {
+        let r = reduce(&s("{devices=[2,2]<=[4]}"), 2, &[1]);
+        assert_eq!(
+            r.out.to_string(),
+            "{devices=[2,2]<=[4] last_tile_dim_replicate}"
+        );
+        assert_eq!(r.partial, Some(vec![vec![0, 1], vec![2, 3]]));
+        let r = reduce(&s("{devices=[2,2]<=[4]}"), 2, &[0]);
+        assert_eq!(
+            r.out,
+            s("{devices=[2,2]<=[2,2]T(1,0) last_tile_dim_replicate}")
+        );
+        assert_eq!(r.partial, Some(vec![vec![0, 2], vec![1, 3]]));
+    }
+
+    #[test]
+    fn dot_rules() {
+        // Data parallel: rows of the lhs split, the rhs whole.
+        let p = dot(
+            &s("{devices=[4,1]<=[4]}"),
+            &HloSharding::Replicated,
+            (2, 2),
+            &dn(&[], &[1], &[], &[0]),
+        );
+        assert_eq!(p.rhs, HloSharding::Replicated);
+        assert_eq!(p.contraction.out.to_string(), "{devices=[4,1]<=[4]}");
+        assert!(p.contraction.partial.is_none());
+        // Column-parallel weights: the lhs whole, the result's columns split.
+        let p = dot(
+            &HloSharding::Replicated,
+            &s("{devices=[1,4]<=[4]}"),
+            (2, 2),
+            &dn(&[], &[1], &[], &[0]),
+        );
+        assert_eq!(p.lhs, HloSharding::Replicated);
+        assert_eq!(p.contraction.out.to_string(), "{devices=[1,4]<=[4]}");
+        // Row-parallel: contracting dimension split on both, partial sums.
+        let p = dot(
+            &s("{devices=[1,4]<=[4]}"),
+            &s("{devices=[4,1]<=[4]}"),
+            (2, 2),
+            &dn(&[], &[1], &[], &[0]),
+        );
+        assert!(same_placement(&p.rhs, &s("{devices=[4,1]<=[4]}"), 2, 4));
+        assert!(p.contraction.out.is_replicated() || p.contraction.out.tiles(2) == vec![1, 1]);
+        assert_eq!(p.contraction.partial, Some(vec![vec![0, 1, 2, 3]]));
+    }
+}

@@ -1,0 +1,311 @@
+//! The automatic SPMD partitioner end to end: each program (global shapes, `Sharding`
+//! annotations on parameters, results and intermediate values) runs whole on one device in
+//! the interpreter and partitioned on the JIT over its `num_partitions`; every partition's
+//! pieces, reassembled by the result shardings the executable reports, must equal the
+//! one-device result (to reduction-order tolerance). The collectives the partitioner
+//! emitted are counted where the count is what XLA emits for the same sharding.
+
+use oxla::hlo::{HloSharding, Literal, Shape};
+use oxla::interp::Interpreter;
+use oxla::runtime::{Buffer, Client, ClientOptions, CompileOptions};
+
+/// Row-major strides of `dims`.
+fn strides(dims: &[i64]) -> Vec<i64> {
+    let mut s = vec![1; dims.len()];
+    for k in (0..dims.len().saturating_sub(1)).rev() {
+        s[k] = s[k + 1] * dims[k + 1];
+    }
+    s
+}
+
+/// Calls `f(global index, local index)` for every element of partition `p`'s piece.
+fn for_piece(
+    dims: &[i64],
+    sh: &HloSharding,
+    p: usize,
+    mut f: impl FnMut(usize, usize),
+) -> Vec<i64> {
+    let local = sh.shard_dims(dims);
+    let origin: Vec<i64> = match sh.tiling().filter(|t| t.rank() == dims.len()) {
+        Some(t) => {
+            let c = t.coords(p).expect("partition in the tile assignment");
+            (0..dims.len()).map(|d| c[d] as i64 * local[d]).collect()
+        }
+        None => vec![0; dims.len()],
+    };
+    let (gs, ls) = (strides(dims), strides(&local));
+    let count: i64 = local.iter().product();
+    for i in 0..count {
+        let (mut g, mut rest) = (0, i);
+        for d in 0..dims.len() {
+            let c = rest / ls[d];
+            rest %= ls[d];
+            g += (origin[d] + c) * gs[d];
+        }
+        f(g as usize, i as usize);
+    }
+    local
+}
+
+fn piece(global: &Literal, sh: &HloSharding, p: usize) -> Literal {
+    let dims = global.shape().dims().to_vec();
+    let data = global.to_vec::<f32>().unwrap();
+    let mut out = vec![0f32; sh.shard_dims(&dims).iter().product::<i64>() as usize];
+    let local = for_piece(&dims, sh, p, |g, l| out[l] = data[g]);
+    Literal::from_vec(&local, out).unwrap()
+}
+
+fn assemble(pieces: &[Literal], global: &Shape, sh: &HloSharding) -> Vec<f32> {
+    let dims = global.dims().to_vec();
+    let mut out = vec![f32::NAN; dims.iter().product::<i64>() as usize];
+    for (p, l) in pieces.iter().enumerate() {
+        let data = l.to_vec::<f32>().unwrap();
+        for_piece(&dims, sh, p, |g, i| out[g] = data[i]);
+    }
+    out
+}
+
+/// Runs `text` both ways and returns the collectives of the partitioned module.
+fn check(name: &str, text: &str) -> Vec<String> {
+    let module = oxla::hlo::text::parse_module(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let n = module.config.num_partitions as usize;
+    let params = module.entry_computation().program_shape().parameters;
+    let args: Vec<Literal> = params
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let a = s.as_array().unwrap();
+            let n: i64 = a.dims.iter().product();
+            let v: Vec<f32> = (0..n)
+                .map(|i| ((i * 7 + k as i64 * 3) as f32 * 0.37).sin())
+                .collect();
+            Literal::from_vec(&a.dims, v).unwrap()
+        })
+        .collect();
+    let mut one = module.clone();
+    one.config.num_partitions = 1;
+    let want = Interpreter::new()
+        .run(&one, &args)
+        .unwrap_or_else(|e| panic!("{name}: interpreter: {e}"));
+    let client = Client::cpu_with(ClientOptions {
+        devices: n,
+        ..Default::default()
+    })
+    .unwrap();
+    let exe = client
+        .compile(&module, &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{name}: compile: {e}"));
+    let sig = exe.spmd_signature().expect("a partitioned program").clone();
+    let shardings = |v: &[(Shape, String)]| -> Vec<HloSharding> {
+        v.iter()
+            .map(|(_, s)| HloSharding::parse(s).unwrap())
+            .collect()
+    };
+    let (in_sh, out_sh) = (shardings(&sig.parameters), shardings(&sig.results));
+    let bufs: Vec<Vec<Buffer>> = (0..n)
+        .map(|p| {
+            args.iter()
+                .zip(&in_sh)
+                .map(|(a, s)| Buffer::from_literal(&piece(a, s, p)).unwrap())
+                .collect()
+        })
+        .collect();
+    let refs: Vec<Vec<&Buffer>> = bufs.iter().map(|a| a.iter().collect()).collect();
+    let got = exe
+        .execute_sharded(&refs)
+        .unwrap_or_else(|e| panic!("{name}: jit: {e}"));
+    let got: Vec<Literal> = got
+        .into_iter()
+        .map(|g| exe.to_literal(g).unwrap())
+        .collect();
+    let wants = want
+        .tuple_elements()
+        .map_or(vec![want.clone()], |t| t.to_vec());
+    for (k, w) in wants.iter().enumerate() {
+        let pieces: Vec<Literal> = got
+            .iter()
+            .map(|g| g.tuple_elements().map_or(g.clone(), |t| t[k].clone()))
+            .collect();
+        let g = assemble(&pieces, w.shape(), &out_sh[k]);
+        let w = w.to_vec::<f32>().unwrap();
+        for (i, (a, b)) in g.iter().zip(&w).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-4 * (1.0 + b.abs()),
+                "{name}: result {k} element {i}: partitioned {a}, one device {b} \
+                 (sharding {})",
+                out_sh[k]
+            );
+        }
+    }
+    let mut m = module.clone();
+    oxla::passes::partition_spmd(&mut m).unwrap();
+    let text = oxla::hlo::text::print_module(&m);
+    text.lines()
+        .filter_map(|l| {
+            [
+                "all-gather(",
+                "all-reduce(",
+                "all-to-all(",
+                "collective-permute(",
+            ]
+            .iter()
+            .find(|c| l.contains(*c))
+            .map(|c| c.trim_end_matches('(').to_string())
+        })
+        .collect()
+}
+
+fn add() -> &'static str {
+    "%add (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n  ROOT %s = f32[] add(%a, %b)\n}\n\n"
+}
+
+#[test]
+fn elementwise_stays_split() {
+    let c = check(
+        "elementwise",
+        r#"HloModule m, num_partitions=4
+ENTRY main {
+  x = f32[8,6] parameter(0)
+  xs = f32[8,6] custom-call(x), custom_call_target="Sharding", backend_config="{devices=[4,1]<=[4]}"
+  y = f32[8,6] parameter(1)
+  ys = f32[8,6] custom-call(y), custom_call_target="Sharding", backend_config="{devices=[4,1]<=[4]}"
+  two = f32[] constant(2)
+  b = f32[8,6] broadcast(two), dimensions={}
+  m = f32[8,6] multiply(xs, b)
+  s = f32[8,6] add(m, ys)
+  t = f32[8,6] tanh(s)
+  ROOT r = (f32[8,6]) tuple(t)
+}
+"#,
+    );
+    assert!(c.is_empty(), "{c:?}");
+}
+
+#[test]
+fn data_parallel_mlp_and_its_weight_gradient() {
+    // Forward: batch split, weights whole: no communication.
+    let c = check(
+        "dp forward",
+        r#"HloModule m, num_partitions=4
+ENTRY main {
+  x = f32[16,8] parameter(0)
+  xs = f32[16,8] custom-call(x), custom_call_target="Sharding", backend_config="{devices=[4,1]<=[4]}"
+  w = f32[8,12] parameter(1)
+  ws = f32[8,12] custom-call(w), custom_call_target="Sharding", backend_config="{replicated}"
+  h = f32[16,12] dot(xs, ws), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  a = f32[16,12] tanh(h)
+  ROOT r = (f32[16,12]) tuple(a)
+}
+"#,
+    );
+    assert!(c.is_empty(), "{c:?}");
+    // Weight gradient: contraction over the split batch: one all-reduce, replicated result.
+    let c = check(
+        "dp weight gradient",
+        &format!(
+            r#"HloModule m, num_partitions=4
+{}ENTRY main {{
+  x = f32[16,8] parameter(0)
+  xs = f32[16,8] custom-call(x), custom_call_target="Sharding", backend_config="{{devices=[4,1]<=[4]}}"
+  g = f32[16,12] parameter(1)
+  gs = f32[16,12] custom-call(g), custom_call_target="Sharding", backend_config="{{devices=[4,1]<=[4]}}"
+  dw = f32[8,12] dot(xs, gs), lhs_contracting_dims={{0}}, rhs_contracting_dims={{0}}
+  z = f32[] constant(0)
+  gb = f32[12] reduce(gs, z), dimensions={{0}}, to_apply=add
+  dwr = f32[8,12] custom-call(dw), custom_call_target="Sharding", backend_config="{{replicated}}"
+  ROOT r = (f32[8,12], f32[12]) tuple(dwr, gb)
+}}
+"#,
+            add()
+        ),
+    );
+    assert_eq!(c, vec!["all-reduce", "all-reduce"]);
+}
+
+#[test]
+fn tensor_parallel_mlp_has_one_all_reduce() {
+    let c = check(
+        "megatron",
+        r#"HloModule m, num_partitions=4
+ENTRY main {
+  x = f32[6,8] parameter(0)
+  w1 = f32[8,16] parameter(1)
+  w1s = f32[8,16] custom-call(w1), custom_call_target="Sharding", backend_config="{devices=[1,4]<=[4]}"
+  w2 = f32[16,8] parameter(2)
+  w2s = f32[16,8] custom-call(w2), custom_call_target="Sharding", backend_config="{devices=[4,1]<=[4]}"
+  h = f32[6,16] dot(x, w1s), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  a = f32[6,16] tanh(h)
+  y = f32[6,8] dot(a, w2s), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ys = f32[6,8] custom-call(y), custom_call_target="Sharding", backend_config="{replicated}"
+  ROOT r = (f32[6,8]) tuple(ys)
+}
+"#,
+    );
+    assert_eq!(c, vec!["all-reduce"]);
+}
+
+#[test]
+fn two_dimensional_mesh_transpose_reshape_and_fallback() {
+    check(
+        "2d mesh",
+        &format!(
+            r#"HloModule m, num_partitions=4
+{}ENTRY main {{
+  x = f32[8,4] parameter(0)
+  xs = f32[8,4] custom-call(x), custom_call_target="Sharding", backend_config="{{devices=[2,2]<=[2,2]T(1,0)}}"
+  t = f32[4,8] transpose(xs), dimensions={{1,0}}
+  r = f32[4,2,4] reshape(t)
+  z = f32[] constant(0)
+  s = f32[4,4] reduce(r, z), dimensions={{1}}, to_apply=add
+  c = f32[4,4] custom-call(s), custom_call_target="Sharding", backend_config="{{devices=[1,2,2]<=[4] last_tile_dim_replicate}}"
+  rev = f32[4,4] reverse(c), dimensions={{0}}
+  ROOT o = (f32[4,4], f32[4,8]) tuple(rev, t)
+}}
+"#,
+            add()
+        ),
+    );
+}
+
+#[test]
+fn constraint_moves_the_split() {
+    let c = check(
+        "constraint",
+        r#"HloModule m, num_partitions=2
+ENTRY main {
+  x = f32[4,6] parameter(0)
+  xs = f32[4,6] custom-call(x), custom_call_target="Sharding", backend_config="{devices=[2,1]<=[2]}"
+  e = f32[4,6] exponential(xs)
+  c = f32[4,6] custom-call(e), custom_call_target="Sharding", backend_config="{devices=[1,2]<=[2]}"
+  n = f32[4,6] negate(c)
+  ROOT r = (f32[4,6]) tuple(n)
+}
+"#,
+    );
+    assert_eq!(c, vec!["all-gather"]);
+}
+
+#[test]
+fn uneven_parameter_is_a_clear_error() {
+    let module = oxla::hlo::text::parse_module(
+        r#"HloModule m, num_partitions=4
+ENTRY main {
+  x = f32[6] parameter(0)
+  xs = f32[6] custom-call(x), custom_call_target="Sharding", backend_config="{devices=[4]<=[4]}"
+  ROOT r = (f32[6]) tuple(xs)
+}
+"#,
+    )
+    .unwrap();
+    let client = Client::cpu_with(ClientOptions {
+        devices: 4,
+        ..Default::default()
+    })
+    .unwrap();
+    let e = client
+        .compile(&module, &CompileOptions::default())
+        .err()
+        .expect("an error")
+        .to_string();
+    assert!(e.contains("do not divide evenly"), "{e}");
+}
