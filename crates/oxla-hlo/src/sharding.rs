@@ -20,6 +20,8 @@ pub enum Subgroup {
     Replicated,
     /// Partitions along it hold their own values (inside a `shard_map`).
     Manual,
+    /// Partitions along it hold partial sums: the value is their sum.
+    Unreduced,
 }
 
 /// A tile assignment: `dims` tiles per array dimension and then per subgroup dimension, and
@@ -147,9 +149,6 @@ impl HloSharding {
             devices,
             subgroups,
         };
-        if t.data_dims().iter().all(|&d| d == 1) && !t.subgroups.contains(&Subgroup::Manual) {
-            return HloSharding::Replicated;
-        }
         // Subgroup dimensions of one tile say nothing.
         let mut t = t;
         let r = t.rank();
@@ -161,10 +160,16 @@ impl HloSharding {
                 t.subgroups.remove(k - r);
             }
         }
+        if t.data_dims().iter().all(|&d| d == 1)
+            && t.subgroups.iter().all(|&g| g == Subgroup::Replicated)
+        {
+            return HloSharding::Replicated;
+        }
         HloSharding::Tiled(t)
     }
 
-    /// The tiling, when the array is split (not replicated, maximal, manual or a tuple).
+    /// The tiling, when the array is split or holds partial sums (not replicated, maximal,
+    /// manual or a tuple).
     pub fn tiling(&self) -> Option<&Tiling> {
         match self {
             HloSharding::Tiled(t) if !t.subgroups.contains(&Subgroup::Manual) => Some(t),
@@ -185,7 +190,8 @@ impl HloSharding {
         match self {
             HloSharding::Replicated => true,
             HloSharding::Tiled(t) => {
-                t.data_dims().iter().all(|&d| d == 1) && !t.subgroups.contains(&Subgroup::Manual)
+                t.data_dims().iter().all(|&d| d == 1)
+                    && t.subgroups.iter().all(|&g| g == Subgroup::Replicated)
             }
             HloSharding::Tuple(v) => v.iter().all(|s| s.is_replicated()),
             _ => false,
@@ -199,6 +205,30 @@ impl HloSharding {
             .zip(&tiles)
             .map(|(&n, &t)| (n + t as i64 - 1) / t as i64)
             .collect()
+    }
+
+    /// The subgroup dimension (of the whole tile assignment) holding partial sums, if any.
+    pub fn unreduced_dim(&self) -> Option<usize> {
+        let t = self.tiling()?;
+        let r = t.rank();
+        t.subgroups
+            .iter()
+            .position(|&g| g == Subgroup::Unreduced)
+            .map(|k| r + k)
+    }
+
+    /// The same split with partial sums summed (the unreduced subgroup made copies).
+    pub fn reduced(&self) -> HloSharding {
+        match self {
+            HloSharding::Tiled(t) if self.unreduced_dim().is_some() => {
+                // The trailing subgroup dimensions merge into one of copies.
+                let r = t.rank();
+                let mut dims: Vec<usize> = t.data_dims().to_vec();
+                dims.push(t.dims[r..].iter().product());
+                HloSharding::tiled(dims, t.devices.clone(), vec![Subgroup::Replicated])
+            }
+            s => s.clone(),
+        }
     }
 
     /// Whether every split dimension of an array of `dims` divides evenly.
@@ -242,6 +272,7 @@ impl fmt::Display for HloSharding {
                             .map(|k| match k {
                                 Subgroup::Replicated => "replicated",
                                 Subgroup::Manual => "manual",
+                                Subgroup::Unreduced => "unreduced",
                             })
                             .collect();
                         write!(f, " last_tile_dims={{{}}}", names.join(", "))?;
@@ -406,6 +437,8 @@ impl Cursor<'_> {
                             subgroups.push(Subgroup::Replicated);
                         } else if self.eat("manual") {
                             subgroups.push(Subgroup::Manual);
+                        } else if self.eat("unreduced") {
+                            subgroups.push(Subgroup::Unreduced);
                         } else {
                             return Err(self.err("unknown subgroup kind"));
                         }
@@ -493,6 +526,14 @@ mod tests {
         assert_eq!(
             round("{devices=[1,2,2]<=[4] last_tile_dims={manual, replicated}}"),
             "{devices=[1,2,2]<=[4] last_tile_dims={manual, replicated}}"
+        );
+        let u = HloSharding::parse("{devices=[2,2,2]<=[8] last_tile_dims={unreduced, replicated}}")
+            .unwrap();
+        assert!(!u.is_replicated());
+        assert_eq!(u.unreduced_dim(), Some(1));
+        assert_eq!(
+            u.reduced(),
+            HloSharding::parse("{devices=[2,4]<=[8] last_tile_dim_replicate}").unwrap()
         );
         assert_eq!(round("{devices=[1,1]<=[1]}"), "{replicated}");
         assert_eq!(

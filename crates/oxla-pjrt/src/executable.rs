@@ -341,6 +341,24 @@ fn tensor_type(s: &Shape) -> Result<String> {
     Ok(format!("tensor<{dims}{elem}>"))
 }
 
+/// `s` as an MLIR string literal (quotes, backslashes and control characters escaped).
+fn mlir_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 fn quoted(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
@@ -428,7 +446,7 @@ fn optimized_program(s: &ExecState) -> Result<String> {
         "module @{name} attributes {{mhlo.num_partitions = {p} : i32, mhlo.num_replicas = {r} : i32, \
          mhlo.spmd_output_sharding = {out}, mhlo.spmd_parameters_shardings = [{ins}]}} {{\n  \
          func.func public @main({args}) -> ({res}) {{\n    \
-         {lhs}stablehlo.custom_call @oxla.compiled_program({names}) : ({ptypes}) -> ({res})\n    \
+         {lhs}stablehlo.custom_call @oxla.compiled_program({names}){config} : ({ptypes}) -> ({res})\n    \
          {ret}\n  }}\n}}\n",
         name = s.name.replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"),
         p = s.exe.num_partitions(),
@@ -439,6 +457,10 @@ fn optimized_program(s: &ExecState) -> Result<String> {
         res = results.join(", "),
         names = arg_names.join(", "),
         ptypes = params.join(", "),
+        config = match s.exe.partitioned_hlo() {
+            Some(text) => format!(" {{backend_config = {}}}", mlir_string(text)),
+            None => String::new(),
+        },
     ))
 }
 

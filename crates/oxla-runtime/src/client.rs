@@ -286,6 +286,11 @@ impl Client {
         // shard_map / pmap programs become the per-device program first (the parameter and
         // result shapes change to the shards').
         oxla_passes::partition_spmd(&mut m)?;
+        let partitioned_hlo = m
+            .config
+            .spmd
+            .is_some()
+            .then(|| oxla_hlo::text::print_module(&m));
         // OXLA_DUMP_DIR works like XLA's --xla_dump_to.
         let env_dir = std::env::var_os("OXLA_DUMP_DIR").map(PathBuf::from);
         let dump_dir = options.dump_dir.clone().or(env_dir);
@@ -373,6 +378,7 @@ impl Client {
                 param_shapes,
                 result_shape: m.entry_computation().root_instr().shape.without_layout(),
                 spmd: m.config.spmd.clone(),
+                partitioned_hlo,
                 compile_time_ms: compile_time.as_secs_f64() * 1e3,
                 shared: self.shared.clone(),
                 grid,

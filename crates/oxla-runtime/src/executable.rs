@@ -15,8 +15,10 @@ pub(crate) struct ExecInner {
     pub programs: Programs,
     pub param_shapes: Vec<Shape>,
     pub result_shape: Shape,
-    /// The global arrays of a manually partitioned program (shard_map, pmap).
+    /// The global arrays of a partitioned program.
     pub spmd: Option<oxla_hlo::SpmdSignature>,
+    /// A partitioned program's per-partition HLO text, before the optimizing passes.
+    pub partitioned_hlo: Option<String>,
     pub compile_time_ms: f64,
     pub shared: Arc<Shared>,
     pub grid: GridSize,
@@ -91,10 +93,16 @@ impl Executable {
         &self.inner.result_shape
     }
 
-    /// For a manually partitioned program (JAX's shard_map and pmap), how each device's
+    /// For a partitioned program (sharded `jit`, shard_map, pmap), how each device's
     /// parameters and results form the global arrays; `None` for other programs.
     pub fn spmd_signature(&self) -> Option<&oxla_hlo::SpmdSignature> {
         self.inner.spmd.as_ref()
+    }
+
+    /// For a partitioned program, the program each partition runs (HLO text, with its
+    /// collectives) as the partitioner left it, before the optimizing passes.
+    pub fn partitioned_hlo(&self) -> Option<&str> {
+        self.inner.partitioned_hlo.as_deref()
     }
 
     /// Replicas it was compiled for.

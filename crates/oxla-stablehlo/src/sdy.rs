@@ -222,14 +222,9 @@ impl TensorSharding {
     }
 
     /// The HLO sharding of this sharding on `mesh` (`{replicated}`, `{maximal device=3}`,
-    /// `{devices=[2,1,4]<=[8] last_tile_dim_replicate}`...). Unreduced axes have no HLO
-    /// form: an error.
+    /// `{devices=[2,1,4]<=[8] last_tile_dim_replicate}`...); unreduced axes form a subgroup
+    /// dimension of their own (`last_tile_dims={unreduced, replicated}`).
     pub fn to_hlo(&self, mesh: &Mesh) -> Result<String> {
-        if !self.unreduced.is_empty() {
-            return Err(Error::unimplemented(
-                "Shardy sharding with unreduced axes (partial sums across devices)",
-            ));
-        }
         if mesh.axes.is_empty() {
             // A mesh of one device: `@maximal_mesh_3 = <[], device_ids=[3]>`, or the empty
             // mesh (no devices named: replicated).
@@ -241,7 +236,13 @@ impl TensorSharding {
         // Each mesh axis splits into the pieces that sub-axes name: per axis, its cut
         // points (pre-sizes, pre-size × size), major to minor.
         let mut cuts: Vec<Vec<i64>> = mesh.axes.iter().map(|(_, s)| vec![1, *s]).collect();
-        for a in self.dims.iter().flatten().chain(&self.replicated) {
+        for a in self
+            .dims
+            .iter()
+            .flatten()
+            .chain(&self.replicated)
+            .chain(&self.unreduced)
+        {
             let (i, size) = mesh.axis(&a.name)?;
             if let Some((pre, sz)) = a.sub {
                 if pre < 1 || sz < 1 || size % (pre * sz) != 0 {
@@ -302,7 +303,22 @@ impl TensorSharding {
             }
             tiles.push(t);
         }
-        if tiles.iter().all(|&t| t == 1) {
+        // Unreduced axes (each device holds a partial sum) follow the tiles as their own
+        // subgroup dimension.
+        let mut unreduced = 1;
+        for a in &self.unreduced {
+            for k in covered(a)? {
+                if perm.contains(&k) {
+                    return Err(Error::invalid(format!(
+                        "Shardy sharding uses axis \"{}\" twice",
+                        a.name
+                    )));
+                }
+                perm.push(k);
+                unreduced *= pieces[k].2;
+            }
+        }
+        if tiles.iter().all(|&t| t == 1) && unreduced == 1 {
             return Ok("{replicated}".to_string());
         }
         let rest: Vec<usize> = order
@@ -320,14 +336,18 @@ impl TensorSharding {
             .map(|k| order.iter().position(|o| o == k).unwrap_or(0))
             .collect();
         let mut dims = tiles;
+        if unreduced > 1 {
+            dims.push(unreduced);
+        }
         if replicate > 1 {
             dims.push(replicate);
         }
         let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
-        let suffix = if replicate > 1 {
-            " last_tile_dim_replicate"
-        } else {
-            ""
+        let suffix = match (unreduced > 1, replicate > 1) {
+            (false, false) => "",
+            (false, true) => " last_tile_dim_replicate",
+            (true, false) => " last_tile_dims={unreduced}",
+            (true, true) => " last_tile_dims={unreduced, replicated}",
         };
         if mesh.device_ids.is_empty() {
             // The devices in tile order are iota(N) reshaped to `shape`, transposed.

@@ -5,7 +5,7 @@
 //! one-device result (to reduction-order tolerance). The collectives the partitioner
 //! emitted are counted where the count is what XLA emits for the same sharding.
 
-use oxla::hlo::{HloSharding, Literal, Shape};
+use oxla::hlo::{HloSharding, Literal, NativeType, PrimitiveType, Shape};
 use oxla::interp::Interpreter;
 use oxla::runtime::{Buffer, Client, ClientOptions, CompileOptions};
 
@@ -47,12 +47,23 @@ fn for_piece(
     local
 }
 
-fn piece(global: &Literal, sh: &HloSharding, p: usize) -> Literal {
+fn piece_of<T: NativeType + Default + Copy>(
+    global: &Literal,
+    sh: &HloSharding,
+    p: usize,
+) -> Literal {
     let dims = global.shape().dims().to_vec();
-    let data = global.to_vec::<f32>().unwrap();
-    let mut out = vec![0f32; sh.shard_dims(&dims).iter().product::<i64>() as usize];
+    let data = global.to_vec::<T>().unwrap();
+    let mut out = vec![T::default(); sh.shard_dims(&dims).iter().product::<i64>() as usize];
     let local = for_piece(&dims, sh, p, |g, l| out[l] = data[g]);
     Literal::from_vec(&local, out).unwrap()
+}
+
+fn piece(global: &Literal, sh: &HloSharding, p: usize) -> Literal {
+    match global.element_type() {
+        PrimitiveType::S32 => piece_of::<i32>(global, sh, p),
+        _ => piece_of::<f32>(global, sh, p),
+    }
 }
 
 fn assemble(pieces: &[Literal], global: &Shape, sh: &HloSharding) -> Vec<f32> {
@@ -76,6 +87,10 @@ fn check(name: &str, text: &str) -> Vec<String> {
         .map(|(k, s)| {
             let a = s.as_array().unwrap();
             let n: i64 = a.dims.iter().product();
+            if a.element_type == PrimitiveType::S32 {
+                let v: Vec<i32> = (0..n).map(|i| ((i * 5 + k as i64) % 4) as i32).collect();
+                return Literal::from_vec(&a.dims, v).unwrap();
+            }
             let v: Vec<f32> = (0..n)
                 .map(|i| ((i * 7 + k as i64 * 3) as f32 * 0.37).sin())
                 .collect();
@@ -308,4 +323,47 @@ ENTRY main {
         .expect("an error")
         .to_string();
     assert!(e.contains("do not divide evenly"), "{e}");
+}
+
+#[test]
+fn embedding_lookup_and_its_gradient() {
+    // Indices split by batch: the gather keeps the split; the gradient's scatter-add sums
+    // the partitions' contributions in one all-reduce.
+    let c = check(
+        "embedding",
+        &format!(
+            r#"HloModule m, num_partitions=4
+{}ENTRY main {{
+  table = f32[6,3] parameter(0)
+  ids = s32[8,1] parameter(1)
+  idss = s32[8,1] custom-call(ids), custom_call_target="Sharding", backend_config="{{devices=[4,1]<=[4]}}"
+  g = f32[8,3] gather(table, idss), offset_dims={{1}}, collapsed_slice_dims={{0}}, start_index_map={{0}}, index_vector_dim=1, slice_sizes={{1,3}}
+  t = f32[8,3] tanh(g)
+  upd = f32[8,3] parameter(2)
+  upds = f32[8,3] custom-call(upd), custom_call_target="Sharding", backend_config="{{devices=[4,1]<=[4]}}"
+  s = f32[6,3] scatter(table, idss, upds), update_window_dims={{1}}, inserted_window_dims={{0}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply=add
+  ROOT r = (f32[8,3], f32[6,3]) tuple(t, s)
+}}
+"#,
+            add()
+        ),
+    );
+    assert_eq!(c, vec!["all-reduce"]);
+}
+
+#[test]
+fn convolution_split_by_batch() {
+    let c = check(
+        "conv batch",
+        r#"HloModule m, num_partitions=2
+ENTRY main {
+  x = f32[4,6,6,3] parameter(0)
+  xs = f32[4,6,6,3] custom-call(x), custom_call_target="Sharding", backend_config="{devices=[2,1,1,1]<=[2]}"
+  k = f32[3,3,3,5] parameter(1)
+  y = f32[4,6,6,5] convolution(xs, k), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  ROOT r = (f32[4,6,6,5]) tuple(y)
+}
+"#,
+    );
+    assert!(c.is_empty(), "{c:?}");
 }

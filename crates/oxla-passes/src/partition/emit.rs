@@ -259,6 +259,53 @@ impl Emit {
         Ok(o)
     }
 
+    /// `x` on the partitions whose coordinate along `dim` of `t` is 0, zeros elsewhere.
+    fn first_of_group(&mut self, x: InstrId, t: &Tiling, dim: usize) -> Result<InstrId> {
+        let n = self.grid.partitions as usize;
+        let table = (0..n)
+            .map(|p| {
+                t.coords(p).map(|c| c[dim] == 0).ok_or_else(|| {
+                    Error::invalid(format!("partition {p} is not in tile assignment {t:?}"))
+                })
+            })
+            .collect::<Result<Vec<bool>>>()?;
+        let pred = PrimitiveType::Pred;
+        let c = self.make(
+            "first",
+            Op::Constant(Literal::vec1(&table)),
+            vec![],
+            Shape::array(pred, &[n as i64]),
+        );
+        let p = self.partition_s32();
+        let one = self.make(
+            "first",
+            Op::DynamicSlice {
+                slice_sizes: vec![1],
+            },
+            vec![c, p],
+            Shape::array(pred, &[1]),
+        );
+        let flag = self.make("first", Op::Reshape, vec![one], Shape::scalar(pred));
+        let shape = self.shape(x).clone();
+        let dims = shape.dims().to_vec();
+        let flags = self.make(
+            "first",
+            Op::Broadcast { dimensions: vec![] },
+            vec![flag],
+            Shape::array(pred, &dims),
+        );
+        let ty = shape.element_type();
+        let zero = Literal::zeros(&Shape::scalar(ty))?;
+        let z = self.make("zero", Op::Constant(zero), vec![], Shape::scalar(ty));
+        let zeros = self.make(
+            "zeros",
+            Op::Broadcast { dimensions: vec![] },
+            vec![z],
+            shape.clone(),
+        );
+        Ok(self.make("share", Op::Select, vec![flags, x, zeros], shape))
+    }
+
     /// The whole array on every partition.
     fn gather_all(&mut self, v: &Local) -> Result<InstrId> {
         let dims = array_dims(&v.global);
@@ -329,6 +376,36 @@ impl Emit {
 
     /// `v` resharded to `to`.
     pub fn reshard(&mut self, v: &Local, to: &HloSharding) -> Result<Local> {
+        if v.sharding == *to {
+            return Ok(v.clone());
+        }
+        // Partial sums: summed over their groups first.
+        if let Some(u) = v.sharding.unreduced_dim() {
+            let t = v.sharding.tiling().cloned().ok_or_else(|| {
+                Error::internal("an unreduced sharding without a tile assignment")
+            })?;
+            let add = self.adder(v.global.element_type());
+            let id = self.all_reduce(v.id, &t.groups_along(&[u]), add);
+            let summed = Local {
+                id,
+                global: v.global.clone(),
+                sharding: v.sharding.reduced(),
+            };
+            return self.reshard(&summed, to);
+        }
+        // To partial sums: the value on the first of each group, zeros on the others.
+        if let Some(u) = to.unreduced_dim() {
+            let whole = self.reshard(v, &to.reduced())?;
+            let t = to.tiling().cloned().ok_or_else(|| {
+                Error::internal("an unreduced sharding without a tile assignment")
+            })?;
+            let id = self.first_of_group(whole.id, &t, u)?;
+            return Ok(Local {
+                id,
+                global: v.global.clone(),
+                sharding: to.clone(),
+            });
+        }
         let rank = v.global.rank();
         let same = |a: &HloSharding, b: &HloSharding| {
             same_placement(a, b, rank, self.grid.partitions as usize)

@@ -26,8 +26,8 @@ mod rules;
 use std::collections::HashMap;
 
 use oxla_hlo::{
-    ComputationId, Error, GridSize, HloComputation, HloInstruction, HloModule, HloSharding,
-    InstrId, Op, Result, Shape, SpmdSignature,
+    BinaryOp, Error, GridSize, HloComputation, HloInstruction, HloModule, HloSharding, InstrId,
+    Literal, Op, Result, Shape, SpmdSignature, UnaryOp,
 };
 
 use emit::{Emit, Local};
@@ -61,6 +61,13 @@ fn annotation(op: &Op) -> Result<HloSharding> {
 pub fn partition_spmd(module: &mut HloModule) -> Result<bool> {
     if module.config.num_partitions <= 1 {
         return partition_manual(module);
+    }
+    // Shardings and shard_maps inside called functions (JAX's `func.call`s) reach the
+    // entry, where the partitioner works.
+    for _ in 0..16 {
+        if !crate::inline_calls(module)? {
+            break;
+        }
     }
     if !needs_auto(module)? {
         let mut trial = module.clone();
@@ -125,6 +132,92 @@ fn elementwise(ins: &HloInstruction, operand_shapes: &[&Shape]) -> bool {
         | Op::Map { .. } => true,
         Op::BitcastConvert => same_width(),
         _ => false,
+    }
+}
+
+/// Whether `c` is `add(parameter 0, parameter 1)` (a summing combiner).
+fn is_add(c: &HloComputation) -> bool {
+    let root = c.instr(c.root);
+    matches!(root.op, Op::Binary(BinaryOp::Add))
+        && root.operands.len() == 2
+        && c.parameters.len() == 2
+        && root.operands.iter().all(|o| c.parameters.contains(o))
+        && root.operands[0] != root.operands[1]
+}
+
+/// Whether `id` is a constant zero.
+fn is_zero(e: &Emit, id: InstrId) -> bool {
+    match &e.instrs[id.index()].op {
+        Op::Constant(l) => l.to_f64s().iter().all(|&v| v == 0.0),
+        _ => false,
+    }
+}
+
+/// Ops linear in a value holding partial sums keep it unreduced: negate; add and subtract
+/// of operands unreduced alike; multiply (and divide by) a value that is not; and data
+/// movement (broadcast, reshape, transpose, convert between float types) of a value split
+/// along no dimension. `None` when `ins` is not such a case.
+fn linear(e: &mut Emit, ins: &HloInstruction, ops: &[Local]) -> Result<Option<Local>> {
+    let Some(u) = ops.iter().find(|o| o.sharding.unreduced_dim().is_some()) else {
+        return Ok(None);
+    };
+    let s = u.sharding.clone();
+    let global = &ins.shape;
+    if !global.is_array() {
+        return Ok(None);
+    }
+    let same_dims = ops.iter().all(|o| o.global.dims() == global.dims());
+    let local = |e: &mut Emit, operands: Vec<InstrId>, sharding: HloSharding| {
+        let mut new = ins.clone();
+        new.operands = operands;
+        new.shape = with_dims(global, &sharding.shard_dims(global.dims()));
+        new.plan = None;
+        Local {
+            id: e.push(new),
+            global: global.clone(),
+            sharding,
+        }
+    };
+    let unreduced_alike = |o: &Local| o.sharding == s;
+    match &ins.op {
+        Op::Unary(UnaryOp::Neg) => Ok(Some(local(e, vec![u.id], s))),
+        Op::Binary(BinaryOp::Add | BinaryOp::Sub)
+            if same_dims && ops.iter().all(unreduced_alike) =>
+        {
+            Ok(Some(local(e, ops.iter().map(|o| o.id).collect(), s)))
+        }
+        Op::Binary(op @ (BinaryOp::Mul | BinaryOp::Div)) if same_dims => {
+            let k = ops
+                .iter()
+                .position(|o| o.sharding.unreduced_dim().is_some());
+            let other = 1 - k.unwrap_or(0);
+            let fits = ops[other].sharding.unreduced_dim().is_none()
+                && (k == Some(0) || *op == BinaryOp::Mul);
+            if !fits {
+                return Ok(None);
+            }
+            let o = e.reshard(&ops[other], &s.reduced())?;
+            let mut operands = vec![u.id, u.id];
+            operands[other] = o.id;
+            Ok(Some(local(e, operands, s)))
+        }
+        Op::Broadcast { .. } | Op::Reshape | Op::Transpose { .. } | Op::Convert
+            if ops.len() == 1
+                && s.tiles(u.global.rank()).iter().all(|&t| t == 1)
+                && (!matches!(ins.op, Op::Convert)
+                    || global.element_type().is_floating_or_complex()
+                        && u.global.element_type().is_floating_or_complex()) =>
+        {
+            // No split dimension: the subgroups carry over to the new rank.
+            let Some(t) = s.tiling() else {
+                return Ok(None);
+            };
+            let mut dims = vec![1; global.rank()];
+            dims.extend(&t.dims[t.rank()..]);
+            let out = HloSharding::tiled(dims, t.devices.clone(), t.subgroups.clone());
+            Ok(Some(local(e, vec![u.id], out)))
+        }
+        _ => Ok(None),
     }
 }
 
@@ -300,7 +393,7 @@ fn partition_auto(module: &mut HloModule) -> Result<bool> {
                     sharding: sh,
                 }
             }
-            _ => rule(&mut e, ins, &ops)?,
+            _ => rule(&mut e, &module.computations, ins, &ops)?,
         };
         vals[i] = Some(local);
     }
@@ -315,6 +408,10 @@ fn partition_auto(module: &mut HloModule) -> Result<bool> {
     let mut sig_results = Vec::new();
     for &o in &outputs {
         let mut v = get(&vals, o)?;
+        // Partial sums leave the program only where a result asks for them.
+        if v.sharding.unreduced_dim().is_some() && target(&c.instr(o).op) != Some(SHARDING) {
+            v = e.reshard(&v, &v.sharding.reduced())?;
+        }
         if matches!(v.sharding, HloSharding::Manual)
             || (v.global.is_array() && !v.sharding.is_even(v.global.dims()))
         {
@@ -360,7 +457,12 @@ fn partition_auto(module: &mut HloModule) -> Result<bool> {
 }
 
 /// One instruction outside annotations and shard_map boundaries: by its rule, else whole.
-fn rule(e: &mut Emit, ins: &HloInstruction, ops: &[Local]) -> Result<Local> {
+fn rule(
+    e: &mut Emit,
+    comps: &[HloComputation],
+    ins: &HloInstruction,
+    ops: &[Local],
+) -> Result<Local> {
     let global = ins.shape.clone();
     let emit_local = |e: &mut Emit, operands: Vec<InstrId>, sharding: HloSharding| {
         let shape = if global.is_array() {
@@ -400,6 +502,18 @@ fn rule(e: &mut Emit, ins: &HloInstruction, ops: &[Local]) -> Result<Local> {
             sharding: HloSharding::Manual,
         });
     }
+    if let Some(v) = linear(e, ins, ops)? {
+        return Ok(v);
+    }
+    // Every other op needs the totals of partial sums.
+    let reduced: Vec<Local> = ops
+        .iter()
+        .map(|o| match o.sharding.unreduced_dim() {
+            Some(_) => e.reshard(o, &o.sharding.reduced()),
+            None => Ok(o.clone()),
+        })
+        .collect::<Result<_>>()?;
+    let ops = &reduced[..];
     let out_dims = if global.is_array() {
         global.dims().to_vec()
     } else {
@@ -453,11 +567,19 @@ fn rule(e: &mut Emit, ins: &HloInstruction, ops: &[Local]) -> Result<Local> {
             let r = rules::reduce(&ops[0].sharding, ops[0].global.rank(), &reduced);
             if even(&r.out) {
                 let init = e.reshard(&ops[1], &HloSharding::Replicated)?;
-                let mut v = emit_local(e, vec![ops[0].id, init.id], r.out);
-                if let Some(groups) = r.partial {
-                    v.id = e.all_reduce(v.id, &groups, ins.called[0]);
+                let summing = is_add(&comps[ins.called[0].index()]) && is_zero(e, init.id);
+                match r.partial {
+                    // Partial sums stay unreduced until a consumer needs the total.
+                    Some(_) if summing => {
+                        return Ok(emit_local(e, vec![ops[0].id, init.id], r.out));
+                    }
+                    Some(groups) => {
+                        let mut v = emit_local(e, vec![ops[0].id, init.id], r.out.reduced());
+                        v.id = e.all_reduce(v.id, &groups, ins.called[0]);
+                        return Ok(v);
+                    }
+                    None => return Ok(emit_local(e, vec![ops[0].id, init.id], r.out)),
                 }
-                return Ok(v);
             }
         }
         Op::Dot { dnums, .. } => {
@@ -472,12 +594,88 @@ fn rule(e: &mut Emit, ins: &HloInstruction, ops: &[Local]) -> Result<Local> {
             if even(&p.contraction.out) && operands_even {
                 let lhs = e.reshard(&ops[0], &p.lhs)?;
                 let rhs = e.reshard(&ops[1], &p.rhs)?;
-                let mut v = emit_local(e, vec![lhs.id, rhs.id], p.contraction.out);
-                if let Some(groups) = p.contraction.partial {
-                    let add: ComputationId = e.adder(global.element_type());
-                    v.id = e.all_reduce(v.id, &groups, add);
-                }
-                return Ok(v);
+                // Partial sums (a split contracting dimension) stay unreduced.
+                return Ok(emit_local(e, vec![lhs.id, rhs.id], p.contraction.out));
+            }
+        }
+        Op::Gather { dnums, .. } if ops.len() == 2 => {
+            let out = rules::gather(
+                &ops[1].sharding,
+                ops[1].global.rank(),
+                dnums,
+                out_dims.len(),
+            );
+            if let Some(out) = out.filter(|o| even(o)) {
+                let operand = e.reshard(&ops[0], &HloSharding::Replicated)?;
+                return Ok(emit_local(e, vec![operand.id, ops[1].id], out));
+            }
+        }
+        Op::Scatter { dnums, .. }
+            if ops.len() == 3
+                && global.is_array()
+                && ins
+                    .called
+                    .first()
+                    .is_some_and(|&c| is_add(&comps[c.index()])) =>
+        {
+            let plan = rules::scatter(
+                &ops[1].sharding,
+                ops[1].global.rank(),
+                dnums,
+                ops[2].global.rank(),
+            );
+            if let Some((updates, groups)) = plan.filter(|(u, _)| u.is_even(ops[2].global.dims())) {
+                // Each partition scatters its updates into zeros; the sums meet in one
+                // all-reduce and join the operand.
+                let ty = global.element_type();
+                let updates = e.reshard(&ops[2], &updates)?;
+                let operand = e.reshard(&ops[0], &HloSharding::Replicated)?;
+                let zero = Literal::zeros(&Shape::scalar(ty))?;
+                let z = e.push(HloInstruction::new(
+                    "zero",
+                    Op::Constant(zero),
+                    vec![],
+                    Shape::scalar(ty),
+                ));
+                let zeros = e.push(HloInstruction::new(
+                    "zeros",
+                    Op::Broadcast { dimensions: vec![] },
+                    vec![z],
+                    global.clone(),
+                ));
+                let mut local = ins.clone();
+                local.operands = vec![zeros, ops[1].id, updates.id];
+                local.plan = None;
+                let s = e.push(local);
+                let add = e.adder(ty);
+                let sum = e.all_reduce(s, &groups, add);
+                let out = e.push(HloInstruction::new(
+                    "scatter-sum",
+                    Op::Binary(BinaryOp::Add),
+                    vec![operand.id, sum],
+                    global.clone(),
+                ));
+                return Ok(Local {
+                    id: out,
+                    global: global.clone(),
+                    sharding: HloSharding::Replicated,
+                });
+            }
+        }
+        Op::Convolution {
+            dnums,
+            batch_group_count,
+            ..
+        } => {
+            let out = rules::convolution_batch(
+                &ops[0].sharding,
+                ops[0].global.rank(),
+                dnums,
+                *batch_group_count,
+            );
+            if let Some(out) = out.filter(|o| even(o)) {
+                let kernel = e.reshard(&ops[1], &HloSharding::Replicated)?;
+                return Ok(emit_local(e, vec![ops[0].id, kernel.id], out));
             }
         }
         _ => {}

@@ -5,19 +5,38 @@
 //! whose dimensions each take the tiles of one source dimension (or none), the source's
 //! other tiles becoming copies.
 
-use oxla_hlo::{DotDimensionNumbers, HloSharding, Subgroup, Tiling};
+use oxla_hlo::{
+    ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, HloSharding,
+    ScatterDimensionNumbers, Subgroup, Tiling,
+};
 
 /// The sharding whose data dimension `k` is split as `src`'s dimension `map[k]` (or not at
 /// all), the same partitions holding the same pieces along those dimensions; `src`'s
 /// remaining dimensions (split or subgroup) become one replicated subgroup.
 pub(super) fn derive(src: &Tiling, map: &[Option<usize>]) -> HloSharding {
+    derive_partial(src, map, &[])
+}
+
+/// [`derive`], with `src`'s dimensions `partial` holding partial sums (a contraction split
+/// along them): they become the result's unreduced subgroup.
+pub(super) fn derive_partial(
+    src: &Tiling,
+    map: &[Option<usize>],
+    partial: &[usize],
+) -> HloSharding {
     let mut order: Vec<usize> = map.iter().flatten().copied().collect();
     let mut dims: Vec<usize> = map.iter().map(|m| m.map_or(1, |d| src.dims[d])).collect();
+    let mut subgroups = Vec::new();
+    let sums: usize = partial.iter().map(|&d| src.dims[d]).product();
+    if sums > 1 {
+        order.extend(partial);
+        dims.push(sums);
+        subgroups.push(Subgroup::Unreduced);
+    }
     let rest: Vec<usize> = (0..src.dims.len()).filter(|d| !order.contains(d)).collect();
     let copies: usize = rest.iter().map(|&d| src.dims[d]).product();
     order.extend(&rest);
     let devices = src.transpose_devices(&order);
-    let mut subgroups = Vec::new();
     if copies > 1 {
         dims.push(copies);
         subgroups.push(Subgroup::Replicated);
@@ -124,7 +143,7 @@ pub(super) fn reduce(op: &HloSharding, rank: usize, reduced: &[usize]) -> Contra
         .collect();
     let split: Vec<usize> = reduced.iter().copied().filter(|&d| t.dims[d] > 1).collect();
     Contraction {
-        out: derive(t, &map),
+        out: derive_partial(t, &map, &split),
         partial: (!split.is_empty()).then(|| t.groups_along(&split)),
     }
 }
@@ -199,7 +218,7 @@ pub(super) fn dot(
     let lead = HloSharding::Tiled(t.clone());
     let follow = derive(t, &follower);
     let contraction = Contraction {
-        out: derive(t, &out),
+        out: derive_partial(t, &out, &split),
         partial: (!split.is_empty()).then(|| t.groups_along(&split)),
     };
     let (lhs, rhs) = if lead_lhs {
@@ -212,6 +231,89 @@ pub(super) fn dot(
         rhs,
         contraction,
     }
+}
+
+/// The dimensions of an index array that index the batch (all but `index_vector_dim`).
+fn index_batch_dims(rank: usize, index_vector_dim: i64) -> Vec<usize> {
+    (0..rank)
+        .filter(|&d| d as i64 != index_vector_dim)
+        .collect()
+}
+
+/// Gather from a whole operand with split indices: the result's batch dimensions (those
+/// not in `offset_dims`) split as the indices' batch dimensions. `None` when the indices are
+/// not split, or split along their index vector.
+pub(super) fn gather(
+    indices: &HloSharding,
+    indices_rank: usize,
+    dn: &GatherDimensionNumbers,
+    out_rank: usize,
+) -> Option<HloSharding> {
+    let t = tiling_of(indices, indices_rank)?;
+    if !dn.operand_batching_dims.is_empty()
+        || (dn.index_vector_dim as usize) < indices_rank && t.dims[dn.index_vector_dim as usize] > 1
+    {
+        return None;
+    }
+    let mut batch = index_batch_dims(indices_rank, dn.index_vector_dim).into_iter();
+    let map: Vec<Option<usize>> = (0..out_rank)
+        .map(|d| {
+            if dn.offset_dims.contains(&(d as i64)) {
+                None
+            } else {
+                batch.next()
+            }
+        })
+        .collect();
+    Some(derive(t, &map))
+}
+
+/// Scatter of split indices and updates into a whole operand: the updates' scatter
+/// dimensions must split as the indices' batch dimensions; each partition scatters its
+/// updates, and the groups of partitions holding different indices combine. `None` when the
+/// indices are not split (or split along their index vector).
+pub(super) fn scatter(
+    indices: &HloSharding,
+    indices_rank: usize,
+    dn: &ScatterDimensionNumbers,
+    updates_rank: usize,
+) -> Option<(HloSharding, Vec<Vec<usize>>)> {
+    let t = tiling_of(indices, indices_rank)?;
+    let ivd = dn.index_vector_dim as usize;
+    if !dn.input_batching_dims.is_empty() || ivd < indices_rank && t.dims[ivd] > 1 {
+        return None;
+    }
+    let batch = index_batch_dims(indices_rank, dn.index_vector_dim);
+    let mut it = batch.iter().copied();
+    let map: Vec<Option<usize>> = (0..updates_rank)
+        .map(|d| {
+            if dn.update_window_dims.contains(&(d as i64)) {
+                None
+            } else {
+                it.next()
+            }
+        })
+        .collect();
+    let split: Vec<usize> = batch.into_iter().filter(|&d| t.dims[d] > 1).collect();
+    Some((derive(t, &map), t.groups_along(&split)))
+}
+
+/// A convolution whose input is split along its batch dimension alone and whose kernel is
+/// whole: the result splits along its batch dimension. `None` otherwise.
+pub(super) fn convolution_batch(
+    input: &HloSharding,
+    input_rank: usize,
+    dn: &ConvDimensionNumbers,
+    batch_group_count: i64,
+) -> Option<HloSharding> {
+    let t = tiling_of(input, input_rank)?;
+    let b = dn.input_batch_dimension as usize;
+    if batch_group_count != 1 || (0..input_rank).any(|d| d != b && t.dims[d] > 1) {
+        return None;
+    }
+    let mut map = vec![None; input_rank];
+    map[dn.output_batch_dimension as usize] = Some(b);
+    Some(derive(t, &map))
 }
 
 #[cfg(test)]
@@ -260,13 +362,13 @@ mod tests {
         let r = reduce(&s("{devices=[2,2]<=[4]}"), 2, &[1]);
         assert_eq!(
             r.out.to_string(),
-            "{devices=[2,2]<=[4] last_tile_dim_replicate}"
+            "{devices=[2,2]<=[4] last_tile_dims={unreduced}}"
         );
         assert_eq!(r.partial, Some(vec![vec![0, 1], vec![2, 3]]));
         let r = reduce(&s("{devices=[2,2]<=[4]}"), 2, &[0]);
         assert_eq!(
             r.out,
-            s("{devices=[2,2]<=[2,2]T(1,0) last_tile_dim_replicate}")
+            s("{devices=[2,2]<=[2,2]T(1,0) last_tile_dims={unreduced}}")
         );
         assert_eq!(r.partial, Some(vec![vec![0, 2], vec![1, 3]]));
     }

@@ -142,7 +142,7 @@ impl Importer<'_> {
                     _ => String::new(),
                 };
                 // JAX's SPMD annotations (shard_map, pmap) say how an array is split in
-                // `mhlo.sharding`; the SPMD pass (oxla-passes `spmd.rs`) reads it here.
+                // `mhlo.sharding`; the SPMD pass (oxla-passes `partition/`) reads it here.
                 let cfg = match (target.as_str(), op.attr("mhlo.sharding")) {
                     ("Sharding" | "SPMDFullToShardShape" | "SPMDShardToFullShape", Some(a)) => {
                         a.as_str().map_or(cfg, str::to_string)

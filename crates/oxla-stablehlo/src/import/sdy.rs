@@ -1,5 +1,5 @@
-//! Shardy's ops (JAX's default partitioner). They say how values are partitioned, and Oxla
-//! partitions only manually (shard_map, pmap: oxla-passes `spmd.rs`), so:
+//! Shardy's ops (JAX's default partitioner). They say how values are partitioned; Oxla's
+//! SPMD pass (oxla-passes `partition/`) reads them as GSPMD's HLO shardings, so:
 //!
 //! - `sdy.manual_computation` (shard_map) is imported as GSPMD spells it: each operand
 //!   annotated with its global sharding (`Sharding`) and cut to the shard type of its block
@@ -7,8 +7,8 @@
 //!   result type (`SPMDShardToFullShape`, with its global sharding) — which the manual SPMD
 //!   pass turns into the per-device program, and whose shardings it reports to PJRT;
 //! - `sdy.sharding_constraint` and `sdy.reshard` are the identity when their sharding keeps
-//!   the value whole on every device, else a `Sharding` annotation (the SPMD pass's identity
-//!   inside a manual program; anything else needs automatic partitioning);
+//!   the value whole on every device, else a `Sharding` annotation (a constraint for the
+//!   partitioner; the identity inside a manual program);
 //! - `sdy.propagation_barrier` and `sdy.data_flow_edge` are the identity,
 //!   `sdy.sharding_group` has no effect, `sdy.named_computation` is its body inline and
 //!   `sdy.constant` a constant;
