@@ -234,8 +234,9 @@ impl<'m> Importer<'m> {
             } else {
                 let p = b.parameter(i, &shape, n);
                 // How the argument is split over partitions: the SPMD pass reads it here.
+                // (Arguments are whole unless said otherwise: `{replicated}` adds nothing.)
                 match entry_sharding(self.module, entry, f.arg_attrs.get(i))? {
-                    Some(s) if shape.is_array() => {
+                    Some(s) if shape.is_array() && s != "{replicated}" => {
                         b.custom_call("Sharding", &[p], &shape, false, &s)
                     }
                     _ => p,
@@ -543,15 +544,17 @@ fn min_operands(name: &str) -> usize {
     }
 }
 
-/// The sharding an entry argument's or result's attributes give it, for the SPMD pass;
-/// none outside the entry and for non-array values.
+/// The sharding an entry argument's or result's attributes give it, for the SPMD pass: in
+/// a program over several partitions (one partition has nothing to split), at the entry.
 fn entry_sharding(
     module: &Module,
     entry: bool,
     attrs: Option<&Vec<(String, Attr)>>,
 ) -> Result<Option<String>> {
     match attrs {
-        Some(a) if entry => crate::sdy::entry_sharding(module, a),
+        Some(a) if entry && module_config(module).num_partitions > 1 => {
+            crate::sdy::entry_sharding(module, a)
+        }
         _ => Ok(None),
     }
 }
