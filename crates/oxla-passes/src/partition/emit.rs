@@ -31,6 +31,7 @@ pub(super) struct Emit {
     adders: HashMap<PrimitiveType, ComputationId>,
     offsets: HashMap<(String, usize, i64), InstrId>,
     partition: Option<InstrId>,
+    resharded: HashMap<(InstrId, String), Local>,
     /// Collectives emitted: (kind, bytes per partition), for reports and tests.
     pub collectives: Vec<(&'static str, i64)>,
 }
@@ -50,6 +51,7 @@ impl Emit {
             adders: HashMap::new(),
             offsets: HashMap::new(),
             partition: None,
+            resharded: HashMap::new(),
             collectives: Vec::new(),
         }
     }
@@ -374,11 +376,22 @@ impl Emit {
         ))
     }
 
-    /// `v` resharded to `to`.
+    /// `v` resharded to `to`, once: a value needed the same way twice (a weight in the
+    /// forward and the backward pass) is gathered once.
     pub fn reshard(&mut self, v: &Local, to: &HloSharding) -> Result<Local> {
         if v.sharding == *to {
             return Ok(v.clone());
         }
+        let key = (v.id, to.to_string());
+        if let Some(done) = self.resharded.get(&key) {
+            return Ok(done.clone());
+        }
+        let done = self.reshard_uncached(v, to)?;
+        self.resharded.insert(key, done.clone());
+        Ok(done)
+    }
+
+    fn reshard_uncached(&mut self, v: &Local, to: &HloSharding) -> Result<Local> {
         // Partial sums: summed over their groups first.
         if let Some(u) = v.sharding.unreduced_dim() {
             let t = v.sharding.tiling().cloned().ok_or_else(|| {
@@ -404,6 +417,48 @@ impl Emit {
                 id,
                 global: v.global.clone(),
                 sharding: to.clone(),
+            });
+        }
+        // A tuple: element by element.
+        if let (Shape::Tuple(globals), HloSharding::Tuple(have)) = (&v.global, &v.sharding) {
+            let want = match to {
+                HloSharding::Tuple(w) => w.clone(),
+                other => vec![other.clone(); globals.len()],
+            };
+            if have.len() == want.len() && have.iter().zip(&want).all(|(a, b)| a == b) {
+                return Ok(v.clone());
+            }
+            let locals = match self.shape(v.id) {
+                Shape::Tuple(t) => t.clone(),
+                _ => return Err(Error::internal("a tuple value with a non-tuple piece")),
+            };
+            let mut parts = Vec::new();
+            for (k, g) in globals.iter().enumerate() {
+                let elem = self.make(
+                    "get-tuple-element",
+                    Op::GetTupleElement { index: k },
+                    vec![v.id],
+                    locals[k].clone(),
+                );
+                let part = Local {
+                    id: elem,
+                    global: g.clone(),
+                    sharding: have.get(k).cloned().unwrap_or(HloSharding::Replicated),
+                };
+                let w = want.get(k).cloned().unwrap_or(HloSharding::Replicated);
+                parts.push(self.reshard(&part, &w)?);
+            }
+            let shape = Shape::Tuple(parts.iter().map(|p| self.shape(p.id).clone()).collect());
+            let id = self.make(
+                "tuple",
+                Op::Tuple,
+                parts.iter().map(|p| p.id).collect(),
+                shape,
+            );
+            return Ok(Local {
+                id,
+                global: v.global.clone(),
+                sharding: HloSharding::Tuple(parts.into_iter().map(|p| p.sharding).collect()),
             });
         }
         let rank = v.global.rank();

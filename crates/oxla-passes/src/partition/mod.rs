@@ -19,6 +19,7 @@
 //! gather/scatter/convolution/windowed rules (they run whole), and resharding without a
 //! full gather (all-to-all).
 
+mod combine;
 mod emit;
 mod manual;
 mod rules;
@@ -261,9 +262,20 @@ fn with_dims(shape: &Shape, dims: &[i64]) -> Shape {
 /// The automatic partitioner (see the module documentation).
 fn partition_auto(module: &mut HloModule) -> Result<bool> {
     let entry = module.entry.index();
+    // Computations the entry reaches (inlined callees stay in the module, unused).
+    let mut reached = vec![false; module.computations.len()];
+    let mut stack = vec![entry];
+    while let Some(ci) = stack.pop() {
+        if std::mem::replace(&mut reached[ci], true) {
+            continue;
+        }
+        for ins in &module.computations[ci].instructions {
+            stack.extend(ins.called.iter().map(|c| c.index()));
+        }
+    }
     // Annotations in other computations are the identity; shard_maps only at the entry.
     for (ci, c) in module.computations.iter_mut().enumerate() {
-        if ci == entry {
+        if ci == entry || !reached[ci] {
             continue;
         }
         let mut rep = HashMap::new();
@@ -448,6 +460,12 @@ fn partition_auto(module: &mut HloModule) -> Result<bool> {
         root: new_root,
     };
     module.computations.extend(new_comps);
+    // Wave after wave (a combined all-reduce is not combined again).
+    for _ in 0..8 {
+        if combine::combine_all_reduces(&mut module.computations[entry]) == 0 {
+            break;
+        }
+    }
     module.config.spmd = Some(SpmdSignature {
         parameters: sig_params.into_iter().map(|(_, s)| s).collect(),
         results: sig_results,
@@ -541,6 +559,43 @@ fn rule(
     }
     let one = |ops: &[Local]| ops.first().map(|o| o.sharding.clone());
     match &ins.op {
+        // Tuples carry their elements' shardings through.
+        Op::Tuple => {
+            let sharding = HloSharding::Tuple(ops.iter().map(|o| o.sharding.clone()).collect());
+            let shape = Shape::Tuple(ops.iter().map(|o| e.shape(o.id).clone()).collect());
+            let mut new = ins.clone();
+            new.operands = ops.iter().map(|o| o.id).collect();
+            new.shape = shape;
+            new.plan = None;
+            return Ok(Local {
+                id: e.push(new),
+                global: global.clone(),
+                sharding,
+            });
+        }
+        Op::GetTupleElement { index } => {
+            if let HloSharding::Tuple(elems) = &ops[0].sharding {
+                let sharding = elems
+                    .get(*index)
+                    .cloned()
+                    .unwrap_or(HloSharding::Replicated);
+                let local_shape = match e.shape(ops[0].id) {
+                    Shape::Tuple(t) => t.get(*index).cloned(),
+                    _ => None,
+                };
+                if let Some(shape) = local_shape {
+                    let mut new = ins.clone();
+                    new.operands = vec![ops[0].id];
+                    new.shape = shape;
+                    new.plan = None;
+                    return Ok(Local {
+                        id: e.push(new),
+                        global: global.clone(),
+                        sharding,
+                    });
+                }
+            }
+        }
         Op::Transpose { permutation } => {
             let perm: Vec<usize> = permutation.iter().map(|&p| p as usize).collect();
             let out = rules::transpose(&one(ops).unwrap_or(HloSharding::Replicated), &perm);
