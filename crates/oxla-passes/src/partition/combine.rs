@@ -94,8 +94,8 @@ pub(super) fn combine_all_reduces(c: &mut HloComputation) -> usize {
         out.push(new);
         map[i] = InstrId(out.len() as u32 - 1);
     };
-    for i in 0..n {
-        if !dep[i] {
+    for (i, &d) in dep.iter().enumerate() {
+        if !d {
             copy(i, &mut out, &mut map);
         }
     }
@@ -132,8 +132,8 @@ pub(super) fn combine_all_reduces(c: &mut HloComputation) -> usize {
             map[m] = InstrId(out.len() as u32 - 1);
         }
     }
-    for i in 0..n {
-        if dep[i] && !wave.contains_key(&i) {
+    for (i, &d) in dep.iter().enumerate() {
+        if d && !wave.contains_key(&i) {
             copy(i, &mut out, &mut map);
         }
     }

@@ -32,6 +32,9 @@ pub(super) struct Emit {
     offsets: HashMap<(String, usize, i64), InstrId>,
     partition: Option<InstrId>,
     resharded: HashMap<(InstrId, String), Local>,
+    /// How many users each value's original instruction has (partial sums used twice are
+    /// summed once rather than carried into both).
+    pub uses: HashMap<InstrId, usize>,
     /// Collectives emitted: (kind, bytes per partition), for reports and tests.
     pub collectives: Vec<(&'static str, i64)>,
 }
@@ -52,6 +55,7 @@ impl Emit {
             offsets: HashMap::new(),
             partition: None,
             resharded: HashMap::new(),
+            uses: HashMap::new(),
             collectives: Vec::new(),
         }
     }

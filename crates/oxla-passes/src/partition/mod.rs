@@ -162,6 +162,14 @@ fn linear(e: &mut Emit, ins: &HloInstruction, ops: &[Local]) -> Result<Option<Lo
     let Some(u) = ops.iter().find(|o| o.sharding.unreduced_dim().is_some()) else {
         return Ok(None);
     };
+    // A value used more than once is summed once (the reshard is cached) instead.
+    let shared = |o: &Local| e.uses.get(&o.id).copied().unwrap_or(1) > 1;
+    if ops
+        .iter()
+        .any(|o| o.sharding.unreduced_dim().is_some() && shared(o))
+    {
+        return Ok(None);
+    }
     let s = u.sharding.clone();
     let global = &ins.shape;
     if !global.is_array() {
@@ -407,6 +415,7 @@ fn partition_auto(module: &mut HloModule) -> Result<bool> {
             }
             _ => rule(&mut e, &module.computations, ins, &ops)?,
         };
+        e.uses.insert(local.id, users[i].len());
         vals[i] = Some(local);
     }
     // The results: annotated ones resharded already; others keep their sharding, whole
