@@ -63,8 +63,24 @@ LAYOUTS = {
 KINDS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute")
 
 
+BYTES = {"f32": 4, "f64": 8, "bf16": 2, "f16": 2, "s32": 4, "u32": 4, "s8": 1, "u8": 1,
+         "pred": 1, "s64": 8, "u64": 8}
+
+
 def collectives(text):
-    return {k: len(re.findall(rf"\b{k}(?:-start)?\(", text)) for k in KINDS}
+    """Per kind: how many, and the bytes of their results per device."""
+    out = {}
+    for k in KINDS:
+        for m in re.finditer(rf"= ([^\n]*?) {k}(?:-start)?\(", text):
+            size = 0
+            for ty, dims in re.findall(r"(\w+)\[([\d,]*)\]", m.group(1)):
+                n = 1
+                for d in filter(None, dims.split(",")):
+                    n *= int(d)
+                size += n * BYTES.get(ty, 4)
+            c, b = out.get(k, (0, 0))
+            out[k] = (c + 1, b + size)
+    return out
 
 
 def main():
@@ -79,7 +95,7 @@ def main():
             x = jax.device_put(ids, NamedSharding(mesh, ispec))
             f = jax.jit(step, out_shardings=ps)
             c = f.lower(p, x).compile()
-            text = c.as_text()
+            text = c.as_text() or ""
             if backend == "oxla":  # the per-partition program rides in the opaque call
                 text = text.encode().decode("unicode_escape")
             out = f(p, x)
@@ -91,7 +107,7 @@ def main():
                 t.append(time.perf_counter() - t0)
             err = max(float(np.max(np.abs(np.asarray(out[k]) - np.asarray(ref[k]))))
                       for k in ref)
-            counts = {k: v for k, v in collectives(text).items() if v}
+            counts = {k: f"{c} ({b / 1024:.0f} KiB)" for k, (c, b) in collectives(text).items()}
             print(f"{name:16s} {backend:5s} N={N} max|diff|={err:.2e} "
                   f"step={1e3 * min(t):8.2f} ms  collectives={counts}", flush=True)
 

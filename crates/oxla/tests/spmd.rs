@@ -368,3 +368,37 @@ ENTRY main {
     );
     assert!(c.is_empty(), "{c:?}");
 }
+
+#[test]
+fn data_movement_keeps_splits_off_its_moving_dimensions() {
+    // Concatenate, slice, pad, reverse, sort and a running window along the whole
+    // dimension keep the rows split: no collective.
+    let c = check(
+        "pass through",
+        &format!(
+            r#"HloModule m, num_partitions=4
+{}
+%lt (a: f32[], b: f32[]) -> pred[] {{
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %c = pred[] compare(%a, %b), direction=LT
+}}
+
+ENTRY main {{
+  x = f32[8,6] parameter(0)
+  xs = f32[8,6] custom-call(x), custom_call_target="Sharding", backend_config="{{devices=[4,1]<=[4]}}"
+  cat = f32[8,12] concatenate(xs, xs), dimensions={{1}}
+  sl = f32[8,5] slice(cat), slice={{[0:8], [2:12:2]}}
+  z = f32[] constant(0)
+  pd = f32[8,9] pad(sl, z), padding=0_0x1_3
+  rv = f32[8,9] reverse(pd), dimensions={{1}}
+  st = f32[8,9] sort(rv), dimensions={{1}}, to_apply=lt
+  cs = f32[8,9] reduce-window(st, z), window={{size=1x9 pad=0_0x8_0}}, to_apply=add
+  ROOT r = (f32[8,9]) tuple(cs)
+}}
+"#,
+            add()
+        ),
+    );
+    assert!(c.is_empty(), "{c:?}");
+}

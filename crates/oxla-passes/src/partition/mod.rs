@@ -146,6 +146,143 @@ fn is_add(c: &HloComputation) -> bool {
         && root.operands[0] != root.operands[1]
 }
 
+/// The dimensions along which `ins` moves or combines elements (slice bounds, padding,
+/// concatenation, reversal, sorting, windows, dynamic offsets): elsewhere it works index by
+/// index, so a split there passes through. `None` for the ops without such a form.
+fn special_dims(ins: &HloInstruction, ops: &[Local]) -> Option<Vec<usize>> {
+    let in_dims = ops.first()?.global.dims();
+    let out = ins.shape.dims();
+    let differ = || -> Vec<usize> {
+        (0..out.len())
+            .filter(|&d| in_dims.get(d) != Some(&out[d]))
+            .collect()
+    };
+    Some(match &ins.op {
+        Op::Slice { start, strides, .. } => {
+            let mut d = differ();
+            d.extend((0..out.len()).filter(|&k| start[k] != 0 || strides[k] != 1));
+            d
+        }
+        Op::Pad(config) => config
+            .dimensions
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                p.edge_padding_low != 0 || p.edge_padding_high != 0 || p.interior_padding != 0
+            })
+            .map(|(k, _)| k)
+            .collect(),
+        Op::DynamicSlice { .. } => differ(),
+        Op::DynamicUpdateSlice => {
+            let u = ops.get(1)?.global.dims();
+            (0..out.len())
+                .filter(|&d| u.get(d) != Some(&out[d]))
+                .collect()
+        }
+        Op::Concatenate { dimension } => vec![*dimension as usize],
+        Op::Reverse { dimensions } => dimensions.iter().map(|&d| d as usize).collect(),
+        Op::Sort { dimension, .. } => vec![*dimension as usize],
+        Op::ReduceWindow(w) => w
+            .dimensions
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| {
+                d.size != 1
+                    || d.stride != 1
+                    || d.padding_low != 0
+                    || d.padding_high != 0
+                    || d.base_dilation != 1
+                    || d.window_dilation != 1
+            })
+            .map(|(k, _)| k)
+            .collect(),
+        Op::Iota { .. } | Op::Constant(_) => return None,
+        _ => return None,
+    })
+}
+
+/// An op whose special dimensions (see [`special_dims`]) are whole in its first split
+/// operand keeps that operand's split: every operand of the result's rank takes it, the
+/// rest (pad values, offsets, initial values) are whole.
+fn pass_through(e: &mut Emit, ins: &HloInstruction, ops: &[Local]) -> Result<Option<Local>> {
+    let Some(special) = special_dims(ins, ops) else {
+        return Ok(None);
+    };
+    let rank = match &ins.shape {
+        Shape::Tuple(t) => t.first().map_or(0, |s| s.rank()),
+        s => s.rank(),
+    };
+    let outs: Vec<&Shape> = match &ins.shape {
+        Shape::Tuple(t) => t.iter().collect(),
+        s => vec![s],
+    };
+    let lead = ops.iter().find_map(|o| {
+        let t = rules::tiling_of(&o.sharding, rank)?;
+        (o.global.rank() == rank
+            && special.iter().all(|&d| t.dims[d] == 1)
+            && t.subgroups
+                .iter()
+                .all(|&g| g == oxla_hlo::Subgroup::Replicated))
+        .then(|| o.sharding.clone())
+    });
+    let Some(lead) = lead else {
+        return Ok(None);
+    };
+    let fits = |s: &Shape| s.is_array() && s.rank() == rank && lead.is_even(s.dims());
+    if !outs.iter().all(|s| fits(s))
+        || !ops
+            .iter()
+            .all(|o| o.global.rank() != rank || fits(&o.global))
+    {
+        return Ok(None);
+    }
+    let mut operands = Vec::new();
+    for o in ops {
+        let want = if o.global.rank() == rank {
+            lead.clone()
+        } else {
+            HloSharding::Replicated
+        };
+        operands.push(e.reshard(o, &want)?.id);
+    }
+    let local = |s: &Shape| with_dims(s, &lead.shard_dims(s.dims()));
+    let (shape, sharding) = match &ins.shape {
+        Shape::Tuple(t) => (
+            Shape::Tuple(t.iter().map(local).collect()),
+            HloSharding::Tuple(vec![lead.clone(); t.len()]),
+        ),
+        s => (local(s), lead.clone()),
+    };
+    let mut new = ins.clone();
+    // Sizes an op names for the whole array shrink to the piece's along split dimensions.
+    let piece = shape.dims().to_vec();
+    match &mut new.op {
+        Op::Slice { limit, .. } => {
+            for (d, l) in limit.iter_mut().enumerate() {
+                if !special.contains(&d) {
+                    *l = piece[d];
+                }
+            }
+        }
+        Op::DynamicSlice { slice_sizes } => {
+            for (d, l) in slice_sizes.iter_mut().enumerate() {
+                if !special.contains(&d) {
+                    *l = piece[d];
+                }
+            }
+        }
+        _ => {}
+    }
+    new.operands = operands;
+    new.shape = shape;
+    new.plan = None;
+    Ok(Some(Local {
+        id: e.push(new),
+        global: ins.shape.clone(),
+        sharding,
+    }))
+}
+
 /// Whether `id` is a constant zero.
 fn is_zero(e: &Emit, id: InstrId) -> bool {
     match &e.instrs[id.index()].op {
@@ -565,6 +702,9 @@ fn rule(
             operands.push(e.reshard(o, want)?.id);
         }
         return Ok(emit_local(e, operands, lead));
+    }
+    if let Some(v) = pass_through(e, ins, ops)? {
+        return Ok(v);
     }
     let one = |ops: &[Local]| ops.first().map(|o| o.sharding.clone());
     match &ins.op {
