@@ -398,15 +398,31 @@ fn signature(s: &ExecState) -> Result<oxla_hlo::SpmdSignature> {
 /// no textual form of its generated code to give.
 fn optimized_program(s: &ExecState) -> Result<String> {
     let sig = signature(s)?;
+    // As XLA's optimized program after SPMD partitioning: each partition's shapes.
+    let local_results: Vec<Shape> = match s.exe.result_shape() {
+        Shape::Tuple(t) => t.clone(),
+        one => vec![one.clone()],
+    };
+    let local = s.exe.spmd_signature().is_some()
+        && local_results.len() == sig.results.len()
+        && s.exe.parameter_shapes().len() == sig.parameters.len();
     let params = sig
         .parameters
         .iter()
-        .map(|(sh, _)| tensor_type(sh))
+        .enumerate()
+        .map(|(i, (sh, _))| {
+            tensor_type(if local {
+                &s.exe.parameter_shapes()[i]
+            } else {
+                sh
+            })
+        })
         .collect::<Result<Vec<_>>>()?;
     let results = sig
         .results
         .iter()
-        .map(|(sh, _)| tensor_type(sh))
+        .enumerate()
+        .map(|(i, (sh, _))| tensor_type(if local { &local_results[i] } else { sh }))
         .collect::<Result<Vec<_>>>()?;
     let param_shardings: Vec<String> = sig.parameters.iter().map(|(_, h)| quoted(h)).collect();
     let out_sharding = match &sig.results[..] {
