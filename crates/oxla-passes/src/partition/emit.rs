@@ -386,7 +386,7 @@ impl Emit {
         if v.sharding == *to {
             return Ok(v.clone());
         }
-        let key = (v.id, to.to_string());
+        let key = (v.id, format!("{} -> {to}", v.sharding));
         if let Some(done) = self.resharded.get(&key) {
             return Ok(done.clone());
         }

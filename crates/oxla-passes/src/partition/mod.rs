@@ -465,9 +465,12 @@ fn partition_auto(module: &mut HloModule) -> Result<bool> {
             .collect::<Result<Vec<_>>>()?;
         let local = match (&ins.op, target(&ins.op)) {
             (Op::Parameter { number }, _) => {
+                // The argument's own sharding is its first annotation (the importer puts it
+                // right after the parameter); later ones are constraints in the body.
                 let annotated = users[i]
                     .iter()
-                    .find(|&&u| target(&c.instr(u).op) == Some(SHARDING));
+                    .filter(|&&u| target(&c.instr(u).op) == Some(SHARDING))
+                    .min_by_key(|u| u.index());
                 let sh = match annotated {
                     Some(&u) => annotation(&c.instr(u).op)?,
                     None => HloSharding::Replicated,

@@ -234,9 +234,10 @@ impl<'m> Importer<'m> {
             } else {
                 let p = b.parameter(i, &shape, n);
                 // How the argument is split over partitions: the SPMD pass reads it here.
-                // (Arguments are whole unless said otherwise: `{replicated}` adds nothing.)
+                // (Right after the parameter: the partitioner takes its first annotation
+                // as the argument's sharding, later ones are constraints.)
                 match entry_sharding(self.module, entry, f.arg_attrs.get(i))? {
-                    Some(s) if shape.is_array() && s != "{replicated}" => {
+                    Some(s) if shape.is_array() => {
                         b.custom_call("Sharding", &[p], &shape, false, &s)
                     }
                     _ => p,
