@@ -313,7 +313,7 @@ impl Emit {
     }
 
     /// The whole array on every partition.
-    fn gather_all(&mut self, v: &Local) -> Result<InstrId> {
+    pub fn gather_all(&mut self, v: &Local) -> Result<InstrId> {
         let dims = array_dims(&v.global);
         let Some(t) = tiling_of(&v.sharding, dims.len()).cloned() else {
             return Ok(v.id);
@@ -328,7 +328,7 @@ impl Emit {
     }
 
     /// This partition's piece, under `to`, of a value every partition holds whole.
-    fn split(&mut self, whole: InstrId, global: &Shape, to: &HloSharding) -> Result<InstrId> {
+    pub fn split(&mut self, whole: InstrId, global: &Shape, to: &HloSharding) -> Result<InstrId> {
         let dims = array_dims(global);
         let Some(t) = tiling_of(to, dims.len()).cloned() else {
             return Ok(whole);

@@ -136,6 +136,27 @@ fn elementwise(ins: &HloInstruction, operand_shapes: &[&Shape]) -> bool {
     }
 }
 
+/// For a sharding split partly by manual axes (`last_tile_dims={manual, ...}`), the split
+/// along its other axes, each manual group seen as a whole array; `None` for any other.
+fn automatic_part(s: &HloSharding) -> Option<HloSharding> {
+    let HloSharding::Tiled(t) = s else {
+        return None;
+    };
+    if !t.subgroups.contains(&oxla_hlo::Subgroup::Manual) {
+        return None;
+    }
+    let subgroups = t
+        .subgroups
+        .iter()
+        .map(|_| oxla_hlo::Subgroup::Replicated)
+        .collect();
+    Some(HloSharding::tiled(
+        t.dims.clone(),
+        t.devices.clone(),
+        subgroups,
+    ))
+}
+
 /// Whether `c` is `add(parameter 0, parameter 1)` (a summing combiner).
 fn is_add(c: &HloComputation) -> bool {
     let root = c.instr(c.root);
@@ -453,6 +474,29 @@ fn partition_auto(module: &mut HloModule) -> Result<bool> {
             .clone()
             .ok_or_else(|| Error::internal("SPMD partitioner: operand not yet partitioned"))
     };
+    // How many shard_maps enclose each value (the result of a shard_map's reassembly is
+    // outside it).
+    let mut depth = vec![0usize; c.instructions.len()];
+    for (i, ins) in c.instructions.iter().enumerate() {
+        let inner = ins
+            .operands
+            .iter()
+            .map(|o| depth[o.index()])
+            .max()
+            .unwrap_or(0);
+        depth[i] = match target(&ins.op) {
+            Some(TO_SHARD) => inner + 1,
+            Some(TO_FULL) => inner.saturating_sub(1),
+            _ => inner,
+        };
+    }
+    let enters_shard_map = |i: usize| {
+        !users[i].is_empty()
+            && users[i]
+                .iter()
+                .all(|&u| target(&c.instr(u).op) == Some(TO_SHARD))
+    };
+    let inner_entry = |s: &HloSharding| s.tiling().is_some() || automatic_part(s).is_some();
     for (i, ins) in c.instructions.iter().enumerate() {
         let id = InstrId(i as u32);
         if id == c.root && matches!(ins.op, Op::Tuple) {
@@ -507,6 +551,16 @@ fn partition_auto(module: &mut HloModule) -> Result<bool> {
                 let to = annotation(&ins.op)?;
                 let x = &ops[0];
                 match (&x.sharding, &to) {
+                    // A shard_map inside a shard_map: the inner one splits each outer
+                    // piece along its own axes.
+                    (HloSharding::Manual, _) if inner_entry(&to) && enters_shard_map(i) => {
+                        let auto = automatic_part(&to).unwrap_or_else(|| to.clone());
+                        Local {
+                            id: e.split(x.id, &ins.shape, &auto)?,
+                            global: ins.shape.clone(),
+                            sharding: HloSharding::Manual,
+                        }
+                    }
                     (HloSharding::Manual, _) | (_, HloSharding::Manual) => x.clone(),
                     (_, HloSharding::Tuple(_) | HloSharding::Maximal(_)) => x.clone(),
                     _ if !to.is_even(ins.shape.dims()) => e.reshard(x, &HloSharding::Replicated)?,
@@ -527,6 +581,23 @@ fn partition_auto(module: &mut HloModule) -> Result<bool> {
                 }
                 Local {
                     id: x.id,
+                    global: ins.shape.clone(),
+                    sharding: HloSharding::Manual,
+                }
+            }
+            (_, Some(TO_FULL)) if depth[i] > 0 => {
+                // The inner shard_map of a nested pair: its pieces gather back along its
+                // axes into the outer piece.
+                let sh = annotation(&ins.op)?;
+                let auto = automatic_part(&sh).unwrap_or(sh);
+                let x = &ops[0];
+                let piece = Local {
+                    id: x.id,
+                    global: ins.shape.clone(),
+                    sharding: auto,
+                };
+                Local {
+                    id: e.gather_all(&piece)?,
                     global: ins.shape.clone(),
                     sharding: HloSharding::Manual,
                 }
