@@ -78,6 +78,12 @@ fn assemble(pieces: &[Literal], global: &Shape, sh: &HloSharding) -> Vec<f32> {
 
 /// Runs `text` both ways and returns the collectives of the partitioned module.
 fn check(name: &str, text: &str) -> Vec<String> {
+    check_against(name, text, None)
+}
+
+/// [`check`], with the one-device result from `reference` when given (a program whose
+/// shard_maps the interpreter cannot run whole).
+fn check_against(name: &str, text: &str, reference: Option<&str>) -> Vec<String> {
     let module = oxla::hlo::text::parse_module(text).unwrap_or_else(|e| panic!("{name}: {e}"));
     let n = module.config.num_partitions as usize;
     let params = module.entry_computation().program_shape().parameters;
@@ -97,7 +103,10 @@ fn check(name: &str, text: &str) -> Vec<String> {
             Literal::from_vec(&a.dims, v).unwrap()
         })
         .collect();
-    let mut one = module.clone();
+    let mut one = match reference {
+        Some(r) => oxla::hlo::text::parse_module(r).unwrap(),
+        None => module.clone(),
+    };
     one.config.num_partitions = 1;
     let want = Interpreter::new()
         .run(&one, &args)
@@ -401,4 +410,31 @@ ENTRY main {{
         ),
     );
     assert!(c.is_empty(), "{c:?}");
+}
+
+#[test]
+fn shard_map_inside_a_shard_map() {
+    // The outer shard_map splits rows over the major axis of a 2x2 mesh; inside it, an inner
+    // one splits each piece's columns over the minor axis; the square runs on quarter pieces.
+    let c = check_against(
+        "nested shard_map",
+        r#"HloModule m, num_partitions=4
+ENTRY main {
+  x = f32[4,8] parameter(0)
+  xs = f32[4,8] custom-call(x), custom_call_target="Sharding", backend_config="{devices=[2,1,2]<=[4] last_tile_dim_replicate}"
+  l = f32[2,8] custom-call(xs), custom_call_target="SPMDFullToShardShape", backend_config="{manual}"
+  li = f32[2,8] custom-call(l), custom_call_target="Sharding", backend_config="{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}"
+  ll = f32[2,4] custom-call(li), custom_call_target="SPMDFullToShardShape", backend_config="{manual}"
+  m = f32[2,4] multiply(ll, ll)
+  mf = f32[2,8] custom-call(m), custom_call_target="SPMDShardToFullShape", backend_config="{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}"
+  mm = f32[2,8] custom-call(mf), custom_call_target="Sharding", backend_config="{manual}"
+  f = f32[4,8] custom-call(mm), custom_call_target="SPMDShardToFullShape", backend_config="{devices=[2,1,2]<=[4] last_tile_dim_replicate}"
+  ROOT r = (f32[4,8]) tuple(f)
+}
+"#,
+        Some(
+            "HloModule r\nENTRY main {\n  x = f32[4,8] parameter(0)\n  m = f32[4,8] multiply(x, x)\n  ROOT r = (f32[4,8]) tuple(m)\n}\n",
+        ),
+    );
+    assert_eq!(c, vec!["all-gather"]);
 }
