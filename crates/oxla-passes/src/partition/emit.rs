@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use oxla_hlo::{
     BinaryOp, ComputationId, Error, GridSize, HloComputation, HloInstruction, HloSharding, InstrId,
-    Literal, Op, PaddingConfig, PaddingDimension, PrimitiveType, Result, Shape, Tiling,
+    Literal, NativeType, Op, PaddingConfig, PaddingDimension, PrimitiveType, Result, Shape, Tiling,
 };
 
 use super::rules::{same_placement, tiling_of};
@@ -234,64 +234,50 @@ impl Emit {
         if let Some(&o) = self.offsets.get(&key) {
             return Ok(o);
         }
-        let n = self.grid.partitions as usize;
-        let table = (0..n)
-            .map(|p| {
-                t.coords(p)
-                    .map(|c| (c[dim] as i64 * size) as i32)
-                    .ok_or_else(|| {
-                        Error::invalid(format!("partition {p} is not in tile assignment {t:?}"))
-                    })
-            })
-            .collect::<Result<Vec<i32>>>()?;
-        let s32 = PrimitiveType::S32;
-        let c = self.make(
-            "offsets",
-            Op::Constant(Literal::vec1(&table)),
-            vec![],
-            Shape::array(s32, &[n as i64]),
-        );
-        let p = self.partition_s32();
-        let one = self.make(
-            "offset",
-            Op::DynamicSlice {
-                slice_sizes: vec![1],
-            },
-            vec![c, p],
-            Shape::array(s32, &[1]),
-        );
-        let o = self.make("offset", Op::Reshape, vec![one], Shape::scalar(s32));
+        let o = self.per_partition("offset", t, |c| (c[dim] as i64 * size) as i32)?;
         self.offsets.insert(key, o);
         Ok(o)
     }
 
-    /// `x` on the partitions whose coordinate along `dim` of `t` is 0, zeros elsewhere.
-    fn first_of_group(&mut self, x: InstrId, t: &Tiling, dim: usize) -> Result<InstrId> {
+    /// A scalar that differs by partition: `value(coordinates in t)` for this partition,
+    /// picked from a constant table by the partition id.
+    fn per_partition<T: NativeType>(
+        &mut self,
+        name: &str,
+        t: &Tiling,
+        value: impl Fn(&[usize]) -> T,
+    ) -> Result<InstrId> {
         let n = self.grid.partitions as usize;
         let table = (0..n)
             .map(|p| {
-                t.coords(p).map(|c| c[dim] == 0).ok_or_else(|| {
+                t.coords(p).map(|c| value(&c)).ok_or_else(|| {
                     Error::invalid(format!("partition {p} is not in tile assignment {t:?}"))
                 })
             })
-            .collect::<Result<Vec<bool>>>()?;
-        let pred = PrimitiveType::Pred;
+            .collect::<Result<Vec<T>>>()?;
+        let ty = T::TYPE;
         let c = self.make(
-            "first",
+            name,
             Op::Constant(Literal::vec1(&table)),
             vec![],
-            Shape::array(pred, &[n as i64]),
+            Shape::array(ty, &[n as i64]),
         );
         let p = self.partition_s32();
         let one = self.make(
-            "first",
+            name,
             Op::DynamicSlice {
                 slice_sizes: vec![1],
             },
             vec![c, p],
-            Shape::array(pred, &[1]),
+            Shape::array(ty, &[1]),
         );
-        let flag = self.make("first", Op::Reshape, vec![one], Shape::scalar(pred));
+        Ok(self.make(name, Op::Reshape, vec![one], Shape::scalar(ty)))
+    }
+
+    /// `x` on the partitions whose coordinate along `dim` of `t` is 0, zeros elsewhere.
+    fn first_of_group(&mut self, x: InstrId, t: &Tiling, dim: usize) -> Result<InstrId> {
+        let flag = self.per_partition("first", t, |c| c[dim] == 0)?;
+        let pred = PrimitiveType::Pred;
         let shape = self.shape(x).clone();
         let dims = shape.dims().to_vec();
         let flags = self.make(

@@ -18,18 +18,8 @@ use std::collections::HashMap;
 
 use oxla_hlo::{Error, HloComputation, HloModule, InstrId, Op, Result, Shape, SpmdSignature};
 
+use super::{target, SHARDING, TO_FULL, TO_SHARD};
 use crate::rewrite::{apply_replacements, resolve};
-
-const SHARDING: &str = "Sharding";
-const TO_SHARD: &str = "SPMDFullToShardShape";
-const TO_FULL: &str = "SPMDShardToFullShape";
-
-fn target(op: &Op) -> Option<&str> {
-    match op {
-        Op::CustomCall { target, .. } => Some(target.as_str()),
-        _ => None,
-    }
-}
 
 /// The HLO sharding an annotation carries (the importer puts `mhlo.sharding` in the
 /// backend_config); none means replicated.

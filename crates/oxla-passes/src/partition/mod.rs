@@ -157,6 +157,26 @@ fn automatic_part(s: &HloSharding) -> Option<HloSharding> {
     ))
 }
 
+/// `ins` rebuilt on this partition's `operands` with its piece's `shape`, holding the
+/// piece of `global` that `sharding` says.
+fn emit_as(
+    e: &mut Emit,
+    ins: &HloInstruction,
+    operands: Vec<InstrId>,
+    shape: Shape,
+    sharding: HloSharding,
+) -> Local {
+    let mut new = ins.clone();
+    new.operands = operands;
+    new.shape = shape;
+    new.plan = None;
+    Local {
+        id: e.push(new),
+        global: ins.shape.clone(),
+        sharding,
+    }
+}
+
 /// Whether `c` is `add(parameter 0, parameter 1)` (a summing combiner).
 fn is_add(c: &HloComputation) -> bool {
     let root = c.instr(c.root);
@@ -274,19 +294,13 @@ fn pass_through(e: &mut Emit, ins: &HloInstruction, ops: &[Local]) -> Result<Opt
         ),
         s => (local(s), lead.clone()),
     };
-    let mut new = ins.clone();
+    let v = emit_as(e, ins, operands, shape, sharding);
     // Sizes an op names for the whole array shrink to the piece's along split dimensions.
-    let piece = shape.dims().to_vec();
+    let new = &mut e.instrs[v.id.index()];
+    let piece = new.shape.dims().to_vec();
     match &mut new.op {
-        Op::Slice { limit, .. } => {
-            for (d, l) in limit.iter_mut().enumerate() {
-                if !special.contains(&d) {
-                    *l = piece[d];
-                }
-            }
-        }
-        Op::DynamicSlice { slice_sizes } => {
-            for (d, l) in slice_sizes.iter_mut().enumerate() {
+        Op::Slice { limit: sizes, .. } | Op::DynamicSlice { slice_sizes: sizes } => {
+            for (d, l) in sizes.iter_mut().enumerate() {
                 if !special.contains(&d) {
                     *l = piece[d];
                 }
@@ -294,14 +308,7 @@ fn pass_through(e: &mut Emit, ins: &HloInstruction, ops: &[Local]) -> Result<Opt
         }
         _ => {}
     }
-    new.operands = operands;
-    new.shape = shape;
-    new.plan = None;
-    Ok(Some(Local {
-        id: e.push(new),
-        global: ins.shape.clone(),
-        sharding,
-    }))
+    Ok(Some(v))
 }
 
 /// Whether `id` is a constant zero.
@@ -335,15 +342,8 @@ fn linear(e: &mut Emit, ins: &HloInstruction, ops: &[Local]) -> Result<Option<Lo
     }
     let same_dims = ops.iter().all(|o| o.global.dims() == global.dims());
     let local = |e: &mut Emit, operands: Vec<InstrId>, sharding: HloSharding| {
-        let mut new = ins.clone();
-        new.operands = operands;
-        new.shape = with_dims(global, &sharding.shard_dims(global.dims()));
-        new.plan = None;
-        Local {
-            id: e.push(new),
-            global: global.clone(),
-            sharding,
-        }
+        let shape = with_dims(global, &sharding.shard_dims(global.dims()));
+        emit_as(e, ins, operands, shape, sharding)
     };
     let unreduced_alike = |o: &Local| o.sharding == s;
     match &ins.op {
@@ -708,15 +708,7 @@ fn rule(
         } else {
             global.clone()
         };
-        let mut new = ins.clone();
-        new.operands = operands;
-        new.shape = shape;
-        new.plan = None;
-        Local {
-            id: e.push(new),
-            global: global.clone(),
-            sharding,
-        }
+        emit_as(e, ins, operands, shape, sharding)
     };
     // Inside a shard_map: as written (replicated operands are whole on every partition).
     if ops
@@ -731,14 +723,7 @@ fn rule(
             };
             operands.push(o.id);
         }
-        let mut new = ins.clone();
-        new.operands = operands;
-        new.plan = None;
-        return Ok(Local {
-            id: e.push(new),
-            global: global.clone(),
-            sharding: HloSharding::Manual,
-        });
+        return Ok(emit_as(e, ins, operands, global, HloSharding::Manual));
     }
     if let Some(v) = linear(e, ins, ops)? {
         return Ok(v);
@@ -786,15 +771,8 @@ fn rule(
         Op::Tuple => {
             let sharding = HloSharding::Tuple(ops.iter().map(|o| o.sharding.clone()).collect());
             let shape = Shape::Tuple(ops.iter().map(|o| e.shape(o.id).clone()).collect());
-            let mut new = ins.clone();
-            new.operands = ops.iter().map(|o| o.id).collect();
-            new.shape = shape;
-            new.plan = None;
-            return Ok(Local {
-                id: e.push(new),
-                global: global.clone(),
-                sharding,
-            });
+            let operands = ops.iter().map(|o| o.id).collect();
+            return Ok(emit_as(e, ins, operands, shape, sharding));
         }
         Op::GetTupleElement { index } => {
             if let HloSharding::Tuple(elems) = &ops[0].sharding {
@@ -807,15 +785,7 @@ fn rule(
                     _ => None,
                 };
                 if let Some(shape) = local_shape {
-                    let mut new = ins.clone();
-                    new.operands = vec![ops[0].id];
-                    new.shape = shape;
-                    new.plan = None;
-                    return Ok(Local {
-                        id: e.push(new),
-                        global: global.clone(),
-                        sharding,
-                    });
+                    return Ok(emit_as(e, ins, vec![ops[0].id], shape, sharding));
                 }
             }
         }
