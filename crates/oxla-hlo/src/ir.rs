@@ -151,13 +151,16 @@ pub struct ModuleConfig {
     pub spmd: Option<SpmdSignature>,
 }
 
-/// How a manually partitioned program's per-device parameters and results form global
-/// arrays: each one's global shape and HLO sharding (`{devices=[4,1]<=[4]}`,
-/// `{replicated}`), for runtimes that report it (PJRT: JAX reads the shardings back).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// How a partitioned program's per-device parameters and results form global arrays: each
+/// one's global shape and HLO sharding (`{devices=[4,1]<=[4]}`, `{replicated}`), for
+/// runtimes that report it (PJRT: JAX reads the shardings back).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct SpmdSignature {
     pub parameters: Vec<(Shape, String)>,
     pub results: Vec<(Shape, String)>,
+    /// The instructions the partitioner had no rule for, which run whole on every
+    /// partition (`name (opcode)`): correct, not parallel; profiles list them.
+    pub whole: Vec<String>,
 }
 
 impl Default for ModuleConfig {

@@ -385,6 +385,7 @@ fn signature(s: &ExecState) -> Result<oxla_hlo::SpmdSignature> {
         one => vec![replicated(one)],
     };
     Ok(oxla_hlo::SpmdSignature {
+        whole: Vec::new(),
         parameters: s.exe.parameter_shapes().iter().map(replicated).collect(),
         results,
     })

@@ -285,7 +285,16 @@ impl Client {
         m.config.num_partitions = grid.partitions;
         // shard_map / pmap programs become the per-device program first (the parameter and
         // result shapes change to the shards').
+        let t_partition = Instant::now();
         oxla_passes::partition_spmd(&mut m)?;
+        if let (Some(p), Some(sig)) = (&profiler, &m.config.spmd) {
+            let now = Instant::now();
+            p.record("spmd partitioning", "compile", t_partition, now);
+            // What runs whole on every partition (no partitioning rule yet), to be found.
+            for w in &sig.whole {
+                p.record(format!("spmd: runs whole: {w}"), "spmd", now, now);
+            }
+        }
         let partitioned_hlo = m
             .config
             .spmd

@@ -438,3 +438,35 @@ ENTRY main {
     );
     assert_eq!(c, vec!["all-gather"]);
 }
+
+#[test]
+fn ops_without_a_rule_are_listed() {
+    // Sorting along the split dimension has no rule: the rows are gathered and the sort runs
+    // whole on every partition; the executable says so.
+    let text = r#"HloModule m, num_partitions=2
+%lt (a: f32[], b: f32[]) -> pred[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %c = pred[] compare(%a, %b), direction=LT
+}
+
+ENTRY main {
+  x = f32[8] parameter(0)
+  xs = f32[8] custom-call(x), custom_call_target="Sharding", backend_config="{devices=[2]<=[2]}"
+  s = f32[8] sort(xs), dimensions={0}, to_apply=lt
+  ROOT r = (f32[8]) tuple(s)
+}
+"#;
+    let c = check("sort along the split", text);
+    assert_eq!(c, vec!["all-gather"]);
+    let module = oxla::hlo::text::parse_module(text).unwrap();
+    let client = Client::cpu_with(ClientOptions {
+        devices: 2,
+        ..Default::default()
+    })
+    .unwrap();
+    let exe = client.compile(&module, &CompileOptions::default()).unwrap();
+    let whole = &exe.spmd_signature().unwrap().whole;
+    assert_eq!(whole.len(), 1, "{whole:?}");
+    assert!(whole[0].contains("(sort)"), "{whole:?}");
+}

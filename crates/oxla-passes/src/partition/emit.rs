@@ -35,6 +35,8 @@ pub(super) struct Emit {
     /// How many users each value's original instruction has (partial sums used twice are
     /// summed once rather than carried into both).
     pub uses: HashMap<InstrId, usize>,
+    /// Instructions run whole for want of a rule (`SpmdSignature::whole`).
+    pub whole: Vec<String>,
     /// Collectives emitted: (kind, bytes per partition), for reports and tests.
     pub collectives: Vec<(&'static str, i64)>,
 }
@@ -56,6 +58,7 @@ impl Emit {
             partition: None,
             resharded: HashMap::new(),
             uses: HashMap::new(),
+            whole: Vec::new(),
             collectives: Vec::new(),
         }
     }

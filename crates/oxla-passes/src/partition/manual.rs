@@ -67,6 +67,7 @@ fn signature(c: &HloComputation) -> SpmdSignature {
     SpmdSignature {
         parameters,
         results,
+        whole: Vec::new(),
     }
 }
 

@@ -689,6 +689,7 @@ fn partition_auto(module: &mut HloModule) -> Result<bool> {
     module.config.spmd = Some(SpmdSignature {
         parameters: sig_params.into_iter().map(|(_, s)| s).collect(),
         results: sig_results,
+        whole: std::mem::take(&mut e.whole),
     });
     crate::dce(module)?;
     Ok(true)
@@ -928,7 +929,12 @@ fn rule(
         }
         _ => {}
     }
-    // No rule: every operand whole, the op whole on every partition.
+    // No rule: every operand whole, the op whole on every partition. Worth knowing where a
+    // split operand had to be gathered for it.
+    if ops.iter().any(|o| o.sharding.tiling().is_some()) {
+        e.whole
+            .push(format!("{} ({})", ins.name, ins.op.opcode_name()));
+    }
     let mut operands = Vec::new();
     for o in ops {
         operands.push(e.reshard(o, &HloSharding::Replicated)?.id);
