@@ -470,3 +470,45 @@ ENTRY main {
     assert_eq!(whole.len(), 1, "{whole:?}");
     assert!(whole[0].contains("(sort)"), "{whole:?}");
 }
+
+#[test]
+fn malformed_annotations_are_clear_errors() {
+    let module = oxla::hlo::text::parse_module(
+        r#"HloModule m, num_partitions=2
+ENTRY main {
+  x = f32[4] parameter(0)
+  y = f32[4] parameter(1)
+  s = f32[4] custom-call(x, y), custom_call_target="Sharding", backend_config="{devices=[2]<=[2]}"
+  ROOT r = (f32[4]) tuple(s)
+}
+"#,
+    )
+    .unwrap();
+    let client = Client::cpu_with(ClientOptions {
+        devices: 2,
+        ..Default::default()
+    })
+    .unwrap();
+    let e = client
+        .compile(&module, &CompileOptions::default())
+        .err()
+        .expect("an error")
+        .to_string();
+    assert!(e.contains("takes one operand"), "{e}");
+    let bad = oxla::hlo::text::parse_module(
+        r#"HloModule m, num_partitions=2
+ENTRY main {
+  x = f32[4] parameter(0)
+  s = f32[4] custom-call(x), custom_call_target="Sharding", backend_config="{devices=[2]0,0}"
+  ROOT r = (f32[4]) tuple(s)
+}
+"#,
+    )
+    .unwrap();
+    let e = client
+        .compile(&bad, &CompileOptions::default())
+        .err()
+        .expect("an error")
+        .to_string();
+    assert!(e.contains("HLO sharding"), "{e}");
+}

@@ -60,6 +60,20 @@ fn annotation(op: &Op) -> Result<HloSharding> {
 /// `shard_map` / `pmap` at the top of the entry, the automatic partitioner otherwise.
 /// `Sharding` annotations become the identity on one partition.
 pub fn partition_spmd(module: &mut HloModule) -> Result<bool> {
+    // The annotations are custom calls the verifier knows nothing of: one operand each.
+    for c in &module.computations {
+        for ins in &c.instructions {
+            if let Some(t @ (SHARDING | TO_SHARD | TO_FULL)) = target(&ins.op) {
+                if ins.operands.len() != 1 {
+                    return Err(Error::invalid(format!(
+                        "{} (custom-call {t}) takes one operand, got {}",
+                        ins.name,
+                        ins.operands.len()
+                    )));
+                }
+            }
+        }
+    }
     if module.config.num_partitions <= 1 {
         return partition_manual(module);
     }
