@@ -59,6 +59,7 @@ impl Drop for Bytes {
 mod cache {
     use std::collections::HashMap;
     use std::ptr::NonNull;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
 
     struct Free(HashMap<usize, Vec<NonNull<u8>>>, usize);
@@ -66,9 +67,71 @@ mod cache {
     unsafe impl Send for Free {}
 
     static FREE: Mutex<Option<Free>> = Mutex::new(None);
-    /// At most this many bytes are kept, and a few buffers of each size.
-    const MAX_BYTES: usize = 1 << 30;
+    /// At most this many bytes are kept by default (`OXLA_BUFFER_CACHE_MB` or
+    /// [`set_limit`] change it), and a few buffers of each size.
+    const DEFAULT_MAX_BYTES: usize = 1 << 30;
     const MAX_PER_SIZE: usize = 8;
+    /// The limit; `usize::MAX` until first read (then the environment's or the default).
+    static MAX_BYTES: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+    fn max_bytes() -> usize {
+        let m = MAX_BYTES.load(Ordering::Relaxed);
+        if m != usize::MAX {
+            return m;
+        }
+        let m = std::env::var("OXLA_BUFFER_CACHE_MB")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .map_or(DEFAULT_MAX_BYTES, |mb| mb.saturating_mul(1 << 20));
+        // A concurrent `set_limit` wins over the environment.
+        let _ = MAX_BYTES.compare_exchange(usize::MAX, m, Ordering::Relaxed, Ordering::Relaxed);
+        MAX_BYTES.load(Ordering::Relaxed)
+    }
+
+    /// Sets the shared cache's limit in bytes and frees what is kept beyond it.
+    pub(crate) fn set_limit(bytes: usize) {
+        MAX_BYTES.store(bytes.min(usize::MAX - 1), Ordering::Relaxed);
+        trim(bytes);
+    }
+
+    /// Frees kept buffers until at most `keep` bytes remain.
+    pub(crate) fn trim(keep: usize) {
+        let Ok(mut g) = FREE.lock() else {
+            return;
+        };
+        let Some(f) = g.as_mut() else {
+            return;
+        };
+        // Largest first: the fewest frees for the most memory.
+        let mut caps: Vec<usize> = f.0.keys().copied().collect();
+        caps.sort_unstable_by(|a, b| b.cmp(a));
+        for cap in caps {
+            while f.1 > keep {
+                let Some(p) = f.0.get_mut(&cap).and_then(Vec::pop) else {
+                    break;
+                };
+                f.1 -= cap;
+                if let Ok(layout) = super::Bytes::layout(cap) {
+                    // SAFETY: allocated by `Bytes::uninit` with this layout, kept unused.
+                    unsafe { std::alloc::dealloc(p.as_ptr(), layout) }
+                }
+            }
+        }
+        f.0.retain(|_, v| !v.is_empty());
+    }
+
+    /// Bytes kept in the shared cache now.
+    pub(crate) fn kept_bytes() -> usize {
+        FREE.lock()
+            .ok()
+            .and_then(|g| g.as_ref().map(|f| f.1))
+            .unwrap_or(0)
+    }
+
+    /// The shared cache's limit in bytes.
+    pub(crate) fn limit() -> usize {
+        max_bytes()
+    }
 
     /// Small buffers freed on a thread are first kept on that thread (no lock, no hash): a
     /// loop's iterations free and take the same few sizes over and over.
@@ -145,7 +208,7 @@ mod cache {
             return false;
         };
         let f = g.get_or_insert_with(|| Free(HashMap::new(), 0));
-        if f.1 + cap > MAX_BYTES {
+        if f.1 + cap > max_bytes() {
             return false;
         }
         let v = f.0.entry(cap).or_default();
@@ -156,6 +219,24 @@ mod cache {
         f.1 += cap;
         true
     }
+}
+
+/// Sets how many bytes of freed buffers the runtime keeps for reuse (shared by every client
+/// of the process; default 1 GiB, or `OXLA_BUFFER_CACHE_MB`), freeing what is kept beyond
+/// it. 0 keeps none: every buffer goes back to the allocator when dropped (each thread still
+/// keeps up to 16 small ones, 64 KiB at most each).
+pub fn set_buffer_cache_limit(bytes: usize) {
+    cache::set_limit(bytes);
+}
+
+/// The bytes of freed buffers kept for reuse now, and the limit.
+pub fn buffer_cache_usage() -> (usize, usize) {
+    (cache::kept_bytes(), cache::limit())
+}
+
+/// Frees every buffer kept for reuse (a long-lived process between phases of work).
+pub fn trim_buffer_cache() {
+    cache::trim(0);
 }
 
 impl Bytes {

@@ -58,3 +58,27 @@ fn a_donated_buffer_is_updated_in_place_a_shared_one_is_not() {
     assert_eq!(out[0].to_vec::<f32>().unwrap(), vec![1.0, 7.0, 3.0, 4.0]);
     assert_eq!(keep.to_vec::<f32>().unwrap(), vec![1.0, 2.0, 3.0, 4.0]);
 }
+
+/// The cache of freed buffers keeps no more than its limit, gives memory back when the limit
+/// drops or on a trim, and keeps buffers again once the limit rises.
+#[test]
+fn the_buffer_cache_is_bounded_and_can_be_trimmed() {
+    use oxla_runtime::{buffer_cache_usage, set_buffer_cache_limit, trim_buffer_cache};
+    let (_, default_limit) = buffer_cache_usage();
+    set_buffer_cache_limit(1 << 20);
+    // 256 KiB each (above the per-thread cache's 64 KiB, so they go to the shared one).
+    let bufs: Vec<Buffer> = (0..12)
+        .map(|i| Buffer::from_slice(&vec![i as f32; 65536], &[65536]).unwrap())
+        .collect();
+    drop(bufs);
+    let (kept, limit) = buffer_cache_usage();
+    assert_eq!(limit, 1 << 20);
+    assert!(kept <= 1 << 20, "{kept} bytes kept over a 1 MiB limit");
+    trim_buffer_cache();
+    set_buffer_cache_limit(0);
+    assert_eq!(buffer_cache_usage().0, 0);
+    set_buffer_cache_limit(default_limit);
+    let b = Buffer::from_slice(&vec![1f32; 65536], &[65536]).unwrap();
+    drop(b);
+    assert!(buffer_cache_usage().0 >= 1 << 18);
+}

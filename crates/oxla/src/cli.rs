@@ -51,6 +51,8 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Differential fuzzing: random programs on the JIT against the interpreter.
     Fuzz(FuzzArgs),
+    /// Long use: compile and run many different programs in one process, watching memory.
+    Soak(SoakArgs),
 }
 
 /// The backend a program runs on.
@@ -185,6 +187,33 @@ pub struct FuzzArgs {
     pub max_dim: i64,
 }
 
+/// `oxla soak` arguments.
+#[derive(clap::Args, Debug)]
+#[command(after_help = format!(
+    "Examples:\n  oxla soak --cycles 100000\n  \
+     OXLA_BUFFER_CACHE_MB=64 oxla soak --cycles 20000 --max-growth-mib 8\n\n\
+     Prints resident memory every --sample-every cycles. Exit code 1 when it grew by more \
+     than --max-growth-mib after the first tenth of the cycles (warm-up).\n\n\
+     {EXIT_CODES}"
+))]
+pub struct SoakArgs {
+    /// Compile-and-execute cycles, each a different program.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub cycles: usize,
+    /// The first program's seed.
+    #[arg(long, value_name = "SEED", default_value_t = 1)]
+    pub seed: u64,
+    /// Sample resident memory after every N cycles.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub sample_every: usize,
+    /// Replace the client with a fresh one after every N cycles (0: never).
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub new_client_every: usize,
+    /// The most resident growth allowed after warm-up, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 16.0)]
+    pub max_growth_mib: f64,
+}
+
 /// `oxla completions` arguments.
 #[derive(clap::Args, Debug)]
 #[command(after_help = format!(
@@ -223,6 +252,11 @@ where
             Ok(())
         }
         Command::Fuzz(a) => match fuzz(&a) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::FAILURE,
+            Err(e) => Err(e),
+        },
+        Command::Soak(a) => match soak(&a) {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::FAILURE,
             Err(e) => Err(e),
@@ -332,6 +366,39 @@ fn fuzz(a: &FuzzArgs) -> Result<bool> {
         println!("\n{}", f.filetest);
     }
     Ok(report.findings.is_empty() && report.invalid.is_empty())
+}
+
+/// Runs a soak; false when resident memory grew past the limit after warm-up.
+fn soak(a: &SoakArgs) -> Result<bool> {
+    let cfg = crate::soak::SoakConfig {
+        cycles: a.cycles,
+        seed: a.seed,
+        sample_every: a.sample_every,
+        new_client_every: a.new_client_every,
+    };
+    let mib = |b: f64| b / (1024.0 * 1024.0);
+    println!("cycles\trss_mib\tcached_mib\tseconds");
+    let r = crate::soak::soak(&cfg, |s| {
+        println!(
+            "{}\t{:.1}\t{:.1}\t{:.1}",
+            s.cycles,
+            mib(s.rss as f64),
+            mib(s.cached as f64),
+            s.seconds
+        )
+    })?;
+    let warmup = a.cycles / 10;
+    let growth = r.growth_after(warmup).unwrap_or(0);
+    println!(
+        "{} executed, {} unimplemented, {} not built; growth after cycle {warmup}: {:.1} MiB \
+         (peak {:.1} MiB)",
+        r.executed,
+        r.unimplemented,
+        r.invalid,
+        mib(growth as f64),
+        mib(r.peak_after(warmup).unwrap_or(0) as f64)
+    );
+    Ok(mib(growth as f64) <= a.max_growth_mib)
 }
 
 fn write_file(path: &std::path::Path, text: String) -> Result<()> {

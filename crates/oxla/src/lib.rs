@@ -56,6 +56,7 @@ pub mod conformance;
 pub mod ndarray_conv;
 pub mod npy;
 pub mod run;
+pub mod soak;
 
 /// The names most programs use: `use oxla::prelude::*;`.
 pub mod prelude {
