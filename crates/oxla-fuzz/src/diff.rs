@@ -249,7 +249,7 @@ pub fn explain(p: &Program, operands: &[Literal], m: &Mismatch) -> Option<String
             m,
             *op == BinaryOp::Mul,
         ),
-        Kind::Dot(_) | Kind::Conv { .. } if in_type.is_floating_or_complex() => {
+        Kind::Dot(..) | Kind::Conv { .. } if in_type.is_floating_or_complex() => {
             accumulation(in_type, operands, m, false)
         }
         Kind::Fft { lengths, .. } => spectral(in_type, lengths, operands, m),
@@ -505,7 +505,7 @@ fn reduces(k: &Kind) -> bool {
         Kind::Reduce { .. }
             | Kind::ReduceWindow { .. }
             | Kind::Scatter { .. }
-            | Kind::Dot(_)
+            | Kind::Dot(..)
             | Kind::Conv { .. }
     )
 }

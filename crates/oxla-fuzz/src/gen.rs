@@ -844,7 +844,8 @@ impl Gen<'_> {
             &rhs.iter().map(|r| r.2).collect::<Vec<_>>(),
         );
         let y = self.operand_like(&rhs_shape)?;
-        self.add(Kind::Dot(dnums), vec![x, y])
+        let result = self.wider(s.element_type(), 1);
+        self.add(Kind::Dot(dnums, result), vec![x, y])
     }
 
     /// A value with no operands from the chain: an iota, a constant or a convolution of two
@@ -873,8 +874,41 @@ impl Gen<'_> {
         }
     }
 
+    /// A wider result type for a dot or convolution of `t` operands, half the time where
+    /// models use one (bf16/f16/f8 → f32, s8/u8 → s32). Drawn from a hash of the program's
+    /// input seed, not from the choice stream: programs without such a dot or convolution
+    /// are generated as before.
+    fn wider(&self, t: PrimitiveType, salt: u64) -> Option<PrimitiveType> {
+        let h = self.side_hash(salt);
+        let wide = match t {
+            BF16 | F16 | F8E4M3FN => F32,
+            S8 | U8 => S32,
+            _ => return None,
+        };
+        (h & 1 == 1).then_some(wide)
+    }
+
+    /// A hash of the program so far, for draws that must not consume choices.
+    fn side_hash(&self, salt: u64) -> u64 {
+        let mut z = self.seed ^ ((self.prog.nodes.len() as u64) << 32) ^ salt;
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
     fn conv(&mut self) -> Result<usize> {
         let t = self.c.pick(&[F32, F32, F64, S32, F16]);
+        // Narrow types too (from the side hash, not the choice stream): bf16 for
+        // half the f16 convolutions, s8 for half the s32 ones, f8 for a tenth of f32's.
+        let h = self.side_hash(2);
+        let t = match (t, h % 10) {
+            (F16, 0..=4) => BF16,
+            (S32, 0..=4) => S8,
+            (F32, 0) => F8E4M3FN,
+            (t, _) => t,
+        };
+        let result = self.wider(t, 3);
         let sp = self.c.range(1, 2) as usize;
         let groups = self.c.range(1, 2);
         let c_in = groups * self.c.range(1, 2);
@@ -940,6 +974,7 @@ impl Gen<'_> {
                 rhs_dilation: rhs_dil,
                 dnums,
                 feature_groups: groups,
+                result,
             },
             vec![lhs, rhs],
         )

@@ -79,7 +79,8 @@ pub enum Kind {
         window_dilation: Vec<i64>,
         padding: Vec<(i64, i64)>,
     },
-    Dot(DotDimensionNumbers),
+    /// A dot, with a wider result type where given (bf16 × bf16 → f32, s8 × s8 → s32).
+    Dot(DotDimensionNumbers, Option<PrimitiveType>),
     Conv {
         strides: Vec<i64>,
         padding: Vec<(i64, i64)>,
@@ -87,6 +88,8 @@ pub enum Kind {
         rhs_dilation: Vec<i64>,
         dnums: ConvDimensionNumbers,
         feature_groups: i64,
+        /// A wider result type, as for `Dot`.
+        result: Option<PrimitiveType>,
     },
     /// (x, start indices...)
     DynamicSlice(Vec<i64>),
@@ -402,7 +405,7 @@ pub fn emit(b: &mut XlaBuilder, kind: &Kind, operands: &[XlaOp]) -> Result<XlaOp
                 padding,
             )
         }
-        Kind::Dot(d) => b.dot_general(arg(0)?, arg(1)?, d, None, None),
+        Kind::Dot(d, result) => b.dot_general(arg(0)?, arg(1)?, d, None, *result),
         Kind::Conv {
             strides,
             padding,
@@ -410,6 +413,7 @@ pub fn emit(b: &mut XlaBuilder, kind: &Kind, operands: &[XlaOp]) -> Result<XlaOp
             rhs_dilation,
             dnums,
             feature_groups,
+            result,
         } => b.conv_general_dilated(
             arg(0)?,
             arg(1)?,
@@ -421,7 +425,7 @@ pub fn emit(b: &mut XlaBuilder, kind: &Kind, operands: &[XlaOp]) -> Result<XlaOp
             *feature_groups,
             1,
             None,
-            None,
+            *result,
         ),
         Kind::DynamicSlice(sizes) => b.dynamic_slice(arg(0)?, &operands[1..], sizes),
         Kind::DynamicUpdateSlice => b.dynamic_update_slice(arg(0)?, arg(1)?, &operands[2..]),

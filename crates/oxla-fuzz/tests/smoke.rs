@@ -164,3 +164,39 @@ fn ops_that_grow_a_shape_stay_under_the_element_cap() {
         assert_eq!(report.programs, 1);
     }
 }
+
+/// The generator draws dots and convolutions on narrow types with wider results (bf16 or
+/// f8 × itself → f32, s8 × s8 → s32), as mixed-precision and quantized models run them.
+#[test]
+fn narrow_dots_and_convolutions_with_wider_results_are_generated() {
+    use oxla_fuzz::gen::{generate, GenConfig};
+    use oxla_fuzz::program::Kind;
+    let (mut wide_dots, mut narrow_convs, mut wide_convs) = (0, 0, 0);
+    for seed in 0..3000u64 {
+        let Ok(p) = generate(
+            &mut oxla_fuzz::choice::Choices::from_seed(seed),
+            &GenConfig::default(),
+        ) else {
+            continue;
+        };
+        for n in &p.nodes {
+            match &n.kind {
+                Kind::Dot(_, Some(_)) => wide_dots += 1,
+                Kind::Conv { result, .. } => {
+                    let Ok((m, _)) = p.build() else { continue };
+                    let text = oxla_hlo::text::print_module(&m);
+                    if text.contains("bf16[") || text.contains("s8[") || text.contains("f8e4m3fn[")
+                    {
+                        narrow_convs += 1;
+                    }
+                    wide_convs += usize::from(result.is_some());
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        wide_dots > 0 && narrow_convs > 0 && wide_convs > 0,
+        "wide dots {wide_dots}, narrow convolutions {narrow_convs}, wide convolutions {wide_convs}"
+    );
+}
