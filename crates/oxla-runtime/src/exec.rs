@@ -330,6 +330,23 @@ impl Bytes {
     }
 }
 
+/// Whether `b` has exactly `holders` strong references, all of them the caller's, so that
+/// its bytes may be updated in place. Once true, no other thread can still reach the bytes.
+///
+/// `Arc::strong_count` is a relaxed load: seeing another holder's decrement through it does
+/// not order that holder's earlier reads of the bytes (a clone read on another thread, then
+/// dropped) before our in-place writes, which is a data race in the memory model. Each
+/// `Arc` drop decrements with release ordering, so an acquire fence after the load gives
+/// exactly what `Arc::get_mut` gets (free on x86: a compiler barrier). ThreadSanitizer does
+/// not model fences, but the in-place writes happen in JIT code it does not see either.
+pub(crate) fn held_only_by(b: &Arc<Bytes>, holders: usize) -> bool {
+    let only = Arc::strong_count(b) == holders;
+    if only {
+        std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+    }
+    only
+}
+
 /// A value during one program execution.
 #[derive(Clone, Debug)]
 pub(crate) enum V {

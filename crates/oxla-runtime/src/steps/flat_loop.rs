@@ -24,7 +24,7 @@ use oxla_hlo::{HloComputation, HloModule, PrimitiveType, Result, Shape};
 use oxla_passes::buffer_assignment::{shape_bytes, ALIGN};
 use oxla_passes::Slot;
 
-use crate::exec::{Bytes, V};
+use crate::exec::{held_only_by, Bytes, V};
 use crate::plan::{Action, InPlace, Program, Programs, Step};
 use crate::run::Frame;
 use crate::steps::gemm::{ConstB, DeferredGemm, PackedAny};
@@ -397,7 +397,7 @@ impl FlatLoop {
         let leaf_ok = |x: &V, k: usize| match x {
             V::Arr { keep, .. } => {
                 !self.in_place.contains(&(k as S))
-                    || keep.as_ref().is_some_and(|b| Arc::strong_count(b) == 1)
+                    || keep.as_ref().is_some_and(|b| held_only_by(b, 1))
             }
             _ => false,
         };

@@ -2,13 +2,11 @@
 //! worker pool along its outermost dimension; and the in-place form of dynamic-update-slice
 //! (only the update written into a dead operand's memory), with its ownership checks.
 
-use std::sync::Arc;
-
 use oxla_codegen::Kernel;
 use oxla_hlo::{Error, HloComputation, HloInstruction, Op, Result};
 use oxla_passes::Slot;
 
-use crate::exec::{parallel_for, SendPtr, V};
+use crate::exec::{held_only_by, parallel_for, SendPtr, V};
 use crate::plan::{InPlace, Programs};
 use crate::run::StepCtx;
 
@@ -150,7 +148,7 @@ impl Programs {
         match (&vals[ins.operands[0].index()], kind) {
             (V::Arr { keep: None, .. }, InPlace::Arena) => true,
             (V::Arr { keep: Some(k), .. }, InPlace::Owned { holders }) => {
-                let mine = Arc::strong_count(k) == holders;
+                let mine = held_only_by(k, holders);
                 if mine {
                     k.written();
                 }
