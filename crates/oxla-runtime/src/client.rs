@@ -145,6 +145,31 @@ impl Client {
         })
     }
 
+    /// A client for one process of an `mpirun` job (cargo feature `mpi`): MPI is
+    /// initialized, the job's devices are `local_devices` per process (`devices` in
+    /// `options` is ignored), and collectives between processes go over MPI
+    /// ([`crate::comm_mpi::MpiCommunicator`]). Each process compiles the same programs and
+    /// runs its share of each with [`crate::Executable::execute_local`].
+    #[cfg(feature = "mpi")]
+    pub fn cpu_distributed(local_devices: usize, options: ClientOptions) -> Result<Client> {
+        let comm = Arc::new(crate::comm_mpi::MpiCommunicator::init(local_devices)?);
+        Client::cpu_with(ClientOptions {
+            devices: local_devices * comm.process_count(),
+            communicator: Some(comm),
+            ..options
+        })
+    }
+
+    /// This process's index in a multi-process job (0 in one process).
+    pub fn process_index(&self) -> usize {
+        self.shared.comm.process().0
+    }
+
+    /// The processes of the job (1 in one process).
+    pub fn process_count(&self) -> usize {
+        self.shared.comm.process().1
+    }
+
     /// How many devices the client has.
     pub fn device_count(&self) -> usize {
         self.shared.queues.len()

@@ -65,6 +65,18 @@ pub trait Communicator: Send + Sync + std::panic::RefUnwindSafe {
     fn shares_memory(&self) -> bool {
         false
     }
+
+    /// The program instances this process runs, of `total` (instance id = replica ×
+    /// partitions + partition): all of them in one process; a cross-process transport
+    /// answers this process's share ([`crate::Executable::execute_local`] launches them).
+    fn local_instances(&self, total: usize) -> Result<std::ops::Range<usize>> {
+        Ok(0..total)
+    }
+
+    /// This process's index in the job and the job's process count ((0, 1) in-process).
+    fn process(&self) -> (usize, usize) {
+        (0, 1)
+    }
 }
 
 struct Slot {

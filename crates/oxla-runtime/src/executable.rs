@@ -329,6 +329,41 @@ impl Executable {
         self.sharded("execute_sharded_with", args, Some(cancel))
     }
 
+    /// Runs the instances this process owns (all of them in one process; this process's
+    /// share under a cross-process communicator such as MPI's, `Client::cpu_distributed`),
+    /// concurrently. `args[k]` are the arguments of the k-th local instance, in instance
+    /// order (instance id = replica × partitions + partition; [`Executable::local_instances`]
+    /// names them); results come back in the same order.
+    pub fn execute_local(&self, args: &[Vec<&Buffer>]) -> Result<Vec<Vec<Buffer>>> {
+        let g = self.inner.grid;
+        let ids = self.local_instances()?;
+        if args.len() != ids.len() {
+            return Err(Error::invalid(format!(
+                "execute_local: {} argument lists for the {} instances of this process",
+                args.len(),
+                ids.len()
+            )));
+        }
+        let launches: Vec<Launch> = ids
+            .zip(args)
+            .map(|(i, a)| Launch {
+                executable: self,
+                replica: i / g.partitions as usize,
+                partition: i % g.partitions as usize,
+                args: a.clone(),
+            })
+            .collect();
+        launch(&self.inner.shared, &launches, None)
+    }
+
+    /// The instance ids (replica × partitions + partition) this process runs.
+    pub fn local_instances(&self) -> Result<std::ops::Range<usize>> {
+        self.inner
+            .shared
+            .comm
+            .local_instances(self.inner.grid.processes())
+    }
+
     /// One instance per (replica, partition) with `args` in replica-major order; `what`
     /// names the caller in the argument-count error.
     fn sharded(

@@ -25,6 +25,8 @@ mod buffer;
 mod cancel;
 mod client;
 pub mod comm;
+#[cfg(feature = "mpi")]
+pub mod comm_mpi;
 mod custom_call;
 mod device;
 mod exec;

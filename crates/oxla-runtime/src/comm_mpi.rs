@@ -1,0 +1,471 @@
+//! The cross-process communicator over MPI (cargo feature `mpi`; Open MPI through rsmpi).
+//!
+//! Every process of an `mpirun` job runs the same program on its share of the instances:
+//! with `L` local devices per process, process `p` runs instances `p·L .. (p+1)·L`
+//! (instance id = replica × partitions + partition), so an instance's process is `id / L`.
+//! A collective's members exchange their contributions point to point, each pair of
+//! instances on its own tag (messages between two ranks on one tag arrive in order, and each
+//! instance runs its collectives in program order), and every member then computes the
+//! result from all contributions, as in-process members do. Sends are non-blocking and the
+//! receiving side polls with `MPI_Improbe` until the deadline, so a peer that died or stalls
+//! gives an error naming the op, the instance and its process within the client's timeout;
+//! MPI's error handler is set to return, not abort.
+//!
+//! Not yet: send/recv by channel across processes, a reduce-in-process-first step, and
+//! MPI's own `MPI_Allreduce` for the plain reducers.
+
+use std::collections::HashMap;
+use std::ffi::c_int;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use mpi::ffi;
+use mpi::traits::Communicator as _;
+use oxla_hlo::{Error, Result};
+
+use crate::comm::{Communicator, Contributions, RendezvousKey};
+use crate::Buffer;
+
+/// Tags below this are left to other users of `MPI_COMM_WORLD`.
+const TAG_BASE: c_int = 1000;
+/// A message's first four bytes.
+const MAGIC: &[u8; 4] = b"OXC1";
+
+/// The MPI library, initialized once per process and finalized when the last communicator
+/// goes.
+struct Env(Mutex<Option<mpi::environment::Universe>>);
+
+// SAFETY: MPI is initialized with MPI_THREAD_MULTIPLE (checked in `MpiCommunicator::init`),
+// so any thread may call it; the universe is only dropped (MPI_Finalize) under the mutex.
+unsafe impl Send for Env {}
+unsafe impl Sync for Env {}
+
+/// A send still in flight and the bytes it reads.
+struct Pending {
+    request: ffi::MPI_Request,
+    _bytes: Vec<u8>,
+}
+
+// SAFETY: an MPI request handle may be tested from any thread under MPI_THREAD_MULTIPLE;
+// the bytes are owned.
+unsafe impl Send for Pending {}
+
+/// The transport between the program instances of an `mpirun` job.
+pub struct MpiCommunicator {
+    env: Env,
+    rank: usize,
+    size: usize,
+    /// Instances per process.
+    local: usize,
+    pending: Mutex<Vec<Pending>>,
+    aborted: Mutex<HashMap<u64, String>>,
+}
+
+impl std::panic::RefUnwindSafe for MpiCommunicator {}
+
+impl MpiCommunicator {
+    /// Initializes MPI (once per process) with `local` program instances per process.
+    pub fn init(local: usize) -> Result<MpiCommunicator> {
+        if local == 0 || local > 128 {
+            return Err(Error::invalid(format!(
+                "{local} devices per process (1 to 128)"
+            )));
+        }
+        let (universe, threading) = mpi::initialize_with_threading(mpi::Threading::Multiple)
+            .ok_or_else(|| {
+                Error::invalid(
+                    "MPI is already initialized in this process (one client per process)",
+                )
+            })?;
+        if threading != mpi::Threading::Multiple {
+            return Err(Error::unimplemented(format!(
+                "the MPI library gives thread level {threading:?}; Oxla's devices call it from \
+                 several threads and need MPI_THREAD_MULTIPLE"
+            )));
+        }
+        let world = universe.world();
+        // SAFETY: MPI is initialized; both handles are MPI's own constants.
+        let rc = unsafe {
+            ffi::MPI_Comm_set_errhandler(ffi::RSMPI_COMM_WORLD, ffi::RSMPI_ERRORS_RETURN)
+        };
+        check(rc, "MPI_Comm_set_errhandler")?;
+        Ok(MpiCommunicator {
+            rank: world.rank() as usize,
+            size: world.size() as usize,
+            env: Env(Mutex::new(Some(universe))),
+            local,
+            pending: Mutex::new(Vec::new()),
+            aborted: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// This process's index in the job (its MPI rank).
+    pub fn process_index(&self) -> usize {
+        self.rank
+    }
+
+    /// The processes of the job.
+    pub fn process_count(&self) -> usize {
+        self.size
+    }
+
+    /// Program instances (devices) per process.
+    pub fn local_devices(&self) -> usize {
+        self.local
+    }
+
+    /// The process (rank) running instance `id`.
+    fn owner(&self, id: usize) -> usize {
+        id / self.local
+    }
+
+    /// The tag of messages from instance `from` to instance `to`.
+    fn tag(&self, from: usize, to: usize) -> c_int {
+        TAG_BASE + ((from % self.local) * self.local + to % self.local) as c_int
+    }
+
+    /// Starts sending `bytes` to `rank`; the send completes in the background.
+    fn send_bytes(&self, bytes: Vec<u8>, rank: usize, tag: c_int) -> Result<()> {
+        let count = c_int::try_from(bytes.len())
+            .map_err(|_| Error::unimplemented("a collective contribution over 2 GiB over MPI"))?;
+        let mut request = std::mem::MaybeUninit::<ffi::MPI_Request>::uninit();
+        // SAFETY: `bytes` stays alive (owned by `Pending`) until the request completes.
+        let rc = unsafe {
+            ffi::MPI_Isend(
+                bytes.as_ptr().cast(),
+                count,
+                ffi::RSMPI_UINT8_T,
+                rank as c_int,
+                tag,
+                ffi::RSMPI_COMM_WORLD,
+                request.as_mut_ptr(),
+            )
+        };
+        check(rc, "MPI_Isend")?;
+        // SAFETY: MPI_Isend succeeded and wrote the request.
+        let request = unsafe { request.assume_init() };
+        let mut p = self.lock_pending()?;
+        p.push(Pending {
+            request,
+            _bytes: bytes,
+        });
+        Ok(())
+    }
+
+    /// A message from `rank` on `tag`, if one has arrived.
+    fn try_recv(&self, rank: usize, tag: c_int) -> Result<Option<Vec<u8>>> {
+        let mut flag: c_int = 0;
+        let mut message = std::mem::MaybeUninit::<ffi::MPI_Message>::uninit();
+        let mut status = std::mem::MaybeUninit::<ffi::MPI_Status>::uninit();
+        // SAFETY: out-pointers to live locals.
+        let rc = unsafe {
+            ffi::MPI_Improbe(
+                rank as c_int,
+                tag,
+                ffi::RSMPI_COMM_WORLD,
+                &mut flag,
+                message.as_mut_ptr(),
+                status.as_mut_ptr(),
+            )
+        };
+        check(rc, "MPI_Improbe")?;
+        if flag == 0 {
+            return Ok(None);
+        }
+        // SAFETY: a matched probe wrote both.
+        let (mut message, status) = unsafe { (message.assume_init(), status.assume_init()) };
+        let mut count: c_int = 0;
+        // SAFETY: a valid status and datatype.
+        check(
+            unsafe { ffi::MPI_Get_count(&status, ffi::RSMPI_UINT8_T, &mut count) },
+            "MPI_Get_count",
+        )?;
+        let mut bytes = vec![0u8; usize::try_from(count).unwrap_or(0)];
+        let mut st = std::mem::MaybeUninit::<ffi::MPI_Status>::uninit();
+        // SAFETY: `bytes` has room for the matched message's `count` bytes.
+        let rc = unsafe {
+            ffi::MPI_Mrecv(
+                bytes.as_mut_ptr().cast(),
+                count,
+                ffi::RSMPI_UINT8_T,
+                &mut message,
+                st.as_mut_ptr(),
+            )
+        };
+        check(rc, "MPI_Mrecv")?;
+        Ok(Some(bytes))
+    }
+
+    /// Frees the sends that have completed.
+    fn progress(&self) -> Result<()> {
+        let mut p = self.lock_pending()?;
+        let mut k = 0;
+        while k < p.len() {
+            let mut done: c_int = 0;
+            let mut st = std::mem::MaybeUninit::<ffi::MPI_Status>::uninit();
+            // SAFETY: an active request of ours.
+            let rc = unsafe { ffi::MPI_Test(&mut p[k].request, &mut done, st.as_mut_ptr()) };
+            check(rc, "MPI_Test")?;
+            if done != 0 {
+                p.swap_remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn lock_pending(&self) -> Result<std::sync::MutexGuard<'_, Vec<Pending>>> {
+        self.pending
+            .lock()
+            .map_err(|_| Error::internal("MPI communicator lock poisoned"))
+    }
+
+    fn aborted(&self, run: u64) -> Option<String> {
+        self.aborted.lock().ok()?.get(&run).cloned()
+    }
+}
+
+impl Drop for MpiCommunicator {
+    fn drop(&mut self) {
+        // Sends still in flight must end before MPI_Finalize; a peer that never receives
+        // them (it failed) leaves them to be cancelled.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while self.pending.lock().is_ok_and(|p| !p.is_empty()) && Instant::now() < deadline {
+            if self.progress().is_err() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if let Ok(mut p) = self.pending.lock() {
+            for s in p.iter_mut() {
+                // SAFETY: an active request of ours; cancelled, then completed.
+                unsafe {
+                    ffi::MPI_Cancel(&mut s.request);
+                    ffi::MPI_Request_free(&mut s.request);
+                }
+            }
+            p.clear();
+        }
+        if let Ok(mut u) = self.env.0.lock() {
+            u.take();
+        }
+    }
+}
+
+fn check(rc: c_int, what: &str) -> Result<()> {
+    if rc == 0 {
+        return Ok(());
+    }
+    let mut buf = vec![0u8; 512];
+    let mut len: c_int = 0;
+    // SAFETY: a buffer of MPI_MAX_ERROR_STRING (≤ 512 in Open MPI) bytes.
+    unsafe { ffi::MPI_Error_string(rc, buf.as_mut_ptr().cast(), &mut len) };
+    buf.truncate(usize::try_from(len).unwrap_or(0));
+    Err(Error::runtime(format!(
+        "{what} failed: {}",
+        String::from_utf8_lossy(&buf)
+    )))
+}
+
+/// A contribution as one message: magic, op, run, seq, group, buffer lengths, bytes.
+fn encode(op: &str, key: &RendezvousKey, contribution: &[&[u8]]) -> Vec<u8> {
+    let total: usize = contribution.iter().map(|c| c.len()).sum();
+    let mut m = Vec::with_capacity(64 + op.len() + 8 * key.group.len() + total);
+    m.extend_from_slice(MAGIC);
+    m.extend_from_slice(&(op.len() as u32).to_le_bytes());
+    m.extend_from_slice(op.as_bytes());
+    m.extend_from_slice(&key.run.to_le_bytes());
+    m.extend_from_slice(&key.seq.to_le_bytes());
+    m.extend_from_slice(&(key.group.len() as u32).to_le_bytes());
+    for &g in &key.group {
+        m.extend_from_slice(&(g as u64).to_le_bytes());
+    }
+    m.extend_from_slice(&(contribution.len() as u32).to_le_bytes());
+    for c in contribution {
+        m.extend_from_slice(&(c.len() as u64).to_le_bytes());
+    }
+    for c in contribution {
+        m.extend_from_slice(c);
+    }
+    m
+}
+
+/// Reads a message sent by instance `from`: its op, run, seq and group must be this
+/// member's, or the two instances are running different programs.
+fn decode<'a>(m: &'a [u8], op: &str, key: &RendezvousKey, from: usize) -> Result<Vec<&'a [u8]>> {
+    let bad = || Error::runtime(format!("{op}: a malformed message from instance {from}"));
+    let mut at = 0usize;
+    let mut take = |n: usize| -> Result<&'a [u8]> {
+        let s = m
+            .get(at..at.checked_add(n).ok_or_else(bad)?)
+            .ok_or_else(bad)?;
+        at += n;
+        Ok(s)
+    };
+    let u32_at = |s: &[u8]| u32::from_le_bytes([s[0], s[1], s[2], s[3]]) as usize;
+    let u64_at = |s: &[u8]| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(s);
+        u64::from_le_bytes(b)
+    };
+    if take(4)? != MAGIC {
+        return Err(bad());
+    }
+    let n = u32_at(take(4)?);
+    let their_op = String::from_utf8_lossy(take(n)?).into_owned();
+    let run = u64_at(take(8)?);
+    let seq = u64_at(take(8)?);
+    let ng = u32_at(take(4)?);
+    let mut group = Vec::with_capacity(ng.min(1 << 16));
+    for _ in 0..ng {
+        group.push(u64_at(take(8)?) as usize);
+    }
+    if their_op != op || seq != key.seq || group != key.group || run != key.run {
+        return Err(Error::runtime(format!(
+            "collectives out of step: instance {from} called {their_op} (run {run}, #{seq} over \
+             {group:?}) where this one calls {op} (run {}, #{} over {:?}); every process must \
+             run the same programs in the same order",
+            key.run, key.seq, key.group
+        )));
+    }
+    let nb = u32_at(take(4)?);
+    let lens: Vec<usize> = (0..nb)
+        .map(|_| take(8).map(|s| u64_at(s) as usize))
+        .collect::<Result<_>>()?;
+    lens.into_iter().map(take).collect()
+}
+
+impl Communicator for MpiCommunicator {
+    fn rendezvous(
+        &self,
+        key: &RendezvousKey,
+        me: usize,
+        op: &str,
+        contribution: &[&[u8]],
+        timeout: Duration,
+        f: &mut dyn FnMut(&Contributions) -> Result<()>,
+    ) -> Result<()> {
+        let pos = key
+            .group
+            .iter()
+            .position(|&g| g == me)
+            .ok_or_else(|| Error::internal(format!("instance {me} outside its group")))?;
+        if self.owner(me) != self.rank {
+            return Err(Error::internal(format!(
+                "instance {me} belongs to process {}, not this one ({})",
+                self.owner(me),
+                self.rank
+            )));
+        }
+        if let Some(m) = key.group.iter().find(|&&m| self.owner(m) >= self.size) {
+            return Err(Error::invalid(format!(
+                "{op}: instance {m} would run on process {} of a {}-process job ({} devices each)",
+                self.owner(*m),
+                self.size,
+                self.local
+            )));
+        }
+        let deadline = Instant::now() + timeout;
+        let message = encode(op, key, contribution);
+        for &m in &key.group {
+            if m != me {
+                self.send_bytes(message.clone(), self.owner(m), self.tag(me, m))?;
+            }
+        }
+        let mut got: Vec<Option<Vec<u8>>> = vec![None; key.group.len()];
+        let mut left = key.group.len() - 1;
+        let mut spins = 0u32;
+        while left > 0 {
+            for (i, &m) in key.group.iter().enumerate() {
+                if i == pos || got[i].is_some() {
+                    continue;
+                }
+                if let Some(b) = self.try_recv(self.owner(m), self.tag(m, me))? {
+                    got[i] = Some(b);
+                    left -= 1;
+                }
+            }
+            if left == 0 {
+                break;
+            }
+            if let Some(why) = self.aborted(key.run) {
+                return Err(Error::runtime(format!("{op}: run aborted: {why}")));
+            }
+            if Instant::now() >= deadline {
+                let missing: Vec<String> = key
+                    .group
+                    .iter()
+                    .zip(&got)
+                    .enumerate()
+                    .filter(|&(i, (_, g))| i != pos && g.is_none())
+                    .map(|(_, (&m, _))| format!("instance {m} (process {})", self.owner(m)))
+                    .collect();
+                return Err(Error::runtime(format!(
+                    "{op}: timed out after {:.1} s waiting for {} (a peer that died, stalls or \
+                     runs another program)",
+                    timeout.as_secs_f64(),
+                    missing.join(", ")
+                )));
+            }
+            // Spin briefly (collectives of a step arrive close together), then yield the core.
+            spins += 1;
+            if spins > 64 {
+                std::thread::sleep(Duration::from_micros(50));
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        self.progress()?;
+        let parts: Vec<Vec<&[u8]>> = key
+            .group
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| match &got[i] {
+                None => Ok(contribution.to_vec()),
+                Some(b) => decode(b, op, key, m),
+            })
+            .collect::<Result<_>>()?;
+        f(&parts)
+    }
+
+    fn send(&self, _run: u64, channel: i64, _payload: Vec<Buffer>) -> Result<()> {
+        Err(Error::unimplemented(format!(
+            "send on channel {channel}: send/recv between processes over MPI is not supported yet"
+        )))
+    }
+
+    fn recv(&self, _run: u64, channel: i64, _timeout: Duration) -> Result<Vec<Buffer>> {
+        Err(Error::unimplemented(format!(
+            "recv on channel {channel}: send/recv between processes over MPI is not supported yet"
+        )))
+    }
+
+    fn abort(&self, run: u64, why: &str) {
+        if let Ok(mut a) = self.aborted.lock() {
+            a.entry(run).or_insert_with(|| why.to_string());
+        }
+    }
+
+    fn finish(&self, run: u64) {
+        if let Ok(mut a) = self.aborted.lock() {
+            a.remove(&run);
+        }
+        let _ = self.progress();
+    }
+
+    fn process(&self) -> (usize, usize) {
+        (self.rank, self.size)
+    }
+
+    fn local_instances(&self, total: usize) -> Result<std::ops::Range<usize>> {
+        if total != self.local * self.size {
+            return Err(Error::invalid(format!(
+                "a program of {total} instances (replicas × partitions) on {} processes × {} \
+                 devices: the job must have one instance per device",
+                self.size, self.local
+            )));
+        }
+        Ok(self.rank * self.local..(self.rank + 1) * self.local)
+    }
+}

@@ -1,0 +1,205 @@
+//! Collectives across processes over MPI, checked against the same programs run in one
+//! process: every collective kind (all-reduce, all-gather, reduce-scatter, all-to-all,
+//! collective-permute) and a data-parallel MLP training loop, bit for bit (the reduction
+//! order is the same: members are folded in group order either way).
+//!
+//! ```text
+//! cargo build --release -p oxla --features mpi --example mpi_check
+//! mpirun -n 2 target/release/examples/mpi_check --local 2
+//! ```
+//!
+//! `--stall-at STEP` makes the last process stop answering before that training step (it
+//! sleeps): every other process must then fail within `--timeout` seconds with an error
+//! naming the all-reduce and the missing process (printed as `peer failure reported: ...`,
+//! exit code 3). A process that dies outright makes `mpirun` end the whole job.
+
+use std::time::Duration;
+
+use oxla::hlo::text::parse_module;
+use oxla::hlo::{Error, Result};
+use oxla::runtime::{Buffer, Client, ClientOptions, CompileOptions, Executable};
+
+const IN: usize = 8;
+const HIDDEN: usize = 16;
+const OUT: usize = 4;
+/// Rows of the batch per instance.
+const ROWS: usize = 6;
+
+fn collectives(n: usize) -> String {
+    let pairs: Vec<String> = (0..n).map(|i| format!("{{{i},{}}}", (i + 1) % n)).collect();
+    format!(
+        "HloModule collectives, replica_count={n}\n\
+         add {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}}\n\
+         mx {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] maximum(a, b)\n}}\n\
+         ENTRY e {{\n  x = f32[{m}] parameter(0)\n\
+         ar = f32[{m}] all-reduce(x), replica_groups={{}}, to_apply=add\n\
+         am = f32[{m}] all-reduce(x), replica_groups={{}}, to_apply=mx\n\
+         ag = f32[{g}] all-gather(x), replica_groups={{}}, dimensions={{0}}\n\
+         rs = f32[4] reduce-scatter(x), replica_groups={{}}, dimensions={{0}}, to_apply=add\n\
+         aa = f32[{m}] all-to-all(x), replica_groups={{}}, dimensions={{0}}\n\
+         cp = f32[{m}] collective-permute(x), source_target_pairs={{{p}}}\n\
+         ROOT t = (f32[{m}], f32[{m}], f32[{g}], f32[4], f32[{m}], f32[{m}]) tuple(ar, am, ag, rs, aa, cp)\n}}\n",
+        m = 4 * n,
+        g = 4 * n * n,
+        p = pairs.join(",")
+    )
+}
+
+/// One SGD step of a ReLU MLP on this instance's rows, gradients and loss summed over
+/// every instance: (x, y, w1, w2) -> (w1, w2, loss).
+fn mlp_step(n: usize) -> String {
+    let scale = 2.0 / (ROWS * n * OUT) as f32;
+    format!(
+        "HloModule mlp_step, replica_count={n}\n\
+         add {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}}\n\
+         ENTRY step {{\n  x = f32[{R},{IN}] parameter(0)\n  y = f32[{R},{OUT}] parameter(1)\n\
+         w1 = f32[{IN},{HIDDEN}] parameter(2)\n  w2 = f32[{HIDDEN},{OUT}] parameter(3)\n\
+         h0 = f32[{R},{HIDDEN}] dot(x, w1), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n\
+         z = f32[] constant(0)\n  zb = f32[{R},{HIDDEN}] broadcast(z), dimensions={{}}\n\
+         h = f32[{R},{HIDDEN}] maximum(h0, zb)\n\
+         p = f32[{R},{OUT}] dot(h, w2), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n\
+         e = f32[{R},{OUT}] subtract(p, y)\n  c = f32[] constant({scale:e})\n\
+         cb = f32[{R},{OUT}] broadcast(c), dimensions={{}}\n  d = f32[{R},{OUT}] multiply(e, cb)\n\
+         gw2 = f32[{HIDDEN},{OUT}] dot(h, d), lhs_contracting_dims={{0}}, rhs_contracting_dims={{0}}\n\
+         dh0 = f32[{R},{HIDDEN}] dot(d, w2), lhs_contracting_dims={{1}}, rhs_contracting_dims={{1}}\n\
+         act = pred[{R},{HIDDEN}] compare(h0, zb), direction=GT\n\
+         dh = f32[{R},{HIDDEN}] select(act, dh0, zb)\n\
+         gw1 = f32[{IN},{HIDDEN}] dot(x, dh), lhs_contracting_dims={{0}}, rhs_contracting_dims={{0}}\n\
+         sq = f32[{R},{OUT}] multiply(e, e)\n  ls = f32[] reduce(sq, z), dimensions={{0,1}}, to_apply=add\n\
+         g1 = f32[{IN},{HIDDEN}] all-reduce(gw1), replica_groups={{}}, to_apply=add\n\
+         g2 = f32[{HIDDEN},{OUT}] all-reduce(gw2), replica_groups={{}}, to_apply=add\n\
+         loss = f32[] all-reduce(ls), replica_groups={{}}, to_apply=add\n\
+         lr = f32[] constant(0.05)\n  lr1 = f32[{IN},{HIDDEN}] broadcast(lr), dimensions={{}}\n\
+         lr2 = f32[{HIDDEN},{OUT}] broadcast(lr), dimensions={{}}\n\
+         s1 = f32[{IN},{HIDDEN}] multiply(g1, lr1)\n  s2 = f32[{HIDDEN},{OUT}] multiply(g2, lr2)\n\
+         n1 = f32[{IN},{HIDDEN}] subtract(w1, s1)\n  n2 = f32[{HIDDEN},{OUT}] subtract(w2, s2)\n\
+         ROOT t = (f32[{IN},{HIDDEN}], f32[{HIDDEN},{OUT}], f32[]) tuple(n1, n2, loss)\n}}\n",
+        R = ROWS
+    )
+}
+
+/// Deterministic values for instance `i`.
+fn values(len: usize, seed: usize) -> Vec<f32> {
+    (0..len)
+        .map(|k| (((k * 37 + seed * 101) % 23) as f32 - 11.0) / 8.0)
+        .collect()
+}
+
+fn compile(client: &Client, text: &str) -> Result<Executable> {
+    client.compile(&parse_module(text)?, &CompileOptions::default())
+}
+
+fn same(a: &[Buffer], b: &[Buffer], what: &str) -> Result<()> {
+    for (k, (x, y)) in a.iter().zip(b).enumerate() {
+        if x.to_literal()? != y.to_literal()? {
+            return Err(Error::runtime(format!(
+                "{what}: result {k} differs from one process"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn main() {
+    let mut local = 1;
+    let mut steps = 20;
+    let mut die_at = None;
+    let mut timeout = 10.0;
+    let args: Vec<String> = std::env::args().collect();
+    let mut i = 1;
+    while i + 1 < args.len() {
+        let v = &args[i + 1];
+        match args[i].as_str() {
+            "--local" => local = v.parse().unwrap_or(1),
+            "--steps" => steps = v.parse().unwrap_or(20),
+            "--stall-at" => die_at = v.parse::<usize>().ok(),
+            "--timeout" => timeout = v.parse().unwrap_or(10.0),
+            _ => {}
+        }
+        i += 2;
+    }
+    match run(local, steps, die_at, timeout) {
+        Ok(()) => {}
+        Err(e) if die_at.is_some() => {
+            println!("peer failure reported: {e}");
+            std::process::exit(3);
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+fn run(local: usize, steps: usize, die_at: Option<usize>, timeout: f64) -> Result<()> {
+    let opts = ClientOptions {
+        timeout: Duration::from_secs_f64(timeout),
+        ..Default::default()
+    };
+    let client = Client::cpu_distributed(local, opts.clone())?;
+    let (me, procs) = (client.process_index(), client.process_count());
+    let n = local * procs;
+    // The reference: every instance in this one process.
+    let one = Client::cpu_with(ClientOptions { devices: n, ..opts })?;
+
+    let text = collectives(n);
+    let (exe, exe1) = (compile(&client, &text)?, compile(&one, &text)?);
+    let xs: Vec<Buffer> = (0..n)
+        .map(|i| Buffer::from_slice(&values(4 * n, i), &[4 * n as i64]))
+        .collect::<Result<_>>()?;
+    let ids = exe.local_instances()?;
+    let mine: Vec<Vec<&Buffer>> = ids.clone().map(|i| vec![&xs[i]]).collect();
+    let got = exe.execute_local(&mine)?;
+    let want = exe1.execute_sharded(&xs.iter().map(|x| vec![x]).collect::<Vec<_>>())?;
+    for (k, i) in ids.clone().enumerate() {
+        same(&got[k], &want[i], &format!("collectives, instance {i}"))?;
+    }
+    println!("process {me}/{procs}: all-reduce, all-gather, reduce-scatter, all-to-all and collective-permute of {n} instances match one process");
+
+    let text = mlp_step(n);
+    let (step, step1) = (compile(&client, &text)?, compile(&one, &text)?);
+    let data: Vec<(Buffer, Buffer)> = (0..n)
+        .map(|i| {
+            Ok((
+                Buffer::from_slice(&values(ROWS * IN, 2 * i), &[ROWS as i64, IN as i64])?,
+                Buffer::from_slice(&values(ROWS * OUT, 2 * i + 1), &[ROWS as i64, OUT as i64])?,
+            ))
+        })
+        .collect::<Result<_>>()?;
+    let w1 = Buffer::from_slice(&values(IN * HIDDEN, 1000), &[IN as i64, HIDDEN as i64])?;
+    let w2 = Buffer::from_slice(&values(HIDDEN * OUT, 2000), &[HIDDEN as i64, OUT as i64])?;
+    let (mut w, mut w_one) = ((w1.clone(), w2.clone()), (w1, w2));
+    let mut losses = vec![];
+    for s in 0..steps {
+        if die_at == Some(s) && me + 1 == procs {
+            println!("process {me}: stalling before step {s}");
+            std::thread::sleep(Duration::from_secs_f64(timeout * 4.0 + 5.0));
+            return Err(Error::runtime("stalled on purpose"));
+        }
+        let args: Vec<Vec<&Buffer>> = ids
+            .clone()
+            .map(|i| vec![&data[i].0, &data[i].1, &w.0, &w.1])
+            .collect();
+        let out = step.execute_local(&args)?;
+        let args1: Vec<Vec<&Buffer>> = (0..n)
+            .map(|i| vec![&data[i].0, &data[i].1, &w_one.0, &w_one.1])
+            .collect();
+        let out1 = step1.execute_sharded(&args1)?;
+        for (k, i) in ids.clone().enumerate() {
+            same(
+                &out[k],
+                &out1[i],
+                &format!("training step {s}, instance {i}"),
+            )?;
+        }
+        losses.push(out[0][2].to_vec::<f32>()?[0]);
+        w = (out[0][0].clone(), out[0][1].clone());
+        w_one = (out1[0][0].clone(), out1[0][1].clone());
+    }
+    println!(
+        "process {me}/{procs}: {steps} data-parallel MLP steps match one process bit for bit; loss {:.6} -> {:.6}",
+        losses.first().copied().unwrap_or(0.0),
+        losses.last().copied().unwrap_or(0.0)
+    );
+    Ok(())
+}
