@@ -27,6 +27,10 @@ mod client;
 pub mod comm;
 #[cfg(feature = "mpi")]
 pub mod comm_mpi;
+/// The MPI binding (rsmpi) the `mpi` feature uses, for programs that mix their own MPI calls
+/// with Oxla's.
+#[cfg(feature = "mpi")]
+pub use mpi;
 mod custom_call;
 mod device;
 mod exec;

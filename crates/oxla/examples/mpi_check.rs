@@ -8,6 +8,10 @@
 //! mpirun -n 2 target/release/examples/mpi_check --local 2
 //! ```
 //!
+//! `--bench` instead times an all-reduce (sum of f32) of 1 KiB to 64 MiB across the job,
+//! Oxla's against `MPI_Allreduce` on the same buffers, and prints the bandwidth of each
+//! (bytes of the operand per second).
+//!
 //! `--stall-at STEP` makes the last process stop answering before that training step (it
 //! sleeps): every other process must then fail within `--timeout` seconds with an error
 //! naming the all-reduce and the missing process (printed as `peer failure reported: ...`,
@@ -106,6 +110,13 @@ fn main() {
     let mut die_at = None;
     let mut timeout = 10.0;
     let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--bench") {
+        if let Err(e) = bench() {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
     let mut i = 1;
     while i + 1 < args.len() {
         let v = &args[i + 1];
@@ -201,5 +212,58 @@ fn run(local: usize, steps: usize, die_at: Option<usize>, timeout: f64) -> Resul
         losses.first().copied().unwrap_or(0.0),
         losses.last().copied().unwrap_or(0.0)
     );
+    Ok(())
+}
+
+/// Oxla's all-reduce against `MPI_Allreduce`, one device per process.
+fn bench() -> Result<()> {
+    use mpi::collective::SystemOperation;
+    use mpi::traits::CommunicatorCollectives as _;
+    use oxla::runtime::mpi;
+    let client = Client::cpu_distributed(1, ClientOptions::default())?;
+    let (me, n) = (client.process_index(), client.process_count());
+    // The communicator initialized MPI; rsmpi's world handle needs no universe of its own.
+    let world = mpi::topology::SimpleCommunicator::world();
+    if me == 0 {
+        println!("bytes\toxla_GBps\tmpi_GBps\toxla/mpi");
+    }
+    let mut bytes = 1024usize;
+    while bytes <= 64 << 20 {
+        let len = bytes / 4;
+        let text = format!(
+            "HloModule ar, replica_count={n}\nadd {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}}\n\
+             ENTRY e {{\n  x = f32[{len}] parameter(0)\n  ROOT r = f32[{len}] all-reduce(x), replica_groups={{}}, to_apply=add\n}}\n"
+        );
+        let exe = compile(&client, &text)?;
+        let x = Buffer::from_slice(&values(len, me), &[len as i64])?;
+        let iters = (256usize << 20).div_ceil(bytes).clamp(3, 2000);
+        let time = |f: &mut dyn FnMut() -> Result<()>| -> Result<f64> {
+            f()?;
+            world.barrier();
+            let t0 = std::time::Instant::now();
+            for _ in 0..iters {
+                f()?;
+            }
+            world.barrier();
+            Ok(t0.elapsed().as_secs_f64() / iters as f64)
+        };
+        let t_oxla = time(&mut || exe.execute_local(&[vec![&x]]).map(|_| ()))?;
+        let src = values(len, me);
+        let mut dst = vec![0f32; len];
+        let t_mpi = time(&mut || {
+            world.all_reduce_into(&src[..], &mut dst[..], SystemOperation::sum());
+            Ok(())
+        })?;
+        if me == 0 {
+            let gbps = |t: f64| bytes as f64 / t / 1e9;
+            println!(
+                "{bytes}\t{:.3}\t{:.3}\t{:.2}",
+                gbps(t_oxla),
+                gbps(t_mpi),
+                t_mpi / t_oxla
+            );
+        }
+        bytes *= 4;
+    }
     Ok(())
 }
