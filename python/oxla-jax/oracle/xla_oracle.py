@@ -329,7 +329,10 @@ def parallel(seeds, jobs, progress):
     me = [sys.executable, "-W", "ignore", os.path.abspath(__file__), "--worker"]
 
     def start(q):
-        p = subprocess.Popen(me + [",".join(map(str, q))], stdout=subprocess.PIPE,
+        # The seeds of a queue are an arithmetic range: passed as START:STOP:STEP (a list of
+        # 100,000 seeds would not fit on a command line).
+        step = q[1] - q[0] if len(q) > 1 else 1
+        p = subprocess.Popen(me + [f"{q[0]}:{q[-1] + 1}:{step}"], stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, text=True)
         return p, q
 
@@ -379,7 +382,11 @@ def main():
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.worker:
-        worker([int(x) for x in a.worker.split(",")])
+        if ":" in a.worker:
+            start, stop, step = (int(x) for x in a.worker.split(":"))
+            worker(range(start, stop, step))
+        else:
+            worker([int(x) for x in a.worker.split(",")])
         return
     t0 = time.time()
     last = [t0]
