@@ -335,7 +335,6 @@ impl Executable {
     /// order (instance id = replica × partitions + partition; [`Executable::local_instances`]
     /// names them); results come back in the same order.
     pub fn execute_local(&self, args: &[Vec<&Buffer>]) -> Result<Vec<Vec<Buffer>>> {
-        let g = self.inner.grid;
         let ids = self.local_instances()?;
         if args.len() != ids.len() {
             return Err(Error::invalid(format!(
@@ -344,16 +343,24 @@ impl Executable {
                 ids.len()
             )));
         }
-        let launches: Vec<Launch> = ids
-            .zip(args)
+        launch(&self.inner.shared, &self.launches(ids, args), None)
+    }
+
+    /// The launches of instances `ids`, each with its argument list.
+    fn launches<'a>(
+        &'a self,
+        ids: impl Iterator<Item = usize>,
+        args: &[Vec<&'a Buffer>],
+    ) -> Vec<Launch<'a>> {
+        let parts = self.inner.grid.partitions as usize;
+        ids.zip(args)
             .map(|(i, a)| Launch {
                 executable: self,
-                replica: i / g.partitions as usize,
-                partition: i % g.partitions as usize,
+                replica: i / parts,
+                partition: i % parts,
                 args: a.clone(),
             })
-            .collect();
-        launch(&self.inner.shared, &launches, None)
+            .collect()
     }
 
     /// The instance ids (replica × partitions + partition) this process runs.
@@ -381,17 +388,11 @@ impl Executable {
                 g.partitions
             )));
         }
-        let launches: Vec<Launch> = args
-            .iter()
-            .enumerate()
-            .map(|(i, a)| Launch {
-                executable: self,
-                replica: i / g.partitions as usize,
-                partition: i % g.partitions as usize,
-                args: a.clone(),
-            })
-            .collect();
-        launch(&self.inner.shared, &launches, cancel)
+        launch(
+            &self.inner.shared,
+            &self.launches(0..args.len(), args),
+            cancel,
+        )
     }
 
     /// Starts a single-process execution on another thread and returns at once, so the

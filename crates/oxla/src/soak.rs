@@ -176,7 +176,7 @@ fn fixed_program(client: &Client, seed: u64) -> Result<bool> {
             let w = Buffer::from_slice(&vec![0.5f32; (k * n) as usize], &[k, n])?;
             for _ in 0..2 {
                 let out = exe.execute(&[&x, &w])?;
-                let got = out[0].to_vec::<f32>()?;
+                let got = first(&out)?.to_vec::<f32>()?;
                 let want = 0.5 * k as f32;
                 if got.iter().any(|&v| v != want) {
                     return Err(Error::runtime(format!("dot {m}x{k}x{n}: want {want}")));
@@ -195,7 +195,7 @@ fn fixed_program(client: &Client, seed: u64) -> Result<bool> {
             let exe = client.compile(&parse_module(&text)?, &CompileOptions::default())?;
             let x: Vec<i32> = (0..n as i32).rev().collect();
             let out = exe.execute(&[&Buffer::from_slice(&x, &[n])?])?;
-            let got = out[0].to_vec::<i32>()?;
+            let got = first(&out)?.to_vec::<i32>()?;
             if got.iter().enumerate().any(|(i, &v)| v != i as i32) {
                 return Err(Error::runtime(format!("sort of {n}: not sorted")));
             }
@@ -238,6 +238,11 @@ fn fixed_program(client: &Client, seed: u64) -> Result<bool> {
         }
     }
     Ok(true)
+}
+
+fn first(out: &[Buffer]) -> Result<&Buffer> {
+    out.first()
+        .ok_or_else(|| Error::runtime("a program with one result returned none"))
 }
 
 #[cfg(test)]
