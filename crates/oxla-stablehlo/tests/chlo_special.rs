@@ -256,7 +256,8 @@ fn conj_negates_the_imaginary_part() {
 }
 
 /// sinh and cosh in f32 against f64's, rounded: within 1 ULP up to the exp overflow edge
-/// (88), within 2e-5 relative past it (exp(|x| - ln 2)), finite while the result is.
+/// (88), within 3 ULP past it ((exp(|x|/2) / 2) · exp(|x|/2); exp(|x| - ln 2) was 24 ULP
+/// off there), finite while the result is.
 #[test]
 fn sinh_and_cosh_are_accurate_up_to_overflow() {
     let text = "func.func @main(%arg0: tensor<9xf32>) -> (tensor<9xf32>, tensor<9xf32>) {\n  \
@@ -265,7 +266,7 @@ fn sinh_and_cosh_are_accurate_up_to_overflow() {
                 return %0, %1 : tensor<9xf32>, tensor<9xf32>\n}\n";
     let module = parse_module(text).expect("parses");
     let imp = import(&module, None).expect("imports");
-    let x = [0.0f32, -1e-5, 1.0, -20.0, 50.5, 87.9, 88.5, 89.2, -89.4];
+    let x = [0.0f32, -1e-5, 1.0, -20.0, 50.5, 87.9, 88.0081, 89.2, -89.4];
     let out = oxla_interp::Interpreter::new()
         .run(imp.computation.module(), &[Literal::vec1(&x)])
         .expect("runs");
@@ -274,15 +275,9 @@ fn sinh_and_cosh_are_accurate_up_to_overflow() {
         for (&v, &g) in x.iter().zip(t[k].data_as::<f32>().unwrap()) {
             let want = f(v as f64) as f32;
             assert!(g.is_finite(), "{k}: {v} -> {g}");
-            if v.abs() <= 88.0 {
-                let ulps = (g.to_bits() as i64 - want.to_bits() as i64).abs();
-                assert!(ulps <= 1, "{k}: f({v}) = {g}, want {want}");
-            } else {
-                assert!(
-                    ((g - want) / want).abs() < 2e-5,
-                    "{k}: f({v}) = {g}, want {want}"
-                );
-            }
+            let ulps = (g.to_bits() as i64 - want.to_bits() as i64).abs();
+            let bound = if v.abs() <= 88.0 { 1 } else { 3 };
+            assert!(ulps <= bound, "{k}: f({v}) = {g}, want {want} ({ulps} ULP)");
         }
     }
 }
