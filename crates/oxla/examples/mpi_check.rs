@@ -15,7 +15,8 @@
 //! `--stall-at STEP` makes the last process stop answering before that training step (it
 //! sleeps): every other process must then fail within `--timeout` seconds with an error
 //! naming the all-reduce and the missing process (printed as `peer failure reported: ...`,
-//! exit code 3). A process that dies outright makes `mpirun` end the whole job.
+//! exit code 3). `--exit-at STEP` makes it exit instead: under `mpirun --enable-recovery`
+//! the others then report it the same way; without, `mpirun` ends the whole job.
 
 use std::time::Duration;
 
@@ -108,6 +109,7 @@ fn main() {
     let mut local = 1;
     let mut steps = 20;
     let mut die_at = None;
+    let mut exit_at = None;
     let mut timeout = 10.0;
     let args: Vec<String> = std::env::args().collect();
     if args.iter().any(|a| a == "--bench") {
@@ -124,14 +126,15 @@ fn main() {
             "--local" => local = v.parse().unwrap_or(1),
             "--steps" => steps = v.parse().unwrap_or(20),
             "--stall-at" => die_at = v.parse::<usize>().ok(),
+            "--exit-at" => exit_at = v.parse::<usize>().ok(),
             "--timeout" => timeout = v.parse().unwrap_or(10.0),
             _ => {}
         }
         i += 2;
     }
-    match run(local, steps, die_at, timeout) {
+    match run(local, steps, die_at, exit_at, timeout) {
         Ok(()) => {}
-        Err(e) if die_at.is_some() => {
+        Err(e) if die_at.is_some() || exit_at.is_some() => {
             println!("peer failure reported: {e}");
             std::process::exit(3);
         }
@@ -142,7 +145,13 @@ fn main() {
     }
 }
 
-fn run(local: usize, steps: usize, die_at: Option<usize>, timeout: f64) -> Result<()> {
+fn run(
+    local: usize,
+    steps: usize,
+    die_at: Option<usize>,
+    exit_at: Option<usize>,
+    timeout: f64,
+) -> Result<()> {
     let opts = ClientOptions {
         timeout: Duration::from_secs_f64(timeout),
         ..Default::default()
@@ -182,6 +191,10 @@ fn run(local: usize, steps: usize, die_at: Option<usize>, timeout: f64) -> Resul
     let (mut w, mut w_one) = ((w1.clone(), w2.clone()), (w1, w2));
     let mut losses = vec![];
     for s in 0..steps {
+        if exit_at == Some(s) && me + 1 == procs {
+            println!("process {me}: exiting before step {s}");
+            std::process::exit(9);
+        }
         if die_at == Some(s) && me + 1 == procs {
             println!("process {me}: stalling before step {s}");
             std::thread::sleep(Duration::from_secs_f64(timeout * 4.0 + 5.0));
