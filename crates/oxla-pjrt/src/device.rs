@@ -72,7 +72,8 @@ entry!(device_default_memory, PJRT_Device_DefaultMemory_Args, |a| {
 entry!(device_memory_stats, PJRT_Device_MemoryStats_Args, |a| {
     unsafe { handle(a.device, "device")? };
     // Buffers live in host memory shared by every device; report what the process holds.
-    a.bytes_in_use = resident_bytes().unwrap_or(0);
+    a.bytes_in_use =
+        oxla_runtime::resident_bytes().map_or(0, |b| i64::try_from(b).unwrap_or(i64::MAX));
     a.peak_bytes_in_use_is_set = false;
     a.num_allocs_is_set = false;
     a.largest_alloc_size_is_set = false;
@@ -85,13 +86,6 @@ entry!(device_memory_stats, PJRT_Device_MemoryStats_Args, |a| {
     a.peak_pool_bytes_is_set = false;
     Ok(())
 });
-
-/// The process's resident memory (Linux), in bytes.
-fn resident_bytes() -> Option<i64> {
-    let s = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: i64 = s.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
-}
 
 unsafe extern "C" fn no_attributes_to_free(_: *mut std::ffi::c_void) {}
 

@@ -234,6 +234,16 @@ pub fn buffer_cache_usage() -> (usize, usize) {
     (cache::kept_bytes(), cache::limit())
 }
 
+/// This process's resident set size in bytes (`VmRSS` of Linux's `/proc/self/status`;
+/// `None` elsewhere): what a long-lived process watches, and what the plugin reports as its
+/// device's memory in use.
+pub fn resident_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// Frees every buffer kept for reuse (a long-lived process between phases of work).
 pub fn trim_buffer_cache() {
     cache::trim(0);

@@ -51,7 +51,9 @@ pub use client::{Client, ClientOptions};
 pub use comm::{Communicator, LocalCommunicator, RendezvousKey};
 pub use custom_call::{ArrayView, ArrayViewMut, CustomCallArgs, HostFn};
 pub use device::DeviceAssignment;
-pub use exec::{buffer_cache_usage, set_buffer_cache_limit, trim_buffer_cache, Bytes};
+pub use exec::{
+    buffer_cache_usage, resident_bytes, set_buffer_cache_limit, trim_buffer_cache, Bytes,
+};
 pub use executable::{Executable, ExecuteHandle, Launch, ShardedHandle};
 pub use profile::{Profiler, TraceEvent};
 

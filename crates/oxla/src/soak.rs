@@ -86,14 +86,8 @@ impl SoakReport {
     }
 }
 
-/// This process's resident set size in bytes (`VmRSS` of Linux's `/proc/self/status`;
-/// `None` elsewhere).
-pub fn resident_bytes() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
+/// This process's resident set size in bytes (`None` off Linux).
+pub use oxla_runtime::resident_bytes;
 
 /// Runs the soak; `progress` sees every sample as it is taken. Errors other than
 /// `Unimplemented` from compiling or running a program end the run: a long-lived process
