@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 use std::ffi::c_int;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -59,6 +60,10 @@ pub struct MpiCommunicator {
     local: usize,
     pending: Mutex<Vec<Pending>>,
     aborted: Mutex<HashMap<u64, String>>,
+    /// Set when a collective failed part way (a peer timed out, a run was cancelled, MPI
+    /// reported an error): peers may be dead or waiting, so `MPI_Finalize`, which waits for
+    /// every process, must not be called.
+    failed: AtomicBool,
 }
 
 impl std::panic::RefUnwindSafe for MpiCommunicator {}
@@ -96,6 +101,7 @@ impl MpiCommunicator {
             local,
             pending: Mutex::new(Vec::new()),
             aborted: Mutex::new(HashMap::new()),
+            failed: AtomicBool::new(false),
         })
     }
 
@@ -228,6 +234,18 @@ impl MpiCommunicator {
 
 impl Drop for MpiCommunicator {
     fn drop(&mut self) {
+        if self.failed.load(Ordering::Acquire) {
+            // A peer died, stalls or gave up: `MPI_Finalize` would wait for it forever (seen
+            // under load with a peer that exited), and a send to it never completes. Leave
+            // MPI as it is; the process ends without finalizing, which `mpirun` reports.
+            if let Ok(mut p) = self.pending.lock() {
+                std::mem::forget(std::mem::take(&mut *p));
+            }
+            if let Ok(mut u) = self.env.0.lock() {
+                std::mem::forget(u.take());
+            }
+            return;
+        }
         // Sends still in flight must end before MPI_Finalize; a peer that never receives
         // them (it failed) leaves them to be cancelled.
         let deadline = Instant::now() + Duration::from_secs(5);
@@ -336,36 +354,18 @@ fn decode<'a>(m: &'a [u8], op: &str, key: &RendezvousKey, from: usize) -> Result
     lens.into_iter().map(take).collect()
 }
 
-impl Communicator for MpiCommunicator {
-    fn rendezvous(
+impl MpiCommunicator {
+    /// Sends this instance's contribution to every other member of the group and waits, up
+    /// to `timeout`, for theirs (`None` at this instance's own position).
+    fn exchange(
         &self,
         key: &RendezvousKey,
         me: usize,
+        pos: usize,
         op: &str,
         contribution: &[&[u8]],
         timeout: Duration,
-        f: &mut dyn FnMut(&Contributions) -> Result<()>,
-    ) -> Result<()> {
-        let pos = key
-            .group
-            .iter()
-            .position(|&g| g == me)
-            .ok_or_else(|| Error::internal(format!("instance {me} outside its group")))?;
-        if self.owner(me) != self.rank {
-            return Err(Error::internal(format!(
-                "instance {me} belongs to process {}, not this one ({})",
-                self.owner(me),
-                self.rank
-            )));
-        }
-        if let Some(m) = key.group.iter().find(|&&m| self.owner(m) >= self.size) {
-            return Err(Error::invalid(format!(
-                "{op}: instance {m} would run on process {} of a {}-process job ({} devices each)",
-                self.owner(*m),
-                self.size,
-                self.local
-            )));
-        }
+    ) -> Result<Vec<Option<Vec<u8>>>> {
         let deadline = Instant::now() + timeout;
         let message = encode(op, key, contribution);
         for &m in &key.group {
@@ -417,6 +417,45 @@ impl Communicator for MpiCommunicator {
             }
         }
         self.progress()?;
+        Ok(got)
+    }
+}
+
+impl Communicator for MpiCommunicator {
+    fn rendezvous(
+        &self,
+        key: &RendezvousKey,
+        me: usize,
+        op: &str,
+        contribution: &[&[u8]],
+        timeout: Duration,
+        f: &mut dyn FnMut(&Contributions) -> Result<()>,
+    ) -> Result<()> {
+        let pos = key
+            .group
+            .iter()
+            .position(|&g| g == me)
+            .ok_or_else(|| Error::internal(format!("instance {me} outside its group")))?;
+        if self.owner(me) != self.rank {
+            return Err(Error::internal(format!(
+                "instance {me} belongs to process {}, not this one ({})",
+                self.owner(me),
+                self.rank
+            )));
+        }
+        if let Some(m) = key.group.iter().find(|&&m| self.owner(m) >= self.size) {
+            return Err(Error::invalid(format!(
+                "{op}: instance {m} would run on process {} of a {}-process job ({} devices each)",
+                self.owner(*m),
+                self.size,
+                self.local
+            )));
+        }
+        let got = self.exchange(key, me, pos, op, contribution, timeout);
+        if got.is_err() {
+            self.failed.store(true, Ordering::Release);
+        }
+        let got = got?;
         let parts: Vec<Vec<&[u8]>> = key
             .group
             .iter()
