@@ -322,12 +322,14 @@ fn build_kernel(
         )?;
     } else {
         // Transcendentals at the full vector width where the row is long enough.
-        // Kernels with bf16 values run one lane at a time as loops, so any program of them
-        // gains (`vector_program.rs` takes bf16 with f32 and 32-bit integers).
-        let bf16 = types.contains(&PrimitiveType::BF16)
+        // Kernels with bf16 or f16 values run one lane at a time as loops, so any program
+        // of them gains (`vector_program.rs` takes them with f32 and 32-bit integers).
+        let bf16 = types
+            .iter()
+            .any(|t| matches!(t, PrimitiveType::BF16 | PrimitiveType::F16))
             && types.iter().all(|t| {
                 use PrimitiveType::*;
-                matches!(t, F32 | BF16 | S32 | U32 | Pred)
+                matches!(t, F32 | BF16 | F16 | S32 | U32 | Pred)
             });
         let long = dims[rank - 1] >= crate::schedule::wide_min_extent()
             && spec.mode == KernelMode::Loop(LoopSchedule::Elementwise)

@@ -78,9 +78,11 @@ impl VIsa {
             #[cfg(target_arch = "x86_64")]
             VIsa::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
             #[cfg(target_arch = "x86_64")]
+            // F16C (f16 conversions in `vprog`) came with or before AVX2 on every x86 CPU.
             VIsa::Avx2 => {
                 std::arch::is_x86_feature_detected!("avx2")
                     && std::arch::is_x86_feature_detected!("fma")
+                    && std::arch::is_x86_feature_detected!("f16c")
             }
             VIsa::Scalar { .. } => true,
             #[cfg(not(target_arch = "x86_64"))]

@@ -13,11 +13,11 @@
 //! `wide_math.rs`, a row's last few elements take the vector approximation too, where the
 //! plain loop's scalar tail calls the exact `oxla-elem` functions).
 //!
-//! bf16 values take part too (inputs, constants, the output, conversions from and to f32):
-//! each bf16 `add`, `subtract`, `multiply`, `divide`, `negate`, `abs` and `sqrt` is its f32
-//! step rounded to bf16 (which for these is the exact result rounded once, as the
-//! interpreter computes it), and each bf16 transcendental a `FuncBf16` step, which gives the
-//! interpreter's f64-rounded-once bits (`oxla_kernels::vprog` `narrow.rs`). Such a kernel's
+//! bf16 and f16 values take part too (inputs, constants, the output, conversions from and to
+//! f32): each bf16 (f16) `add`, `subtract`, `multiply`, `divide`, `negate`, `abs` and `sqrt` is its f32
+//! step rounded to bf16 (f16) (which for these is the exact result rounded once, as the
+//! interpreter computes it), and each transcendental a `FuncBf16` (`FuncF16`) step, which
+//! gives the interpreter's f64-rounded-once bits (`oxla_kernels::vprog` `narrow.rs`). Such a kernel's
 //! loop runs one lane at a time with a call per rounding, so any program of it gains: one
 //! arithmetic step is enough.
 //!
@@ -63,6 +63,7 @@ pub(crate) fn vector_program(
             PrimitiveType::S32 => Some(Lanes::S32),
             PrimitiveType::U32 => Some(Lanes::U32),
             PrimitiveType::BF16 => Some(Lanes::Bf16),
+            PrimitiveType::F16 => Some(Lanes::F16),
             _ => None,
         }
     };
@@ -81,9 +82,16 @@ pub(crate) fn vector_program(
         };
         // The stored bits (a NaN constant keeps its sign and payload).
         let bytes = l.to_le_bytes();
-        if kind(src, &[])? == Lanes::Bf16 {
-            let h = u16::from_le_bytes(bytes.get(..2)?.try_into().ok()?);
-            return Some((h as u32) << 16);
+        match kind(src, &[])? {
+            Lanes::Bf16 => {
+                let h = u16::from_le_bytes(bytes.get(..2)?.try_into().ok()?);
+                return Some((h as u32) << 16);
+            }
+            Lanes::F16 => {
+                let h = u16::from_le_bytes(bytes.get(..2)?.try_into().ok()?);
+                return Some(oxla_elem::f16_bits_to_f32(h).to_bits());
+            }
+            _ => {}
         }
         Some(u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?))
     };
@@ -92,9 +100,9 @@ pub(crate) fn vector_program(
     let mut ops: Vec<VOp> = Vec::new();
     let mut at: Vec<Option<u32>> = vec![None; comp.instructions.len()];
     let mut arith = 0usize;
-    // Whether any value is bf16 (then any program gains: such a loop runs one lane at a
-    // time, converting and rounding through calls).
-    let mut narrow = kind(root, dims) == Some(Lanes::Bf16);
+    // Whether any value is bf16 or f16 (then any program gains: such a loop runs one lane
+    // at a time, converting and rounding through calls).
+    let mut narrow = kind(root, dims).is_some_and(Lanes::is_narrow);
     // Post-order walk: operands first, each instruction once.
     let mut stack = vec![(root, false)];
     while let Some((id, ready)) = stack.pop() {
@@ -105,9 +113,11 @@ pub(crate) fn vector_program(
         if let Some(&(_, k)) = leaves.iter().find(|&&(l, _)| l == id) {
             let op = if kind(id, dims) == Some(Lanes::Bf16) {
                 VOp::InputBf16(k as u32)
+            } else if kind(id, dims) == Some(Lanes::F16) {
+                VOp::InputF16(k as u32)
             } else if kind(id, dims).is_some() {
                 VOp::Input(k as u32)
-            } else if kind(id, &[]).is_some_and(|t| t != Lanes::Bf16) {
+            } else if kind(id, &[]).is_some_and(|t| !t.is_narrow()) {
                 VOp::Scalar(k as u32)
             } else {
                 return None;
@@ -126,7 +136,7 @@ pub(crate) fn vector_program(
                 Some(match (splat_const(id), leaf(src)) {
                     (Some(bits), _) => VOp::Const(f32::from_bits(bits)),
                     // A scalar input is read as an f32.
-                    (None, Some(k)) if scalar != Lanes::Bf16 => VOp::Scalar(k as u32),
+                    (None, Some(k)) if !scalar.is_narrow() => VOp::Scalar(k as u32),
                     _ => return None,
                 })
             }
@@ -165,25 +175,25 @@ pub(crate) fn vector_program(
             let from = kind(*ins.operands.first()?, dims)?;
             match (from, ty) {
                 // Exact: the same value.
-                (Lanes::Bf16, Lanes::F32) => {
+                (Lanes::Bf16 | Lanes::F16, Lanes::F32) => {
                     let x = arg(0)?;
                     at[id.index()] = Some(x);
                     continue;
                 }
-                (Lanes::F32, Lanes::Bf16) => {
+                (Lanes::F32, Lanes::Bf16 | Lanes::F16) => {
                     let x = arg(0)?;
                     at[id.index()] = Some(ops.len() as u32);
-                    ops.push(VOp::RoundBf16(x));
+                    ops.push(ty.round(x));
                     arith += 1;
                     continue;
                 }
                 _ => {}
             }
         }
-        if ty == Lanes::Bf16 {
-            // bf16 computes in f32 and rounds each result: for these operations a result
-            // rounded to f32 and then to bf16 is the exact one rounded once (f32 keeps
-            // more than twice bf16's bits plus two), the interpreter's.
+        if ty.is_narrow() {
+            // bf16 and f16 compute in f32 and round each result: for these operations a
+            // result rounded to f32 and then to bf16 or f16 is the exact one rounded once
+            // (f32 keeps at least twice their bits plus two), the interpreter's.
             let x = arg(0)?;
             let op = match &ins.op {
                 Op::Binary(b) => {
@@ -200,18 +210,18 @@ pub(crate) fn vector_program(
                     UnaryOp::Neg => VOp::Neg(x),
                     UnaryOp::Abs => VOp::Abs(x),
                     UnaryOp::Sqrt => VOp::Sqrt(x),
-                    UnaryOp::Exp => VOp::FuncBf16(VFunc::Exp, x),
-                    UnaryOp::Tanh => VOp::FuncBf16(VFunc::Tanh, x),
-                    UnaryOp::Logistic => VOp::FuncBf16(VFunc::Logistic, x),
-                    UnaryOp::Log => VOp::FuncBf16(VFunc::Log, x),
+                    UnaryOp::Exp => ty.func(VFunc::Exp, x),
+                    UnaryOp::Tanh => ty.func(VFunc::Tanh, x),
+                    UnaryOp::Logistic => ty.func(VFunc::Logistic, x),
+                    UnaryOp::Log => ty.func(VFunc::Log, x),
                     _ => return None,
                 },
                 _ => return None,
             };
             arith += 1;
             ops.push(op);
-            if !matches!(op, VOp::FuncBf16(..)) {
-                ops.push(VOp::RoundBf16(ops.len() as u32 - 1));
+            if !matches!(op, VOp::FuncBf16(..) | VOp::FuncF16(..)) {
+                ops.push(ty.round(ops.len() as u32 - 1));
             }
             at[id.index()] = Some(ops.len() as u32 - 1);
             narrow = true;
@@ -281,15 +291,20 @@ pub(crate) fn vector_program(
     if at[root.index()]? as usize + 1 != ops.len() {
         return None;
     }
-    narrow |= ops
-        .iter()
-        .any(|op| matches!(op, VOp::InputBf16(_) | VOp::RoundBf16(_)));
+    narrow |= ops.iter().any(|op| {
+        matches!(
+            op,
+            VOp::InputBf16(_) | VOp::RoundBf16(_) | VOp::InputF16(_) | VOp::RoundF16(_)
+        )
+    });
     if arith < if narrow { 1 } else { MIN_ARITH } {
         return None;
     }
-    if kind(root, dims) == Some(Lanes::Bf16) {
-        let last = ops.len().checked_sub(1)? as u32;
-        ops.push(VOp::OutputBf16(last));
+    let last = ops.len().checked_sub(1)? as u32;
+    match kind(root, dims) {
+        Some(Lanes::Bf16) => ops.push(VOp::OutputBf16(last)),
+        Some(Lanes::F16) => ops.push(VOp::OutputF16(last)),
+        _ => {}
     }
     VProg::new(&ops)
 }
@@ -302,6 +317,33 @@ enum Lanes {
     U32,
     /// bf16 values, held as f32.
     Bf16,
+    /// f16 values, held as f32.
+    F16,
+}
+
+impl Lanes {
+    /// bf16 or f16: computed in f32, each result rounded.
+    fn is_narrow(self) -> bool {
+        matches!(self, Lanes::Bf16 | Lanes::F16)
+    }
+
+    /// The step rounding `x` to this narrow type.
+    fn round(self, x: u32) -> VOp {
+        if self == Lanes::F16 {
+            VOp::RoundF16(x)
+        } else {
+            VOp::RoundBf16(x)
+        }
+    }
+
+    /// The step computing transcendental `f` of `x` rounded once to this narrow type.
+    fn func(self, f: VFunc, x: u32) -> VOp {
+        if self == Lanes::F16 {
+            VOp::FuncF16(f, x)
+        } else {
+            VOp::FuncBf16(f, x)
+        }
+    }
 }
 
 /// Integer ops whose right operand a program takes as a constant (shift amount, divisor).

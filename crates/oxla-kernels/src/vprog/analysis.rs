@@ -18,7 +18,11 @@ pub(super) fn chains(ops: &[VOp]) -> Vec<u32> {
         let (xs, k) = op.operands();
         splat[i] = match op {
             VOp::Scalar(_) | VOp::Const(_) => true,
-            VOp::Input(_) | VOp::IotaCol(_) | VOp::IotaRow(_) | VOp::InputBf16(_) => false,
+            VOp::Input(_)
+            | VOp::IotaCol(_)
+            | VOp::IotaRow(_)
+            | VOp::InputBf16(_)
+            | VOp::InputF16(_) => false,
             _ => xs[..k].iter().all(|&x| splat[x as usize]),
         };
     }
@@ -27,7 +31,10 @@ pub(super) fn chains(ops: &[VOp]) -> Vec<u32> {
     let linkable = |op: VOp| {
         op.computes()
             && op.operands().1 > 0
-            && !matches!(op, VOp::FuncBf16(..) | VOp::OutputBf16(_))
+            && !matches!(
+                op,
+                VOp::FuncBf16(..) | VOp::OutputBf16(_) | VOp::FuncF16(..) | VOp::OutputF16(_)
+            )
     };
     let mut chain = vec![0u32; n];
     let mut head: Option<usize> = None;

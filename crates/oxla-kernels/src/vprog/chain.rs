@@ -190,6 +190,7 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
                 |x: V| vmath::eval(f, x),
             ),
             VOp::RoundBf16(_) => un(v, Io::round_bf16),
+            VOp::RoundF16(_) => un(v, Io::round_f16),
             // Leaves, iotas, bf16 transcendentals and outputs never join a chain (`chains`).
             VOp::Input(_)
             | VOp::Scalar(_)
@@ -198,7 +199,10 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
             | VOp::IotaRow(_)
             | VOp::InputBf16(_)
             | VOp::FuncBf16(..)
-            | VOp::OutputBf16(_) => {}
+            | VOp::OutputBf16(_)
+            | VOp::InputF16(_)
+            | VOp::FuncF16(..)
+            | VOp::OutputF16(_) => {}
         }
     }
 }

@@ -93,6 +93,22 @@ pub(crate) trait Io: Lanes {
     /// f32; a NaN keeps its sign and top payload bits and is quieted (`half`'s
     /// `bf16::from_f32`, which the interpreter and the JIT's loops round with).
     fn round_bf16(self) -> Self;
+    /// Each lane rounded to the nearest f16 (ties to even, overflow to infinity), held as
+    /// f32; a NaN keeps its sign and top payload bits and is quieted (`half`'s
+    /// `f16::from_f32`, which the JIT's loops round with; F16C's `vcvtps2ph` does the same).
+    fn round_f16(self) -> Self;
+    /// `W` f16 values widened (a NaN keeps its sign and payload bits, unquieted, as
+    /// `oxla-elem`'s `f16_bits_to_f32`).
+    ///
+    /// # Safety
+    /// `p` holds `W` f16 values.
+    unsafe fn load_f16(p: *const u16) -> Self;
+    /// The lanes, f16 values already (rounded steps' results: a NaN among them is quiet),
+    /// stored as f16 bits.
+    ///
+    /// # Safety
+    /// `p` holds `W` f16 values.
+    unsafe fn store_f16(self, p: *mut u16);
 }
 
 /// The lane's bits as an i32, and back.
@@ -182,6 +198,32 @@ impl Io for Portable {
     #[inline(always)]
     fn round_bf16(self) -> Self {
         vmath::Scalar(half::bf16::from_f32(self.0).to_f32())
+    }
+    #[inline(always)]
+    fn round_f16(self) -> Self {
+        vmath::Scalar(half::f16::from_f32(self.0).to_f32())
+    }
+    #[inline(always)]
+    unsafe fn load_f16(p: *const u16) -> Self {
+        // SAFETY: as the caller promises.
+        let h = unsafe { *p } as u32;
+        if h & 0x7c00 == 0x7c00 && h & 0x3ff != 0 {
+            return of_bits(((h & 0x8000) << 16 | 0x7f80_0000 | (h & 0x3ff) << 13) as i32);
+        }
+        vmath::Scalar(half::f16::from_bits(h as u16).to_f32())
+    }
+    #[inline(always)]
+    unsafe fn store_f16(self, p: *mut u16) {
+        let b = bits(self) as u32;
+        let h = if self.0.is_nan() {
+            // The sign and top payload bits; the quiet bit where none is left.
+            let m = (b & 0x7f_ffff) >> 13;
+            ((b >> 16) & 0x8000) | 0x7c00 | if m == 0 { 0x200 } else { m }
+        } else {
+            half::f16::from_f32(self.0).to_bits() as u32
+        };
+        // SAFETY: as the caller promises.
+        unsafe { *p = h as u16 };
     }
     #[inline(always)]
     fn wrap(col: Self, row: Self, len: i32) -> (Self, Self) {

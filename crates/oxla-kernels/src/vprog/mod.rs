@@ -30,7 +30,7 @@ mod x86;
 use analysis::{chains, fuse_xor_shifts};
 use chain::{run_chain, Chains, CHAIN_BLOCK};
 use lanes::{binary, divide, iota, unary, Io, Portable};
-pub use narrow::exact_bf16;
+pub use narrow::{exact_bf16, exact_f16};
 pub use op::{signed_magic_32, VOp, MIN_IOTA_ROW};
 
 /// Most elements per chunk: each step's dispatch, and each chain's operand resolution, is
@@ -104,7 +104,7 @@ impl VProg {
         let ops = &fuse_xor_shifts(ops)[..];
         let mut last_use = vec![0usize; n];
         for (i, op) in ops.iter().enumerate() {
-            if !op.valid() || (matches!(op, VOp::OutputBf16(_)) && i + 1 < n) {
+            if !op.valid() || (matches!(op, VOp::OutputBf16(_) | VOp::OutputF16(_)) && i + 1 < n) {
                 return None;
             }
             let (xs, k) = op.operands();
@@ -193,7 +193,8 @@ impl VProg {
     ///
     /// # Safety
     /// Every input the program reads as an array holds at least `hi` floats, every scalar
-    /// one; `out` holds `hi` floats (bf16 values where the last step is [`VOp::OutputBf16`]) and
+    /// one; `out` holds `hi` floats (bf16 or f16 values where the last step is
+    /// [`VOp::OutputBf16`] or [`VOp::OutputF16`]) and
     /// overlaps an input only at the same positions.
     pub unsafe fn run(&self, inputs: *const *const f32, out: *mut f32, lo: usize, hi: usize) {
         // SAFETY: as the caller promises; detect() only returns what the CPU runs.
@@ -412,7 +413,16 @@ impl VProg {
                         }
                         Src::Ptr(dst)
                     }
+                    VOp::InputF16(k) => {
+                        // SAFETY: input k holds `hi` f16 values; dst a chunk's floats.
+                        unsafe {
+                            let p = (*inputs.add(k as usize)).cast::<u16>().add(c0);
+                            narrow::load_f16::<V>(dst, p, n);
+                        }
+                        Src::Ptr(dst)
+                    }
                     VOp::RoundBf16(a) => unary::<V>(dst, src[a as usize], n, Io::round_bf16),
+                    VOp::RoundF16(a) => unary::<V>(dst, src[a as usize], n, Io::round_f16),
                     VOp::OutputBf16(a) => {
                         // SAFETY: the output holds `hi` bf16 values.
                         unsafe {
@@ -420,33 +430,50 @@ impl VProg {
                         };
                         Src::Splat(0.0)
                     }
-                    VOp::FuncBf16(f, a) => match src[a as usize] {
-                        Src::Splat(c) => Src::Splat(narrow::exact_bf16(f, c)),
-                        s => {
-                            // The arguments, for the lanes redone in f64.
-                            let mut args = [0f32; MAX_CHUNK];
-                            unary::<V>(
-                                args.as_mut_ptr(),
-                                s,
-                                n,
-                                #[inline(always)]
-                                |x| x,
-                            );
-                            unary::<V>(
-                                dst,
-                                s,
-                                n,
-                                #[inline(always)]
-                                |x| x,
-                            );
-                            // SAFETY: dst holds the chunk's n arguments.
-                            let xs = unsafe { std::slice::from_raw_parts_mut(dst, n) };
-                            vmath::apply_with(isa, f, xs);
-                            // SAFETY: dst and args hold n floats.
-                            unsafe { narrow::fix_bf16::<V>(dst, args.as_ptr(), n, f) };
-                            Src::Ptr(dst)
+                    VOp::OutputF16(a) => {
+                        // SAFETY: the output holds `hi` f16 values.
+                        unsafe {
+                            narrow::store_f16::<V>(out.cast::<u16>().add(c0), src[a as usize], n)
+                        };
+                        Src::Splat(0.0)
+                    }
+                    VOp::FuncBf16(f, a) | VOp::FuncF16(f, a) => {
+                        let f16 = matches!(op, VOp::FuncF16(..));
+                        match src[a as usize] {
+                            Src::Splat(c) if f16 => Src::Splat(narrow::exact_f16(f, c)),
+                            Src::Splat(c) => Src::Splat(narrow::exact_bf16(f, c)),
+                            s => {
+                                // The arguments, for the lanes redone in f64.
+                                let mut args = [0f32; MAX_CHUNK];
+                                unary::<V>(
+                                    args.as_mut_ptr(),
+                                    s,
+                                    n,
+                                    #[inline(always)]
+                                    |x| x,
+                                );
+                                unary::<V>(
+                                    dst,
+                                    s,
+                                    n,
+                                    #[inline(always)]
+                                    |x| x,
+                                );
+                                // SAFETY: dst holds the chunk's n arguments.
+                                let xs = unsafe { std::slice::from_raw_parts_mut(dst, n) };
+                                vmath::apply_with(isa, f, xs);
+                                // SAFETY: dst and args hold n floats.
+                                unsafe {
+                                    if f16 {
+                                        narrow::fix::<V, true>(dst, args.as_ptr(), n, f)
+                                    } else {
+                                        narrow::fix::<V, false>(dst, args.as_ptr(), n, f)
+                                    }
+                                };
+                                Src::Ptr(dst)
+                            }
                         }
-                    },
+                    }
                     VOp::Func(f, a) => match src[a as usize] {
                         Src::Splat(c) => {
                             // The scalar twin gives the vector routines' bits.

@@ -1,20 +1,22 @@
-//! bf16 steps: widening loads, 16-bit stores, and transcendentals rounded to bf16 exactly as
-//! the interpreter rounds them (computed in f64, rounded once).
+//! bf16 and f16 steps: widening loads, 16-bit stores, and transcendentals rounded to bf16 or
+//! f16 exactly as the interpreter rounds them (computed in f64, rounded once).
 //!
-//! A bf16 transcendental runs the f32 `vmath` routine, whose error is at most a few units in
-//! f32's last place, and rounds its result to bf16. That is the interpreter's bf16 unless the
+//! A bf16 (f16) transcendental runs the f32 `vmath` routine, whose error is at most a few
+//! units in f32's last place, and rounds its result to bf16 (f16). That is the interpreter's
+//! result unless the
 //! exact value and the f32 result lie on two sides of a rounding boundary, which can only be
 //! when the result is within [`SLACK`] f32 units of one: such lanes (and zeros, infinities
 //! and NaNs, where stepping a few units crosses into other values) are recomputed one at a
 //! time with the f64 function ([`exact_bf16`]). With bf16 keeping 8 of f32's 24 bits, about
-//! 2 · SLACK in 2^16 results are redone. `crates/oxla-codegen/tests/vprog_bf16.rs` checks
-//! every bf16 argument of every function against `oxla-elem`, bit for bit.
+//! 2 · SLACK in 2^16 results are redone (f16 keeps 11 bits: 2 · SLACK in 2^13).
+//! `crates/oxla-codegen/tests/vprog_bf16.rs` checks every bf16 and every f16 argument of
+//! every function against `oxla-elem`, bit for bit.
 
 use super::lanes::{Io, Portable};
 use super::Src;
-use crate::vmath::VFunc;
+use crate::vmath::{Lanes, VFunc};
 
-/// f32 units around the vector result that must round to the same bf16 (the `vmath`
+/// f32 units around the vector result that must round to the same bf16 or f16 (the `vmath`
 /// routines' error over bf16 arguments is below this; the exhaustive test would fail if
 /// not).
 pub(super) const SLACK: u32 = 8;
@@ -60,12 +62,11 @@ pub(super) unsafe fn store_bf16(dst: *mut u16, a: Src, n: usize) {
     }
 }
 
-/// `f(x)` computed in f64 and rounded once to bf16 (held as f32): `oxla-elem`'s function
-/// and the interpreter's rounding (through f32 rounded to odd; a NaN keeps its sign and
-/// top payload bits, quieted).
-pub fn exact_bf16(f: VFunc, x: f32) -> f32 {
+/// `f(x)` in f64: `oxla-elem`'s function, which the interpreter and the JIT's narrow loops
+/// round once to their type.
+fn exact_f64(f: VFunc, x: f32) -> f64 {
     let x = x as f64;
-    let r = match f {
+    match f {
         VFunc::Exp => x.exp(),
         VFunc::Tanh => x.tanh(),
         VFunc::Log => x.ln(),
@@ -77,15 +78,13 @@ pub fn exact_bf16(f: VFunc, x: f32) -> f32 {
                 e / (1.0 + e)
             }
         }
-    };
-    if r.is_nan() {
-        let b = r.to_bits();
-        let sign = ((b >> 63) as u32) << 31;
-        let payload = ((b >> 45) & 0x7f) as u32;
-        return f32::from_bits(sign | 0x7f80_0000 | 0x0040_0000 | (payload << 16));
     }
-    // Through f32 rounded to odd: a sticky lowest bit where f32 dropped anything, so the
-    // second rounding sees the first's remainder.
+}
+
+/// `r` rounded to f32 toward zero with its last bit set where inexact (round to odd): a
+/// second rounding into a type at least two bits narrower sees the first's remainder, so
+/// the two give `r` rounded once.
+fn f32_odd(r: f64) -> f32 {
     let mut s = r as f32;
     if s.is_finite() && s as f64 != r && s.to_bits() & 1 == 0 {
         // Step the magnitude toward r.
@@ -96,24 +95,115 @@ pub fn exact_bf16(f: VFunc, x: f32) -> f32 {
             b + 1
         });
     }
-    half::bf16::from_f32(s).to_f32()
+    s
 }
 
-/// `dst[i]` (holding `f`'s f32 results for the arguments `args[i]`, all bf16 values)
-/// rounded to bf16, exactly as [`exact_bf16`], for `i < n` (see the module docs).
+/// `f(x)` computed in f64 and rounded once to bf16 (held as f32): `oxla-elem`'s function
+/// and the interpreter's rounding (through f32 rounded to odd; a NaN keeps its sign and
+/// top payload bits, quieted).
+pub fn exact_bf16(f: VFunc, x: f32) -> f32 {
+    let r = exact_f64(f, x);
+    if r.is_nan() {
+        let b = r.to_bits();
+        let sign = ((b >> 63) as u32) << 31;
+        let payload = ((b >> 45) & 0x7f) as u32;
+        return f32::from_bits(sign | 0x7f80_0000 | 0x0040_0000 | (payload << 16));
+    }
+    half::bf16::from_f32(f32_odd(r)).to_f32()
+}
+
+/// `f(x)` computed in f64 and rounded once to f16 (held as f32), as [`exact_bf16`].
+pub fn exact_f16(f: VFunc, x: f32) -> f32 {
+    let r = exact_f64(f, x);
+    if r.is_nan() {
+        let b = r.to_bits();
+        let sign = ((b >> 63) as u32) << 31;
+        let payload = ((b >> 42) & 0x3ff) as u32;
+        return f32::from_bits(sign | 0x7f80_0000 | 0x0040_0000 | (payload << 13));
+    }
+    half::f16::from_f32(f32_odd(r)).to_f32()
+}
+
+/// `dst[i]` = the f16 `src[i]` as f32, for `i < n`.
+///
+/// # Safety
+/// `src` holds `n` f16 values, `dst` `n` floats.
+#[inline(always)]
+pub(super) unsafe fn load_f16<V: Io>(dst: *mut f32, src: *const u16, n: usize) {
+    let mut i = 0;
+    while i + V::W <= n {
+        // SAFETY: i + W <= n.
+        unsafe { V::load_f16(src.add(i)).store(dst.add(i)) };
+        i += V::W;
+    }
+    while i < n {
+        // SAFETY: i < n.
+        unsafe { Portable::load_f16(src.add(i)).store(dst.add(i)) };
+        i += 1;
+    }
+}
+
+/// `dst[i]` = `a`'s f16 values' bits, for `i < n` (each must be an f16 value already).
+///
+/// # Safety
+/// `dst` holds `n` f16 values; a pointer `a` holds `n` floats.
+#[inline(always)]
+pub(super) unsafe fn store_f16<V: Io>(dst: *mut u16, a: Src, n: usize) {
+    match a {
+        Src::Splat(c) => {
+            let mut h = 0u16;
+            // SAFETY: one value to one value.
+            unsafe { Portable::splat(c).store_f16(&mut h) };
+            for i in 0..n {
+                // SAFETY: i < n.
+                unsafe { *dst.add(i) = h };
+            }
+        }
+        Src::Ptr(p) => {
+            let mut i = 0;
+            while i + V::W <= n {
+                // SAFETY: i + W <= n.
+                unsafe { V::load(p.add(i)).store_f16(dst.add(i)) };
+                i += V::W;
+            }
+            while i < n {
+                // SAFETY: i < n.
+                unsafe { Portable::load(p.add(i)).store_f16(dst.add(i)) };
+                i += 1;
+            }
+        }
+    }
+}
+
+/// `dst[i]` (holding `f`'s f32 results for the arguments `args[i]`, all bf16 values, or
+/// f16 ones when `F16`) rounded to bf16 (f16), exactly as [`exact_bf16`] ([`exact_f16`]),
+/// for `i < n` (see the module docs).
 ///
 /// # Safety
 /// `dst` and `args` hold `n` floats.
 #[inline(always)]
-pub(super) unsafe fn fix_bf16<V: Io>(dst: *mut f32, args: *const f32, n: usize, f: VFunc) {
+pub(super) unsafe fn fix<V: Io, const F16: bool>(
+    dst: *mut f32,
+    args: *const f32,
+    n: usize,
+    f: VFunc,
+) {
     #[inline(always)]
-    unsafe fn at<V: Io>(dst: *mut f32, args: *const f32, i: usize, f: VFunc) {
+    fn round<V: Io, const F16: bool>(y: V) -> V {
+        if F16 {
+            y.round_f16()
+        } else {
+            y.round_bf16()
+        }
+    }
+    #[inline(always)]
+    unsafe fn at<V: Io, const F16: bool>(dst: *mut f32, args: *const f32, i: usize, f: VFunc) {
         let slack = V::splat(f32::from_bits(SLACK));
         // SAFETY: the caller's i + W <= n.
         let y = unsafe { V::load(dst.add(i)) };
-        let r = y.round_bf16();
-        let lo = y.isub(slack).round_bf16();
-        let hi = y.iadd(slack).round_bf16();
+        let r = round::<V, F16>(y);
+        let lo = round::<V, F16>(y.isub(slack));
+        let hi = round::<V, F16>(y.iadd(slack));
         // SAFETY: as above.
         unsafe { r.store(dst.add(i)) };
         let d = lo.xor(r).or(hi.xor(r));
@@ -124,7 +214,14 @@ pub(super) unsafe fn fix_bf16<V: Io>(dst: *mut f32, args: *const f32, n: usize, 
             for (k, fl) in flags[..V::W].iter().enumerate() {
                 if fl.to_bits() != 0 {
                     // SAFETY: i + k < n.
-                    unsafe { *dst.add(i + k) = exact_bf16(f, *args.add(i + k)) };
+                    unsafe {
+                        let x = *args.add(i + k);
+                        *dst.add(i + k) = if F16 {
+                            exact_f16(f, x)
+                        } else {
+                            exact_bf16(f, x)
+                        };
+                    }
                 }
             }
         }
@@ -132,12 +229,12 @@ pub(super) unsafe fn fix_bf16<V: Io>(dst: *mut f32, args: *const f32, n: usize, 
     let mut i = 0;
     while i + V::W <= n {
         // SAFETY: i + W <= n.
-        unsafe { at::<V>(dst, args, i, f) };
+        unsafe { at::<V, F16>(dst, args, i, f) };
         i += V::W;
     }
     while i < n {
         // SAFETY: i < n.
-        unsafe { at::<Portable>(dst, args, i, f) };
+        unsafe { at::<Portable, F16>(dst, args, i, f) };
         i += 1;
     }
 }

@@ -58,6 +58,19 @@ pub enum VOp {
     /// The output as bf16 (the value's top 16 bits: it must be a bf16 value already).
     /// Only as the last step.
     OutputBf16(u32),
+    // f16 steps, as the bf16 ones: an f16 value is held in an f32 lane as its exact value.
+    /// Input array `k` holds f16 values, widened to f32 (a NaN keeps its sign and payload,
+    /// a signaling one stays signaling, as the JIT's loads widen).
+    InputF16(u32),
+    /// An f32 rounded to the nearest f16 (ties to even, overflow to infinity; a NaN keeps
+    /// its sign and top payload bits, quieted), as `half`'s `f16::from_f32`.
+    RoundF16(u32),
+    /// A `vmath` transcendental of an f16 value, rounded to f16 as if computed in f64 and
+    /// rounded once ([`super::exact_f16`] where the f32 result is near a boundary).
+    FuncF16(VFunc, u32),
+    /// The output as f16 (the value must be an f16 value already: a rounded step's).
+    /// Only as the last step.
+    OutputF16(u32),
 }
 
 impl VOp {
@@ -65,7 +78,8 @@ impl VOp {
     pub(super) fn operands(self) -> ([u32; 2], usize) {
         use VOp::*;
         match self {
-            Input(_) | Scalar(_) | Const(_) | IotaCol(_) | IotaRow(_) | InputBf16(_) => ([0, 0], 0),
+            Input(_) | Scalar(_) | Const(_) | IotaCol(_) | IotaRow(_) | InputBf16(_)
+            | InputF16(_) => ([0, 0], 0),
             Add(a, b)
             | Sub(a, b)
             | Mul(a, b)
@@ -89,7 +103,10 @@ impl VOp {
             | IToF(a)
             | RoundBf16(a)
             | FuncBf16(_, a)
-            | OutputBf16(a) => ([a, 0], 1),
+            | OutputBf16(a)
+            | RoundF16(a)
+            | FuncF16(_, a)
+            | OutputF16(a) => ([a, 0], 1),
         }
     }
 
@@ -141,6 +158,10 @@ impl VOp {
             VOp::RoundBf16(a) => [27, a, 0, 0, 0],
             VOp::FuncBf16(g, a) => [28, a, 0, f(g), 0],
             VOp::OutputBf16(a) => [29, a, 0, 0, 0],
+            VOp::InputF16(k) => [30, k, 0, 0, 0],
+            VOp::RoundF16(a) => [31, a, 0, 0, 0],
+            VOp::FuncF16(g, a) => [32, a, 0, f(g), 0],
+            VOp::OutputF16(a) => [33, a, 0, 0, 0],
         }
     }
 
@@ -187,6 +208,10 @@ impl VOp {
             27 => VOp::RoundBf16(a),
             28 => VOp::FuncBf16(*VFunc::ALL.get(x as usize)?, a),
             29 => VOp::OutputBf16(a),
+            30 => VOp::InputF16(a),
+            31 => VOp::RoundF16(a),
+            32 => VOp::FuncF16(*VFunc::ALL.get(x as usize)?, a),
+            33 => VOp::OutputF16(a),
             _ => return None,
         })
     }

@@ -548,3 +548,131 @@ fn bf16_program_matches_portable_and_half() {
         }
     }
 }
+
+/// The f16 form of the program above, over every f16 bit pattern (NaNs, signaling ones,
+/// subnormals, infinities among them): each implementation gives the reference's bits,
+/// which are `oxla-elem`'s (the widening keeps a NaN's payload; each step rounds once).
+#[test]
+fn f16_program_matches_portable_and_half() {
+    use half::f16;
+    let ops = [
+        VOp::InputF16(0),
+        VOp::Const(0.796875),
+        VOp::Mul(0, 1),
+        VOp::RoundF16(2),
+        VOp::FuncF16(VFunc::Tanh, 3),
+        VOp::Add(4, 0),
+        VOp::RoundF16(5),
+        VOp::FuncF16(VFunc::Logistic, 6),
+        VOp::Neg(7),
+        VOp::RoundF16(8),
+        VOp::OutputF16(9),
+    ];
+    let prog = VProg::new(&ops).expect("program");
+    let reference = |h: u16| -> u16 {
+        let x = f16::from_bits(h).to_f32();
+        let m = f16::from_f32(x * 0.796875).to_f32();
+        let t = exact_f16(VFunc::Tanh, m);
+        let a = f16::from_f32(t + x).to_f32();
+        f16::from_f32(-exact_f16(VFunc::Logistic, a)).to_bits()
+    };
+    let xs: Vec<u16> = (0..=u16::MAX).collect();
+    let inputs = [xs.as_ptr().cast::<f32>()];
+    for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+        if !isa.available() {
+            continue;
+        }
+        for (lo, hi) in [(0usize, xs.len()), (3, 40), (17, 2100)] {
+            let mut out = vec![0u16; xs.len()];
+            // SAFETY: one input and the output of xs.len() f16 values.
+            unsafe { prog.run_with(isa, inputs.as_ptr(), out.as_mut_ptr().cast(), lo, hi) };
+            for i in lo..hi {
+                let (x, r, want) = (xs[i], out[i], reference(xs[i]));
+                let both_nan = f16::from_bits(r).is_nan() && f16::from_bits(want).is_nan();
+                assert!(
+                    r == want || both_nan,
+                    "{isa:?} [{i}] {x:#06x}: {r:#06x} != {want:#06x}"
+                );
+            }
+        }
+    }
+}
+
+/// f16 widening keeps every NaN's bits (signaling ones too) and rounding and storing give
+/// `half`'s bits, at every width, for every f16 and a spread of f32 values.
+#[test]
+fn f16_lanes_match_the_portable_twin() {
+    fn check<V: Io>() {
+        let hs: Vec<u16> = (0..=u16::MAX).collect();
+        let mut wide = vec![0f32; hs.len()];
+        let mut want = vec![0f32; hs.len()];
+        for i in (0..hs.len()).step_by(V::W) {
+            // SAFETY: hs and wide hold 65536 values, a multiple of W.
+            unsafe {
+                V::load_f16(hs.as_ptr().add(i)).store(wide.as_mut_ptr().add(i));
+            }
+        }
+        for (i, &h) in hs.iter().enumerate() {
+            // SAFETY: one value each.
+            unsafe { Portable::load_f16(&h).store(&mut want[i]) };
+            assert_eq!(wide[i].to_bits(), want[i].to_bits(), "load {h:#06x}");
+            let keep = f32::from_bits(oxla_f16_bits(h));
+            assert_eq!(wide[i].to_bits(), keep.to_bits(), "load {h:#06x}");
+        }
+        let fs: Vec<f32> = (0..1u32 << 16)
+            .map(|k| f32::from_bits(k.wrapping_mul(0x9e37_79b9) ^ (k << 7)))
+            .collect();
+        for i in (0..fs.len()).step_by(V::W) {
+            // SAFETY: fs holds a multiple of W floats.
+            let v = unsafe { V::load(fs.as_ptr().add(i)) }.round_f16();
+            let mut r = [0f32; 16];
+            let mut h = [0u16; 16];
+            // SAFETY: at most 16 lanes.
+            unsafe {
+                v.store(r.as_mut_ptr());
+                v.store_f16(h.as_mut_ptr());
+            }
+            for k in 0..V::W {
+                let x = fs[i + k];
+                let want = half::f16::from_f32(x);
+                assert!(
+                    r[k].to_bits() == want.to_f32().to_bits(),
+                    "round {:#010x}",
+                    x.to_bits()
+                );
+                assert_eq!(h[k], want.to_bits(), "store {:#010x}", x.to_bits());
+            }
+        }
+    }
+    /// `oxla-elem`'s widening: a NaN's sign and payload kept as they are.
+    fn oxla_f16_bits(h: u16) -> u32 {
+        let h = h as u32;
+        if h & 0x7c00 == 0x7c00 && h & 0x3ff != 0 {
+            (h & 0x8000) << 16 | 0x7f80_0000 | (h & 0x3ff) << 13
+        } else {
+            half::f16::from_bits(h as u16).to_f32().to_bits()
+        }
+    }
+    check::<Portable>();
+    #[cfg(target_arch = "x86_64")]
+    {
+        if VIsa::Avx512.available() {
+            // SAFETY: the CPU has AVX-512F.
+            unsafe { avx512(check::<crate::vmath::x86::Z>) };
+        }
+        if VIsa::Avx2.available() {
+            // SAFETY: the CPU has AVX2, FMA and F16C.
+            unsafe { avx2(check::<crate::vmath::x86::Y>) };
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn avx512(f: fn()) {
+        f()
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma,f16c")]
+    unsafe fn avx2(f: fn()) {
+        f()
+    }
+}

@@ -134,6 +134,34 @@ impl Io for Z {
         }
     }
     #[inline(always)]
+    fn round_f16(self) -> Self {
+        unsafe {
+            let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(self.0);
+            Z(_mm512_cvtph_ps(h))
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_f16(p: *const u16) -> Self {
+        unsafe {
+            let h = _mm256_loadu_si256(p.cast());
+            let x = _mm512_cvtph_ps(h);
+            // `vcvtph2ps` quiets a signaling NaN: NaN lanes are rebuilt from their bits.
+            let is_nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(x, x);
+            let w = _mm512_cvtepu16_epi32(h);
+            let sign = _mm512_slli_epi32::<16>(_mm512_and_si512(w, _mm512_set1_epi32(0x8000)));
+            let man = _mm512_slli_epi32::<13>(_mm512_and_si512(w, _mm512_set1_epi32(0x3ff)));
+            let nan = _mm512_or_si512(_mm512_or_si512(sign, man), _mm512_set1_epi32(0x7f80_0000));
+            zi(_mm512_mask_blend_epi32(is_nan, iz(Z(x)), nan))
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_f16(self, p: *mut u16) {
+        unsafe {
+            let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(self.0);
+            _mm256_storeu_si256(p.cast(), h)
+        }
+    }
+    #[inline(always)]
     fn wrap(col: Self, row: Self, len: i32) -> (Self, Self) {
         unsafe {
             let l = _mm512_set1_epi32(len);
@@ -244,6 +272,34 @@ impl Io for Y {
         }
     }
     #[inline(always)]
+    fn round_f16(self) -> Self {
+        unsafe {
+            let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(self.0);
+            Y(_mm256_cvtph_ps(h))
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_f16(p: *const u16) -> Self {
+        unsafe {
+            let h = _mm_loadu_si128(p.cast());
+            let x = _mm256_cvtph_ps(h);
+            // `vcvtph2ps` quiets a signaling NaN: NaN lanes are rebuilt from their bits.
+            let is_nan = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_UNORD_Q>(x, x));
+            let w = _mm256_cvtepu16_epi32(h);
+            let sign = _mm256_slli_epi32::<16>(_mm256_and_si256(w, _mm256_set1_epi32(0x8000)));
+            let man = _mm256_slli_epi32::<13>(_mm256_and_si256(w, _mm256_set1_epi32(0x3ff)));
+            let nan = _mm256_or_si256(_mm256_or_si256(sign, man), _mm256_set1_epi32(0x7f80_0000));
+            yi(_mm256_blendv_epi8(iy(Y(x)), nan, is_nan))
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_f16(self, p: *mut u16) {
+        unsafe {
+            let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(self.0);
+            _mm_storeu_si128(p.cast(), h)
+        }
+    }
+    #[inline(always)]
     fn wrap(col: Self, row: Self, len: i32) -> (Self, Self) {
         unsafe {
             let past = _mm256_cmpgt_epi32(iy(col), _mm256_set1_epi32(len - 1));
@@ -269,8 +325,8 @@ pub(super) unsafe fn run_avx512(
 }
 
 /// # Safety
-/// As for `VProg::run`; the CPU has AVX2 and FMA.
-#[target_feature(enable = "avx2,fma")]
+/// As for `VProg::run`; the CPU has AVX2, FMA and F16C.
+#[target_feature(enable = "avx2,fma,f16c")]
 pub(super) unsafe fn run_avx2(
     p: &VProg,
     inputs: *const *const f32,
