@@ -44,7 +44,9 @@ scalar_helpers! { float_helpers;
     "oxla_round_f64" => fn round_f64(x: f64) -> f64 { oxla_elem::round_f64(x) }
     "oxla_cbrt_f32" => fn cbrt_f32(x: f32) -> f32 { oxla_elem::cbrt_f32(x) }
     "oxla_cbrt_f64" => fn cbrt_f64(x: f64) -> f64 { oxla_elem::cbrt_f64(x) }
-    "oxla_erf_f32" => fn erf_f32(x: f32) -> f32 { oxla_elem::erf_f32(x) }
+    // f32 erf is `vmath`'s approximation at every width (tiles, vector programs and these
+    // one-lane calls give the same bits), within 2 ulp of the interpreter's.
+    "oxla_erf_f32" => fn erf_f32(x: f32) -> f32 { oxla_kernels::vmath::scalar(oxla_kernels::vmath::VFunc::Erf, x) }
     "oxla_erf_f64" => fn erf_f64(x: f64) -> f64 { oxla_elem::erf_f64(x) }
     "oxla_logistic_f32" => fn logistic_f32(x: f32) -> f32 { oxla_elem::logistic_f32(x) }
     "oxla_logistic_f64" => fn logistic_f64(x: f64) -> f64 { oxla_elem::logistic_f64(x) }
@@ -308,6 +310,7 @@ vmath_helpers! {
     "oxla_vexp_f32" => vexp_f32 = Exp;
     "oxla_vtanh_f32" => vtanh_f32 = Tanh;
     "oxla_vlogistic_f32" => vlogistic_f32 = Logistic;
+    "oxla_verf_f32" => verf_f32 = Erf;
     "oxla_vlog_f32" => vlog_f32 = Log;
 }
 

@@ -27,6 +27,7 @@ fn f64_of(f: VFunc, x: f64) -> f64 {
         VFunc::Tanh => oxla_elem::tanh_f64(x),
         VFunc::Log => oxla_elem::log_f64(x),
         VFunc::Logistic => oxla_elem::logistic_f64(x),
+        VFunc::Erf => oxla_elem::erf_f64(x),
     }
 }
 

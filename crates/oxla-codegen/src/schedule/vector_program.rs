@@ -1,6 +1,6 @@
 //! Vector programs: an element-wise kernel of 32-bit lanes made only of f32 arithmetic
 //! (`add`, `subtract`, `multiply`, `divide`, `negate`, `abs`, `sqrt`), the `vmath`
-//! transcendentals (`exp`, `tanh`, `logistic`, `log`), s32/u32 arithmetic (`add`,
+//! transcendentals (`exp`, `tanh`, `logistic`, `log`, `erf`), s32/u32 arithmetic (`add`,
 //! `subtract`, `multiply`, `and`, `or`, `xor`, shifts by a constant below 32, s32 `divide`
 //! and `remainder` by a constant of at least 2), s32 -> f32 `convert` and `iota` (along the
 //! last dimension, or the one before where every earlier one is 1), over inputs of its
@@ -214,6 +214,7 @@ pub(crate) fn vector_program(
                     UnaryOp::Tanh => ty.func(VFunc::Tanh, x),
                     UnaryOp::Logistic => ty.func(VFunc::Logistic, x),
                     UnaryOp::Log => ty.func(VFunc::Log, x),
+                    UnaryOp::Erf => ty.func(VFunc::Erf, x),
                     _ => return None,
                 },
                 _ => return None,
@@ -273,6 +274,7 @@ pub(crate) fn vector_program(
                     UnaryOp::Tanh => VOp::Func(VFunc::Tanh, x),
                     UnaryOp::Logistic => VOp::Func(VFunc::Logistic, x),
                     UnaryOp::Log => VOp::Func(VFunc::Log, x),
+                    UnaryOp::Erf => VOp::Func(VFunc::Erf, x),
                     _ => return None,
                 }
             }

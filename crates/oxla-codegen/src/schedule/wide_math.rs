@@ -1,5 +1,5 @@
-//! Wide math: element-wise loops whose values contain f32 `exponential`, `tanh`, `logistic`
-//! or `log` run the innermost dimension in tiles. Cranelift's x86 vectors are 128-bit, so
+//! Wide math: element-wise loops whose values contain f32 `exponential`, `tanh`, `logistic`,
+//! `log` or `erf` run the innermost dimension in tiles. Cranelift's x86 vectors are 128-bit, so
 //! `math.rs` computes these four lanes at a time; here each transcendental's argument is
 //! first computed for a whole tile into a stack buffer (with the kernel's own vectors),
 //! then one call to `oxla_kernels::vmath` applies the function to the buffer at the CPU's
@@ -63,6 +63,7 @@ pub(crate) fn helper(f: VFunc) -> &'static str {
         VFunc::Tanh => "oxla_vtanh_f32",
         VFunc::Logistic => "oxla_vlogistic_f32",
         VFunc::Log => "oxla_vlog_f32",
+        VFunc::Erf => "oxla_verf_f32",
     }
 }
 
@@ -107,6 +108,7 @@ fn vfunc(op: UnaryOp) -> Option<VFunc> {
         UnaryOp::Tanh => VFunc::Tanh,
         UnaryOp::Logistic => VFunc::Logistic,
         UnaryOp::Log => VFunc::Log,
+        UnaryOp::Erf => VFunc::Erf,
         _ => return None,
     })
 }

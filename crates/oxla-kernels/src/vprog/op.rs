@@ -121,6 +121,7 @@ impl VOp {
             VFunc::Tanh => 1,
             VFunc::Logistic => 2,
             VFunc::Log => 3,
+            VFunc::Erf => 4,
         };
         // Division by a constant carries its magic multiplier and shift.
         let div = |code: u32, a: u32, d: i32| {
