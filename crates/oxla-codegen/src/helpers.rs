@@ -56,7 +56,8 @@ scalar_helpers! { float_helpers;
     "oxla_expm1_f64" => fn expm1_f64(x: f64) -> f64 { oxla_elem::expm1_f64(x) }
     "oxla_log_f32" => fn log_f32(x: f32) -> f32 { oxla_elem::log_f32(x) }
     "oxla_log_f64" => fn log_f64(x: f64) -> f64 { oxla_elem::log_f64(x) }
-    "oxla_log1p_f32" => fn log1p_f32(x: f32) -> f32 { oxla_elem::log1p_f32(x) }
+    // As erf: `vmath`'s log1p at every width.
+    "oxla_log1p_f32" => fn log1p_f32(x: f32) -> f32 { oxla_kernels::vmath::scalar(oxla_kernels::vmath::VFunc::Log1p, x) }
     "oxla_log1p_f64" => fn log1p_f64(x: f64) -> f64 { oxla_elem::log1p_f64(x) }
     "oxla_sin_f32" => fn sin_f32(x: f32) -> f32 { oxla_elem::sin_f32(x) }
     "oxla_sin_f64" => fn sin_f64(x: f64) -> f64 { oxla_elem::sin_f64(x) }
@@ -311,6 +312,7 @@ vmath_helpers! {
     "oxla_vtanh_f32" => vtanh_f32 = Tanh;
     "oxla_vlogistic_f32" => vlogistic_f32 = Logistic;
     "oxla_verf_f32" => verf_f32 = Erf;
+    "oxla_vlog1p_f32" => vlog1p_f32 = Log1p;
     "oxla_vlog_f32" => vlog_f32 = Log;
 }
 

@@ -28,6 +28,7 @@ fn f64_of(f: VFunc, x: f64) -> f64 {
         VFunc::Log => oxla_elem::log_f64(x),
         VFunc::Logistic => oxla_elem::logistic_f64(x),
         VFunc::Erf => oxla_elem::erf_f64(x),
+        VFunc::Log1p => oxla_elem::log1p_f64(x),
     }
 }
 

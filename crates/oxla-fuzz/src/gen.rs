@@ -1015,10 +1015,13 @@ impl Gen<'_> {
         };
         let trip = self.c.range(0, 4) as i32;
         // Sometimes a history of every iteration's value, updated in place (as a scan).
-        // Not of a vector exp or log: iterated, they amplify their few ulp of error beyond
-        // what `diff::explain` can bound without the unrolled chain (the minimizer unrolls
-        // only loops without a history).
-        let amplifies = matches!(step, Step::Unary(UnaryOp::Exp | UnaryOp::Log));
+        // Not of a vector exp, log, log1p or erf: iterated, they amplify their few ulp of
+        // error beyond what `diff::explain` can bound without the unrolled chain (the
+        // minimizer unrolls only loops without a history).
+        let amplifies = matches!(
+            step,
+            Step::Unary(UnaryOp::Exp | UnaryOp::Log | UnaryOp::Log1p | UnaryOp::Erf)
+        );
         let history = !amplifies
             && s.element_count() * 4 <= MAX_ELEMENTS
             && crate::program::identity(BinaryOp::Add, s.element_type()).is_ok()

@@ -23,15 +23,19 @@ pub enum VFunc {
     /// The error function: an approximation within 2 units of f32's last place, the JIT's
     /// f32 `erf` everywhere (XLA's CPU backend approximates it too).
     Erf,
+    /// log(1 + x), through [`VFunc::Log`] (within 4 ulp): the JIT's f32 `log_plus_one`
+    /// everywhere.
+    Log1p,
 }
 
 impl VFunc {
-    pub const ALL: [VFunc; 5] = [
+    pub const ALL: [VFunc; 6] = [
         VFunc::Exp,
         VFunc::Tanh,
         VFunc::Logistic,
         VFunc::Log,
         VFunc::Erf,
+        VFunc::Log1p,
     ];
 }
 
@@ -432,7 +436,24 @@ pub(crate) fn eval<V: Lanes>(f: VFunc, x: V) -> V {
         VFunc::Logistic => logistic(x),
         VFunc::Log => log(x),
         VFunc::Erf => erf(x),
+        VFunc::Log1p => log1p(x),
     }
+}
+
+/// log(1 + x) = x · log(u) / (u − 1) with u = 1 + x rounded (Goldberg: the quotient
+/// corrects for the rounding of u); x itself where u is 1; +inf of +inf; −inf at −1 (from
+/// log(0)); below −1 the negative default NaN, as libm; a NaN itself, quieted.
+#[inline(always)]
+pub(crate) fn log1p<V: Lanes>(x: V) -> V {
+    let one = k::<V>(1.0);
+    let u = one.add(x);
+    let d = u.sub(one);
+    // log(u)/d first: x·log(u) overflows for x near f32's largest.
+    let r = x.mul(log(u).div(d));
+    let r = V::select(d.eq(k(0.0)), x, r);
+    let r = V::select(x.eq(k(f64::INFINITY)), x, r);
+    let r = V::select(x.lt(k(-1.0)), V::splat(f32::from_bits(0xffc0_0000)), r);
+    V::select(x.unord(x), x.add(x), r)
 }
 
 /// erf(x) = x·P(x²) for |x| < 1; from 1 to 4, 1 − exp(−x²)·Q(|x| − 2.5) with its sign,
@@ -895,11 +916,16 @@ pub(crate) mod x86 {
                 unsafe fn erf(xs: &mut [f32]) -> usize {
                     unsafe { body::<$V, $W>(VFunc::Erf, xs, $load, $store) }
                 }
+                #[inline(always)]
+                unsafe fn log1p(xs: &mut [f32]) -> usize {
+                    unsafe { body::<$V, $W>(VFunc::Log1p, xs, $load, $store) }
+                }
                 wide!(run_exp, $feature, exp);
                 wide!(run_tanh, $feature, tanh);
                 wide!(run_logistic, $feature, logistic);
                 wide!(run_log, $feature, log);
                 wide!(run_erf, $feature, erf);
+                wide!(run_log1p, $feature, log1p);
                 // SAFETY: the caller guarantees the features.
                 let done = unsafe {
                     match f {
@@ -908,6 +934,7 @@ pub(crate) mod x86 {
                         VFunc::Logistic => run_logistic(xs),
                         VFunc::Log => run_log(xs),
                         VFunc::Erf => run_erf(xs),
+                        VFunc::Log1p => run_log1p(xs),
                     }
                 };
                 let tail: unsafe fn(VFunc, &mut [f32]) = $tail;
@@ -1332,7 +1359,8 @@ mod tests {
         }
         // Every float in the band where exp's result nears the smallest normal.
         let band = (f32::to_bits(86.9)..=f32::to_bits(88.1)).map(|b| -f32::from_bits(b));
-        // erf's two pieces and its clamp: every 7th float from 1e-3 to 4.5, both signs.
+        // erf's two pieces and its clamp, log1p on both sides of 0 and past -1: every 7th
+        // float from 1e-3 to 4.5, both signs.
         let erf_band = (f32::to_bits(1e-3)..=f32::to_bits(4.5))
             .step_by(7)
             .flat_map(|b| [f32::from_bits(b), -f32::from_bits(b)]);
@@ -1343,6 +1371,7 @@ mod tests {
                 (VFunc::Logistic, 4),
                 (VFunc::Log, 4),
                 (VFunc::Erf, 2),
+                (VFunc::Log1p, 4),
             ] {
                 let got = eval(f, Scalar::<true>(x)).0;
                 let xd = x as f64;
@@ -1352,6 +1381,7 @@ mod tests {
                     VFunc::Logistic => 1.0 / (1.0 + (-xd).exp()),
                     VFunc::Log => xd.ln(),
                     VFunc::Erf => libm::erf(xd),
+                    VFunc::Log1p => xd.ln_1p(),
                 } as f32;
                 if want.is_nan() {
                     assert!(got.is_nan(), "{f:?}({x:e}) = {got:e}");

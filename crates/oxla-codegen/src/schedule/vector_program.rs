@@ -1,11 +1,13 @@
 //! Vector programs: an element-wise kernel of 32-bit lanes made only of f32 arithmetic
 //! (`add`, `subtract`, `multiply`, `divide`, `negate`, `abs`, `sqrt`), the `vmath`
-//! transcendentals (`exp`, `tanh`, `logistic`, `log`, `erf`), s32/u32 arithmetic (`add`,
+//! transcendentals (`exp`, `tanh`, `logistic`, `log`, `erf`, `log_plus_one`), float
+//! `maximum` and `minimum`, comparisons and `select`, s32/u32 arithmetic (`add`,
 //! `subtract`, `multiply`, `and`, `or`, `xor`, shifts by a constant below 32, s32 `divide`
 //! and `remainder` by a constant of at least 2), s32 -> f32 `convert` and `iota` (along the
 //! last dimension, or the one before where every earlier one is 1), over inputs of its
-//! output's shape, scalar inputs and scalar constants, is not compiled to a loop: its expression becomes an
-//! `oxla_kernels::vprog::VProg`, embedded in the kernel's constants, and the kernel is one
+//! output's shape, scalar inputs and scalar constants, is not compiled to a loop: its
+//! expression becomes an `oxla_kernels::vprog::VProg`, embedded in the kernel's constants,
+//! and the kernel is one
 //! call to `oxla_vprog_f32` over its elements, which runs every step at the CPU's full
 //! vector width (16 lanes with AVX-512, 8 with AVX2, where the kernel's own vectors are 4).
 //! The steps are the HLO operations in order, each rounded, so the results are the 4-lane
@@ -28,9 +30,12 @@
 //! elements per iteration, the program was slower (0.69 -> 0.81 ms, Intel Xeon, AVX-512).
 
 use cranelift_codegen::ir::Value;
-use oxla_hlo::{BinaryOp, HloComputation, InstrId, Op, PrimitiveType, Result, UnaryOp};
+use oxla_hlo::{
+    BinaryOp, ComparisonDirection, ComparisonType, HloComputation, InstrId, Op, PrimitiveType,
+    Result, UnaryOp,
+};
 use oxla_kernels::vmath::VFunc;
-use oxla_kernels::vprog::{VOp, VProg};
+use oxla_kernels::vprog::{Cmp, VOp, VProg};
 
 use crate::emit::Emitter;
 
@@ -64,10 +69,13 @@ pub(crate) fn vector_program(
             PrimitiveType::U32 => Some(Lanes::U32),
             PrimitiveType::BF16 => Some(Lanes::Bf16),
             PrimitiveType::F16 => Some(Lanes::F16),
+            // Masks: only computed inside the program (a comparison), never read or
+            // written (pred arrays are bytes).
+            PrimitiveType::Pred => Some(Lanes::Pred),
             _ => None,
         }
     };
-    if !enabled() || kind(root, dims).is_none() {
+    if !enabled() || kind(root, dims).is_none_or(|t| t == Lanes::Pred) {
         return None;
     }
     // A scalar constant broadcast to the output's shape, as its 32 bits.
@@ -111,13 +119,15 @@ pub(crate) fn vector_program(
         }
         let ins = comp.instr(id);
         if let Some(&(_, k)) = leaves.iter().find(|&&(l, _)| l == id) {
-            let op = if kind(id, dims) == Some(Lanes::Bf16) {
+            let op = if matches!(kind(id, dims), Some(Lanes::Pred)) {
+                return None;
+            } else if kind(id, dims) == Some(Lanes::Bf16) {
                 VOp::InputBf16(k as u32)
             } else if kind(id, dims) == Some(Lanes::F16) {
                 VOp::InputF16(k as u32)
             } else if kind(id, dims).is_some() {
                 VOp::Input(k as u32)
-            } else if kind(id, &[]).is_some_and(|t| !t.is_narrow()) {
+            } else if kind(id, &[]).is_some_and(|t| !t.is_narrow() && t != Lanes::Pred) {
                 VOp::Scalar(k as u32)
             } else {
                 return None;
@@ -136,7 +146,9 @@ pub(crate) fn vector_program(
                 Some(match (splat_const(id), leaf(src)) {
                     (Some(bits), _) => VOp::Const(f32::from_bits(bits)),
                     // A scalar input is read as an f32.
-                    (None, Some(k)) if !scalar.is_narrow() => VOp::Scalar(k as u32),
+                    (None, Some(k)) if !scalar.is_narrow() && scalar != Lanes::Pred => {
+                        VOp::Scalar(k as u32)
+                    }
                     _ => return None,
                 })
             }
@@ -190,6 +202,61 @@ pub(crate) fn vector_program(
                 _ => {}
             }
         }
+        // Comparisons (into masks), selects (of the masks' bits), maximum and minimum (exact
+        // for the narrow types too: no rounding step).
+        let done = match &ins.op {
+            Op::Compare {
+                direction,
+                comparison_type,
+            } => {
+                let from = kind(*ins.operands.first()?, dims)?;
+                let (x, y) = (arg(0)?, arg(1)?);
+                let c = match direction {
+                    ComparisonDirection::Eq => Cmp::Eq,
+                    ComparisonDirection::Ne => Cmp::Ne,
+                    ComparisonDirection::Lt => Cmp::Lt,
+                    ComparisonDirection::Le => Cmp::Le,
+                    ComparisonDirection::Gt => Cmp::Gt,
+                    ComparisonDirection::Ge => Cmp::Ge,
+                };
+                let op = match (from, comparison_type) {
+                    (_, Some(ComparisonType::TotalOrder)) => return None,
+                    (Lanes::F32 | Lanes::Bf16 | Lanes::F16, _) => VOp::CmpF(x, y, c),
+                    (Lanes::S32, _) => VOp::CmpS(x, y, c),
+                    (Lanes::U32, _) => VOp::CmpU(x, y, c),
+                    (Lanes::Pred, _) => return None,
+                };
+                ops.push(op);
+                true
+            }
+            Op::Select => {
+                // b ^ ((a ^ b) & mask): the chosen operand's bits.
+                let (m, a, b) = (arg(0)?, arg(1)?, arg(2)?);
+                if kind(*ins.operands.first()?, dims)? != Lanes::Pred {
+                    return None;
+                }
+                let n = ops.len() as u32;
+                ops.extend([VOp::Xor(a, b), VOp::And(n, m), VOp::Xor(b, n + 1)]);
+                true
+            }
+            Op::Binary(b @ (BinaryOp::Max | BinaryOp::Min))
+                if matches!(ty, Lanes::F32 | Lanes::Bf16 | Lanes::F16) =>
+            {
+                let (x, y) = (arg(0)?, arg(1)?);
+                ops.push(if *b == BinaryOp::Max {
+                    VOp::Max(x, y)
+                } else {
+                    VOp::Min(x, y)
+                });
+                true
+            }
+            _ => false,
+        };
+        if done {
+            arith += 1;
+            at[id.index()] = Some(ops.len() as u32 - 1);
+            continue;
+        }
         if ty.is_narrow() {
             // bf16 and f16 compute in f32 and round each result: for these operations a
             // result rounded to f32 and then to bf16 or f16 is the exact one rounded once
@@ -215,6 +282,7 @@ pub(crate) fn vector_program(
                     UnaryOp::Logistic => ty.func(VFunc::Logistic, x),
                     UnaryOp::Log => ty.func(VFunc::Log, x),
                     UnaryOp::Erf => ty.func(VFunc::Erf, x),
+                    UnaryOp::Log1p => ty.func(VFunc::Log1p, x),
                     _ => return None,
                 },
                 _ => return None,
@@ -275,6 +343,7 @@ pub(crate) fn vector_program(
                     UnaryOp::Logistic => VOp::Func(VFunc::Logistic, x),
                     UnaryOp::Log => VOp::Func(VFunc::Log, x),
                     UnaryOp::Erf => VOp::Func(VFunc::Erf, x),
+                    UnaryOp::Log1p => VOp::Func(VFunc::Log1p, x),
                     _ => return None,
                 }
             }
@@ -321,6 +390,8 @@ enum Lanes {
     Bf16,
     /// f16 values, held as f32.
     F16,
+    /// Comparison results: every bit of a lane set where true.
+    Pred,
 }
 
 impl Lanes {

@@ -140,20 +140,146 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
     // SAFETY (every `bin`): as the caller promises.
     unsafe {
         match link.op {
-            VOp::Add(..) => bin(v, i, side, right, Lanes::add),
-            VOp::Sub(..) => bin(v, i, side, right, Lanes::sub),
-            VOp::Mul(..) => bin(v, i, side, right, Lanes::mul),
-            VOp::Div(..) => bin(v, i, side, right, Lanes::div),
-            VOp::IAdd(..) => bin(v, i, side, right, Io::iadd),
-            VOp::ISub(..) => bin(v, i, side, right, Io::isub),
-            VOp::IMul(..) => bin(v, i, side, right, Io::imul),
-            VOp::And(..) => bin(v, i, side, right, Io::and),
-            VOp::Or(..) => bin(v, i, side, right, Io::or),
-            VOp::Xor(..) => bin(v, i, side, right, Io::xor),
-            VOp::Neg(_) => un(v, Lanes::neg),
-            VOp::Abs(_) => un(v, Io::abs),
-            VOp::Sqrt(_) => un(v, Io::sqrt),
-            VOp::IToF(_) => un(v, Io::itof),
+            VOp::Add(..) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                |x: V, y: V| x.add(y),
+            ),
+            VOp::Sub(..) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                |x: V, y: V| x.sub(y),
+            ),
+            VOp::Mul(..) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                |x: V, y: V| x.mul(y),
+            ),
+            VOp::Div(..) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                |x: V, y: V| x.div(y),
+            ),
+            VOp::IAdd(..) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                |x: V, y: V| x.iadd(y),
+            ),
+            VOp::ISub(..) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                |x: V, y: V| x.isub(y),
+            ),
+            VOp::IMul(..) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                |x: V, y: V| x.imul(y),
+            ),
+            VOp::And(..) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                |x: V, y: V| x.and(y),
+            ),
+            VOp::Or(..) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                |x: V, y: V| x.or(y),
+            ),
+            VOp::Xor(..) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                |x: V, y: V| x.xor(y),
+            ),
+            VOp::Max(..) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                |x: V, y: V| x.max_hlo(y),
+            ),
+            VOp::Min(..) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                |x: V, y: V| x.min_hlo(y),
+            ),
+            VOp::CmpF(_, _, c) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                move |x: V, y: V| x.cmp_f(y, c),
+            ),
+            VOp::CmpS(_, _, c) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                move |x: V, y: V| x.cmp_s(y, c),
+            ),
+            VOp::CmpU(_, _, c) => bin(
+                v,
+                i,
+                side,
+                right,
+                #[inline(always)]
+                move |x: V, y: V| x.cmp_u(y, c),
+            ),
+            VOp::Neg(_) => un(
+                v,
+                #[inline(always)]
+                |x: V| x.neg(),
+            ),
+            VOp::Abs(_) => un(
+                v,
+                #[inline(always)]
+                |x: V| x.abs(),
+            ),
+            VOp::Sqrt(_) => un(
+                v,
+                #[inline(always)]
+                |x: V| x.sqrt(),
+            ),
+            VOp::IToF(_) => un(
+                v,
+                #[inline(always)]
+                |x: V| x.itof(),
+            ),
             VOp::Shl(_, k) => un(
                 v,
                 #[inline(always)]
@@ -189,8 +315,16 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
                 #[inline(always)]
                 |x: V| vmath::eval(f, x),
             ),
-            VOp::RoundBf16(_) => un(v, Io::round_bf16),
-            VOp::RoundF16(_) => un(v, Io::round_f16),
+            VOp::RoundBf16(_) => un(
+                v,
+                #[inline(always)]
+                |x: V| x.round_bf16(),
+            ),
+            VOp::RoundF16(_) => un(
+                v,
+                #[inline(always)]
+                |x: V| x.round_f16(),
+            ),
             // Leaves, iotas, bf16 transcendentals and outputs never join a chain (`chains`).
             VOp::Input(_)
             | VOp::Scalar(_)

@@ -89,6 +89,59 @@ pub(crate) trait Io: Lanes {
     fn wrap(col: Self, row: Self, len: i32) -> (Self, Self);
     /// Whether any lane's bits are not all zero.
     fn any(self) -> bool;
+    /// All bits set where the lanes' signed integers are equal / `self` is greater.
+    fn ieq(self, b: Self) -> Self;
+    fn igt(self, b: Self) -> Self;
+    /// HLO's float maximum: a NaN operand is the result (`self`'s first), else the larger,
+    /// +0 above −0 (the JIT's `fmax` with its NaN selects).
+    #[inline(always)]
+    fn max_hlo(self, b: Self) -> Self {
+        let m = Self::select(self.gt(b), self, b);
+        // Equal: ±0 of each sign gives +0 (the AND of their bits); else either.
+        let m = Self::select(self.eq(b), self.and(b), m);
+        let m = Self::select(b.unord(b), b, m);
+        Self::select(self.unord(self), self, m)
+    }
+    /// HLO's float minimum, as [`Io::max_hlo`] (−0 below +0: the OR of equal bits).
+    #[inline(always)]
+    fn min_hlo(self, b: Self) -> Self {
+        let m = Self::select(self.lt(b), self, b);
+        let m = Self::select(self.eq(b), self.or(b), m);
+        let m = Self::select(b.unord(b), b, m);
+        Self::select(self.unord(self), self, m)
+    }
+    /// A float comparison as a mask (ordered; `Ne` unordered or not equal, as HLO's).
+    #[inline(always)]
+    fn cmp_f(self, b: Self, c: Cmp) -> Self {
+        let (t, f) = (Self::splat(f32::from_bits(u32::MAX)), Self::splat(0.0));
+        match c {
+            Cmp::Eq => Self::select(self.eq(b), t, f),
+            Cmp::Ne => Self::select(self.eq(b), f, t),
+            Cmp::Lt => Self::select(self.lt(b), t, f),
+            Cmp::Gt => Self::select(self.gt(b), t, f),
+            Cmp::Le => Self::select(<Self as Lanes>::or(self.lt(b), self.eq(b)), t, f),
+            Cmp::Ge => Self::select(<Self as Lanes>::or(self.gt(b), self.eq(b)), t, f),
+        }
+    }
+    /// A signed 32-bit comparison as a mask.
+    #[inline(always)]
+    fn cmp_s(self, b: Self, c: Cmp) -> Self {
+        let t = Self::splat(f32::from_bits(u32::MAX));
+        match c {
+            Cmp::Eq => self.ieq(b),
+            Cmp::Ne => self.ieq(b).xor(t),
+            Cmp::Gt => self.igt(b),
+            Cmp::Lt => b.igt(self),
+            Cmp::Le => self.igt(b).xor(t),
+            Cmp::Ge => b.igt(self).xor(t),
+        }
+    }
+    /// An unsigned 32-bit comparison as a mask (signed, with both sign bits flipped).
+    #[inline(always)]
+    fn cmp_u(self, b: Self, c: Cmp) -> Self {
+        let s = Self::splat(f32::from_bits(0x8000_0000));
+        self.xor(s).cmp_s(b.xor(s), c)
+    }
     /// Each lane rounded to the nearest bf16 (ties to even, overflow to infinity), held as
     /// f32; a NaN keeps its sign and top payload bits and is quieted (`half`'s
     /// `bf16::from_f32`, which the interpreter and the JIT's loops round with).
@@ -194,6 +247,14 @@ impl Io for Portable {
     #[inline(always)]
     fn any(self) -> bool {
         bits(self) != 0
+    }
+    #[inline(always)]
+    fn ieq(self, b: Self) -> Self {
+        of_bits(-((bits(self) == bits(b)) as i32))
+    }
+    #[inline(always)]
+    fn igt(self, b: Self) -> Self {
+        of_bits(-((bits(self) > bits(b)) as i32))
     }
     #[inline(always)]
     fn round_bf16(self) -> Self {

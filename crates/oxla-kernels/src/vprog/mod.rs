@@ -31,7 +31,7 @@ use analysis::{chains, fuse_xor_shifts};
 use chain::{run_chain, Chains, CHAIN_BLOCK};
 use lanes::{binary, divide, iota, unary, Io, Portable};
 pub use narrow::{exact_bf16, exact_f16};
-pub use op::{signed_magic_32, VOp, MIN_IOTA_ROW};
+pub use op::{signed_magic_32, Cmp, VOp, MIN_IOTA_ROW};
 
 /// Most elements per chunk: each step's dispatch, and each chain's operand resolution, is
 /// paid once per chunk, so a long chunk amortizes them; a program with few slot buffers
@@ -316,37 +316,107 @@ impl VProg {
                     VOp::Input(k) => Src::Ptr(unsafe { (*inputs.add(k as usize)).add(c0) }),
                     VOp::Scalar(k) => Src::Splat(unsafe { **inputs.add(k as usize) }),
                     VOp::Const(c) => Src::Splat(c),
-                    VOp::Add(a, b) => {
-                        binary::<V>(dst, src[a as usize], src[b as usize], n, Lanes::add)
-                    }
-                    VOp::Sub(a, b) => {
-                        binary::<V>(dst, src[a as usize], src[b as usize], n, Lanes::sub)
-                    }
-                    VOp::Mul(a, b) => {
-                        binary::<V>(dst, src[a as usize], src[b as usize], n, Lanes::mul)
-                    }
-                    VOp::Div(a, b) => {
-                        binary::<V>(dst, src[a as usize], src[b as usize], n, Lanes::div)
-                    }
-                    VOp::Neg(a) => unary::<V>(dst, src[a as usize], n, Lanes::neg),
-                    VOp::Abs(a) => unary::<V>(dst, src[a as usize], n, Io::abs),
-                    VOp::Sqrt(a) => unary::<V>(dst, src[a as usize], n, Io::sqrt),
-                    VOp::IAdd(a, b) => {
-                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::iadd)
-                    }
-                    VOp::ISub(a, b) => {
-                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::isub)
-                    }
-                    VOp::IMul(a, b) => {
-                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::imul)
-                    }
-                    VOp::And(a, b) => {
-                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::and)
-                    }
-                    VOp::Or(a, b) => binary::<V>(dst, src[a as usize], src[b as usize], n, Io::or),
-                    VOp::Xor(a, b) => {
-                        binary::<V>(dst, src[a as usize], src[b as usize], n, Io::xor)
-                    }
+                    VOp::Add(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V, y: V| x.add(y),
+                    ),
+                    VOp::Sub(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V, y: V| x.sub(y),
+                    ),
+                    VOp::Mul(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V, y: V| x.mul(y),
+                    ),
+                    VOp::Div(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V, y: V| x.div(y),
+                    ),
+                    VOp::Neg(a) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V| x.neg(),
+                    ),
+                    VOp::Abs(a) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V| x.abs(),
+                    ),
+                    VOp::Sqrt(a) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V| x.sqrt(),
+                    ),
+                    VOp::IAdd(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V, y: V| x.iadd(y),
+                    ),
+                    VOp::ISub(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V, y: V| x.isub(y),
+                    ),
+                    VOp::IMul(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V, y: V| x.imul(y),
+                    ),
+                    VOp::And(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V, y: V| x.and(y),
+                    ),
+                    VOp::Or(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V, y: V| x.or(y),
+                    ),
+                    VOp::Xor(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V, y: V| x.xor(y),
+                    ),
                     VOp::Shl(a, k) => unary::<V>(
                         dst,
                         src[a as usize],
@@ -397,7 +467,53 @@ impl VProg {
                             (true, true) => divide!(true, true),
                         }
                     }
-                    VOp::IToF(a) => unary::<V>(dst, src[a as usize], n, Io::itof),
+                    VOp::IToF(a) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V| x.itof(),
+                    ),
+                    VOp::Max(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V, y: V| x.max_hlo(y),
+                    ),
+                    VOp::Min(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V, y: V| x.min_hlo(y),
+                    ),
+                    VOp::CmpF(a, b, c) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        move |x: V, y: V| x.cmp_f(y, c),
+                    ),
+                    VOp::CmpS(a, b, c) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        move |x: V, y: V| x.cmp_s(y, c),
+                    ),
+                    VOp::CmpU(a, b, c) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        move |x: V, y: V| x.cmp_u(y, c),
+                    ),
                     VOp::IotaCol(len) | VOp::IotaRow(len) => {
                         // SAFETY: dst is a slot (or the output) of the chunk's n elements.
                         unsafe {
@@ -421,8 +537,20 @@ impl VProg {
                         }
                         Src::Ptr(dst)
                     }
-                    VOp::RoundBf16(a) => unary::<V>(dst, src[a as usize], n, Io::round_bf16),
-                    VOp::RoundF16(a) => unary::<V>(dst, src[a as usize], n, Io::round_f16),
+                    VOp::RoundBf16(a) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V| x.round_bf16(),
+                    ),
+                    VOp::RoundF16(a) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V| x.round_f16(),
+                    ),
                     VOp::OutputBf16(a) => {
                         // SAFETY: the output holds `hi` bf16 values.
                         unsafe {

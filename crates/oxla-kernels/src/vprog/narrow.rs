@@ -71,6 +71,7 @@ fn exact_f64(f: VFunc, x: f32) -> f64 {
         VFunc::Tanh => x.tanh(),
         VFunc::Log => x.ln(),
         VFunc::Erf => libm::erf(x),
+        VFunc::Log1p => x.ln_1p(),
         VFunc::Logistic => {
             if x >= 0.0 {
                 1.0 / (1.0 + (-x).exp())

@@ -71,6 +71,31 @@ pub enum VOp {
     /// The output as f16 (the value must be an f16 value already: a rounded step's).
     /// Only as the last step.
     OutputF16(u32),
+    /// HLO's float maximum and minimum: a NaN operand is the result (the first one's when
+    /// both are), else IEEE 754-2019's maximum / minimum (−0 below +0).
+    Max(u32, u32),
+    Min(u32, u32),
+    /// Comparisons into masks (every bit of a lane set where true): floats (ordered but
+    /// `Ne`, true with a NaN), signed and unsigned 32-bit integers. A select is
+    /// `b ^ ((a ^ b) & mask)` of the integer steps.
+    CmpF(u32, u32, Cmp),
+    CmpS(u32, u32, Cmp),
+    CmpU(u32, u32, Cmp),
+}
+
+/// A comparison's direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Cmp {
+    const ALL: [Cmp; 6] = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
 }
 
 impl VOp {
@@ -89,7 +114,12 @@ impl VOp {
             | IMul(a, b)
             | And(a, b)
             | Or(a, b)
-            | Xor(a, b) => ([a, b], 2),
+            | Xor(a, b)
+            | Max(a, b)
+            | Min(a, b)
+            | CmpF(a, b, _)
+            | CmpS(a, b, _)
+            | CmpU(a, b, _) => ([a, b], 2),
             Neg(a)
             | Abs(a)
             | Sqrt(a)
@@ -122,6 +152,7 @@ impl VOp {
             VFunc::Logistic => 2,
             VFunc::Log => 3,
             VFunc::Erf => 4,
+            VFunc::Log1p => 5,
         };
         // Division by a constant carries its magic multiplier and shift.
         let div = |code: u32, a: u32, d: i32| {
@@ -163,6 +194,11 @@ impl VOp {
             VOp::RoundF16(a) => [31, a, 0, 0, 0],
             VOp::FuncF16(g, a) => [32, a, 0, f(g), 0],
             VOp::OutputF16(a) => [33, a, 0, 0, 0],
+            VOp::Max(a, b) => [34, a, b, 0, 0],
+            VOp::Min(a, b) => [35, a, b, 0, 0],
+            VOp::CmpF(a, b, c) => [36, a, b, c as u32, 0],
+            VOp::CmpS(a, b, c) => [37, a, b, c as u32, 0],
+            VOp::CmpU(a, b, c) => [38, a, b, c as u32, 0],
         }
     }
 
@@ -213,6 +249,11 @@ impl VOp {
             31 => VOp::RoundF16(a),
             32 => VOp::FuncF16(*VFunc::ALL.get(x as usize)?, a),
             33 => VOp::OutputF16(a),
+            34 => VOp::Max(a, b),
+            35 => VOp::Min(a, b),
+            36 => VOp::CmpF(a, b, *Cmp::ALL.get(x as usize)?),
+            37 => VOp::CmpS(a, b, *Cmp::ALL.get(x as usize)?),
+            38 => VOp::CmpU(a, b, *Cmp::ALL.get(x as usize)?),
             _ => return None,
         })
     }

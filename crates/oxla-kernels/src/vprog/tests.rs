@@ -22,6 +22,35 @@ fn reference(ops: &[VOp], ins: &[Vec<f32>], e: usize) -> f32 {
                 vmath::apply_with(VIsa::Scalar { fma: true }, f, &mut t);
                 t[0]
             }
+            VOp::Max(a, b) | VOp::Min(a, b) => {
+                let (p, q) = (x(a), x(b));
+                let max = matches!(op, VOp::Max(..));
+                if p.is_nan() {
+                    p
+                } else if q.is_nan() {
+                    q
+                } else if p == q {
+                    // ±0: +0 for the maximum, −0 for the minimum.
+                    let (pb, qb) = (p.to_bits(), q.to_bits());
+                    f32::from_bits(if max { pb & qb } else { pb | qb })
+                } else if (p > q) == max {
+                    p
+                } else {
+                    q
+                }
+            }
+            VOp::CmpF(a, b, c) => {
+                let (p, q) = (x(a), x(b));
+                let t = match c {
+                    Cmp::Eq => p == q,
+                    Cmp::Ne => p != q,
+                    Cmp::Lt => p < q,
+                    Cmp::Le => p <= q,
+                    Cmp::Gt => p > q,
+                    Cmp::Ge => p >= q,
+                };
+                f32::from_bits(if t { u32::MAX } else { 0 })
+            }
             _ => {
                 let i = |k: u32| v[k as usize].to_bits() as i32;
                 let r = match op {
@@ -37,6 +66,23 @@ fn reference(ops: &[VOp], ins: &[Vec<f32>], e: usize) -> f32 {
                     VOp::XorShrL(a, k) => i(a) ^ ((i(a) as u32) >> k) as i32,
                     VOp::IDiv(a, d) => i(a) / d,
                     VOp::IRem(a, d) => i(a) % d,
+                    VOp::CmpS(a, b, c) | VOp::CmpU(a, b, c) => {
+                        let flip = if matches!(op, VOp::CmpU(..)) {
+                            i32::MIN
+                        } else {
+                            0
+                        };
+                        let (p, q) = (i(a) ^ flip, i(b) ^ flip);
+                        let t = match c {
+                            Cmp::Eq => p == q,
+                            Cmp::Ne => p != q,
+                            Cmp::Lt => p < q,
+                            Cmp::Le => p <= q,
+                            Cmp::Gt => p > q,
+                            Cmp::Ge => p >= q,
+                        };
+                        -(t as i32)
+                    }
                     VOp::IotaCol(len) => (e % len as usize) as i32,
                     VOp::IotaRow(len) => (e / len as usize) as i32,
                     VOp::IToF(a) => {
@@ -674,5 +720,87 @@ fn f16_lanes_match_the_portable_twin() {
     #[target_feature(enable = "avx2,fma,f16c")]
     unsafe fn avx2(f: fn()) {
         f()
+    }
+}
+
+/// Maximum, minimum, comparisons and selects (as integer bit steps): a clamped softplus,
+/// select(x != x, x, max(x, 0) + log1p(exp(-|x|))) clamped to [0, 4], and integer selects
+/// on signed and unsigned comparisons, at every width against the step-by-step reference
+/// (NaNs of both signs, ±0 and infinities among the inputs).
+#[test]
+fn selects_comparisons_max_and_min_match_the_reference() {
+    use VOp::*;
+    let mut ops = vec![
+        Input(0),              // 0 x
+        Const(0.0),            // 1
+        Max(0, 1),             // 2
+        Abs(0),                // 3
+        Neg(3),                // 4
+        Func(VFunc::Exp, 4),   // 5
+        Func(VFunc::Log1p, 5), // 6
+        Add(2, 6),             // 7 softplus
+        CmpF(0, 0, Cmp::Ne),   // 8 x is NaN
+        Xor(0, 7),             // 9 select(8, x, softplus) = sp ^ ((x ^ sp) & m)
+        And(9, 8),             // 10
+        Xor(7, 10),            // 11
+        Max(1, 11),            // 12 clamp below by 0
+        Const(4.0),            // 13
+        Min(13, 12),           // 14 and above by 4
+        Input(1),              // 15 y
+        Min(15, 0),            // 16
+        Max(16, 15),           // 17
+        Add(14, 17),           // 18
+    ];
+    for c in [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge] {
+        let m = ops.len() as u32;
+        ops.push(CmpF(0, 15, c));
+        ops.push(And(m, 0));
+        ops.push(Add(18, m + 1));
+    }
+    let n = 2 * MAX_CHUNK + 29;
+    let ins = vec![values(n, 5), values(n, 6), values(n, 7)];
+    let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
+    // Integer lanes: inputs 0 and 1's bits compared both ways, selecting input 2's bits.
+    let mut iops = vec![Input(0), Input(1), Input(2), Const(0.0)];
+    let mut acc = 3u32;
+    for (k, c) in [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge]
+        .into_iter()
+        .enumerate()
+    {
+        let m = iops.len() as u32;
+        iops.push(if k % 2 == 0 {
+            CmpS(0, 1, c)
+        } else {
+            CmpU(0, 1, c)
+        });
+        iops.push(if k % 2 == 0 {
+            CmpU(1, 0, c)
+        } else {
+            CmpS(1, 0, c)
+        });
+        iops.push(Xor(m, m + 1));
+        iops.push(And(m + 2, 2));
+        iops.push(IAdd(acc, m + 3));
+        acc = m + 4;
+    }
+    for ops in [&ops, &iops] {
+        let prog = VProg::new(ops).expect("program");
+        for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+            if !isa.available() {
+                continue;
+            }
+            let mut out = vec![0f32; n];
+            // SAFETY: three inputs of n floats; the output as long.
+            unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), 0, n) };
+            for (e, &got) in out.iter().enumerate() {
+                let want = reference(ops, &ins, e);
+                assert!(
+                    got.to_bits() == want.to_bits(),
+                    "{isa:?} element {e}: got {got} ({:#x}), want {want} ({:#x})",
+                    got.to_bits(),
+                    want.to_bits()
+                );
+            }
+        }
     }
 }

@@ -119,6 +119,24 @@ impl Io for Z {
         unsafe { _mm512_test_epi32_mask(iz(self), iz(self)) != 0 }
     }
     #[inline(always)]
+    fn ieq(self, b: Self) -> Self {
+        unsafe {
+            zi(_mm512_maskz_set1_epi32(
+                _mm512_cmpeq_epi32_mask(iz(self), iz(b)),
+                -1,
+            ))
+        }
+    }
+    #[inline(always)]
+    fn igt(self, b: Self) -> Self {
+        unsafe {
+            zi(_mm512_maskz_set1_epi32(
+                _mm512_cmpgt_epi32_mask(iz(self), iz(b)),
+                -1,
+            ))
+        }
+    }
+    #[inline(always)]
     fn round_bf16(self) -> Self {
         unsafe {
             let x = iz(self);
@@ -255,6 +273,14 @@ impl Io for Y {
     #[inline(always)]
     fn any(self) -> bool {
         unsafe { _mm256_testz_si256(iy(self), iy(self)) == 0 }
+    }
+    #[inline(always)]
+    fn ieq(self, b: Self) -> Self {
+        unsafe { yi(_mm256_cmpeq_epi32(iy(self), iy(b))) }
+    }
+    #[inline(always)]
+    fn igt(self, b: Self) -> Self {
+        unsafe { yi(_mm256_cmpgt_epi32(iy(self), iy(b))) }
     }
     #[inline(always)]
     fn round_bf16(self) -> Self {
