@@ -28,6 +28,30 @@ pub struct RendezvousKey {
 /// list of byte buffers (one per array operand).
 pub type Contributions<'a> = [Vec<&'a [u8]>];
 
+/// The reduction of an all-reduce whose reducer is a single add, multiply, maximum or
+/// minimum of its two parameters: a transport may compute it itself (MPI has them built
+/// in) instead of calling the reducer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlainReduce {
+    /// What the reducer computes.
+    pub op: ReduceOp,
+    /// The element type of every operand and of the reducer's parameters.
+    pub ty: oxla_hlo::PrimitiveType,
+}
+
+/// A reducer a transport may know: [`PlainReduce`]'s operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceOp {
+    /// `add(a, b)`.
+    Sum,
+    /// `multiply(a, b)`.
+    Product,
+    /// `maximum(a, b)`.
+    Max,
+    /// `minimum(a, b)`.
+    Min,
+}
+
 /// A transport between the program instances of a run.
 pub trait Communicator: Send + Sync + std::panic::RefUnwindSafe {
     /// Called by every member of `key.group` (`me` is the caller's process id) with its
@@ -45,6 +69,27 @@ pub trait Communicator: Send + Sync + std::panic::RefUnwindSafe {
         timeout: Duration,
         f: &mut dyn FnMut(&Contributions) -> Result<()>,
     ) -> Result<()>;
+
+    /// An all-reduce: as [`Communicator::rendezvous`] (`f` computes this member's result
+    /// from everyone's contributions), except that where `plain` names the reduction the
+    /// transport may compute it itself and write this member's result into `results` (one
+    /// per operand, each as long as its operand) without calling `f`. The default always
+    /// rendezvouses, so the reducer runs in group order.
+    #[allow(clippy::too_many_arguments)]
+    fn all_reduce(
+        &self,
+        key: &RendezvousKey,
+        me: usize,
+        op: &str,
+        plain: Option<PlainReduce>,
+        contribution: &[&[u8]],
+        results: &mut [&mut [u8]],
+        timeout: Duration,
+        f: &mut dyn FnMut(&Contributions) -> Result<()>,
+    ) -> Result<()> {
+        let _ = (plain, results);
+        self.rendezvous(key, me, op, contribution, timeout, f)
+    }
 
     /// Queues `payload` on `channel` of `run` (does not wait for the receiver).
     fn send(&self, run: u64, channel: i64, payload: Vec<Buffer>) -> Result<()>;

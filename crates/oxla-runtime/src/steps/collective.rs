@@ -5,9 +5,11 @@
 //! chunks, in parallel when large), data movement as strided copies. Groups come from
 //! `oxla_hlo::collective`, which the interpreter's grid shares.
 
-use oxla_hlo::{collective_group, ArrayShape, Error, HloComputation, HloInstruction, Op, Result};
+use oxla_hlo::{
+    collective_group, ArrayShape, BinaryOp, Error, HloComputation, HloInstruction, Op, Result,
+};
 
-use crate::comm::RendezvousKey;
+use crate::comm::{PlainReduce, ReduceOp, RendezvousKey};
 use crate::exec::{array_bytes, parallel_for, SendPtr, V};
 use crate::plan::Programs;
 use crate::run::StepCtx;
@@ -314,6 +316,27 @@ impl Programs {
                 ))),
             }
         };
+        if matches!(ins.op, Op::AllReduce { .. }) && !scatter {
+            // A cross-process transport may reduce plain sums, products, maxima and minima
+            // itself (MPI's own all-reduce), writing the results directly.
+            let plain = self.plain_reducer(ins, &ins_leaves);
+            let mut results: Vec<&mut [u8]> = out_leaves
+                .iter()
+                // SAFETY: the result's fresh memory, written only by this call.
+                .map(|(p, a)| unsafe { std::slice::from_raw_parts_mut(*p, array_bytes(a)) })
+                .collect();
+            x.shared.comm.all_reduce(
+                &key,
+                me,
+                ins.op.opcode_name(),
+                plain,
+                &contribution,
+                &mut results,
+                x.shared.timeout,
+                &mut body,
+            )?;
+            return Ok(v);
+        }
         x.shared.comm.rendezvous(
             &key,
             me,
@@ -323,6 +346,39 @@ impl Programs {
             &mut body,
         )?;
         Ok(v)
+    }
+
+    /// The all-reduce's reduction when its reducer is one add, multiply, maximum or minimum
+    /// of its two scalar parameters, of the element type of every operand.
+    fn plain_reducer(
+        &self,
+        ins: &HloInstruction,
+        leaves: &[(*mut u8, ArrayShape)],
+    ) -> Option<PlainReduce> {
+        let c = self.module.computations.get(ins.called.first()?.index())?;
+        let root = c.get(c.root)?;
+        let op = match root.op {
+            Op::Binary(BinaryOp::Add) => ReduceOp::Sum,
+            Op::Binary(BinaryOp::Mul) => ReduceOp::Product,
+            Op::Binary(BinaryOp::Max) => ReduceOp::Max,
+            Op::Binary(BinaryOp::Min) => ReduceOp::Min,
+            _ => return None,
+        };
+        let ([p0, p1], [a, b]) = (c.parameters.as_slice(), root.operands.as_slice()) else {
+            return None;
+        };
+        if !((a, b) == (p0, p1) || (a, b) == (p1, p0)) {
+            return None;
+        }
+        let ty = root.shape.as_array()?.element_type;
+        let scalar = |id: &oxla_hlo::InstrId| {
+            c.get(*id)
+                .and_then(|i| i.shape.as_array())
+                .is_some_and(|s| s.dims.is_empty() && s.element_type == ty)
+        };
+        let same = leaves.iter().all(|(_, l)| l.element_type == ty);
+        (scalar(p0) && scalar(p1) && root.shape.as_array()?.dims.is_empty() && same)
+            .then_some(PlainReduce { op, ty })
     }
 
     /// `dst[0..len) = srcs[0] ⊕ srcs[1] ⊕ …` in order, with combiner kernel `k`; chunked so

@@ -3,34 +3,54 @@
 //! Every process of an `mpirun` job runs the same program on its share of the instances:
 //! with `L` local devices per process, process `p` runs instances `p·L .. (p+1)·L`
 //! (instance id = replica × partitions + partition), so an instance's process is `id / L`.
-//! A collective's members exchange their contributions point to point, each pair of
-//! instances on its own tag (messages between two ranks on one tag arrive in order, and each
-//! instance runs its collectives in program order), and every member then computes the
+//!
+//! An all-reduce whose reducer is a plain sum, product, maximum or minimum, over every
+//! instance of the job or only this process's, is reduced in the process first (the last
+//! local member to arrive folds everyone's operands and the others wait for it), then across
+//! processes with MPI's own `MPI_Iallreduce`, in chunks of a few MiB, polled with `MPI_Test`
+//! until the client's timeout (a blocking `MPI_Allreduce` would hang on a dead peer). Float
+//! sums and products then add up in MPI's order, not the group's: with exact reduction
+//! ([`MpiCommunicator::set_exact_reduction`], `OXLA_MPI_EXACT_REDUCTION=1`) they take the
+//! point-to-point path below instead; integer reductions, maxima and minima are exact either
+//! way. That path is `all_reduce.rs`.
+//!
+//! Every other collective's members exchange their contributions point to point, each pair
+//! of instances on its own tag (messages between two ranks on one tag arrive in order, and
+//! each instance runs its collectives in program order), and every member then computes the
 //! result from all contributions, as in-process members do. Sends are non-blocking and the
 //! receiving side polls with `MPI_Improbe` until the deadline, so a peer that died or stalls
 //! gives an error naming the op, the instance and its process within the client's timeout;
 //! MPI's error handler is set to return, not abort.
 //!
-//! Not yet: send/recv by channel across processes, a reduce-in-process-first step, and
-//! MPI's own `MPI_Allreduce` for the plain reducers.
+//! Not yet: send/recv by channel across processes, and `MPI_Iallreduce` over groups that
+//! span some processes but not all (they go point to point).
 
-use std::collections::HashMap;
-use std::ffi::c_int;
+use std::collections::{HashMap, VecDeque};
+use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use mpi::ffi;
 use mpi::traits::Communicator as _;
-use oxla_hlo::{Error, Result};
+use oxla_hlo::{Error, PrimitiveType, Result};
 
-use crate::comm::{Communicator, Contributions, RendezvousKey};
+use crate::comm::{Communicator, Contributions, PlainReduce, ReduceOp, RendezvousKey};
 use crate::Buffer;
+
+mod all_reduce;
+
+use all_reduce::*;
 
 /// Tags below this are left to other users of `MPI_COMM_WORLD`.
 const TAG_BASE: c_int = 1000;
 /// A message's first four bytes.
 const MAGIC: &[u8; 4] = b"OXC1";
+/// Bytes per `MPI_Iallreduce` of a large all-reduce: far below MPI's 2 GiB count limit, and
+/// several in flight let MPI pipeline them.
+const CHUNK_BYTES: usize = 4 << 20;
+/// Chunks in flight at once.
+const WINDOW: usize = 4;
 
 /// The MPI library, initialized once per process and finalized when the last communicator
 /// goes.
@@ -51,9 +71,45 @@ struct Pending {
 // the bytes are owned.
 unsafe impl Send for Pending {}
 
+/// MPI handles made at initialization: the communicator of the job-wide all-reduces and
+/// the float maximum and minimum reductions.
+struct Handles {
+    /// A duplicate of `MPI_COMM_WORLD`, so Oxla's collectives never match a program's own
+    /// collectives on the world communicator.
+    coll: ffi::MPI_Comm,
+    /// Oxla's float maximum and minimum (a NaN operand wins, −0 < +0); `MPI_MAX`/`MPI_MIN`
+    /// drop NaNs and order zeros by argument position.
+    fmax: ffi::MPI_Op,
+    fmin: ffi::MPI_Op,
+}
+
+// SAFETY: MPI handles may be used from any thread under MPI_THREAD_MULTIPLE, and these are
+// never changed after initialization.
+unsafe impl Send for Handles {}
+unsafe impl Sync for Handles {}
+
+/// One local member of a reduced-in-process all-reduce: (address, length) of each of its
+/// operands and results.
+#[derive(Clone)]
+struct Member {
+    ins: Vec<(usize, usize)>,
+    outs: Vec<(usize, usize)>,
+}
+
+/// The local members of one all-reduce meeting in this process.
+struct LocalSlot {
+    members: Vec<Option<Member>>,
+    arrived: usize,
+    /// The leader's outcome, once it has written every member's result.
+    outcome: Option<Result<()>>,
+    /// Members yet to collect the outcome.
+    left: usize,
+}
+
 /// The transport between the program instances of an `mpirun` job.
 pub struct MpiCommunicator {
     env: Env,
+    handles: Handles,
     rank: usize,
     size: usize,
     /// Instances per process.
@@ -64,6 +120,13 @@ pub struct MpiCommunicator {
     /// reported an error): peers may be dead or waiting, so `MPI_Finalize`, which waits for
     /// every process, must not be called.
     failed: AtomicBool,
+    /// Set when a job-wide all-reduce was left in flight (timeout, abort, MPI error): a
+    /// later one would be matched against it, so none starts.
+    broken: AtomicBool,
+    /// Float sums and products in group order (point to point), not MPI's order.
+    exact: AtomicBool,
+    slots: Mutex<HashMap<RendezvousKey, LocalSlot>>,
+    cv: Condvar,
 }
 
 impl std::panic::RefUnwindSafe for MpiCommunicator {}
@@ -94,7 +157,49 @@ impl MpiCommunicator {
             ffi::MPI_Comm_set_errhandler(ffi::RSMPI_COMM_WORLD, ffi::RSMPI_ERRORS_RETURN)
         };
         check(rc, "MPI_Comm_set_errhandler")?;
+        let mut coll = std::mem::MaybeUninit::<ffi::MPI_Comm>::uninit();
+        // SAFETY: MPI is initialized; every process initializes once, so this collective
+        // call meets the others'.
+        check(
+            unsafe { ffi::MPI_Comm_dup(ffi::RSMPI_COMM_WORLD, coll.as_mut_ptr()) },
+            "MPI_Comm_dup",
+        )?;
+        // SAFETY: MPI_Comm_dup succeeded and wrote it.
+        let coll = unsafe { coll.assume_init() };
+        // SAFETY: a communicator of ours and MPI's constant.
+        check(
+            unsafe { ffi::MPI_Comm_set_errhandler(coll, ffi::RSMPI_ERRORS_RETURN) },
+            "MPI_Comm_set_errhandler",
+        )?;
+        let user_op = |f: unsafe extern "C" fn(
+            *mut c_void,
+            *mut c_void,
+            *mut c_int,
+            *mut ffi::MPI_Datatype,
+        )| {
+            let mut op = std::mem::MaybeUninit::<ffi::MPI_Op>::uninit();
+            // SAFETY: a commutative reduction function that reads and writes `len` elements.
+            check(
+                unsafe { ffi::MPI_Op_create(Some(f), 1, op.as_mut_ptr()) },
+                "MPI_Op_create",
+            )?;
+            // SAFETY: MPI_Op_create succeeded and wrote it.
+            Ok::<_, Error>(unsafe { op.assume_init() })
+        };
+        prefer_ring_iallreduce();
+        let handles = Handles {
+            coll,
+            fmax: user_op(float_max)?,
+            fmin: user_op(float_min)?,
+        };
+        let exact = std::env::var("OXLA_MPI_EXACT_REDUCTION")
+            .is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "no"));
         Ok(MpiCommunicator {
+            handles,
+            broken: AtomicBool::new(false),
+            exact: AtomicBool::new(exact),
+            slots: Mutex::new(HashMap::new()),
+            cv: Condvar::new(),
             rank: world.rank() as usize,
             size: world.size() as usize,
             env: Env(Mutex::new(Some(universe))),
@@ -118,6 +223,20 @@ impl MpiCommunicator {
     /// Program instances (devices) per process.
     pub fn local_devices(&self) -> usize {
         self.local
+    }
+
+    /// Whether float sums and products of all-reduces add up in group order, bit for bit as
+    /// in one process (point to point, every member's whole operand to every other), or in
+    /// `MPI_Iallreduce`'s order, much faster (the default). Set from
+    /// `OXLA_MPI_EXACT_REDUCTION=1` at initialization. Every process must choose the same,
+    /// at the same point of the program, or their all-reduces time out.
+    pub fn set_exact_reduction(&self, exact: bool) {
+        self.exact.store(exact, Ordering::Release);
+    }
+
+    /// See [`MpiCommunicator::set_exact_reduction`].
+    pub fn exact_reduction(&self) -> bool {
+        self.exact.load(Ordering::Acquire)
     }
 
     /// The process (rank) running instance `id`.
@@ -204,6 +323,9 @@ impl MpiCommunicator {
 
     /// Frees the sends that have completed.
     fn progress(&self) -> Result<()> {
+        if self.broken.load(Ordering::Acquire) {
+            return Ok(());
+        }
         let mut p = self.lock_pending()?;
         let mut k = 0;
         while k < p.len() {
@@ -366,6 +488,7 @@ impl MpiCommunicator {
         contribution: &[&[u8]],
         timeout: Duration,
     ) -> Result<Vec<Option<Vec<u8>>>> {
+        self.check_unbroken(op)?;
         let deadline = Instant::now() + timeout;
         let message = encode(op, key, contribution);
         for &m in &key.group {
@@ -377,6 +500,7 @@ impl MpiCommunicator {
         let mut left = key.group.len() - 1;
         let mut spins = 0u32;
         while left > 0 {
+            self.check_unbroken(op)?;
             for (i, &m) in key.group.iter().enumerate() {
                 if i == pos || got[i].is_some() {
                     continue;
@@ -431,26 +555,7 @@ impl Communicator for MpiCommunicator {
         timeout: Duration,
         f: &mut dyn FnMut(&Contributions) -> Result<()>,
     ) -> Result<()> {
-        let pos = key
-            .group
-            .iter()
-            .position(|&g| g == me)
-            .ok_or_else(|| Error::internal(format!("instance {me} outside its group")))?;
-        if self.owner(me) != self.rank {
-            return Err(Error::internal(format!(
-                "instance {me} belongs to process {}, not this one ({})",
-                self.owner(me),
-                self.rank
-            )));
-        }
-        if let Some(m) = key.group.iter().find(|&&m| self.owner(m) >= self.size) {
-            return Err(Error::invalid(format!(
-                "{op}: instance {m} would run on process {} of a {}-process job ({} devices each)",
-                self.owner(*m),
-                self.size,
-                self.local
-            )));
-        }
+        let pos = self.check_member(key, me, op)?;
         let got = self.exchange(key, me, pos, op, contribution, timeout);
         if got.is_err() {
             self.failed.store(true, Ordering::Release);
@@ -466,6 +571,53 @@ impl Communicator for MpiCommunicator {
             })
             .collect::<Result<_>>()?;
         f(&parts)
+    }
+
+    fn all_reduce(
+        &self,
+        key: &RendezvousKey,
+        me: usize,
+        op: &str,
+        plain: Option<PlainReduce>,
+        contribution: &[&[u8]],
+        results: &mut [&mut [u8]],
+        timeout: Duration,
+        f: &mut dyn FnMut(&Contributions) -> Result<()>,
+    ) -> Result<()> {
+        // MPI reads operands and writes results as distinct memory (else MPI_IN_PLACE).
+        let overlap = contribution.iter().any(|c| {
+            let (a, b) = (c.as_ptr() as usize, c.as_ptr() as usize + c.len());
+            results.iter().any(|r| {
+                let (x, y) = (r.as_ptr() as usize, r.as_ptr() as usize + r.len());
+                a < y && x < b
+            })
+        });
+        let route = plain.and_then(|p| self.route(key, p));
+        let (Some((plain, cross)), false) = (route, overlap) else {
+            return self.rendezvous(key, me, op, contribution, timeout, f);
+        };
+        self.check_member(key, me, op)?;
+        if results.len() != contribution.len()
+            || results
+                .iter()
+                .zip(contribution)
+                .any(|(r, c)| r.len() != c.len())
+        {
+            return Err(Error::internal(format!(
+                "{op}: results do not match the operands"
+            )));
+        }
+        let mine = Member {
+            ins: contribution
+                .iter()
+                .map(|c| (c.as_ptr() as usize, c.len()))
+                .collect(),
+            outs: results
+                .iter_mut()
+                .map(|r| (r.as_mut_ptr() as usize, r.len()))
+                .collect(),
+        };
+        self.reduce(key, me, op, plain, cross, mine, timeout)
     }
 
     fn send(&self, _run: u64, channel: i64, _payload: Vec<Buffer>) -> Result<()> {
@@ -484,11 +636,17 @@ impl Communicator for MpiCommunicator {
         if let Ok(mut a) = self.aborted.lock() {
             a.entry(run).or_insert_with(|| why.to_string());
         }
+        // Wake local members waiting for each other; take the lock so none misses it.
+        drop(self.slots.lock());
+        self.cv.notify_all();
     }
 
     fn finish(&self, run: u64) {
         if let Ok(mut a) = self.aborted.lock() {
             a.remove(&run);
+        }
+        if let Ok(mut s) = self.slots.lock() {
+            s.retain(|k, _| k.run != run);
         }
         let _ = self.progress();
     }
@@ -506,5 +664,52 @@ impl Communicator for MpiCommunicator {
             )));
         }
         Ok(self.rank * self.local..(self.rank + 1) * self.local)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(v: &[f32]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_ne_bytes()).collect()
+    }
+
+    fn floats(b: &[u8]) -> Vec<u32> {
+        b.chunks_exact(4)
+            .map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    }
+
+    #[test]
+    fn float_maxima_and_minima_keep_nans_and_order_zeros() {
+        let p = |op| PlainReduce {
+            op,
+            ty: PrimitiveType::F32,
+        };
+        let a = [1.0, f32::NAN, 2.0, -0.0, 0.0, -0.0];
+        let b = [3.0, 1.0, f32::NAN, 0.0, -0.0, -0.0];
+        let nan = f32::NAN.to_bits();
+        let (z, nz) = (0.0f32.to_bits(), (-0.0f32).to_bits());
+        let mut acc = bytes(&a);
+        fold(p(ReduceOp::Max), &mut acc, &bytes(&b));
+        assert_eq!(floats(&acc), [3.0f32.to_bits(), nan, nan, z, z, nz]);
+        let mut acc = bytes(&a);
+        fold(p(ReduceOp::Min), &mut acc, &bytes(&b));
+        assert_eq!(floats(&acc), [1.0f32.to_bits(), nan, nan, nz, nz, nz]);
+    }
+
+    #[test]
+    fn integer_reductions_wrap() {
+        let p = |op| PlainReduce {
+            op,
+            ty: PrimitiveType::S8,
+        };
+        let mut acc = vec![100u8, 0x80, 7];
+        fold(p(ReduceOp::Sum), &mut acc, &[100, 0x80, 0xff]);
+        assert_eq!(acc, [(-56i8) as u8, 0, 6]);
+        let mut acc = vec![0x80u8, 5];
+        fold(p(ReduceOp::Max), &mut acc, &[0x7f, 0xfb]);
+        assert_eq!(acc, [0x7f, 5]);
     }
 }
