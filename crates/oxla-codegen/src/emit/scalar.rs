@@ -38,9 +38,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 em.round_from_f64(w, a[0].t)
             });
         }
+        if x.t == PrimitiveType::BF16 {
+            return Ok(self.round_bf16_inline(x));
+        }
         let name = match x.t {
             PrimitiveType::F16 => "oxla_round_f16",
-            PrimitiveType::BF16 => "oxla_round_bf16",
             _ => return Ok(x),
         };
         self.lanewise(&[x], &mut |em, a| {
@@ -51,6 +53,48 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 lanes: 1,
             })
         })
+    }
+
+    /// An f32-held value rounded to bf16 with integer operations on its bits, at any lane
+    /// count: ties to even by adding 0x7fff plus the lowest kept bit, then cutting (a
+    /// carry into the exponent rounds up to infinity); a NaN keeps its sign and top payload
+    /// bits, quieted. These are `half`'s `bf16::from_f32` bits (the interpreter's), without
+    /// a call per lane.
+    fn round_bf16_inline(&mut self, x: Val) -> Val {
+        let ft = self.b.func.dfg.value_type(x.v);
+        let it = ft.as_int();
+        let k = |em: &mut Self, c: i64| {
+            let v = em.b.ins().iconst(I32, c);
+            if it.is_vector() {
+                em.b.ins().splat(it, v)
+            } else {
+                v
+            }
+        };
+        let bits = self.b.ins().bitcast(it, MemFlagsData::new(), x.v);
+        let one = k(self, 1);
+        let half = k(self, 0x7fff);
+        let hi = k(self, 0xffff_0000u32 as i32 as i64);
+        let quiet = k(self, 0x0040_0000);
+        let kept = self.b.ins().ushr_imm_s(bits, 16);
+        let lsb = self.b.ins().band(kept, one);
+        let up = self.b.ins().iadd(bits, half);
+        let up = self.b.ins().iadd(up, lsb);
+        let rne = self.b.ins().band(up, hi);
+        let nan = self.b.ins().bor(bits, quiet);
+        let nan = self.b.ins().band(nan, hi);
+        let is_nan = self.b.ins().fcmp(FloatCC::Unordered, x.v, x.v);
+        let r = if it.is_vector() {
+            let m = self.b.ins().bitcast(it, MemFlagsData::new(), is_nan);
+            self.b.ins().bitselect(m, nan, rne)
+        } else {
+            self.b.ins().select(is_nan, nan, rne)
+        };
+        Val {
+            v: self.b.ins().bitcast(ft, MemFlagsData::new(), r),
+            t: x.t,
+            lanes: x.lanes,
+        }
     }
 
     /// |a| with the sign of b (bit operations: x64 has no vector fcopysign in Cranelift).
