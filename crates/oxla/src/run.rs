@@ -185,6 +185,25 @@ pub struct GridOutcome {
     pub outfeed: Vec<Vec<Literal>>,
     /// Per device, infeed items the program did not read (known on the JIT only).
     pub infeed_left: Option<Vec<usize>>,
+    /// Under `mpirun` (feature `mpi`): the processes of the grid this MPI process ran, the
+    /// only ones with outputs, and (MPI rank, ranks). `None`: every process ran here.
+    pub local: Option<(std::ops::Range<usize>, usize, usize)>,
+}
+
+impl GridOutcome {
+    /// Whether grid process `i` ran in this MPI process (always, outside `mpirun`).
+    pub fn is_local(&self, i: usize) -> bool {
+        self.local.as_ref().is_none_or(|(r, _, _)| r.contains(&i))
+    }
+}
+
+/// The number of processes of the `mpirun` job this process belongs to, from the launcher's
+/// environment (Open MPI's, or PMI's), where more than one.
+pub fn mpi_job_size() -> Option<usize> {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.parse::<usize>().ok())
+        .filter(|&n| n > 1)
 }
 
 impl GridRun {
@@ -289,6 +308,9 @@ fn run_grid_jit(
 ) -> Result<GridOutcome> {
     use oxla_runtime::{Buffer, Client, ClientOptions, CompileOptions};
     let n = g.processes();
+    if let Some(procs) = mpi_job_size() {
+        return run_grid_mpi(p, g, args, profile, procs);
+    }
     let client = Client::cpu_with(ClientOptions {
         devices: n,
         timeout: g.timeout,
@@ -363,7 +385,88 @@ fn run_grid_jit(
         outputs,
         outfeed,
         infeed_left: Some(left),
+        local: None,
     })
+}
+
+/// The grid over the processes of an `mpirun` job of `procs` processes: each holds
+/// `processes / procs` devices (`Client::cpu_distributed`) and runs its share of the grid
+/// (`Executable::execute_local`); collectives cross processes over MPI.
+#[cfg(feature = "mpi")]
+fn run_grid_mpi(
+    p: &Program,
+    g: &GridRun,
+    args: &[Vec<Literal>],
+    profile: Option<std::sync::Arc<oxla_runtime::Profiler>>,
+    procs: usize,
+) -> Result<GridOutcome> {
+    use oxla_runtime::{Buffer, Client, ClientOptions, CompileOptions};
+    let n = g.processes();
+    if !n.is_multiple_of(procs) {
+        return Err(Error::invalid(format!(
+            "{} replica(s) × {} partition(s) over {procs} MPI processes: the grid must split \
+             evenly (one device per grid process)",
+            g.replicas, g.partitions
+        )));
+    }
+    if !g.infeed.is_empty() {
+        return Err(Error::unimplemented(
+            "--infeed under mpirun: infeed and outfeed queues are not carried across processes \
+             yet",
+        ));
+    }
+    let client = Client::cpu_distributed(
+        n / procs,
+        ClientOptions {
+            timeout: g.timeout,
+            ..Default::default()
+        },
+    )?;
+    let exe = client.compile(
+        &p.module,
+        &CompileOptions {
+            replicas: g.replicas,
+            partitions: g.partitions,
+            profile,
+            ..Default::default()
+        },
+    )?;
+    let ids = exe.local_instances()?;
+    let bufs: Vec<Vec<Buffer>> = args[ids.clone()]
+        .iter()
+        .map(|a| {
+            a.iter()
+                .filter(|l| !l.shape().is_token())
+                .map(Buffer::from_literal)
+                .collect::<Result<Vec<_>>>()
+        })
+        .collect::<Result<_>>()?;
+    let refs: Vec<Vec<&Buffer>> = bufs.iter().map(|a| a.iter().collect()).collect();
+    let results = exe.execute_local(&refs)?;
+    let mut outputs: Vec<Vec<Literal>> = vec![Vec::new(); n];
+    for (i, o) in ids.clone().zip(results) {
+        outputs[i] = outputs_of(p, exe.to_literal(o)?);
+    }
+    Ok(GridOutcome {
+        outputs,
+        outfeed: Vec::new(),
+        infeed_left: None,
+        local: Some((ids, client.process_index(), client.process_count())),
+    })
+}
+
+#[cfg(not(feature = "mpi"))]
+fn run_grid_mpi(
+    _: &Program,
+    _: &GridRun,
+    _: &[Vec<Literal>],
+    _: Option<std::sync::Arc<oxla_runtime::Profiler>>,
+    procs: usize,
+) -> Result<GridOutcome> {
+    Err(Error::unimplemented(format!(
+        "running under mpirun ({procs} processes): this oxla was built without the `mpi` \
+         feature (cargo build --release -p oxla --features mpi)"
+    )))
 }
 
 fn run_grid_interp(p: &Program, g: &GridRun, args: &[Vec<Literal>]) -> Result<GridOutcome> {
@@ -390,6 +493,7 @@ fn run_grid_interp(p: &Program, g: &GridRun, args: &[Vec<Literal>]) -> Result<Gr
         outputs,
         outfeed,
         infeed_left: None,
+        local: None,
     })
 }
 
@@ -892,6 +996,13 @@ pub fn command_with(o: &RunArgs) -> Result<bool> {
         },
     };
     let run_ms = t1.elapsed().as_secs_f64() * 1e3;
+    if let Some((ids, rank, ranks)) = &res.local {
+        let names: Vec<String> = ids.clone().map(|i| g.process_name(i)).collect();
+        println!(
+            "MPI process {rank} of {ranks}: grid process(es) {}",
+            names.join(", ")
+        );
+    }
     println!(
         "{}: loaded in {load_ms:.1} ms, ran{} on the {} in {run_ms:.1} ms",
         program.display(),
@@ -911,7 +1022,12 @@ pub fn command_with(o: &RunArgs) -> Result<bool> {
         true => PathBuf::new(),
         false => PathBuf::from(g.process_name(i)),
     };
-    for (i, outs) in res.outputs.iter().enumerate() {
+    for (i, outs) in res
+        .outputs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| res.is_local(*i))
+    {
         let who = match single {
             true => String::new(),
             false => format!("{} ", g.process_name(i)),
@@ -937,7 +1053,13 @@ pub fn command_with(o: &RunArgs) -> Result<bool> {
     if let Some(dir) = &o.out_dir {
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::invalid(format!("cannot create {}: {e}", dir.display())))?;
-        for (i, outs) in res.outputs.iter().enumerate() {
+        // Under mpirun each process writes its own grid processes' folders.
+        for (i, outs) in res
+            .outputs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| res.is_local(*i))
+        {
             for (k, l) in outs.iter().enumerate() {
                 write_npy(&dir.join(sub(i)).join(format!("out{k}.npy")), l)?;
             }
@@ -960,7 +1082,7 @@ pub fn command_with(o: &RunArgs) -> Result<bool> {
     }
     let mut ok = true;
     if let Some(ds) = check_dirs {
-        for (i, d) in ds.iter().enumerate() {
+        for (i, d) in ds.iter().enumerate().filter(|(i, _)| res.is_local(*i)) {
             let who = match single {
                 true => String::new(),
                 false => format!("{} ", g.process_name(i)),
