@@ -2,7 +2,7 @@
 //! (`add`, `subtract`, `multiply`, `divide`, `negate`, `abs`, `sqrt`), the `vmath`
 //! transcendentals (`exp`, `tanh`, `logistic`, `log`, `erf`, `log_plus_one`), float
 //! `maximum` and `minimum`, comparisons and `select`, s32/u32 arithmetic (`add`,
-//! `subtract`, `multiply`, `and`, `or`, `xor`, shifts by a constant below 32, s32 `divide`
+//! `subtract`, `multiply`, `and`, `or`, `xor`, s32 `negate` and `sign`, shifts by a constant below 32, s32 `divide`
 //! and `remainder` by a constant of at least 2), s32 -> f32 `convert` and `iota` (along the
 //! last dimension, or the one before where every earlier one is 1), over inputs of its
 //! output's shape, scalar inputs and scalar constants, is not compiled to a loop: its
@@ -91,6 +91,8 @@ pub(crate) fn vector_program(
         // The stored bits (a NaN constant keeps its sign and payload).
         let bytes = l.to_le_bytes();
         match kind(src, &[])? {
+            // A mask: every bit of the lane where true.
+            Lanes::Pred => return Some(if *bytes.first()? != 0 { u32::MAX } else { 0 }),
             Lanes::Bf16 => {
                 let h = u16::from_le_bytes(bytes.get(..2)?.try_into().ok()?);
                 return Some((h as u32) << 16);
@@ -203,8 +205,22 @@ pub(crate) fn vector_program(
             }
         }
         // Comparisons (into masks), selects (of the masks' bits), maximum and minimum (exact
-        // for the narrow types too: no rounding step).
+        // for the narrow types too: no rounding step), s32 negate and sign.
         let done = match &ins.op {
+            Op::Unary(u @ (UnaryOp::Neg | UnaryOp::Sign)) if ty == Lanes::S32 => {
+                // -x = 0 - x; sign(x) = (x >> 31) | (-x >>> 31) (arithmetic, then logical).
+                let x = arg(0)?;
+                let n = ops.len() as u32;
+                ops.extend([VOp::Const(0.0), VOp::ISub(n, x)]);
+                if *u == UnaryOp::Sign {
+                    ops.extend([
+                        VOp::ShrA(x, 31),
+                        VOp::ShrL(n + 1, 31),
+                        VOp::Or(n + 2, n + 3),
+                    ]);
+                }
+                true
+            }
             Op::Compare {
                 direction,
                 comparison_type,
@@ -224,7 +240,8 @@ pub(crate) fn vector_program(
                     (Lanes::F32 | Lanes::Bf16 | Lanes::F16, _) => VOp::CmpF(x, y, c),
                     (Lanes::S32, _) => VOp::CmpS(x, y, c),
                     (Lanes::U32, _) => VOp::CmpU(x, y, c),
-                    (Lanes::Pred, _) => return None,
+                    // Masks (0 or all bits): false < true unsigned.
+                    (Lanes::Pred, _) => VOp::CmpU(x, y, c),
                 };
                 ops.push(op);
                 true
