@@ -440,6 +440,20 @@ pub(crate) fn eval<V: Lanes>(f: VFunc, x: V) -> V {
     }
 }
 
+/// [`eval`] of the four functions a vector program's chain computes in registers (`exp`,
+/// `tanh`, `logistic`, `log`; erf and log1p run as their own passes, `vprog::analysis`).
+#[inline(always)]
+pub(crate) fn eval_in_chain<V: Lanes>(f: VFunc, x: V) -> V {
+    match f {
+        VFunc::Exp => exp(x),
+        VFunc::Tanh => tanh(x),
+        VFunc::Logistic => logistic(x),
+        VFunc::Log => log(x),
+        // Never linked into a chain (`vprog::analysis::chains`).
+        VFunc::Erf | VFunc::Log1p => x,
+    }
+}
+
 /// log(1 + x) = x · log(u) / (u − 1) with u = 1 + x rounded (Goldberg: the quotient
 /// corrects for the rounding of u); x itself where u is 1; +inf of +inf; −inf at −1 (from
 /// log(0)); below −1 the negative default NaN, as libm; a NaN itself, quieted.

@@ -220,46 +220,6 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
                 #[inline(always)]
                 |x: V, y: V| x.xor(y),
             ),
-            VOp::Max(..) => bin(
-                v,
-                i,
-                side,
-                right,
-                #[inline(always)]
-                |x: V, y: V| x.max_hlo(y),
-            ),
-            VOp::Min(..) => bin(
-                v,
-                i,
-                side,
-                right,
-                #[inline(always)]
-                |x: V, y: V| x.min_hlo(y),
-            ),
-            VOp::CmpF(_, _, c) => bin(
-                v,
-                i,
-                side,
-                right,
-                #[inline(always)]
-                move |x: V, y: V| x.cmp_f(y, c),
-            ),
-            VOp::CmpS(_, _, c) => bin(
-                v,
-                i,
-                side,
-                right,
-                #[inline(always)]
-                move |x: V, y: V| x.cmp_s(y, c),
-            ),
-            VOp::CmpU(_, _, c) => bin(
-                v,
-                i,
-                side,
-                right,
-                #[inline(always)]
-                move |x: V, y: V| x.cmp_u(y, c),
-            ),
             VOp::Neg(_) => un(
                 v,
                 #[inline(always)]
@@ -313,7 +273,7 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
             VOp::Func(f, _) => un(
                 v,
                 #[inline(always)]
-                |x: V| vmath::eval(f, x),
+                |x: V| vmath::eval_in_chain(f, x),
             ),
             VOp::RoundBf16(_) => un(
                 v,
@@ -325,7 +285,8 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
                 #[inline(always)]
                 |x: V| x.round_f16(),
             ),
-            // Leaves, iotas, bf16 transcendentals and outputs never join a chain (`chains`).
+            // Leaves, iotas, narrow transcendentals, outputs, maxima, minima and comparisons
+            // never join a chain (`chains`).
             VOp::Input(_)
             | VOp::Scalar(_)
             | VOp::Const(_)
@@ -336,7 +297,12 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
             | VOp::OutputBf16(_)
             | VOp::InputF16(_)
             | VOp::FuncF16(..)
-            | VOp::OutputF16(_) => {}
+            | VOp::OutputF16(_)
+            | VOp::Max(..)
+            | VOp::Min(..)
+            | VOp::CmpF(..)
+            | VOp::CmpS(..)
+            | VOp::CmpU(..) => {}
         }
     }
 }
