@@ -300,13 +300,43 @@ pub fn run_grid_profiled(
     }
 }
 
+/// The grid's program compiled for its replicas and partitions on `client`.
+fn compile_grid(
+    client: &oxla_runtime::Client,
+    p: &Program,
+    g: &GridRun,
+    profile: Option<std::sync::Arc<oxla_runtime::Profiler>>,
+) -> Result<oxla_runtime::Executable> {
+    client.compile(
+        &p.module,
+        &oxla_runtime::CompileOptions {
+            replicas: g.replicas,
+            partitions: g.partitions,
+            profile,
+            ..Default::default()
+        },
+    )
+}
+
+/// Each grid process's arguments as buffers (tokens left out).
+fn grid_buffers(args: &[Vec<Literal>]) -> Result<Vec<Vec<oxla_runtime::Buffer>>> {
+    args.iter()
+        .map(|a| {
+            a.iter()
+                .filter(|l| !l.shape().is_token())
+                .map(oxla_runtime::Buffer::from_literal)
+                .collect::<Result<Vec<_>>>()
+        })
+        .collect()
+}
+
 fn run_grid_jit(
     p: &Program,
     g: &GridRun,
     args: &[Vec<Literal>],
     profile: Option<std::sync::Arc<oxla_runtime::Profiler>>,
 ) -> Result<GridOutcome> {
-    use oxla_runtime::{Buffer, Client, ClientOptions, CompileOptions};
+    use oxla_runtime::{Buffer, Client, ClientOptions};
     let n = g.processes();
     if let Some(procs) = mpi_job_size() {
         return run_grid_mpi(p, g, args, profile, procs);
@@ -316,24 +346,8 @@ fn run_grid_jit(
         timeout: g.timeout,
         ..Default::default()
     })?;
-    let exe = client.compile(
-        &p.module,
-        &CompileOptions {
-            replicas: g.replicas,
-            partitions: g.partitions,
-            profile,
-            ..Default::default()
-        },
-    )?;
-    let bufs: Vec<Vec<Buffer>> = args
-        .iter()
-        .map(|a| {
-            a.iter()
-                .filter(|l| !l.shape().is_token())
-                .map(Buffer::from_literal)
-                .collect::<Result<Vec<_>>>()
-        })
-        .collect::<Result<_>>()?;
+    let exe = compile_grid(&client, p, g, profile)?;
+    let bufs = grid_buffers(args)?;
     for d in 0..n {
         for item in &g.infeed {
             match item.tuple_elements() {
@@ -400,7 +414,7 @@ fn run_grid_mpi(
     profile: Option<std::sync::Arc<oxla_runtime::Profiler>>,
     procs: usize,
 ) -> Result<GridOutcome> {
-    use oxla_runtime::{Buffer, Client, ClientOptions, CompileOptions};
+    use oxla_runtime::{Buffer, Client, ClientOptions};
     let n = g.processes();
     if !n.is_multiple_of(procs) {
         return Err(Error::invalid(format!(
@@ -422,25 +436,9 @@ fn run_grid_mpi(
             ..Default::default()
         },
     )?;
-    let exe = client.compile(
-        &p.module,
-        &CompileOptions {
-            replicas: g.replicas,
-            partitions: g.partitions,
-            profile,
-            ..Default::default()
-        },
-    )?;
+    let exe = compile_grid(&client, p, g, profile)?;
     let ids = exe.local_instances()?;
-    let bufs: Vec<Vec<Buffer>> = args[ids.clone()]
-        .iter()
-        .map(|a| {
-            a.iter()
-                .filter(|l| !l.shape().is_token())
-                .map(Buffer::from_literal)
-                .collect::<Result<Vec<_>>>()
-        })
-        .collect::<Result<_>>()?;
+    let bufs = grid_buffers(&args[ids.clone()])?;
     let refs: Vec<Vec<&Buffer>> = bufs.iter().map(|a| a.iter().collect()).collect();
     let results = exe.execute_local(&refs)?;
     let mut outputs: Vec<Vec<Literal>> = vec![Vec::new(); n];
