@@ -210,15 +210,10 @@ pub fn explain(p: &Program, operands: &[Literal], m: &Mismatch) -> Option<String
     let narrow = matches!(in_type, F16 | BF16) || in_type.bit_width() <= 8;
     match &node.kind {
         // f32 vector approximations (within 5 ULP; results below 2.4e-38 may flush).
-        Kind::Unary(
-            u @ (UnaryOp::Exp
-            | UnaryOp::Log
-            | UnaryOp::Logistic
-            | UnaryOp::Tanh
-            | UnaryOp::Erf
-            | UnaryOp::Log1p),
-        ) if matches!(in_type, F32) => within_f32_ulp(&m.leaves, 5)
-            .then(|| format!("f32 vector {u:?} (≤ 5 ulp; results below 2.4e-38 flush)")),
+        Kind::Unary(u) if vector_approximation(*u) && matches!(in_type, F32) => {
+            within_f32_ulp(&m.leaves, 5)
+                .then(|| format!("f32 vector {u:?} (≤ 5 ulp; results below 2.4e-38 flush)"))
+        }
         // A loop applying tanh or logistic `trip` times (its history holds every iteration's
         // value, which the minimizer does not unroll): their slopes are at most 1, so each
         // application adds its own error and amplifies none. (The generator gives no
@@ -407,29 +402,29 @@ fn within_f32_ulp(leaves: &[(usize, LeafDiff)], bound: u64) -> bool {
     })
 }
 
+/// The f32 unary ops the JIT computes by vector approximations (`oxla_kernels::vmath`).
+fn vector_approximation(u: UnaryOp) -> bool {
+    matches!(
+        u,
+        UnaryOp::Exp
+            | UnaryOp::Log
+            | UnaryOp::Logistic
+            | UnaryOp::Tanh
+            | UnaryOp::Erf
+            | UnaryOp::Log1p
+    )
+}
+
 /// Whether node kind `k` is one of the JIT's f32 vector approximations.
 fn approximate(k: &Kind) -> bool {
-    matches!(
-        k,
-        Kind::Unary(
-            UnaryOp::Exp
-                | UnaryOp::Log
-                | UnaryOp::Logistic
-                | UnaryOp::Tanh
-                | UnaryOp::Erf
-                | UnaryOp::Log1p
-        ) | Kind::While {
-            step: Step::Unary(
-                UnaryOp::Exp
-                    | UnaryOp::Log
-                    | UnaryOp::Logistic
-                    | UnaryOp::Tanh
-                    | UnaryOp::Erf
-                    | UnaryOp::Log1p
-            ),
+    match k {
+        Kind::Unary(u) => vector_approximation(*u),
+        Kind::While {
+            step: Step::Unary(u),
             ..
-        }
-    )
+        } => vector_approximation(*u),
+        _ => false,
+    }
 }
 
 /// `v` with every finite f32 element moved `k` representable values up (or down).
