@@ -518,6 +518,11 @@ def nn_ops():
         var = ((xf - mu) ** 2).mean(-1, keepdims=True)
         return ((xf - mu) * lax.rsqrt(var + 1e-5) * g + b).astype(x.dtype)
     simple("layernorm_bf16_4096x1024", "norm", "LayerNorm of bf16 [4096, 1024] (f32 statistics, bf16 result)", ln, [((4096, 1024), BF16), (1024,), (1024,)])
+    simple("softmax_bf16_4096x1024", "norm", "softmax of bf16 rows [4096, 1024]", lambda x: jax.nn.softmax(x, axis=-1), [((4096, 1024), BF16)])
+    simple("softmax_f16_8192x256", "norm", "softmax of f16 rows [8192, 256]", lambda x: jax.nn.softmax(x, axis=-1), [((8192, 256), F16)])
+    simple("softmax_f32_16384x128", "norm", "softmax of short f32 rows [16384, 128]", lambda x: jax.nn.softmax(x, axis=-1), [(16384, 128)], rtol=1e-4, atol_rel=1e-6)
+    simple("layernorm_f16_4096x1024", "norm", "LayerNorm of f16 [4096, 1024] (f32 statistics, f16 result)", ln, [((4096, 1024), F16), (1024,), (1024,)])
+    simple("rmsnorm_bf16_8192x512", "norm", "RMSNorm of bf16 [8192, 512] with a bf16 scale", lambda x, g: x * lax.rsqrt(jnp.mean(x * x, -1, keepdims=True) + 1e-6) * g, [((8192, 512), BF16), ((512,), BF16)])
     simple("rmsnorm_8192x512", "norm", "RMSNorm of [8192, 512] with a scale", lambda x, g: x * lax.rsqrt(jnp.mean(x * x, -1, keepdims=True) + 1e-6) * g, [(8192, 512), (512,)])
 
     def mlp_erf(rng):

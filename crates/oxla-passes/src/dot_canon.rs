@@ -44,6 +44,10 @@ struct Plan {
     precision: oxla_hlo::PrecisionConfig,
     lhs_perm: Vec<i64>,
     rhs_perm: Vec<i64>,
+    /// The operand kept in place has its matrix dimensions swapped: lhs `[k, m]`, rhs
+    /// `[n, k]` (the GEMM reads it transposed).
+    lhs_swapped: bool,
+    rhs_swapped: bool,
     batch: Vec<i64>,
     m: i64,
     k: i64,
@@ -86,12 +90,41 @@ fn plan(c: &HloComputation, ins: &HloInstruction) -> Option<Plan> {
     if m * n * k * batch.iter().product::<i64>() < crate::plan::GEMM_MIN_MACS {
         return None;
     }
-    let lhs_perm = [&d.lhs_batch_dims[..], &lf, &d.lhs_contracting_dims].concat();
-    let rhs_perm = [&d.rhs_batch_dims[..], &d.rhs_contracting_dims, &rf].concat();
+    // An operand that is already [batch.., x, y] with one free and one contracting
+    // dimension, in either order, is read in place (transposed where its contracting
+    // dimension is the other one): only the other operand is copied. (Attention's
+    // `p @ v` has `p` [b, h, q, k] as it is.)
+    let nb = batch.len();
+    let seq: Vec<i64> = (0..nb as i64).collect();
+    let in_place = |b: &[i64], k: &[i64], rank: usize| b == seq && k.len() == 1 && rank == nb + 2;
+    let identity = |rank: usize| (0..rank as i64).collect::<Vec<_>>();
+    let (lhs_perm, lhs_swapped) = if in_place(&d.lhs_batch_dims, &d.lhs_contracting_dims, l.rank())
+    {
+        (identity(l.rank()), d.lhs_contracting_dims == [nb as i64])
+    } else {
+        (
+            [&d.lhs_batch_dims[..], &lf, &d.lhs_contracting_dims].concat(),
+            false,
+        )
+    };
+    let (rhs_perm, rhs_swapped) = if in_place(&d.rhs_batch_dims, &d.rhs_contracting_dims, r.rank())
+    {
+        (
+            identity(r.rank()),
+            d.rhs_contracting_dims == [nb as i64 + 1],
+        )
+    } else {
+        (
+            [&d.rhs_batch_dims[..], &d.rhs_contracting_dims, &rf].concat(),
+            false,
+        )
+    };
     Some(Plan {
         precision: precision.clone(),
         lhs_perm,
         rhs_perm,
+        lhs_swapped,
+        rhs_swapped,
         batch,
         m,
         k,
@@ -283,8 +316,20 @@ pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
                 }
                 cur
             };
-            let a = operand(&mut out, ins.operands[0], &p.lhs_perm, [p.m, p.k], "lhs");
-            let b = operand(&mut out, ins.operands[1], &p.rhs_perm, [p.k, p.n], "rhs");
+            let (lt, rt) = (
+                if p.lhs_swapped {
+                    [p.k, p.m]
+                } else {
+                    [p.m, p.k]
+                },
+                if p.rhs_swapped {
+                    [p.n, p.k]
+                } else {
+                    [p.k, p.n]
+                },
+            );
+            let a = operand(&mut out, ins.operands[0], &p.lhs_perm, lt, "lhs");
+            let b = operand(&mut out, ins.operands[1], &p.rhs_perm, rt, "rhs");
             let precision = &p.precision;
             let seq: Vec<i64> = (0..nb as i64).collect();
             let dims: Vec<i64> = p.batch.iter().copied().chain([p.m, p.n]).collect();
@@ -296,8 +341,8 @@ pub fn canonicalize_dots(module: &mut HloModule) -> Result<bool> {
                         dnums: DotDimensionNumbers {
                             lhs_batch_dims: seq.clone(),
                             rhs_batch_dims: seq,
-                            lhs_contracting_dims: vec![nb as i64 + 1],
-                            rhs_contracting_dims: vec![nb as i64],
+                            lhs_contracting_dims: vec![nb as i64 + 1 - p.lhs_swapped as i64],
+                            rhs_contracting_dims: vec![nb as i64 + p.rhs_swapped as i64],
                         },
                         precision: precision.clone(),
                     },

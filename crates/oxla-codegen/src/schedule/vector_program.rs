@@ -1,13 +1,12 @@
 //! Vector programs: an element-wise kernel of 32-bit lanes made only of f32 arithmetic
-//! (`add`, `subtract`, `multiply`, `divide`, `negate`, `abs`, `sqrt`), the `vmath`
+//! (`add`, `subtract`, `multiply`, `divide`, `negate`, `abs`, `sqrt`, `rsqrt`), the `vmath`
 //! transcendentals (`exp`, `tanh`, `logistic`, `log`, `erf`, `log_plus_one`), float
 //! `maximum` and `minimum`, comparisons and `select`, s32/u32 arithmetic (`add`,
-//! `subtract`, `multiply`, `and`, `or`, `xor`, s32 `negate` and `sign`, shifts by a constant below 32, s32 `divide`
-//! and `remainder` by a constant of at least 2), s32 -> f32 `convert` and `iota` (along the
-//! last dimension, or the one before where every earlier one is 1), over inputs of its
-//! output's shape, scalar inputs and scalar constants, is not compiled to a loop: its
-//! expression becomes an `oxla_kernels::vprog::VProg`, embedded in the kernel's constants,
-//! and the kernel is one
+//! `subtract`, `multiply`, `and`, `or`, `xor`, s32 `negate` and `sign`, shifts by a
+//! constant below 32, s32 `divide` and `remainder` by a constant of at least 2), s32 -> f32
+//! `convert` and `iota` (along the last dimension, or the one before where every earlier
+//! one is 1), is not compiled to a loop: its expression becomes an
+//! `oxla_kernels::vprog::VProg`, embedded in the kernel's constants, and the kernel is one
 //! call to `oxla_vprog_f32` over its elements, which runs every step at the CPU's full
 //! vector width (16 lanes with AVX-512, 8 with AVX2, where the kernel's own vectors are 4).
 //! The steps are the HLO operations in order, each rounded, so the results are the 4-lane
@@ -15,19 +14,27 @@
 //! `wide_math.rs`, a row's last few elements take the vector approximation too, where the
 //! plain loop's scalar tail calls the exact `oxla-elem` functions).
 //!
-//! bf16 and f16 values take part too (inputs, constants, the output, conversions from and to
-//! f32): each bf16 (f16) `add`, `subtract`, `multiply`, `divide`, `negate`, `abs` and `sqrt` is its f32
-//! step rounded to bf16 (f16) (which for these is the exact result rounded once, as the
-//! interpreter computes it), and each transcendental a `FuncBf16` (`FuncF16`) step, which
-//! gives the interpreter's f64-rounded-once bits (`oxla_kernels::vprog` `narrow.rs`). Such a kernel's
-//! loop runs one lane at a time with a call per rounding, so any program of it gains: one
-//! arithmetic step is enough.
+//! Inputs: arrays of the output's shape, scalars, scalar constants, and broadcast values
+//! read through a lane map (`VOp::Strided`: a softmax's row maximum, a norm's statistics
+//! per row or its scale per column, a value of a dimension between), reached through
+//! reshapes and broadcasts along a run of dimensions.
 //!
-//! Only kernels with arithmetic to gain from the width take this path: at least
-//! [`MIN_ARITH`] arithmetic steps. A plain sum or scale is bound by memory either way, and a
-//! transcendental of a short argument (an RNN cell's `tanh(0.9 h + x)`) is served as well
-//! by `wide_math.rs`'s tiles: in the dynamic_slice_loop bench, where it runs on 2048
-//! elements per iteration, the program was slower (0.69 -> 0.81 ms, Intel Xeon, AVX-512).
+//! bf16 and f16 values take part too (inputs, constants, the output, conversions from and
+//! to f32): each bf16 (f16) `add`, `subtract`, `multiply`, `divide`, `negate`, `abs`,
+//! `sqrt` and `rsqrt` is its f32 step rounded to bf16 (f16) (which for these is the exact
+//! result rounded once, as the interpreter computes it), and each transcendental a
+//! `FuncBf16` (`FuncF16`) step, which gives the interpreter's f64-rounded-once bits
+//! (`oxla_kernels::vprog` `narrow.rs`). Such a kernel's loop runs one lane at a time with
+//! a call per rounding, so any program of it gains, a bare conversion too.
+//!
+//! Only f32 kernels with arithmetic to gain from the width take this path: at least
+//! [`MIN_ARITH`] arithmetic steps, and a transcendental where they read broadcast values. A
+//! plain sum or scale is bound by memory either way, and a transcendental of a short
+//! argument (an RNN cell's `tanh(0.9 h + x)`) is served as well by `wide_math.rs`'s tiles:
+//! in the dynamic_slice_loop bench, where it runs on 2048 elements per iteration, the
+//! program was slower (0.69 -> 0.81 ms, Intel Xeon, AVX-512).
+
+use std::collections::HashMap;
 
 use cranelift_codegen::ir::Value;
 use oxla_hlo::{
@@ -35,7 +42,7 @@ use oxla_hlo::{
     Result, UnaryOp,
 };
 use oxla_kernels::vmath::VFunc;
-use oxla_kernels::vprog::{Cmp, VOp, VProg};
+use oxla_kernels::vprog::{Cmp, VOp, VProg, STRIDED_32, STRIDED_BF16, STRIDED_F16};
 
 use crate::emit::Emitter;
 
@@ -58,11 +65,8 @@ pub(crate) fn vector_program(
     leaves: &[(InstrId, usize)],
 ) -> Option<VProg> {
     // Lanes are 32 bits: f32, or s32 / u32 as integer bits.
-    let kind = |id: InstrId, want: &[i64]| {
+    let lanes = |id: InstrId| {
         let a = comp.instr(id).shape.as_array()?;
-        if a.dims != want {
-            return None;
-        }
         match a.element_type {
             PrimitiveType::F32 => Some(Lanes::F32),
             PrimitiveType::S32 => Some(Lanes::S32),
@@ -74,6 +78,25 @@ pub(crate) fn vector_program(
             PrimitiveType::Pred => Some(Lanes::Pred),
             _ => None,
         }
+    };
+    let kind = |id: InstrId, want: &[i64]| {
+        let a = comp.instr(id).shape.as_array()?;
+        if a.dims != want {
+            return None;
+        }
+        lanes(id)
+    };
+    // Every value is read through a lane map: output element `e` reads element
+    // `(e / div) % n` of it (`n` its element count; `div` 1 and `n` the output's for values
+    // of the output's shape). A row value (a softmax's maximum, broadcast along the rows)
+    // has `div` its row length; a column value (a layer norm's scale) `div` 1 and `n` the
+    // row length. Element-wise operations and reshapes keep their operands' map, a
+    // broadcast along a run of its result's dimensions multiplies `div`
+    // (`broadcast_div`). A value may be read through several maps (it is then computed
+    // once per map).
+    let total: i64 = dims.iter().product();
+    let count = |id: InstrId| -> Option<i64> {
+        Some(comp.instr(id).shape.as_array()?.dims.iter().product())
     };
     if !enabled() || kind(root, dims).is_none_or(|t| t == Lanes::Pred) {
         return None;
@@ -108,53 +131,75 @@ pub(crate) fn vector_program(
     // The trailing dimensions that are not 1 (iota needs at most two).
     let lead = dims.iter().take_while(|&&d| d == 1).count();
     let mut ops: Vec<VOp> = Vec::new();
-    let mut at: Vec<Option<u32>> = vec![None; comp.instructions.len()];
+    let mut at: HashMap<(InstrId, i64), u32> = HashMap::new();
     let mut arith = 0usize;
     // Whether any value is bf16 or f16 (then any program gains: such a loop runs one lane
     // at a time, converting and rounding through calls).
     let mut narrow = kind(root, dims).is_some_and(Lanes::is_narrow);
-    // Post-order walk: operands first, each instruction once.
-    let mut stack = vec![(root, false)];
-    while let Some((id, ready)) = stack.pop() {
-        if at[id.index()].is_some() {
+    // Post-order walk: operands first, each instruction once per lane map.
+    let mut stack = vec![(root, 1i64, false)];
+    while let Some((id, div, ready)) = stack.pop() {
+        if at.contains_key(&(id, div)) {
             continue;
         }
         let ins = comp.instr(id);
+        let n = count(id)?;
+        if n < 1 || div < 1 || div.checked_mul(n)? > total || total % (div * n) != 0 {
+            return None;
+        }
         if let Some(&(_, k)) = leaves.iter().find(|&&(l, _)| l == id) {
-            let op = if matches!(kind(id, dims), Some(Lanes::Pred)) {
+            let t = lanes(id)?;
+            let op = if t == Lanes::Pred {
                 return None;
-            } else if kind(id, dims) == Some(Lanes::Bf16) {
-                VOp::InputBf16(k as u32)
-            } else if kind(id, dims) == Some(Lanes::F16) {
-                VOp::InputF16(k as u32)
-            } else if kind(id, dims).is_some() {
-                VOp::Input(k as u32)
-            } else if kind(id, &[]).is_some_and(|t| !t.is_narrow() && t != Lanes::Pred) {
+            } else if div == 1 && n == total {
+                match t {
+                    Lanes::Bf16 => VOp::InputBf16(k as u32),
+                    Lanes::F16 => VOp::InputF16(k as u32),
+                    _ => VOp::Input(k as u32),
+                }
+            } else if n == 1 && !t.is_narrow() {
                 VOp::Scalar(k as u32)
             } else {
-                return None;
+                let kind = match t {
+                    Lanes::Bf16 => STRIDED_BF16,
+                    Lanes::F16 => STRIDED_F16,
+                    _ => STRIDED_32,
+                };
+                // A one-element value: a row of every element.
+                let div = if n == 1 { total } else { div };
+                VOp::Strided {
+                    input: k as u32,
+                    div: u32::try_from(div).ok()?,
+                    len: u32::try_from(n).ok()?,
+                    kind,
+                }
             };
-            at[id.index()] = Some(ops.len() as u32);
+            at.insert((id, div), ops.len() as u32);
             ops.push(op);
             continue;
         }
-        let ty = kind(id, dims)?;
+        let ty = lanes(id)?;
         let leaf = |o: InstrId| leaves.iter().find(|&&(l, _)| l == o).map(|&(_, k)| k);
         // Leaves of the expression: broadcast scalars and iotas.
         let direct = match &ins.op {
             Op::Broadcast { .. } => {
                 let src = *ins.operands.first()?;
-                let scalar = kind(src, &[])?;
-                Some(match (splat_const(id), leaf(src)) {
-                    (Some(bits), _) => VOp::Const(f32::from_bits(bits)),
+                let scalar = kind(src, &[]);
+                match (splat_const(id), leaf(src), scalar) {
+                    (Some(bits), _, _) => Some(VOp::Const(f32::from_bits(bits))),
                     // A scalar input is read as an f32.
-                    (None, Some(k)) if !scalar.is_narrow() && scalar != Lanes::Pred => {
-                        VOp::Scalar(k as u32)
+                    (None, Some(k), Some(t)) if !t.is_narrow() && t != Lanes::Pred => {
+                        Some(VOp::Scalar(k as u32))
                     }
-                    _ => return None,
-                })
+                    // Else a row value (below).
+                    _ => None,
+                }
             }
-            Op::Iota { dimension } if matches!(ty, Lanes::S32 | Lanes::U32) => {
+            Op::Iota { dimension }
+                if matches!(ty, Lanes::S32 | Lanes::U32)
+                    && div == 1
+                    && kind(id, dims).is_some() =>
+            {
                 let (d, rank) = (*dimension as usize, dims.len());
                 let len = u32::try_from(*dims.last()?).ok()?;
                 if d + 1 == rank {
@@ -168,35 +213,56 @@ pub(crate) fn vector_program(
             _ => None,
         };
         if let Some(op) = direct {
-            at[id.index()] = Some(ops.len() as u32);
+            at.insert((id, div), ops.len() as u32);
             ops.push(op);
             continue;
         }
+        // The operands' lane map: a broadcast's scales `div`, every other keeps it.
+        let opnd_div = match &ins.op {
+            Op::Broadcast { dimensions } => {
+                div.checked_mul(broadcast_div(comp, id, dimensions)?)?
+            }
+            _ => div,
+        };
         if !ready {
-            stack.push((id, true));
+            stack.push((id, div, true));
             // A shift amount or divisor is read as a constant, not a step.
             let skip = match &ins.op {
                 Op::Binary(b) if matches!(ty, Lanes::S32 | Lanes::U32) && constant_rhs(*b) => 1,
                 _ => 0,
             };
             let n = ins.operands.len() - skip.min(ins.operands.len());
-            stack.extend(ins.operands[..n].iter().rev().map(|&o| (o, false)));
+            stack.extend(
+                ins.operands[..n]
+                    .iter()
+                    .rev()
+                    .map(|&o| (o, opnd_div, false)),
+            );
             continue;
         }
-        let arg = |k: usize| ins.operands.get(k).and_then(|o| at[o.index()]);
+        let arg = |k: usize| {
+            ins.operands
+                .get(k)
+                .and_then(|&o| at.get(&(o, opnd_div)).copied())
+        };
         let rhs_const = || ins.operands.get(1).and_then(|&o| splat_const(o));
+        // Reshapes and broadcasts only choose the lanes their operand is read at.
+        if matches!(ins.op, Op::Reshape | Op::Broadcast { .. }) {
+            at.insert((id, div), arg(0)?);
+            continue;
+        }
         if let Op::Convert = ins.op {
-            let from = kind(*ins.operands.first()?, dims)?;
+            let from = lanes(*ins.operands.first()?)?;
             match (from, ty) {
                 // Exact: the same value.
                 (Lanes::Bf16 | Lanes::F16, Lanes::F32) => {
                     let x = arg(0)?;
-                    at[id.index()] = Some(x);
+                    at.insert((id, div), x);
                     continue;
                 }
                 (Lanes::F32, Lanes::Bf16 | Lanes::F16) => {
                     let x = arg(0)?;
-                    at[id.index()] = Some(ops.len() as u32);
+                    at.insert((id, div), ops.len() as u32);
                     ops.push(ty.round(x));
                     arith += 1;
                     continue;
@@ -225,7 +291,7 @@ pub(crate) fn vector_program(
                 direction,
                 comparison_type,
             } => {
-                let from = kind(*ins.operands.first()?, dims)?;
+                let from = lanes(*ins.operands.first()?)?;
                 let (x, y) = (arg(0)?, arg(1)?);
                 let c = match direction {
                     ComparisonDirection::Eq => Cmp::Eq,
@@ -249,7 +315,7 @@ pub(crate) fn vector_program(
             Op::Select => {
                 // b ^ ((a ^ b) & mask): the chosen operand's bits.
                 let (m, a, b) = (arg(0)?, arg(1)?, arg(2)?);
-                if kind(*ins.operands.first()?, dims)? != Lanes::Pred {
+                if lanes(*ins.operands.first()?)? != Lanes::Pred {
                     return None;
                 }
                 let n = ops.len() as u32;
@@ -271,7 +337,7 @@ pub(crate) fn vector_program(
         };
         if done {
             arith += 1;
-            at[id.index()] = Some(ops.len() as u32 - 1);
+            at.insert((id, div), ops.len() as u32 - 1);
             continue;
         }
         if ty.is_narrow() {
@@ -294,6 +360,8 @@ pub(crate) fn vector_program(
                     UnaryOp::Neg => VOp::Neg(x),
                     UnaryOp::Abs => VOp::Abs(x),
                     UnaryOp::Sqrt => VOp::Sqrt(x),
+                    // Rounded once from f64 either way (checked over every bf16 and f16).
+                    UnaryOp::Rsqrt => VOp::Rsqrt(x),
                     UnaryOp::Exp => ty.func(VFunc::Exp, x),
                     UnaryOp::Tanh => ty.func(VFunc::Tanh, x),
                     UnaryOp::Logistic => ty.func(VFunc::Logistic, x),
@@ -309,7 +377,7 @@ pub(crate) fn vector_program(
             if !matches!(op, VOp::FuncBf16(..) | VOp::FuncF16(..)) {
                 ops.push(ty.round(ops.len() as u32 - 1));
             }
-            at[id.index()] = Some(ops.len() as u32 - 1);
+            at.insert((id, div), ops.len() as u32 - 1);
             narrow = true;
             continue;
         }
@@ -355,6 +423,7 @@ pub(crate) fn vector_program(
                     UnaryOp::Neg => VOp::Neg(x),
                     UnaryOp::Abs => VOp::Abs(x),
                     UnaryOp::Sqrt => VOp::Sqrt(x),
+                    UnaryOp::Rsqrt => VOp::Rsqrt(x),
                     UnaryOp::Exp => VOp::Func(VFunc::Exp, x),
                     UnaryOp::Tanh => VOp::Func(VFunc::Tanh, x),
                     UnaryOp::Logistic => VOp::Func(VFunc::Logistic, x),
@@ -364,7 +433,7 @@ pub(crate) fn vector_program(
                     _ => return None,
                 }
             }
-            (Op::Convert, Lanes::F32) if kind(*ins.operands.first()?, dims) == Some(Lanes::S32) => {
+            (Op::Convert, Lanes::F32) if lanes(*ins.operands.first()?) == Some(Lanes::S32) => {
                 VOp::IToF(arg(0)?)
             }
             _ => return None,
@@ -372,11 +441,11 @@ pub(crate) fn vector_program(
         if !matches!(op, VOp::Func(..)) {
             arith += 1;
         }
-        at[id.index()] = Some(ops.len() as u32);
+        at.insert((id, div), ops.len() as u32);
         ops.push(op);
     }
     // The last step computes the output (a conversion to f32 is the value itself).
-    if at[root.index()]? as usize + 1 != ops.len() {
+    if *at.get(&(root, 1))? as usize + 1 != ops.len() {
         return None;
     }
     narrow |= ops.iter().any(|op| {
@@ -385,7 +454,18 @@ pub(crate) fn vector_program(
             VOp::InputBf16(_) | VOp::RoundBf16(_) | VOp::InputF16(_) | VOp::RoundF16(_)
         )
     });
-    if arith < if narrow { 1 } else { MIN_ARITH } {
+    // A narrow program gains with no arithmetic at all: an f16 conversion alone is a
+    // call per element in the loop (LayerNorm's f16 -> f32 [4096, 1024], Intel Xeon: 38 ms
+    // of thread time as a loop).
+    if !narrow && arith < MIN_ARITH {
+        return None;
+    }
+    // Broadcast values end chunks at their rows, and a chunk's steps cost their dispatch:
+    // f32 arithmetic alone does not earn that back over the kernel's own 4-lane loop
+    // (RMSNorm [8192, 512], Intel Xeon: 0.68 ms as a loop, 0.96 as a program); a
+    // transcendental does, and bf16 and f16 always (their loop runs a lane at a time).
+    let strided = ops.iter().any(|op| matches!(op, VOp::Strided { .. }));
+    if strided && !narrow && !ops.iter().any(|op| matches!(op, VOp::Func(..))) {
         return None;
     }
     let last = ops.len().checked_sub(1)? as u32;
@@ -434,6 +514,37 @@ impl Lanes {
             VOp::FuncBf16(f, x)
         }
     }
+}
+
+/// How much broadcast `id` (of `dimensions`) multiplies its lane map's `div`: where its
+/// operand's dimensions other than 1 become a run of its result's dimensions other than 1,
+/// in order, result element `r` reads operand element `(r / D) % n` (`D` the product of
+/// the result's dimensions after the run, `n` the operand's elements); else `None`.
+fn broadcast_div(comp: &HloComputation, id: InstrId, dimensions: &[i64]) -> Option<i64> {
+    let ins = comp.instr(id);
+    let res = ins.shape.as_array()?;
+    let opnd = comp.instr(*ins.operands.first()?).shape.as_array()?;
+    if opnd.dims.len() != dimensions.len() {
+        return None;
+    }
+    let mapped: Vec<usize> = opnd
+        .dims
+        .iter()
+        .zip(dimensions)
+        .filter(|(&d, _)| d != 1)
+        .map(|(_, &r)| r as usize)
+        .collect();
+    let Some(&last) = mapped.last() else {
+        // One element: every lane reads it.
+        return Some(1);
+    };
+    // The run: consecutive among the result's dimensions other than 1.
+    let nonunit: Vec<usize> = (0..res.dims.len()).filter(|&r| res.dims[r] != 1).collect();
+    let start = nonunit.iter().position(|&r| r == mapped[0])?;
+    if nonunit.get(start..start + mapped.len())? != &mapped[..] {
+        return None;
+    }
+    Some(res.dims.get(last + 1..)?.iter().product())
 }
 
 /// Integer ops whose right operand a program takes as a constant (shift amount, divisor).

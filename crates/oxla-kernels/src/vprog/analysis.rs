@@ -22,13 +22,14 @@ pub(super) fn chains(ops: &[VOp]) -> Vec<u32> {
             | VOp::IotaCol(_)
             | VOp::IotaRow(_)
             | VOp::InputBf16(_)
-            | VOp::InputF16(_) => false,
+            | VOp::InputF16(_)
+            | VOp::Strided { .. } => false,
             _ => xs[..k].iter().all(|&x| splat[x as usize]),
         };
     }
     // A bf16 or f16 transcendental (which may redo lanes one at a time) and the narrow
     // outputs (16-bit stores) run on their own; so do erf, log1p, maximum, minimum and the
-    // comparisons: their code in the chain's link loop took the registers its values stay
+    // comparisons (and the f64 rsqrt): their code in the chain's link loop took the registers its values stay
     // in, and every chain slowed (the GELU program by a third, 0.23 -> 0.32 ms, Xeon).
     let linkable = |op: VOp| {
         op.computes()
@@ -45,6 +46,7 @@ pub(super) fn chains(ops: &[VOp]) -> Vec<u32> {
                     | VOp::CmpF(..)
                     | VOp::CmpS(..)
                     | VOp::CmpU(..)
+                    | VOp::Rsqrt(_)
             )
     };
     let mut chain = vec![0u32; n];

@@ -302,9 +302,20 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
             | VOp::Min(..)
             | VOp::CmpF(..)
             | VOp::CmpS(..)
-            | VOp::CmpU(..) => {}
+            | VOp::CmpU(..)
+            | VOp::Strided { .. }
+            | VOp::Rsqrt(_) => {}
         }
     }
+}
+
+/// Whether every value the chain `links` (starting from step `init`) reads is one splat
+/// in this chunk (row values, broadcast along the chunk): then one element gives them all.
+pub(super) fn all_splat(init: usize, links: &[Link], src: &[Src]) -> bool {
+    matches!(src[init], Src::Splat(_))
+        && links
+            .iter()
+            .all(|l| l.side == u32::MAX || matches!(src[l.side as usize], Src::Splat(_)))
 }
 
 /// Vectors of a chain computed together (its values stay in registers).

@@ -70,6 +70,9 @@ pub(crate) trait Io: Lanes {
     }
     fn abs(self) -> Self;
     fn sqrt(self) -> Self;
+    /// `1 / sqrt(x)` computed in f64 (each operation rounded) and rounded once to f32: the
+    /// JIT's and the interpreter's reciprocal square root.
+    fn rsqrt(self) -> Self;
     fn iadd(self, b: Self) -> Self;
     fn isub(self, b: Self) -> Self;
     fn imul(self, b: Self) -> Self;
@@ -195,6 +198,10 @@ impl Io for Portable {
     #[inline(always)]
     fn sqrt(self) -> Self {
         vmath::Scalar(self.0.sqrt())
+    }
+    #[inline(always)]
+    fn rsqrt(self) -> Self {
+        vmath::Scalar((1.0 / (self.0 as f64).sqrt()) as f32)
     }
     #[inline(always)]
     fn iadd(self, b: Self) -> Self {

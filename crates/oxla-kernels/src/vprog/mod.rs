@@ -31,7 +31,7 @@ use analysis::{chains, fuse_xor_shifts};
 use chain::{run_chain, Chains, CHAIN_BLOCK};
 use lanes::{binary, divide, iota, unary, Io, Portable};
 pub use narrow::{exact_bf16, exact_f16};
-pub use op::{signed_magic_32, Cmp, VOp, MIN_IOTA_ROW};
+pub use op::{signed_magic_32, Cmp, VOp, MIN_IOTA_ROW, STRIDED_32, STRIDED_BF16, STRIDED_F16};
 
 /// Most elements per chunk: each step's dispatch, and each chain's operand resolution, is
 /// paid once per chunk, so a long chunk amortizes them; a program with few slot buffers
@@ -82,6 +82,12 @@ pub struct VProg {
     len: u32,
     /// 1: write the output around the caches ([`VProg::with_streamed_output`]).
     stream: u32,
+    /// The shortest period of its [`VOp::Strided`] inputs of at least [`MIN_CHUNK`]
+    /// elements (0: none; a row value's period is its row, a column value's its length).
+    /// Chunks end at its multiples, so that within a chunk a row value is one splat (the
+    /// steps on it done once per chunk, not per element) and a column value one
+    /// contiguous run of its memory.
+    period: u32,
     steps: [Step; MAX_STEPS],
 }
 
@@ -90,6 +96,95 @@ pub struct VProg {
 enum Src {
     Ptr(*const f32),
     Splat(f32),
+}
+
+/// The values of [`VOp::Strided`] `{div, len, kind}` reading `p` for the chunk of `n`
+/// elements at `c0`: one splat where they are one value, the input itself where they are
+/// one contiguous run of 32-bit values, else written to `dst`.
+///
+/// # Safety
+/// `p` holds `len` values; `dst` holds `n` floats.
+#[inline(always)]
+unsafe fn strided<V: Io>(
+    dst: *mut f32,
+    p: *const f32,
+    (c0, n): (usize, usize),
+    div: u32,
+    len: u32,
+    kind: u32,
+) -> Src {
+    let (d, l) = (div.max(1) as usize, len.max(1) as usize);
+    let h = p.cast::<u16>();
+    // SAFETY (the reads below): every index is below `len`.
+    let value = |i: usize| -> f32 {
+        match kind {
+            STRIDED_BF16 => f32::from_bits((unsafe { *h.add(i) } as u32) << 16),
+            STRIDED_F16 => {
+                let mut x = [0f32];
+                unsafe { narrow::load_f16::<Portable>(x.as_mut_ptr(), h.add(i), 1) };
+                x[0]
+            }
+            _ => unsafe { *p.add(i) },
+        }
+    };
+    // `m` values from index `i` to `dst[j..]`, widened.
+    let run = |j: usize, i: usize, m: usize| unsafe {
+        match kind {
+            STRIDED_BF16 => narrow::load_bf16(dst.add(j), h.add(i), m),
+            STRIDED_F16 => narrow::load_f16::<V>(dst.add(j), h.add(i), m),
+            _ => std::ptr::copy_nonoverlapping(p.add(i), dst.add(j), m),
+        }
+    };
+    if d > 1 {
+        let (first, last) = (c0 / d, (c0 + n - 1) / d);
+        if first == last {
+            return Src::Splat(value(first % l));
+        }
+        let mut j = 0;
+        for r in first..=last {
+            let end = ((r + 1) * d - c0).min(n);
+            let v = value(r % l);
+            for t in j..end {
+                // SAFETY: t < n.
+                unsafe { *dst.add(t) = v };
+            }
+            j = end;
+        }
+        return Src::Ptr(dst);
+    }
+    let off = c0 % l;
+    if off + n <= l && kind == STRIDED_32 {
+        // SAFETY: off + n <= len.
+        return Src::Ptr(unsafe { p.add(off) });
+    }
+    let (mut j, mut i) = (0, off);
+    while j < n {
+        let m = (l - i).min(n - j);
+        run(j, i, m);
+        j += m;
+        i = 0;
+    }
+    Src::Ptr(dst)
+}
+
+/// Writes `n` values of `v` to `dst` unless they are there already.
+///
+/// # Safety
+/// `dst` holds `n` floats; a pointer `v` holds `n` floats, overlapping `dst` only if equal.
+#[inline(always)]
+unsafe fn materialize(dst: *mut f32, v: Src, n: usize) {
+    match v {
+        Src::Splat(c) => {
+            let bits = c.to_bits();
+            for t in 0..n {
+                // SAFETY: t < n.
+                unsafe { dst.cast::<u32>().add(t).write(bits) };
+            }
+        }
+        // SAFETY: as the caller promises.
+        Src::Ptr(p) if p != dst.cast_const() => unsafe { std::ptr::copy_nonoverlapping(p, dst, n) },
+        Src::Ptr(_) => {}
+    }
 }
 
 impl VProg {
@@ -143,9 +238,21 @@ impl VProg {
                 chain: chain[i],
             };
         }
+        // Periods nest (each is a product of the output's trailing dimensions), so a chunk
+        // within one of the shortest is within one of every longer one.
+        let period = ops
+            .iter()
+            .filter_map(|op| match *op {
+                VOp::Strided { div, len, .. } => Some(if div > 1 { div } else { len }),
+                _ => None,
+            })
+            .filter(|&p| p as usize >= MIN_CHUNK)
+            .min()
+            .unwrap_or(0);
         Some(VProg {
             len: n as u32,
             stream: 0,
+            period,
             steps,
         })
     }
@@ -281,9 +388,13 @@ impl VProg {
         while chunk > MIN_CHUNK && slots * chunk * size_of::<f32>() > SLOT_BYTES {
             chunk /= 2;
         }
+        let period = self.period as usize;
         let mut c0 = lo;
         while c0 < hi {
-            let n = chunk.min(hi - c0);
+            let mut n = chunk.min(hi - c0);
+            if period >= MIN_CHUNK {
+                n = n.min(period - c0 % period);
+            }
             for (i, (step, &op)) in self.steps[..len].iter().zip(&ops).enumerate() {
                 if chained && step.chain == CHAIN_MEMBER {
                     continue;
@@ -300,6 +411,22 @@ impl VProg {
                 if chained && step.chain > 0 {
                     let (start, count, init) = chains.at[i];
                     let links = &chains.links[start as usize..(start + count) as usize];
+                    if i + 1 < len && chain::all_splat(init as usize, links, &src) {
+                        // Row values: one element's chain is every element's.
+                        let mut one = [0f32; 1];
+                        // SAFETY: `one` holds the one element; the operands are splats.
+                        unsafe {
+                            run_chain::<V, CHAIN_BLOCK, false>(
+                                one.as_mut_ptr(),
+                                1,
+                                init as usize,
+                                links,
+                                &src,
+                            )
+                        };
+                        src[i] = Src::Splat(one[0]);
+                        continue;
+                    }
                     // SAFETY: dst holds the chunk's n elements; the chain's operands are
                     // earlier steps' values for this chunk.
                     unsafe {
@@ -368,6 +495,13 @@ impl VProg {
                         n,
                         #[inline(always)]
                         |x: V| x.sqrt(),
+                    ),
+                    VOp::Rsqrt(a) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V| x.rsqrt(),
                     ),
                     VOp::IAdd(a, b) => binary::<V>(
                         dst,
@@ -521,6 +655,17 @@ impl VProg {
                         };
                         Src::Ptr(dst)
                     }
+                    VOp::Strided {
+                        input,
+                        div,
+                        len,
+                        kind,
+                    } => {
+                        // SAFETY: the input holds `len` values; dst a chunk's floats.
+                        unsafe {
+                            strided::<V>(dst, *inputs.add(input as usize), (c0, n), div, len, kind)
+                        }
+                    }
                     VOp::InputBf16(k) => {
                         // SAFETY: input k holds `hi` bf16 values; dst a chunk's floats.
                         unsafe {
@@ -624,6 +769,12 @@ impl VProg {
                         }
                     },
                 };
+                if i + 1 == len && !matches!(op, VOp::OutputBf16(_) | VOp::OutputF16(_)) {
+                    // The last step's values where they are not in the output already: a
+                    // splat (a program of constants and row values only) or an input's.
+                    // SAFETY: out holds the chunk's n floats; a pointer source n too.
+                    unsafe { materialize(dst, src[i], n) };
+                }
             }
             c0 += n;
         }

@@ -81,7 +81,27 @@ pub enum VOp {
     CmpF(u32, u32, Cmp),
     CmpS(u32, u32, Cmp),
     CmpU(u32, u32, Cmp),
+    /// `1 / sqrt(x)` in f64, rounded once to f32 (HLO's `rsqrt`, as the JIT computes it).
+    Rsqrt(u32),
+    /// Input array `input` of `len` values, broadcast: element `e` reads its value
+    /// `(e / div) % len`. A row value (a softmax's maximum: `div` the row length), a
+    /// column value (a layer norm's scale: `div` 1, `len` the row length), or a run of
+    /// dimensions between. What it holds: [`STRIDED_32`] (32-bit lanes),
+    /// [`STRIDED_BF16`] or [`STRIDED_F16`].
+    Strided {
+        input: u32,
+        div: u32,
+        len: u32,
+        kind: u32,
+    },
 }
+
+/// [`VOp::Strided`] of 32-bit values (f32, s32, u32).
+pub const STRIDED_32: u32 = 0;
+/// [`VOp::Strided`] of bf16 values.
+pub const STRIDED_BF16: u32 = 1;
+/// [`VOp::Strided`] of f16 values.
+pub const STRIDED_F16: u32 = 2;
 
 /// A comparison's direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,8 +123,14 @@ impl VOp {
     pub(super) fn operands(self) -> ([u32; 2], usize) {
         use VOp::*;
         match self {
-            Input(_) | Scalar(_) | Const(_) | IotaCol(_) | IotaRow(_) | InputBf16(_)
-            | InputF16(_) => ([0, 0], 0),
+            Input(_)
+            | Scalar(_)
+            | Const(_)
+            | IotaCol(_)
+            | IotaRow(_)
+            | InputBf16(_)
+            | InputF16(_)
+            | Strided { .. } => ([0, 0], 0),
             Add(a, b)
             | Sub(a, b)
             | Mul(a, b)
@@ -136,7 +162,8 @@ impl VOp {
             | OutputBf16(a)
             | RoundF16(a)
             | FuncF16(_, a)
-            | OutputF16(a) => ([a, 0], 1),
+            | OutputF16(a)
+            | Rsqrt(a) => ([a, 0], 1),
         }
     }
 
@@ -199,21 +226,29 @@ impl VOp {
             VOp::CmpF(a, b, c) => [36, a, b, c as u32, 0],
             VOp::CmpS(a, b, c) => [37, a, b, c as u32, 0],
             VOp::CmpU(a, b, c) => [38, a, b, c as u32, 0],
+            VOp::Strided {
+                input,
+                div,
+                len,
+                kind,
+            } => [39, input, div, kind, len],
+            VOp::Rsqrt(a) => [40, a, 0, 0, 0],
         }
     }
 
     /// Whether the step's own constants are in range (shift amounts below 32, divisors of
-    /// at least 2, rows of at least [`MIN_IOTA_ROW`]).
+    /// at least 2, rows of at least [`MIN_IOTA_ROW`], a strided input's map and kind).
     pub(super) fn valid(self) -> bool {
         match self {
             VOp::Shl(_, k) | VOp::ShrL(_, k) | VOp::ShrA(_, k) | VOp::XorShrL(_, k) => k < 32,
             VOp::IDiv(_, d) | VOp::IRem(_, d) => d >= 2,
             VOp::IotaCol(n) | VOp::IotaRow(n) => n as usize >= MIN_IOTA_ROW,
+            VOp::Strided { div, len, kind, .. } => div >= 1 && len >= 1 && kind <= STRIDED_F16,
             _ => true,
         }
     }
 
-    pub(super) fn decode([code, a, b, x, _]: [u32; 5]) -> Option<VOp> {
+    pub(super) fn decode([code, a, b, x, y]: [u32; 5]) -> Option<VOp> {
         Some(match code {
             0 => VOp::Input(a),
             1 => VOp::Scalar(a),
@@ -254,6 +289,13 @@ impl VOp {
             36 => VOp::CmpF(a, b, *Cmp::ALL.get(x as usize)?),
             37 => VOp::CmpS(a, b, *Cmp::ALL.get(x as usize)?),
             38 => VOp::CmpU(a, b, *Cmp::ALL.get(x as usize)?),
+            39 => VOp::Strided {
+                input: a,
+                div: b,
+                len: y,
+                kind: x,
+            },
+            40 => VOp::Rsqrt(a),
             _ => return None,
         })
     }

@@ -17,6 +17,7 @@ fn reference(ops: &[VOp], ins: &[Vec<f32>], e: usize) -> f32 {
             VOp::Neg(a) => -x(a),
             VOp::Abs(a) => x(a).abs(),
             VOp::Sqrt(a) => x(a).sqrt(),
+            VOp::Rsqrt(a) => (1.0 / (x(a) as f64).sqrt()) as f32,
             VOp::Func(f, a) => {
                 let mut t = [x(a)];
                 vmath::apply_with(VIsa::Scalar { fma: true }, f, &mut t);
@@ -83,6 +84,9 @@ fn reference(ops: &[VOp], ins: &[Vec<f32>], e: usize) -> f32 {
                         };
                         -(t as i32)
                     }
+                    VOp::Strided {
+                        input, div, len, ..
+                    } => ins[input as usize][(e / div as usize) % len as usize].to_bits() as i32,
                     VOp::IotaCol(len) => (e % len as usize) as i32,
                     VOp::IotaRow(len) => (e / len as usize) as i32,
                     VOp::IToF(a) => {
@@ -799,6 +803,236 @@ fn selects_comparisons_max_and_min_match_the_reference() {
                     "{isa:?} element {e}: got {got} ({:#x}), want {want} ({:#x})",
                     got.to_bits(),
                     want.to_bits()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn strided_inputs_read_rows_columns_and_runs_between() {
+    // exp(x - row) / (col + 2) * mid: a row value (one per `row` elements), a column value
+    // (`col` values repeating) and one of a dimension between (`mid` values, each `row`
+    // elements, repeating): shorter than a vector, than a chunk, and longer.
+    use VOp::*;
+    for (row, col, mid) in [
+        (3u32, 3u32, 4u32),
+        (16, 16, 2),
+        (256, 256, 3),
+        (300, 300, 2),
+        (4096, 4096, 2),
+    ] {
+        let n = (3 * row * mid) as usize + 5 * row as usize;
+        let rows = n.div_ceil(row as usize) as u32;
+        let ops = [
+            Input(0),
+            Strided {
+                input: 1,
+                div: row,
+                len: rows,
+                kind: STRIDED_32,
+            },
+            Sub(0, 1),
+            Func(VFunc::Exp, 2),
+            Strided {
+                input: 2,
+                div: 1,
+                len: col,
+                kind: STRIDED_32,
+            },
+            Const(2.0),
+            Add(4, 5),
+            Div(3, 6),
+            Strided {
+                input: 3,
+                div: row,
+                len: mid,
+                kind: STRIDED_32,
+            },
+            Mul(7, 8),
+        ];
+        let prog = VProg::new(&ops).expect("program");
+        let ins = vec![
+            values(n, 3),
+            values(rows as usize, 4),
+            values(col as usize, 5),
+            values(mid as usize, 6),
+        ];
+        let ptrs: Vec<*const f32> = ins.iter().map(|v| v.as_ptr()).collect();
+        for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+            if !isa.available() {
+                continue;
+            }
+            for (lo, hi) in [(0, n), (1, n - 1), (row as usize + 1, 2 * row as usize + 3)] {
+                let mut out = vec![-1.0f32; n];
+                // SAFETY: the inputs hold the values the program reads up to n.
+                unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), lo, hi) };
+                for (e, &got) in out.iter().enumerate() {
+                    let want = if (lo..hi).contains(&e) {
+                        reference(&ops, &ins, e)
+                    } else {
+                        -1.0
+                    };
+                    assert!(
+                        got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                        "{isa:?} row {row} [{lo}, {hi}) element {e}: got {got}, want {want}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn narrow_strided_inputs_widen_as_inputs_do() {
+    use half::{bf16, f16};
+    use VOp::*;
+    for kind in [STRIDED_BF16, STRIDED_F16] {
+        // A row value (every 40 elements) and a column value (40 repeating).
+        for (div, len) in [(40u32, 100u32), (1, 40), (1, 300)] {
+            let ops = [
+                Input(0),
+                Strided {
+                    input: 1,
+                    div,
+                    len,
+                    kind,
+                },
+                Mul(0, 1),
+            ];
+            let prog = VProg::new(&ops).expect("program");
+            let n = 4000;
+            let xs = values(n, 9);
+            let vals: Vec<u16> = values(len as usize, 10)
+                .iter()
+                .map(|&v| {
+                    if kind == STRIDED_BF16 {
+                        bf16::from_f32(v).to_bits()
+                    } else {
+                        f16::from_f32(v).to_bits()
+                    }
+                })
+                .collect();
+            let ptrs = [xs.as_ptr(), vals.as_ptr().cast::<f32>()];
+            for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+                if !isa.available() {
+                    continue;
+                }
+                let mut out = vec![0f32; n];
+                // SAFETY: x holds n floats, the values `len` narrow ones.
+                unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), 0, n) };
+                for (e, &got) in out.iter().enumerate() {
+                    let h = vals[(e / div as usize) % len as usize];
+                    let r = if kind == STRIDED_BF16 {
+                        bf16::from_bits(h).to_f32()
+                    } else {
+                        f16::from_bits(h).to_f32()
+                    };
+                    let want = xs[e] * r;
+                    assert!(
+                        got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                        "{isa:?} kind {kind} ({div}, {len}) element {e}: got {got}, want {want}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn rsqrt_matches_f64_and_rounds_once_for_narrow_types() {
+    use half::{bf16, f16};
+    // Every f16 and bf16 input: the f32 step rounded to the narrow type is the f64 value
+    // rounded once (the interpreter's), so a narrow rsqrt is the step and a rounding.
+    let mut xs: Vec<f32> = (0..=u16::MAX)
+        .map(|h| bf16::from_bits(h).to_f32())
+        .collect();
+    xs.extend((0..=u16::MAX).map(|h| f16::from_bits(h).to_f32()));
+    xs.extend(values(5000, 11));
+    let n = xs.len();
+    let ops = [VOp::Input(0), VOp::Rsqrt(0)];
+    let prog = VProg::new(&ops).expect("program");
+    for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+        if !isa.available() {
+            continue;
+        }
+        let mut out = vec![0f32; n];
+        let ptrs = [xs.as_ptr()];
+        // SAFETY: one input and the output of n floats.
+        unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), 0, n) };
+        for (i, (&x, &got)) in xs.iter().zip(&out).enumerate() {
+            let exact = 1.0 / (x as f64).sqrt();
+            let want = exact as f32;
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "{isa:?} rsqrt({x}): {got} != {want}"
+            );
+            if i < 1 << 16 {
+                assert_eq!(
+                    bf16::from_f32(got).to_bits(),
+                    bf16::from_f64(exact).to_bits(),
+                    "bf16 rsqrt({x})"
+                );
+            } else if i < 1 << 17 {
+                assert_eq!(
+                    f16::from_f32(got).to_bits(),
+                    f16::from_f64(exact).to_bits(),
+                    "f16 rsqrt({x})"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn outputs_of_splats_and_of_inputs_are_written() {
+    // A program of constants only (a select of a comparison of constants, as JAX's
+    // betainc has inside a loop), and one whose output is a row value: every step's values
+    // are splats or an input's own memory, and the output must still be written.
+    use VOp::*;
+    let constants = [
+        Const(0.0),
+        CmpS(0, 0, Cmp::Eq),
+        Const(0.0),
+        Const(1.0),
+        Xor(2, 3),
+        And(4, 1),
+        Xor(3, 5),
+        Abs(6),
+    ];
+    let row = [
+        Strided {
+            input: 0,
+            div: 300,
+            len: 10,
+            kind: STRIDED_32,
+        },
+        Const(2.0),
+        Mul(0, 1),
+    ];
+    let column = [Strided {
+        input: 0,
+        div: 1,
+        len: 3000,
+        kind: STRIDED_32,
+    }];
+    let xs = values(3000, 12);
+    for ops in [&constants[..], &row[..], &column[..]] {
+        let prog = VProg::new(ops).expect("program");
+        let n = 3000;
+        let ptrs = [xs.as_ptr()];
+        for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+            if !isa.available() {
+                continue;
+            }
+            let mut out = vec![f32::NAN; n];
+            // SAFETY: the input holds 3000 floats, the output n.
+            unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr(), 0, n) };
+            for (e, &got) in out.iter().enumerate() {
+                let want = reference(ops, std::slice::from_ref(&xs), e);
+                assert!(
+                    got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                    "{isa:?} {ops:?} element {e}: got {got}, want {want}"
                 );
             }
         }

@@ -79,6 +79,24 @@ impl Io for Z {
     fn sqrt(self) -> Self {
         unsafe { Z(_mm512_sqrt_ps(self.0)) }
     }
+    #[inline(always)]
+    fn rsqrt(self) -> Self {
+        unsafe {
+            let one = _mm512_set1_pd(1.0);
+            let lo = _mm512_cvtps_pd(_mm512_castps512_ps256(self.0));
+            let hi = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(
+                _mm512_castps_pd(self.0),
+                1,
+            )));
+            let lo = _mm512_cvtpd_ps(_mm512_div_pd(one, _mm512_sqrt_pd(lo)));
+            let hi = _mm512_cvtpd_ps(_mm512_div_pd(one, _mm512_sqrt_pd(hi)));
+            Z(_mm512_castpd_ps(_mm512_insertf64x4(
+                _mm512_castpd256_pd512(_mm256_castps_pd(lo)),
+                _mm256_castps_pd(hi),
+                1,
+            )))
+        }
+    }
     int_ops!(
         iz,
         zi,
@@ -236,6 +254,17 @@ impl Io for Y {
     #[inline(always)]
     fn sqrt(self) -> Self {
         unsafe { Y(_mm256_sqrt_ps(self.0)) }
+    }
+    #[inline(always)]
+    fn rsqrt(self) -> Self {
+        unsafe {
+            let one = _mm256_set1_pd(1.0);
+            let lo = _mm256_cvtps_pd(_mm256_castps256_ps128(self.0));
+            let hi = _mm256_cvtps_pd(_mm256_extractf128_ps(self.0, 1));
+            let lo = _mm256_cvtpd_ps(_mm256_div_pd(one, _mm256_sqrt_pd(lo)));
+            let hi = _mm256_cvtpd_ps(_mm256_div_pd(one, _mm256_sqrt_pd(hi)));
+            Y(_mm256_set_m128(hi, lo))
+        }
     }
     int_ops!(
         iy,
