@@ -122,6 +122,7 @@ def matmuls():
     mm("mm_i8i32_1024", 1024, 1024, 1024, i8, pref=np.int32)
     mm("mm_i8i32_512x2048x512", 512, 2048, 512, i8, pref=np.int32)
     mm("mm_i8i32_gemv_1x4096x4096", 1, 4096, 4096, i8, pref=np.int32)
+    mm("mm_i8i32_64x1024x4096", 64, 1024, 4096, i8, pref=np.int32)
     mm("mm_f32xbf16_1024", 1024, 1024, 1024, f32, BF16)
     mm("mm_f32xbf16_8x4096x4096", 8, 4096, 4096, f32, BF16)
     mm("bmm_f32_32x128x64x128", 128, 64, 128, batch=32)

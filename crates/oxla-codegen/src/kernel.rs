@@ -322,15 +322,18 @@ fn build_kernel(
         )?;
     } else {
         // Transcendentals at the full vector width where the row is long enough.
-        // Kernels with bf16 or f16 values run one lane at a time as loops, so any program
-        // of them gains (`vector_program.rs` takes them with f32 and 32-bit integers).
-        let bf16 = types
-            .iter()
-            .any(|t| matches!(t, PrimitiveType::BF16 | PrimitiveType::F16))
-            && types.iter().all(|t| {
-                use PrimitiveType::*;
-                matches!(t, F32 | BF16 | F16 | S32 | U32 | Pred)
-            });
+        // Kernels with bf16 or f16 values, or an f32 result quantized to bytes, run one lane
+        // at a time as loops, so any program of them gains (`vector_program.rs` takes them
+        // with f32 and 32-bit integers).
+        let bf16 = types.iter().any(|t| {
+            matches!(
+                t,
+                PrimitiveType::BF16 | PrimitiveType::F16 | PrimitiveType::S8 | PrimitiveType::U8
+            )
+        }) && types.iter().all(|t| {
+            use PrimitiveType::*;
+            matches!(t, F32 | BF16 | F16 | S32 | U32 | Pred | S8 | U8)
+        });
         let long = dims[rank - 1] >= crate::schedule::wide_min_extent()
             && spec.mode == KernelMode::Loop(LoopSchedule::Elementwise)
             && crate::schedule::wide_enabled();

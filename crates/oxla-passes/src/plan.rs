@@ -350,10 +350,15 @@ pub fn gemm_dims(c: &HloComputation, ins: &HloInstruction) -> Option<GemmDims> {
 }
 
 /// Vector lanes of a loop kernel whose values have these element types: 4 when all are
-/// 32-bit (or pred), 2 when all are 64-bit, else 1 (Cranelift's x64 vectors are 128-bit).
+/// 32-bit, bf16 (computed in f32 lanes: loads widen, stores keep the top halves, each
+/// result is rounded with integer operations) or pred, 2 when all are 64-bit, else 1
+/// (Cranelift's x64 vectors are 128-bit).
 pub fn vector_lanes(types: &[PrimitiveType]) -> u32 {
     use PrimitiveType::*;
-    if types.iter().all(|t| matches!(t, F32 | S32 | U32 | Pred)) {
+    if types
+        .iter()
+        .all(|t| matches!(t, F32 | S32 | U32 | Pred | BF16))
+    {
         4
     } else if types.iter().all(|t| matches!(t, F64 | S64 | U64 | Pred)) {
         2

@@ -459,7 +459,17 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let s = self.load_scalar(fl, t, addr)?;
             return self.splat(s, lanes);
         }
-        if ls == 1 && t != PrimitiveType::Pred {
+        if ls == 1 && lanes == 4 && t == PrimitiveType::BF16 {
+            // Four bf16 values widened: each one's bits are the top half of its f32's.
+            let h = self.b.ins().uload16x4(fl, addr, 0);
+            let w = self.b.ins().ishl_imm_s(h, 16);
+            let v = self.b.ins().bitcast(types::F32X4, MemFlagsData::new(), w);
+            return Ok(Val { v, t, lanes });
+        }
+        if ls == 1
+            && t != PrimitiveType::Pred
+            && !matches!(t, PrimitiveType::BF16 | PrimitiveType::F16)
+        {
             let vt = self.ty(t, lanes)?;
             let v = self.b.ins().load(vt, fl, addr, 0);
             return Ok(Val { v, t, lanes });
@@ -480,7 +490,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let v = match t {
             F16 => {
                 let h = self.b.ins().uload16(I32, fl, addr, 0);
-                self.call_helper("oxla_f16_to_f32", &[h], F32)?
+                self.f16_bits_to_f32(h)
             }
             BF16 => {
                 let h = self.b.ins().uload16(I32, fl, addr, 0);
@@ -504,12 +514,55 @@ impl<'a, 'b> Emitter<'a, 'b> {
         Ok(Val { v, t, lanes: 1 })
     }
 
+    /// The f32 value of the f16 bits `h` (an I32 holding them), without a call: normal
+    /// numbers rebias their exponent, subnormals are their integer significand times
+    /// 2^-24 (computed from integers, so a flush-to-zero mode cannot touch them), and
+    /// infinities and NaNs keep their payload (a signaling NaN stays signaling): the
+    /// interpreter's bits (`oxla_elem::f16_bits_to_f32`).
+    fn f16_bits_to_f32(&mut self, h: Value) -> Value {
+        let b = &mut self.b;
+        let sign = b.ins().band_imm_s(h, 0x8000);
+        let sign = b.ins().ishl_imm_s(sign, 16);
+        let em = b.ins().band_imm_s(h, 0x7fff);
+        let shifted = b.ins().ishl_imm_s(em, 13);
+        let normal = b.ins().iadd_imm_s(shifted, 112 << 23);
+        let special = b.ins().bor_imm_s(shifted, 0x7f80_0000);
+        let m = b.ins().fcvt_from_sint(F32, em);
+        let scale = b.ins().f32const(1.0 / 16_777_216.0);
+        let sub = b.ins().fmul(m, scale);
+        let sub = b.ins().bitcast(I32, MemFlagsData::new(), sub);
+        let is_special = b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, em, 0x7c00);
+        let is_normal = b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, em, 0x400);
+        let finite = b.ins().select(is_normal, normal, sub);
+        let bits = b.ins().select(is_special, special, finite);
+        let bits = b.ins().bor(bits, sign);
+        b.ins().bitcast(F32, MemFlagsData::new(), bits)
+    }
+
     /// Stores `x` at element offset `off` (lanes contiguous).
     pub fn store(&mut self, x: Val, ptr: Value, off: Value) -> R<()> {
         let size = x.t.byte_size() as i64;
         let boff = self.mul_imm(off, size);
         let addr = self.add(ptr, boff);
-        if x.lanes > 1 && x.t != PrimitiveType::Pred {
+        if x.lanes == 4 && x.t == PrimitiveType::BF16 {
+            // Four bf16 values (rounded already): the top halves of their bits, packed.
+            let w = self.b.ins().bitcast(types::I32X4, MemFlagsData::new(), x.v);
+            let h = self.b.ins().ushr_imm_s(w, 16);
+            let p = self.b.ins().unarrow(h, h);
+            let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+            let q = self.b.ins().bitcast(types::I64X2, le, p);
+            let lo = self.b.ins().extractlane(q, 0);
+            self.b.ins().store(flags(), lo, addr, 0);
+            return Ok(());
+        }
+        if x.lanes > 1
+            && x.t != PrimitiveType::Pred
+            && !matches!(x.t, PrimitiveType::BF16 | PrimitiveType::F16)
+        {
             self.b.ins().store(flags(), x.v, addr, 0);
             return Ok(());
         }

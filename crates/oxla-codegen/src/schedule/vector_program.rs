@@ -98,6 +98,23 @@ pub(crate) fn vector_program(
     let count = |id: InstrId| -> Option<i64> {
         Some(comp.instr(id).shape.as_array()?.dims.iter().product())
     };
+    // An f32 value converted to s8 or u8 at the end (quantization): the program computes
+    // the value, its last step stores the bytes.
+    let to_bytes = match &comp.instr(root).op {
+        Op::Convert => {
+            let x = *comp.instr(root).operands.first()?;
+            let signed = match comp.instr(root).shape.as_array()?.element_type {
+                PrimitiveType::S8 => Some(true),
+                PrimitiveType::U8 => Some(false),
+                _ => None,
+            };
+            signed
+                .filter(|_| kind(x, dims) == Some(Lanes::F32))
+                .map(|s| (x, s))
+        }
+        _ => None,
+    };
+    let root = to_bytes.map_or(root, |(x, _)| x);
     if !enabled() || kind(root, dims).is_none_or(|t| t == Lanes::Pred) {
         return None;
     }
@@ -135,7 +152,7 @@ pub(crate) fn vector_program(
     let mut arith = 0usize;
     // Whether any value is bf16 or f16 (then any program gains: such a loop runs one lane
     // at a time, converting and rounding through calls).
-    let mut narrow = kind(root, dims).is_some_and(Lanes::is_narrow);
+    let mut narrow = kind(root, dims).is_some_and(Lanes::is_narrow) || to_bytes.is_some();
     // Post-order walk: operands first, each instruction once per lane map.
     let mut stack = vec![(root, 1i64, false)];
     while let Some((id, div, ready)) = stack.pop() {
@@ -362,6 +379,8 @@ pub(crate) fn vector_program(
                     UnaryOp::Sqrt => VOp::Sqrt(x),
                     // Rounded once from f64 either way (checked over every bf16 and f16).
                     UnaryOp::Rsqrt => VOp::Rsqrt(x),
+                    // An integer of a bf16 (f16) value is one too.
+                    UnaryOp::RoundNearestEven => VOp::RoundEven(x),
                     UnaryOp::Exp => ty.func(VFunc::Exp, x),
                     UnaryOp::Tanh => ty.func(VFunc::Tanh, x),
                     UnaryOp::Logistic => ty.func(VFunc::Logistic, x),
@@ -424,6 +443,7 @@ pub(crate) fn vector_program(
                     UnaryOp::Abs => VOp::Abs(x),
                     UnaryOp::Sqrt => VOp::Sqrt(x),
                     UnaryOp::Rsqrt => VOp::Rsqrt(x),
+                    UnaryOp::RoundNearestEven => VOp::RoundEven(x),
                     UnaryOp::Exp => VOp::Func(VFunc::Exp, x),
                     UnaryOp::Tanh => VOp::Func(VFunc::Tanh, x),
                     UnaryOp::Logistic => VOp::Func(VFunc::Logistic, x),
@@ -469,9 +489,10 @@ pub(crate) fn vector_program(
         return None;
     }
     let last = ops.len().checked_sub(1)? as u32;
-    match kind(root, dims) {
-        Some(Lanes::Bf16) => ops.push(VOp::OutputBf16(last)),
-        Some(Lanes::F16) => ops.push(VOp::OutputF16(last)),
+    match (kind(root, dims), to_bytes) {
+        (_, Some((_, signed))) => ops.push(VOp::OutputI8(last, signed)),
+        (Some(Lanes::Bf16), _) => ops.push(VOp::OutputBf16(last)),
+        (Some(Lanes::F16), _) => ops.push(VOp::OutputF16(last)),
         _ => {}
     }
     VProg::new(&ops)

@@ -47,6 +47,7 @@ pub(super) fn chains(ops: &[VOp]) -> Vec<u32> {
                     | VOp::CmpS(..)
                     | VOp::CmpU(..)
                     | VOp::Rsqrt(_)
+                    | VOp::OutputI8(..)
             )
     };
     let mut chain = vec![0u32; n];

@@ -235,6 +235,11 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
                 #[inline(always)]
                 |x: V| x.sqrt(),
             ),
+            VOp::RoundEven(_) => un(
+                v,
+                #[inline(always)]
+                |x: V| x.round_even(),
+            ),
             VOp::IToF(_) => un(
                 v,
                 #[inline(always)]
@@ -304,7 +309,8 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
             | VOp::CmpS(..)
             | VOp::CmpU(..)
             | VOp::Strided { .. }
-            | VOp::Rsqrt(_) => {}
+            | VOp::Rsqrt(_)
+            | VOp::OutputI8(..) => {}
         }
     }
 }

@@ -73,6 +73,8 @@ pub(crate) trait Io: Lanes {
     /// `1 / sqrt(x)` computed in f64 (each operation rounded) and rounded once to f32: the
     /// JIT's and the interpreter's reciprocal square root.
     fn rsqrt(self) -> Self;
+    /// Each lane rounded to the nearest integer, ties to even (HLO's `round_nearest_even`).
+    fn round_even(self) -> Self;
     fn iadd(self, b: Self) -> Self;
     fn isub(self, b: Self) -> Self;
     fn imul(self, b: Self) -> Self;
@@ -165,6 +167,12 @@ pub(crate) trait Io: Lanes {
     /// # Safety
     /// `p` holds `W` f16 values.
     unsafe fn store_f16(self, p: *mut u16);
+    /// The lanes converted to s8 (`signed`) or u8 as HLO converts a float to an integer:
+    /// truncated toward zero, saturated, NaN to 0 (Rust's `as`), stored as `W` bytes.
+    ///
+    /// # Safety
+    /// `p` holds `W` bytes.
+    unsafe fn store_i8(self, p: *mut u8, signed: bool);
 }
 
 /// The lane's bits as an i32, and back.
@@ -202,6 +210,10 @@ impl Io for Portable {
     #[inline(always)]
     fn rsqrt(self) -> Self {
         vmath::Scalar((1.0 / (self.0 as f64).sqrt()) as f32)
+    }
+    #[inline(always)]
+    fn round_even(self) -> Self {
+        vmath::Scalar(self.0.round_ties_even())
     }
     #[inline(always)]
     fn iadd(self, b: Self) -> Self {
@@ -292,6 +304,16 @@ impl Io for Portable {
         };
         // SAFETY: as the caller promises.
         unsafe { *p = h as u16 };
+    }
+    #[inline(always)]
+    unsafe fn store_i8(self, p: *mut u8, signed: bool) {
+        let b = if signed {
+            self.0 as i8 as u8
+        } else {
+            self.0 as u8
+        };
+        // SAFETY: as the caller promises.
+        unsafe { *p = b };
     }
     #[inline(always)]
     fn wrap(col: Self, row: Self, len: i32) -> (Self, Self) {

@@ -199,7 +199,12 @@ impl VProg {
         let ops = &fuse_xor_shifts(ops)[..];
         let mut last_use = vec![0usize; n];
         for (i, op) in ops.iter().enumerate() {
-            if !op.valid() || (matches!(op, VOp::OutputBf16(_) | VOp::OutputF16(_)) && i + 1 < n) {
+            if !op.valid()
+                || (matches!(
+                    op,
+                    VOp::OutputBf16(_) | VOp::OutputF16(_) | VOp::OutputI8(..)
+                ) && i + 1 < n)
+            {
                 return None;
             }
             let (xs, k) = op.operands();
@@ -503,6 +508,25 @@ impl VProg {
                         #[inline(always)]
                         |x: V| x.rsqrt(),
                     ),
+                    VOp::RoundEven(a) => unary::<V>(
+                        dst,
+                        src[a as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V| x.round_even(),
+                    ),
+                    VOp::OutputI8(a, signed) => {
+                        // SAFETY: the output holds `hi` bytes.
+                        unsafe {
+                            narrow::store_i8::<V>(
+                                out.cast::<u8>().add(c0),
+                                src[a as usize],
+                                n,
+                                signed,
+                            )
+                        };
+                        Src::Splat(0.0)
+                    }
                     VOp::IAdd(a, b) => binary::<V>(
                         dst,
                         src[a as usize],
@@ -769,7 +793,12 @@ impl VProg {
                         }
                     },
                 };
-                if i + 1 == len && !matches!(op, VOp::OutputBf16(_) | VOp::OutputF16(_)) {
+                if i + 1 == len
+                    && !matches!(
+                        op,
+                        VOp::OutputBf16(_) | VOp::OutputF16(_) | VOp::OutputI8(..)
+                    )
+                {
                     // The last step's values where they are not in the output already: a
                     // splat (a program of constants and row values only) or an input's.
                     // SAFETY: out holds the chunk's n floats; a pointer source n too.

@@ -62,6 +62,38 @@ pub(super) unsafe fn store_bf16(dst: *mut u16, a: Src, n: usize) {
     }
 }
 
+/// `dst[i]` = `a`'s values converted to 8-bit integers as HLO converts a float: truncated
+/// toward zero, saturated to the type's range, NaN to 0 (Rust's `as`), for `i < n`.
+///
+/// # Safety
+/// `dst` holds `n` bytes; a pointer `a` holds `n` floats.
+#[inline(always)]
+pub(super) unsafe fn store_i8<V: Io>(dst: *mut u8, a: Src, n: usize, signed: bool) {
+    let mut i = 0;
+    while i + V::W <= n {
+        // SAFETY: i + W <= n.
+        unsafe {
+            let v = match a {
+                Src::Splat(c) => V::splat(c),
+                Src::Ptr(p) => V::load(p.add(i)),
+            };
+            v.store_i8(dst.add(i), signed);
+        }
+        i += V::W;
+    }
+    while i < n {
+        // SAFETY: i < n.
+        unsafe {
+            let v = match a {
+                Src::Splat(c) => Portable::splat(c),
+                Src::Ptr(p) => Portable::load(p.add(i)),
+            };
+            v.store_i8(dst.add(i), signed);
+        }
+        i += 1;
+    }
+}
+
 /// `f(x)` in f64: `oxla-elem`'s function, which the interpreter and the JIT's narrow loops
 /// round once to their type.
 fn exact_f64(f: VFunc, x: f32) -> f64 {

@@ -83,6 +83,11 @@ pub enum VOp {
     CmpU(u32, u32, Cmp),
     /// `1 / sqrt(x)` in f64, rounded once to f32 (HLO's `rsqrt`, as the JIT computes it).
     Rsqrt(u32),
+    /// Rounded to the nearest integer, ties to even (HLO's `round_nearest_even`).
+    RoundEven(u32),
+    /// The output as s8 or u8 (`true`: signed), converted as HLO converts a float to an
+    /// integer: truncated, saturated, NaN to 0. Only as the last step.
+    OutputI8(u32, bool),
     /// Input array `input` of `len` values, broadcast: element `e` reads its value
     /// `(e / div) % len`. A row value (a softmax's maximum: `div` the row length), a
     /// column value (a layer norm's scale: `div` 1, `len` the row length), or a run of
@@ -163,7 +168,9 @@ impl VOp {
             | RoundF16(a)
             | FuncF16(_, a)
             | OutputF16(a)
-            | Rsqrt(a) => ([a, 0], 1),
+            | Rsqrt(a)
+            | RoundEven(a)
+            | OutputI8(a, _) => ([a, 0], 1),
         }
     }
 
@@ -233,6 +240,8 @@ impl VOp {
                 kind,
             } => [39, input, div, kind, len],
             VOp::Rsqrt(a) => [40, a, 0, 0, 0],
+            VOp::RoundEven(a) => [41, a, 0, 0, 0],
+            VOp::OutputI8(a, signed) => [42, a, signed as u32, 0, 0],
         }
     }
 
@@ -296,6 +305,8 @@ impl VOp {
                 kind: x,
             },
             40 => VOp::Rsqrt(a),
+            41 => VOp::RoundEven(a),
+            42 => VOp::OutputI8(a, b != 0),
             _ => return None,
         })
     }

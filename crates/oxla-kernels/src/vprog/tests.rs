@@ -18,6 +18,7 @@ fn reference(ops: &[VOp], ins: &[Vec<f32>], e: usize) -> f32 {
             VOp::Abs(a) => x(a).abs(),
             VOp::Sqrt(a) => x(a).sqrt(),
             VOp::Rsqrt(a) => (1.0 / (x(a) as f64).sqrt()) as f32,
+            VOp::RoundEven(a) => x(a).round_ties_even(),
             VOp::Func(f, a) => {
                 let mut t = [x(a)];
                 vmath::apply_with(VIsa::Scalar { fma: true }, f, &mut t);
@@ -1034,6 +1035,54 @@ fn outputs_of_splats_and_of_inputs_are_written() {
                     got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
                     "{isa:?} {ops:?} element {e}: got {got}, want {want}"
                 );
+            }
+        }
+    }
+}
+
+#[test]
+fn quantization_rounds_to_even_and_converts_to_bytes() {
+    // clamp(round_even(x * 40), lo, hi) as s8 / u8, and the conversion alone of values out
+    // of range, of ±inf, NaN and halves (ties to even).
+    use VOp::*;
+    let mut xs = values(5000, 13);
+    xs.extend([
+        0.5, 1.5, 2.5, -0.5, -2.5, 300.0, -300.0, 127.9, -128.9, 255.5,
+    ]);
+    let n = xs.len();
+    for signed in [true, false] {
+        let (lo, hi) = if signed {
+            (-128.0, 127.0)
+        } else {
+            (0.0, 255.0)
+        };
+        let clamped = [
+            Input(0),
+            Const(40.0),
+            Mul(0, 1),
+            RoundEven(2),
+            Const(lo),
+            Max(4, 3),
+            Const(hi),
+            Min(6, 5),
+            OutputI8(7, signed),
+        ];
+        let bare = [Input(0), RoundEven(0), OutputI8(1, signed)];
+        for ops in [&clamped[..], &bare[..]] {
+            let prog = VProg::new(ops).expect("program");
+            for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+                if !isa.available() {
+                    continue;
+                }
+                let mut out = vec![0xaau8; n];
+                let ptrs = [xs.as_ptr()];
+                // SAFETY: one input of n floats, the output of n bytes.
+                unsafe { prog.run_with(isa, ptrs.as_ptr(), out.as_mut_ptr().cast(), 0, n) };
+                for (e, &got) in out.iter().enumerate() {
+                    let v = reference(&ops[..ops.len() - 1], std::slice::from_ref(&xs), e);
+                    let want = if signed { v as i8 as u8 } else { v as u8 };
+                    assert_eq!(got, want, "{isa:?} signed {signed} x = {}", xs[e]);
+                }
             }
         }
     }

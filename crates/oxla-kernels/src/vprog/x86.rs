@@ -80,6 +80,14 @@ impl Io for Z {
         unsafe { Z(_mm512_sqrt_ps(self.0)) }
     }
     #[inline(always)]
+    fn round_even(self) -> Self {
+        unsafe {
+            Z(_mm512_roundscale_ps::<
+                { _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC },
+            >(self.0))
+        }
+    }
+    #[inline(always)]
     fn rsqrt(self) -> Self {
         unsafe {
             let one = _mm512_set1_pd(1.0);
@@ -191,6 +199,22 @@ impl Io for Z {
         }
     }
     #[inline(always)]
+    unsafe fn store_i8(self, p: *mut u8, signed: bool) {
+        let (lo, hi) = if signed {
+            (-128.0, 127.0)
+        } else {
+            (0.0, 255.0)
+        };
+        unsafe {
+            // NaN to 0, then clamped: every lane's truncation fits its byte.
+            let ord = _mm512_cmp_ps_mask::<_CMP_ORD_Q>(self.0, self.0);
+            let x = _mm512_maskz_mov_ps(ord, self.0);
+            let x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(lo)), _mm512_set1_ps(hi));
+            let b = _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(x));
+            _mm_storeu_si128(p.cast::<__m128i>(), b);
+        }
+    }
+    #[inline(always)]
     unsafe fn store_f16(self, p: *mut u16) {
         unsafe {
             let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(self.0);
@@ -254,6 +278,14 @@ impl Io for Y {
     #[inline(always)]
     fn sqrt(self) -> Self {
         unsafe { Y(_mm256_sqrt_ps(self.0)) }
+    }
+    #[inline(always)]
+    fn round_even(self) -> Self {
+        unsafe {
+            Y(_mm256_round_ps::<
+                { _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC },
+            >(self.0))
+        }
     }
     #[inline(always)]
     fn rsqrt(self) -> Self {
@@ -345,6 +377,25 @@ impl Io for Y {
             let man = _mm256_slli_epi32::<13>(_mm256_and_si256(w, _mm256_set1_epi32(0x3ff)));
             let nan = _mm256_or_si256(_mm256_or_si256(sign, man), _mm256_set1_epi32(0x7f80_0000));
             yi(_mm256_blendv_epi8(iy(Y(x)), nan, is_nan))
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_i8(self, p: *mut u8, signed: bool) {
+        let (lo, hi) = if signed {
+            (-128.0, 127.0)
+        } else {
+            (0.0, 255.0)
+        };
+        unsafe {
+            // NaN to 0, then clamped: every lane's truncation fits its byte.
+            let ord = _mm256_cmp_ps::<_CMP_ORD_Q>(self.0, self.0);
+            let x = _mm256_and_ps(ord, self.0);
+            let x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(lo)), _mm256_set1_ps(hi));
+            let mut w = [0i32; 8];
+            _mm256_storeu_si256(w.as_mut_ptr().cast::<__m256i>(), _mm256_cvttps_epi32(x));
+            for (k, v) in w.iter().enumerate() {
+                *p.add(k) = *v as u8;
+            }
         }
     }
     #[inline(always)]
