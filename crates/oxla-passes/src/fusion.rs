@@ -97,7 +97,9 @@ const MIN_UNFUSED_TRANSPOSE: i64 = 1 << 15;
 fn minor_transpose(ins: &HloInstruction) -> bool {
     match &ins.op {
         Op::Transpose { permutation } => {
-            permutation.last().is_some_and(|&p| p as usize + 1 != permutation.len())
+            permutation
+                .last()
+                .is_some_and(|&p| p as usize + 1 != permutation.len())
                 && elements(ins) >= MIN_UNFUSED_TRANSPOSE
         }
         _ => false,
