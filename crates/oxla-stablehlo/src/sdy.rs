@@ -451,3 +451,29 @@ pub fn entry_sharding(module: &Module, attrs: &[(String, Attr)]) -> Result<Optio
     }
     Ok(None)
 }
+
+/// The device of an op's maximal sharding (`mhlo.sharding = "{maximal device=d}"`, or
+/// `sdy.sharding` per value, each on a mesh of that one device), when it has one.
+pub fn maximal_device(module: &Module, op: &crate::ast::Operation) -> Result<Option<usize>> {
+    let mut hlo = Vec::new();
+    if let Some(Attr::Str(s)) = op.attr("mhlo.sharding") {
+        hlo.push(s.clone());
+    } else if let Some(a) = op.attr("sdy.sharding") {
+        // Anything but a per-value list of shardings: not a maximal one.
+        let Ok(all) = TensorSharding::per_value(a) else {
+            return Ok(None);
+        };
+        for s in all {
+            let mesh = s.resolve_mesh(module)?;
+            hlo.push(s.to_hlo(&mesh)?);
+        }
+    }
+    let mut device = None;
+    for s in &hlo {
+        match oxla_hlo::HloSharding::parse(s).unwrap_or(oxla_hlo::HloSharding::Replicated) {
+            oxla_hlo::HloSharding::Maximal(d) if device.is_none_or(|x| x == d) => device = Some(d),
+            _ => return Ok(None),
+        }
+    }
+    Ok(device)
+}

@@ -361,3 +361,46 @@ module {
     let e = import(&m, None).err().unwrap().to_string();
     assert!(e.contains("sdy.sharding"), "{e}");
 }
+
+/// A host callback with a maximal sharding (what JAX gives one under a `jit` over several
+/// partitions) runs on that partition alone: a conditional on the partition id. With a
+/// manual sharding, or in a module of one partition, it stays a plain call on every device.
+#[test]
+fn callbacks_with_a_maximal_sharding_run_on_one_partition() {
+    let program = |partitions: u32, sharding: &str| {
+        format!(
+            r#"module @m attributes {{mhlo.num_partitions = {partitions} : i32, mhlo.num_replicas = 1 : i32}} {{
+  sdy.mesh @mesh = <["x"=4]>
+  sdy.mesh @maximal_mesh_2 = <[], device_ids=[2]>
+  func.func public @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {{
+    stablehlo.custom_call @log(%arg0) {{has_side_effect = true, {sharding}}} : (tensor<4xf32>) -> ()
+    return %arg0 : tensor<4xf32>
+  }}
+}}"#
+        )
+    };
+    let conditionals = |text: &str| {
+        let m = parse_module(text).unwrap();
+        let imp = import(&m, None).unwrap();
+        let module = imp.computation.module();
+        let count = module
+            .computations
+            .iter()
+            .flat_map(|c| &c.instructions)
+            .filter(|i| matches!(i.op, Op::Conditional))
+            .count();
+        (count, custom_calls(module))
+    };
+    let maximal = [
+        r#"sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_2, []>]>"#,
+        r#"mhlo.sharding = "{maximal device=2}""#,
+    ];
+    for s in maximal {
+        let (n, calls) = conditionals(&program(4, s));
+        assert_eq!(n, 1, "{s}");
+        assert!(calls.iter().any(|(t, _)| t == "log"), "{s}: {calls:?}");
+        assert_eq!(conditionals(&program(1, s)).0, 0, "one partition: {s}");
+    }
+    let manual = r#"mhlo.sharding = "{manual}""#;
+    assert_eq!(conditionals(&program(4, manual)).0, 0);
+}

@@ -186,6 +186,35 @@ def test_ordered_callback_in_shard_map():
     assert seen == {i: [[2 * i, 2 * i + 1], [2 * i + 1, 2 * i + 2]] for i in range(n)}
 
 
+def test_callbacks_in_a_sharded_jit_run_once():
+    # Outside a shard_map JAX gives a callback a maximal sharding: it runs once per
+    # execution (on the device it names), not once per partition.
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+    devs = jax.devices("oxla")
+    if len(devs) < 2:
+        pytest.skip("needs several devices")
+    mesh = Mesh(np.array(devs), ("x",))
+    got = []
+    printed = []
+
+    def f(x):
+        io_callback(lambda v: got.append(int(v.sum())), None, x, ordered=False)
+        io_callback(lambda v: got.append(-int(v.sum())), None, x, ordered=True)
+        jax.debug.callback(lambda v: printed.append(float(v)), x.sum())
+        return x * 2
+
+    n = len(devs)
+    x = jax.device_put(jnp.arange(n), NamedSharding(mesh, P("x")))
+    g = jax.jit(f, out_shardings=NamedSharding(mesh, P()))
+    np.testing.assert_array_equal(np.asarray(g(x)), np.arange(n) * 2)
+    g(x + 1)
+    jax.effects_barrier()
+    s = n * (n - 1) // 2
+    assert sorted(got) == sorted([s, -s, s + n, -(s + n)])
+    assert sorted(printed) == [float(s), float(s + n)]
+
+
 def test_reentrant_callback():
     inner = jax.jit(jnp.cos)
 

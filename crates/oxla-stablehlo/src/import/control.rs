@@ -149,13 +149,20 @@ impl Importer<'_> {
                     }
                     _ => cfg,
                 };
-                let r = b.custom_call(
-                    &target,
-                    args,
-                    &shape,
-                    attr_bool(op, "has_side_effect"),
-                    &cfg,
-                );
+                let side_effect = attr_bool(op, "has_side_effect");
+                // A host callback under a `jit` over several partitions: JAX gives it a
+                // maximal sharding (run once, on that device), where every partition would
+                // otherwise call it (a `jax.debug.print` printing once per device). Only
+                // calls whose results are tokens (or none) are confined; results with data
+                // would have to reach the other partitions too.
+                let data = (0..n).any(|i| result_shape(op, i).is_ok_and(|s| !s.is_token()));
+                if side_effect && !data && super::module_config(self.module).num_partitions > 1 {
+                    if let Some(d) = crate::sdy::maximal_device(self.module, op)? {
+                        let r = on_one_partition(b, d, &target, args, &shape, &cfg)?;
+                        return Ok(Some(Self::results(b, r, n)));
+                    }
+                }
+                let r = b.custom_call(&target, args, &shape, side_effect, &cfg);
                 Ok(Self::results(b, r, n))
             }
             _ => return Ok(None),
@@ -382,4 +389,46 @@ fn chlo_composite(b: &XlaBuilder, op: &Operation, args: &[XlaOp]) -> bool {
                 t.is_float()
             })
         })
+}
+
+/// `custom_call(target, args)` (with side effects, results of `shape`: tokens only) run
+/// on partition `device` alone: a conditional on the partition id whose other branch makes
+/// fresh tokens.
+fn on_one_partition(
+    b: &mut XlaBuilder,
+    device: usize,
+    target: &str,
+    args: &[XlaOp],
+    shape: &Shape,
+    cfg: &str,
+) -> Result<XlaOp> {
+    let arg_shapes = args
+        .iter()
+        .map(|&a| b.get_shape(a))
+        .collect::<Result<Vec<_>>>()?;
+    let operand = b.tuple(args);
+    let tuple = Shape::Tuple(arg_shapes);
+    let mut call = b.create_sub_builder(&format!("{target}.on_{device}"));
+    let p = call.parameter(0, &tuple, "args");
+    let inner: Vec<XlaOp> = (0..args.len())
+        .map(|i| call.get_tuple_element(p, i))
+        .collect();
+    call.custom_call(target, &inner, shape, true, cfg);
+    let call = call.build()?;
+    let mut skip = b.create_sub_builder(&format!("{target}.elsewhere"));
+    skip.parameter(0, &tuple, "args");
+    match shape {
+        Shape::Tuple(t) => {
+            let tokens: Vec<XlaOp> = t.iter().map(|_| skip.after_all(&[])).collect();
+            skip.tuple(&tokens);
+        }
+        _ => {
+            skip.after_all(&[]);
+        }
+    }
+    let skip = skip.build()?;
+    let id = b.partition_id();
+    let want = b.constant_literal(&oxla_hlo::Literal::scalar(device as u32));
+    let here = b.compare(id, want, oxla_hlo::ComparisonDirection::Eq, None);
+    Ok(b.conditional(here, operand, &call, operand, &skip))
 }

@@ -207,8 +207,12 @@ def install():
         import dataclasses
 
         from jax._src import callback as cb
+        from jax._src import config
         from jax._src import core
         from jax._src import ffi
+        from jax._src.interpreters import mlir
+        from jax._src.sharding_impls import SdyArray as _SdyArray
+        from jax._src.sharding_impls import SdyArrayList as _SdyArrayList
     except ImportError:
         return
     original = getattr(cb, "emit_python_callback", None)
@@ -246,10 +250,6 @@ def install():
             raise NotImplementedError("multi-platform lowering for python_callback")
         if partitioned and result_avals:
             raise ValueError("Partitioned callback not supported with return values.")
-        # Every device runs the program's callbacks on its own values: Oxla runs a program
-        # whole on each device, or a manually partitioned one per device; the sharding JAX
-        # asks for (a maximal one outside shard_map) is not attached.
-        del sharding
         id_, keep = register(callback, operand_avals, result_avals)
         ctx.module_context.add_keepalive(keep)
         # JAX then waits for the execution's completion token in `effects_barrier` (where an
@@ -269,6 +269,25 @@ def install():
             api_version=2,
             backend_config=str(id_),
         )(ctx, *operands)
+        # The sharding JAX asks for: outside a shard_map, a maximal one (the callback runs
+        # once, on that device: Oxla's importer makes it a conditional on the partition);
+        # inside, a manual one (once per device). With Shardy and a token among several
+        # results, the token takes a sharding of its own first, as in JAX's lowering.
+        if sharding is not None:
+            if (
+                token
+                and len(ctx.avals_out) > 1
+                and config.use_shardy_partitioner.value
+                and isinstance(sharding, _SdyArrayList)
+            ):
+                first = sharding.shardings[0]
+                token_sharding = _SdyArray(
+                    mesh_shape=(),
+                    dim_shardings=(),
+                    logical_device_ids=first.logical_device_ids,
+                )
+                sharding = _SdyArrayList((token_sharding, *sharding.shardings))
+            mlir.set_sharding(ctx.module_context, result, sharding)
         results = list(result.results)
         if token:
             token, *results = results
