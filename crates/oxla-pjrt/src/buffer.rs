@@ -273,12 +273,18 @@ entry!(
             return Err(Error::invalid("data is NULL"));
         }
         let shape = ArrayShape::new(ty, &dims);
-        let rt = if strides.is_empty() || strides == dense_strides.as_slice() || size == 0 {
+        let dense_input = strides.is_empty() || strides == dense_strides.as_slice() || size == 0;
+        let rt = if dense_input && !types::host_form_differs(ty) {
             let data = unsafe { bytes(a.data as *const _, size) };
             RtBuffer::from_bytes(shape, data)?
         } else {
             let mut dense = vec![0u8; size];
-            unsafe { strided_copy(a.data as *mut u8, &mut dense, &dims, strides, elem, false) };
+            if dense_input {
+                dense.copy_from_slice(unsafe { bytes(a.data as *const _, size) });
+            } else {
+                unsafe { strided_copy(a.data as *mut u8, &mut dense, &dims, strides, elem, false) };
+            }
+            types::from_host_bytes(ty, &mut dense);
             RtBuffer::from_bytes(shape, &dense)?
         };
         // The data was copied: the host buffer is free as soon as this returns.
@@ -457,8 +463,17 @@ entry!(buffer_to_host_buffer, PJRT_Buffer_ToHostBuffer_Args, |a| {
     }
     let dst = SendPtr(a.dst as *mut u8);
     let dims = b.dims.clone();
+    let ty = b.ty;
     a.event = when_ready(b.value()?, move |v| {
-        let src = v.as_bytes();
+        let host;
+        let src = if types::host_form_differs(ty) {
+            let mut h = v.as_bytes().to_vec();
+            types::to_host_bytes(ty, &mut h);
+            host = h;
+            &host[..]
+        } else {
+            v.as_bytes()
+        };
         let dst = dst;
         match strides {
             Some(s) if s != dense => {

@@ -166,6 +166,10 @@ pub fn python_callback(c: &mut CustomCallArgs) -> Result<()> {
     IN_CALLBACK.with(|c| c.set(outer));
     drop(dims);
     if status == 0 {
+        // Sub-byte integer results come back in the host's form (low bits, upper zero).
+        for r in c.results.iter_mut() {
+            crate::types::from_host_bytes(r.shape.element_type, r.bytes);
+        }
         return Ok(());
     }
     let end = error.iter().position(|&b| b == 0).unwrap_or(error.len());
