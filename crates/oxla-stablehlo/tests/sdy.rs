@@ -404,3 +404,20 @@ fn callbacks_with_a_maximal_sharding_run_on_one_partition() {
     let manual = r#"mhlo.sharding = "{manual}""#;
     assert_eq!(conditionals(&program(4, manual)).0, 0);
 }
+
+/// Annotations of placement and layout (`annotate_device_placement` for memory kinds,
+/// `LayoutConstraint` from `with_layout_constraint`) are the identity on values.
+#[test]
+fn placement_and_layout_annotations_are_the_identity() {
+    let text = r#"module @m {
+  func.func public @main(%arg0: tensor<2x3xf32>) -> tensor<2x3xf32> {
+    %0 = stablehlo.custom_call @annotate_device_placement(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {_xla_buffer_placement = "device"}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %1 = stablehlo.custom_call @LayoutConstraint(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %2 = stablehlo.add %1, %1 : tensor<2x3xf32>
+    return %2 : tensor<2x3xf32>
+  }
+}"#;
+    let m = parse_module(text).unwrap();
+    let imp = import(&m, None).unwrap();
+    assert!(custom_calls(imp.computation.module()).is_empty());
+}

@@ -127,6 +127,16 @@ impl Importer<'_> {
                 if let Some(kind) = custom_call_check(&target) {
                     return self.check_call(op, args, kind, cx.is_entry).map(Some);
                 }
+                // Annotations of where a value lives or how it is laid out (memory kinds,
+                // `with_layout_constraint`) leave its values as they are.
+                if matches!(
+                    target.as_str(),
+                    "annotate_device_placement" | "LayoutConstraint"
+                ) && args.len() == 1
+                    && op.result_types.len() == 1
+                {
+                    return Ok(Some(vec![args[0]]));
+                }
                 let n = op.result_types.len();
                 let shape = if n == 1 {
                     result_shape(op, 0)?
