@@ -245,12 +245,11 @@ impl VProg {
         }
         // Periods nest (each is a product of the output's trailing dimensions), so a chunk
         // within one of the shortest is within one of every longer one.
-        let period = ops
+        // (Read from the encoded steps, every word of which is written: an enum's unused
+        // bytes are not, and valgrind saw a branch on them in the optimized search.)
+        let period = steps[..n]
             .iter()
-            .filter_map(|op| match *op {
-                VOp::Strided { div, len, .. } => Some(if div > 1 { div } else { len }),
-                _ => None,
-            })
+            .filter_map(|s| VOp::strided_period(s.op))
             .filter(|&p| p as usize >= MIN_CHUNK)
             .min()
             .unwrap_or(0);

@@ -101,6 +101,9 @@ pub enum VOp {
     },
 }
 
+/// The encoding's code of [`VOp::Strided`].
+const STRIDED_CODE: u32 = 39;
+
 /// [`VOp::Strided`] of 32-bit values (f32, s32, u32).
 pub const STRIDED_32: u32 = 0;
 /// [`VOp::Strided`] of bf16 values.
@@ -238,7 +241,7 @@ impl VOp {
                 div,
                 len,
                 kind,
-            } => [39, input, div, kind, len],
+            } => [STRIDED_CODE, input, div, kind, len],
             VOp::Rsqrt(a) => [40, a, 0, 0, 0],
             VOp::RoundEven(a) => [41, a, 0, 0, 0],
             VOp::OutputI8(a, signed) => [42, a, signed as u32, 0, 0],
@@ -255,6 +258,12 @@ impl VOp {
             VOp::Strided { div, len, kind, .. } => div >= 1 && len >= 1 && kind <= STRIDED_F16,
             _ => true,
         }
+    }
+
+    /// The period of an encoded [`VOp::Strided`] step (its `div` for a row value, else its
+    /// `len`), from the words alone.
+    pub(super) fn strided_period([code, _, div, _, len]: [u32; 5]) -> Option<u32> {
+        (code == STRIDED_CODE).then_some(if div > 1 { div } else { len })
     }
 
     pub(super) fn decode([code, a, b, x, y]: [u32; 5]) -> Option<VOp> {
@@ -298,7 +307,7 @@ impl VOp {
             36 => VOp::CmpF(a, b, *Cmp::ALL.get(x as usize)?),
             37 => VOp::CmpS(a, b, *Cmp::ALL.get(x as usize)?),
             38 => VOp::CmpU(a, b, *Cmp::ALL.get(x as usize)?),
-            39 => VOp::Strided {
+            STRIDED_CODE => VOp::Strided {
                 input: a,
                 div: b,
                 len: y,
