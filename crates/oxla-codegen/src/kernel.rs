@@ -325,7 +325,7 @@ fn build_kernel(
         // Kernels with bf16 or f16 values, or an f32 result quantized to bytes, run one lane
         // at a time as loops, so any program of them gains (`vector_program.rs` takes them
         // with f32 and 32-bit integers).
-        let bf16 = types.iter().any(|t| {
+        let narrow = types.iter().any(|t| {
             matches!(
                 t,
                 PrimitiveType::BF16 | PrimitiveType::F16 | PrimitiveType::S8 | PrimitiveType::U8
@@ -340,7 +340,7 @@ fn build_kernel(
         let wide = long && out_lanes == 4;
         // All of it at the full vector width, where it is only arithmetic
         // (`schedule/vector_program.rs`); else its transcendentals in tiles.
-        let program = if (wide || (long && bf16)) && outs.len() == 1 {
+        let program = if (wide || (long && narrow)) && outs.len() == 1 {
             vector_program(body, root, &dims, &leaf_ids).map(|p| {
                 let len = dims.iter().product::<i64>();
                 if len >= oxla_kernels::vprog::STREAM_MIN as i64 && is_entry_result(m, spec) {

@@ -183,10 +183,10 @@ pub(crate) fn vector_program(
                     _ => STRIDED_32,
                 };
                 // A one-element value: a row of every element.
-                let div = if n == 1 { total } else { div };
+                let row = if n == 1 { total } else { div };
                 VOp::Strided {
                     input: k as u32,
-                    div: u32::try_from(div).ok()?,
+                    div: u32::try_from(row).ok()?,
                     len: u32::try_from(n).ok()?,
                     kind,
                 }
