@@ -59,11 +59,12 @@ scalar_helpers! { float_helpers;
     // As erf: `vmath`'s log1p at every width.
     "oxla_log1p_f32" => fn log1p_f32(x: f32) -> f32 { oxla_kernels::vmath::scalar(oxla_kernels::vmath::VFunc::Log1p, x) }
     "oxla_log1p_f64" => fn log1p_f64(x: f64) -> f64 { oxla_elem::log1p_f64(x) }
-    "oxla_sin_f32" => fn sin_f32(x: f32) -> f32 { oxla_elem::sin_f32(x) }
+    // f32 sin, cos and tan: `vmath`'s at every width too (within 1 ulp of the interpreter's).
+    "oxla_sin_f32" => fn sin_f32(x: f32) -> f32 { oxla_kernels::vmath::scalar(oxla_kernels::vmath::VFunc::Sin, x) }
     "oxla_sin_f64" => fn sin_f64(x: f64) -> f64 { oxla_elem::sin_f64(x) }
-    "oxla_cos_f32" => fn cos_f32(x: f32) -> f32 { oxla_elem::cos_f32(x) }
+    "oxla_cos_f32" => fn cos_f32(x: f32) -> f32 { oxla_kernels::vmath::scalar(oxla_kernels::vmath::VFunc::Cos, x) }
     "oxla_cos_f64" => fn cos_f64(x: f64) -> f64 { oxla_elem::cos_f64(x) }
-    "oxla_tan_f32" => fn tan_f32(x: f32) -> f32 { oxla_elem::tan_f32(x) }
+    "oxla_tan_f32" => fn tan_f32(x: f32) -> f32 { oxla_kernels::vmath::scalar(oxla_kernels::vmath::VFunc::Tan, x) }
     "oxla_tan_f64" => fn tan_f64(x: f64) -> f64 { oxla_elem::tan_f64(x) }
     "oxla_tanh_f32" => fn tanh_f32(x: f32) -> f32 { oxla_elem::tanh_f32(x) }
     "oxla_tanh_f64" => fn tanh_f64(x: f64) -> f64 { oxla_elem::tanh_f64(x) }
@@ -314,6 +315,9 @@ vmath_helpers! {
     "oxla_verf_f32" => verf_f32 = Erf;
     "oxla_vlog1p_f32" => vlog1p_f32 = Log1p;
     "oxla_vlog_f32" => vlog_f32 = Log;
+    "oxla_vsin_f32" => vsin_f32 = Sin;
+    "oxla_vcos_f32" => vcos_f32 = Cos;
+    "oxla_vtan_f32" => vtan_f32 = Tan;
 }
 
 /// `fn(ptr, n, d)`: `n` floats divided by `d` in place at the CPU's vector width (a row

@@ -29,6 +29,9 @@ fn f64_of(f: VFunc, x: f64) -> f64 {
         VFunc::Logistic => oxla_elem::logistic_f64(x),
         VFunc::Erf => oxla_elem::erf_f64(x),
         VFunc::Log1p => oxla_elem::log1p_f64(x),
+        VFunc::Sin => oxla_elem::sin_f64(x),
+        VFunc::Cos => oxla_elem::cos_f64(x),
+        VFunc::Tan => oxla_elem::tan_f64(x),
     }
 }
 

@@ -412,6 +412,9 @@ fn vector_approximation(u: UnaryOp) -> bool {
             | UnaryOp::Tanh
             | UnaryOp::Erf
             | UnaryOp::Log1p
+            | UnaryOp::Sin
+            | UnaryOp::Cos
+            | UnaryOp::Tan
     )
 }
 

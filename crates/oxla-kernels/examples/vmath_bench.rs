@@ -16,6 +16,10 @@ fn main() {
         ("tanh", VFunc::Tanh),
         ("logistic", VFunc::Logistic),
         ("log", VFunc::Log),
+        ("erf", VFunc::Erf),
+        ("sin", VFunc::Sin),
+        ("cos", VFunc::Cos),
+        ("tan", VFunc::Tan),
     ];
     println!(
         "{:<9} {:<8} {:>7} {:>10} {:>12}",

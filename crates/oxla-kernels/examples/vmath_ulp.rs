@@ -2,9 +2,10 @@
 //! correctly rounded result (f64 libm rounded to f32), with the detected implementation
 //! (bit for bit the scalar twin and the JIT's `math.rs`, which the tests check).
 //!
-//! `cargo run --release -p oxla-kernels --example vmath_ulp [exp|tanh|logistic|log]`
+//! `cargo run --release -p oxla-kernels --example vmath_ulp [exp|tanh|logistic|log|sin|cos|tan]`
 //!
-//! tanh is odd in every operation it runs, so only x >= 0 is swept; results that f32
+//! tanh, sin and tan are odd in every operation they run, and cos even, so only x >= 0 is
+//! swept for them (sin, cos and tan up to 2^24, beyond which they are libm's own); results that f32
 //! cannot hold as normals (flushed, as XLA's CPU backend does) are skipped.
 
 use oxla_kernels::vmath::{apply, VFunc};
@@ -80,5 +81,14 @@ fn main() {
     }
     if on("log") {
         sweep("log", VFunc::Log, f32::MIN_POSITIVE, f32::MAX, f64::ln);
+    }
+    for (name, f, reference) in [
+        ("sin", VFunc::Sin, f64::sin as fn(f64) -> f64),
+        ("cos", VFunc::Cos, f64::cos),
+        ("tan", VFunc::Tan, f64::tan),
+    ] {
+        if on(name) {
+            sweep(name, f, 0.0, 16_777_216.0, reference);
+        }
     }
 }

@@ -53,6 +53,7 @@ pub mod rfft;
 pub mod rowminmax;
 pub mod top_k;
 pub mod transpose;
+pub mod trig;
 pub mod vmath;
 pub mod vprog;
 

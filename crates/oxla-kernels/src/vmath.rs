@@ -13,6 +13,8 @@
 //! is not a multiple of the vector width ends with a masked (AVX-512) or scalar (AVX2) tail:
 //! nothing outside the slice is read or written.
 
+use crate::trig::{self, Trig};
+
 /// An f32 function the routines compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VFunc {
@@ -26,16 +28,25 @@ pub enum VFunc {
     /// log(1 + x), through [`VFunc::Log`] (within 4 ulp): the JIT's f32 `log_plus_one`
     /// everywhere.
     Log1p,
+    /// Sine, cosine and tangent: reduced by π/2 and summed in f64, rounded once (within 1
+    /// ulp of the interpreter's, nearly always equal; `trig.rs`), the JIT's f32 `sine`,
+    /// `cosine` and `tan` everywhere.
+    Sin,
+    Cos,
+    Tan,
 }
 
 impl VFunc {
-    pub const ALL: [VFunc; 6] = [
+    pub const ALL: [VFunc; 9] = [
         VFunc::Exp,
         VFunc::Tanh,
         VFunc::Logistic,
         VFunc::Log,
         VFunc::Erf,
         VFunc::Log1p,
+        VFunc::Sin,
+        VFunc::Cos,
+        VFunc::Tan,
     ];
 }
 
@@ -137,6 +148,22 @@ pub fn apply_with(isa: VIsa, f: VFunc, xs: &mut [f32]) {
 /// `f(x)` by the scalar twin (fused multiply-adds): the bits every vector width gives, for
 /// the JIT's one-lane calls.
 pub fn scalar(f: VFunc, x: f32) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU has FMA.
+        return unsafe { scalar_fma(f, x) };
+    }
+    // `mul_add` without the target feature is fused in software: the same bits, slower.
+    eval(f, Scalar::<true>(x)).0
+}
+
+/// [`scalar`] compiled with FMA instructions (a libm call per `mul_add` without them).
+///
+/// # Safety
+/// The CPU has FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+unsafe fn scalar_fma(f: VFunc, x: f32) -> f32 {
     eval(f, Scalar::<true>(x)).0
 }
 
@@ -283,6 +310,12 @@ unsafe fn mul_add_scalar(
 }
 
 fn scalar_apply<const FMA: bool>(f: VFunc, xs: &mut [f32]) {
+    if FMA {
+        for x in xs.iter_mut() {
+            *x = scalar(f, *x);
+        }
+        return;
+    }
     for x in xs.iter_mut() {
         *x = eval(f, Scalar::<FMA>(*x)).0;
     }
@@ -326,6 +359,8 @@ pub(crate) trait Lanes: Copy {
     fn sub_shl23(self, k: i32) -> Self;
     /// (exponent field - 127 as a float, the mantissa with a zero exponent, in [1, 2)).
     fn exponent_mantissa(self) -> (Self, Self);
+    /// Sine, cosine or tangent, computed in f64 lanes (`trig.rs`).
+    fn trig(self, f: Trig) -> Self;
 }
 
 /// The portable twin: one lane, fused multiply-adds when `FMA`.
@@ -411,6 +446,10 @@ impl<const FMA: bool> Lanes for Scalar<FMA> {
         let m = f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000);
         (Scalar(e), Scalar(m))
     }
+    #[inline(always)]
+    fn trig(self, f: Trig) -> Self {
+        Scalar(trig::scalar(f, self.0))
+    }
 }
 
 /// An f64 constant as `math.rs` emits it (rounded to f32 once).
@@ -437,6 +476,9 @@ pub(crate) fn eval<V: Lanes>(f: VFunc, x: V) -> V {
         VFunc::Log => log(x),
         VFunc::Erf => erf(x),
         VFunc::Log1p => log1p(x),
+        VFunc::Sin => x.trig(Trig::Sin),
+        VFunc::Cos => x.trig(Trig::Cos),
+        VFunc::Tan => x.trig(Trig::Tan),
     }
 }
 
@@ -450,7 +492,7 @@ pub(crate) fn eval_in_chain<V: Lanes>(f: VFunc, x: V) -> V {
         VFunc::Logistic => logistic(x),
         VFunc::Log => log(x),
         // Never linked into a chain (`vprog::analysis::chains`).
-        VFunc::Erf | VFunc::Log1p => x,
+        VFunc::Erf | VFunc::Log1p | VFunc::Sin | VFunc::Cos | VFunc::Tan => x,
     }
 }
 
@@ -641,7 +683,7 @@ pub(crate) fn log<V: Lanes>(x: V) -> V {
 pub(crate) mod x86 {
     use std::arch::x86_64::*;
 
-    use super::{eval, Lanes, VFunc};
+    use super::{eval, Lanes, Trig, VFunc};
 
     #[derive(Clone, Copy)]
     pub(crate) struct Z(pub(crate) __m512);
@@ -737,6 +779,10 @@ pub(crate) mod x86 {
                 (Z(_mm512_cvtepi32_ps(e)), Z(_mm512_castsi512_ps(mb)))
             }
         }
+        #[inline(always)]
+        fn trig(self, f: Trig) -> Self {
+            unsafe { Z(crate::trig::x86::trig_avx512(f, self.0)) }
+        }
     }
 
     #[derive(Clone, Copy)]
@@ -827,6 +873,10 @@ pub(crate) mod x86 {
                 );
                 (Y(_mm256_cvtepi32_ps(e)), Y(_mm256_castsi256_ps(mb)))
             }
+        }
+        #[inline(always)]
+        fn trig(self, f: Trig) -> Self {
+            unsafe { Y(crate::trig::x86::trig_avx2(f, self.0)) }
         }
     }
 
@@ -934,12 +984,27 @@ pub(crate) mod x86 {
                 unsafe fn log1p(xs: &mut [f32]) -> usize {
                     unsafe { body::<$V, $W>(VFunc::Log1p, xs, $load, $store) }
                 }
+                #[inline(always)]
+                unsafe fn sin(xs: &mut [f32]) -> usize {
+                    unsafe { body::<$V, $W>(VFunc::Sin, xs, $load, $store) }
+                }
+                #[inline(always)]
+                unsafe fn cos(xs: &mut [f32]) -> usize {
+                    unsafe { body::<$V, $W>(VFunc::Cos, xs, $load, $store) }
+                }
+                #[inline(always)]
+                unsafe fn tan(xs: &mut [f32]) -> usize {
+                    unsafe { body::<$V, $W>(VFunc::Tan, xs, $load, $store) }
+                }
                 wide!(run_exp, $feature, exp);
                 wide!(run_tanh, $feature, tanh);
                 wide!(run_logistic, $feature, logistic);
                 wide!(run_log, $feature, log);
                 wide!(run_erf, $feature, erf);
                 wide!(run_log1p, $feature, log1p);
+                wide!(run_sin, $feature, sin);
+                wide!(run_cos, $feature, cos);
+                wide!(run_tan, $feature, tan);
                 // SAFETY: the caller guarantees the features.
                 let done = unsafe {
                     match f {
@@ -949,6 +1014,9 @@ pub(crate) mod x86 {
                         VFunc::Log => run_log(xs),
                         VFunc::Erf => run_erf(xs),
                         VFunc::Log1p => run_log1p(xs),
+                        VFunc::Sin => run_sin(xs),
+                        VFunc::Cos => run_cos(xs),
+                        VFunc::Tan => run_tan(xs),
                     }
                 };
                 let tail: unsafe fn(VFunc, &mut [f32]) = $tail;
@@ -1386,6 +1454,9 @@ mod tests {
                 (VFunc::Log, 4),
                 (VFunc::Erf, 2),
                 (VFunc::Log1p, 4),
+                (VFunc::Sin, 1),
+                (VFunc::Cos, 1),
+                (VFunc::Tan, 1),
             ] {
                 let got = eval(f, Scalar::<true>(x)).0;
                 let xd = x as f64;
@@ -1396,6 +1467,9 @@ mod tests {
                     VFunc::Log => xd.ln(),
                     VFunc::Erf => libm::erf(xd),
                     VFunc::Log1p => xd.ln_1p(),
+                    VFunc::Sin => xd.sin(),
+                    VFunc::Cos => xd.cos(),
+                    VFunc::Tan => xd.tan(),
                 } as f32;
                 if want.is_nan() {
                     assert!(got.is_nan(), "{f:?}({x:e}) = {got:e}");

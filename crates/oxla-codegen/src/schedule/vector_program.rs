@@ -1,6 +1,7 @@
 //! Vector programs: an element-wise kernel of 32-bit lanes made only of f32 arithmetic
 //! (`add`, `subtract`, `multiply`, `divide`, `negate`, `abs`, `sqrt`, `rsqrt`), the `vmath`
-//! transcendentals (`exp`, `tanh`, `logistic`, `log`, `erf`, `log_plus_one`), float
+//! transcendentals (`exp`, `tanh`, `logistic`, `log`, `erf`, `log_plus_one`, `sine`,
+//! `cosine`, `tan`), float
 //! `maximum` and `minimum`, comparisons and `select`, s32/u32 arithmetic (`add`,
 //! `subtract`, `multiply`, `and`, `or`, `xor`, s32 `negate` and `sign`, shifts by a
 //! constant below 32, s32 `divide` and `remainder` by a constant of at least 2), s32 -> f32
@@ -387,6 +388,9 @@ pub(crate) fn vector_program(
                     UnaryOp::Log => ty.func(VFunc::Log, x),
                     UnaryOp::Erf => ty.func(VFunc::Erf, x),
                     UnaryOp::Log1p => ty.func(VFunc::Log1p, x),
+                    UnaryOp::Sin => ty.func(VFunc::Sin, x),
+                    UnaryOp::Cos => ty.func(VFunc::Cos, x),
+                    UnaryOp::Tan => ty.func(VFunc::Tan, x),
                     _ => return None,
                 },
                 _ => return None,
@@ -450,6 +454,9 @@ pub(crate) fn vector_program(
                     UnaryOp::Log => VOp::Func(VFunc::Log, x),
                     UnaryOp::Erf => VOp::Func(VFunc::Erf, x),
                     UnaryOp::Log1p => VOp::Func(VFunc::Log1p, x),
+                    UnaryOp::Sin => VOp::Func(VFunc::Sin, x),
+                    UnaryOp::Cos => VOp::Func(VFunc::Cos, x),
+                    UnaryOp::Tan => VOp::Func(VFunc::Tan, x),
                     _ => return None,
                 }
             }
@@ -458,8 +465,12 @@ pub(crate) fn vector_program(
             }
             _ => return None,
         };
-        if !matches!(op, VOp::Func(..)) {
-            arith += 1;
+        match op {
+            // Each of these is heavier than a program's dispatch by itself (f64 lanes), and
+            // the wide-math tiles' 4-lane fills and reads around it cost more than it.
+            VOp::Func(VFunc::Sin | VFunc::Cos | VFunc::Tan, _) => arith += MIN_ARITH,
+            VOp::Func(..) => {}
+            _ => arith += 1,
         }
         at.insert((id, div), ops.len() as u32);
         ops.push(op);

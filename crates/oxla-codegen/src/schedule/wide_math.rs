@@ -1,5 +1,5 @@
 //! Wide math: element-wise loops whose values contain f32 `exponential`, `tanh`, `logistic`,
-//! `log`, `erf` or `log_plus_one` run the innermost dimension in tiles. Cranelift's x86 vectors are 128-bit, so
+//! `log`, `erf`, `log_plus_one`, `sine`, `cosine` or `tan` run the innermost dimension in tiles. Cranelift's x86 vectors are 128-bit, so
 //! `math.rs` computes these four lanes at a time; here each transcendental's argument is
 //! first computed for a whole tile into a stack buffer (with the kernel's own vectors),
 //! then one call to `oxla_kernels::vmath` applies the function to the buffer at the CPU's
@@ -65,6 +65,9 @@ pub(crate) fn helper(f: VFunc) -> &'static str {
         VFunc::Log => "oxla_vlog_f32",
         VFunc::Erf => "oxla_verf_f32",
         VFunc::Log1p => "oxla_vlog1p_f32",
+        VFunc::Sin => "oxla_vsin_f32",
+        VFunc::Cos => "oxla_vcos_f32",
+        VFunc::Tan => "oxla_vtan_f32",
     }
 }
 
@@ -111,6 +114,9 @@ fn vfunc(op: UnaryOp) -> Option<VFunc> {
         UnaryOp::Log => VFunc::Log,
         UnaryOp::Erf => VFunc::Erf,
         UnaryOp::Log1p => VFunc::Log1p,
+        UnaryOp::Sin => VFunc::Sin,
+        UnaryOp::Cos => VFunc::Cos,
+        UnaryOp::Tan => VFunc::Tan,
         _ => return None,
     })
 }

@@ -28,7 +28,7 @@ pub(super) fn chains(ops: &[VOp]) -> Vec<u32> {
         };
     }
     // A bf16 or f16 transcendental (which may redo lanes one at a time) and the narrow
-    // outputs (16-bit stores) run on their own; so do erf, log1p, maximum, minimum and the
+    // outputs (16-bit stores) run on their own; so do erf, log1p, sin, cos, tan, maximum, minimum and the
     // comparisons (and the f64 rsqrt): their code in the chain's link loop took the registers its values stay
     // in, and every chain slowed (the GELU program by a third, 0.23 -> 0.32 ms, Xeon).
     let linkable = |op: VOp| {
@@ -40,7 +40,10 @@ pub(super) fn chains(ops: &[VOp]) -> Vec<u32> {
                     | VOp::OutputBf16(_)
                     | VOp::FuncF16(..)
                     | VOp::OutputF16(_)
-                    | VOp::Func(VFunc::Erf | VFunc::Log1p, _)
+                    | VOp::Func(
+                        VFunc::Erf | VFunc::Log1p | VFunc::Sin | VFunc::Cos | VFunc::Tan,
+                        _
+                    )
                     | VOp::Max(..)
                     | VOp::Min(..)
                     | VOp::CmpF(..)

@@ -104,6 +104,9 @@ fn exact_f64(f: VFunc, x: f32) -> f64 {
         VFunc::Log => x.ln(),
         VFunc::Erf => libm::erf(x),
         VFunc::Log1p => x.ln_1p(),
+        VFunc::Sin => x.sin(),
+        VFunc::Cos => x.cos(),
+        VFunc::Tan => x.tan(),
         VFunc::Logistic => {
             if x >= 0.0 {
                 1.0 / (1.0 + (-x).exp())

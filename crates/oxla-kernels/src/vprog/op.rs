@@ -190,6 +190,9 @@ impl VOp {
             VFunc::Log => 3,
             VFunc::Erf => 4,
             VFunc::Log1p => 5,
+            VFunc::Sin => 6,
+            VFunc::Cos => 7,
+            VFunc::Tan => 8,
         };
         // Division by a constant carries its magic multiplier and shift.
         let div = |code: u32, a: u32, d: i32| {
