@@ -74,7 +74,8 @@ scalar_helpers! { float_helpers;
     "oxla_pow_f64" => fn pow_f64(a: f64, b: f64) -> f64 { oxla_elem::pow_f64(a, b) }
     // bf16's power: its f32 operands widened bit for bit (a signaling NaN stays signaling).
     "oxla_pow_f32_bits_to_f64" => fn pow_f32_bits_to_f64(a: f32, b: f32) -> f64 { oxla_elem::pow_f32_wide(a, b) }
-    "oxla_atan2_f32" => fn atan2_f32(a: f32, b: f32) -> f32 { oxla_elem::atan2_f32(a, b) }
+    // As sin: the vector programs' atan2 (f64 lanes, within 1 ulp of the interpreter's).
+    "oxla_atan2_f32" => fn atan2_f32(a: f32, b: f32) -> f32 { oxla_kernels::atan2::scalar(a, b) }
     "oxla_atan2_f64" => fn atan2_f64(a: f64, b: f64) -> f64 { oxla_elem::atan2_f64(a, b) }
     // Narrower integers pass sign- or zero-extended values and truncate the result.
     "oxla_pow_s64" => fn pow_s64(a: i64, b: i64) -> i64 { oxla_elem::pow_s64(a, b) }

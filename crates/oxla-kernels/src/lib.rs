@@ -41,8 +41,10 @@
 //! Threads come from a persistent pool ([`pool`]); `threads` is an upper bound. Bad sizes,
 //! leading dimensions or strides are reported as [`KernelError`], never a panic.
 
+pub mod atan2;
 mod buf;
 mod conv;
+pub(crate) mod f64lanes;
 pub mod fpmode;
 mod gemm;
 pub mod huge;

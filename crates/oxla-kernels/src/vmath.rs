@@ -361,6 +361,8 @@ pub(crate) trait Lanes: Copy {
     fn exponent_mantissa(self) -> (Self, Self);
     /// Sine, cosine or tangent, computed in f64 lanes (`trig.rs`).
     fn trig(self, f: Trig) -> Self;
+    /// atan2(self, x), computed in f64 lanes (`atan2.rs`).
+    fn atan2(self, x: Self) -> Self;
 }
 
 /// The portable twin: one lane, fused multiply-adds when `FMA`.
@@ -449,6 +451,10 @@ impl<const FMA: bool> Lanes for Scalar<FMA> {
     #[inline(always)]
     fn trig(self, f: Trig) -> Self {
         Scalar(trig::scalar(f, self.0))
+    }
+    #[inline(always)]
+    fn atan2(self, x: Self) -> Self {
+        Scalar(crate::atan2::scalar(self.0, x.0))
     }
 }
 
@@ -783,6 +789,10 @@ pub(crate) mod x86 {
         fn trig(self, f: Trig) -> Self {
             unsafe { Z(crate::trig::x86::trig_avx512(f, self.0)) }
         }
+        #[inline(always)]
+        fn atan2(self, x: Self) -> Self {
+            unsafe { Z(crate::atan2::x86::atan2_avx512(self.0, x.0)) }
+        }
     }
 
     #[derive(Clone, Copy)]
@@ -877,6 +887,10 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn trig(self, f: Trig) -> Self {
             unsafe { Y(crate::trig::x86::trig_avx2(f, self.0)) }
+        }
+        #[inline(always)]
+        fn atan2(self, x: Self) -> Self {
+            unsafe { Y(crate::atan2::x86::atan2_avx2(self.0, x.0)) }
         }
     }
 

@@ -305,6 +305,7 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
             | VOp::OutputF16(_)
             | VOp::Max(..)
             | VOp::Min(..)
+            | VOp::Atan2(..)
             | VOp::CmpF(..)
             | VOp::CmpS(..)
             | VOp::CmpU(..)

@@ -631,6 +631,14 @@ impl VProg {
                         #[inline(always)]
                         |x: V| x.itof(),
                     ),
+                    VOp::Atan2(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |y: V, x: V| y.atan2(x),
+                    ),
                     VOp::Max(a, b) => binary::<V>(
                         dst,
                         src[a as usize],

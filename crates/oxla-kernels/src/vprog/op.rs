@@ -85,6 +85,8 @@ pub enum VOp {
     Rsqrt(u32),
     /// Rounded to the nearest integer, ties to even (HLO's `round_nearest_even`).
     RoundEven(u32),
+    /// atan2(y, x) of f32 steps `(y, x)`, computed in f64 and rounded once (`atan2.rs`).
+    Atan2(u32, u32),
     /// The output as s8 or u8 (`true`: signed), converted as HLO converts a float to an
     /// integer: truncated, saturated, NaN to 0. Only as the last step.
     OutputI8(u32, bool),
@@ -151,6 +153,7 @@ impl VOp {
             | Xor(a, b)
             | Max(a, b)
             | Min(a, b)
+            | Atan2(a, b)
             | CmpF(a, b, _)
             | CmpS(a, b, _)
             | CmpU(a, b, _) => ([a, b], 2),
@@ -248,6 +251,7 @@ impl VOp {
             VOp::Rsqrt(a) => [40, a, 0, 0, 0],
             VOp::RoundEven(a) => [41, a, 0, 0, 0],
             VOp::OutputI8(a, signed) => [42, a, signed as u32, 0, 0],
+            VOp::Atan2(a, b) => [43, a, b, 0, 0],
         }
     }
 
@@ -318,6 +322,7 @@ impl VOp {
             },
             40 => VOp::Rsqrt(a),
             41 => VOp::RoundEven(a),
+            43 => VOp::Atan2(a, b),
             42 => VOp::OutputI8(a, b != 0),
             _ => return None,
         })

@@ -1,0 +1,318 @@
+//! f32 `atan2(y, x)` at the CPU's full vector width, for vector programs
+//! ([`crate::vprog::VOp::Func2`]) and the JIT's one-lane calls.
+//!
+//! Computed in f64 lanes ([`crate::f64lanes`]): with `t = min(|x|, |y|) / max(|x|, |y|)`
+//! in [0, 1], above tan(π/12) the identity atan t = π/6 + atan((t√3 − 1) / (t + √3))
+//! brings the argument into |t| ≤ tan(π/12) (numerator and denominator are selected
+//! first, so there is one division), where the Taylor series to t^23 is within 1e-15
+//! (relative). The octant then gives π/2 − r (|y| > |x|), π − r (x negative, −0 too), and
+//! y's sign. Rounded once to f32, the result is the correctly rounded one but where that
+//! lies within about 1e-14 (relative) of a rounding boundary: within 1 ulp of the
+//! interpreter's (libm's f64 `atan2`, rounded once), nearly always equal
+//! (`tests::matches_libm`).
+//!
+//! Lanes with an infinite or NaN operand, or with both operands zero, take the
+//! interpreter's expression itself (`(y as f64).atan2(x as f64) as f32`).
+
+use crate::f64lanes::{horner, F64Lanes};
+
+const SQRT3: f64 = 1.732_050_807_568_877_2;
+/// tan(π/12) = 2 − √3.
+const TAN_PI_12: f64 = 0.267_949_192_431_122_7;
+const FRAC_PI_6: f64 = std::f64::consts::FRAC_PI_6;
+const FRAC_PI_2: f64 = std::f64::consts::FRAC_PI_2;
+const PI: f64 = std::f64::consts::PI;
+
+/// Taylor coefficients of (atan t / t − 1) / t² in t², highest first.
+const ATAN: [f64; 11] = [
+    -1.0 / 23.0,
+    1.0 / 21.0,
+    -1.0 / 19.0,
+    1.0 / 17.0,
+    -1.0 / 15.0,
+    1.0 / 13.0,
+    -1.0 / 11.0,
+    1.0 / 9.0,
+    -1.0 / 7.0,
+    1.0 / 5.0,
+    -1.0 / 3.0,
+];
+
+/// atan2(y, x) for f64 lanes holding finite f32 operands, not both zero, before the
+/// rounding to f32.
+#[inline(always)]
+pub(crate) fn eval<W: F64Lanes>(y: W, x: W) -> W {
+    let (ax, ay) = (x.abs(), y.abs());
+    let swap = ay.gt(ax);
+    let (mn, mx) = (W::select(swap, ax, ay), W::select(swap, ay, ax));
+    let far = mn.gt(mx.mul(W::splat(TAN_PI_12)));
+    let num = W::select(far, mn.fma(W::splat(SQRT3), mx.neg()), mn);
+    let den = W::select(far, mx.fma(W::splat(SQRT3), mn), mx);
+    let t = num.div(den);
+    let t2 = t.mul(t);
+    let p = t.mul(t2.fma(horner(t2, &ATAN), W::splat(1.0)));
+    let r = W::select(far, p.add(W::splat(FRAC_PI_6)), p);
+    let r = W::select(swap, W::splat(FRAC_PI_2).sub(r), r);
+    let r = W::select(x.negative(), W::splat(PI).sub(r), r);
+    r.xor(y.sign())
+}
+
+/// The interpreter's expression (`oxla-elem`'s f32 twin: libm's f64 `atan2`, rounded once).
+#[inline]
+pub(crate) fn exact(y: f32, x: f32) -> f32 {
+    (y as f64).atan2(x as f64) as f32
+}
+
+/// Whether the pair takes [`exact`]: an infinite or NaN operand, or both zero.
+#[inline(always)]
+fn special(y: f32, x: f32) -> bool {
+    !(y.is_finite() && x.is_finite()) || (y == 0.0 && x == 0.0)
+}
+
+/// The portable twin: one pair.
+#[inline]
+pub fn scalar(y: f32, x: f32) -> f32 {
+    if special(y, x) {
+        return exact(y, x);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU has FMA.
+        return unsafe { scalar_fma(y, x) };
+    }
+    // `mul_add` without the target feature: fused in software (the same bits, slower).
+    eval(y as f64, x as f64) as f32
+}
+
+/// [`scalar`]'s body compiled with FMA instructions.
+///
+/// # Safety
+/// The CPU has FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+unsafe fn scalar_fma(y: f32, x: f32) -> f32 {
+    eval(y as f64, x as f64) as f32
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::{eval, exact};
+    use crate::f64lanes::x86::{D4, D8};
+
+    /// Lanes whose bit is set in `special` recomputed with the interpreter's expression.
+    #[inline(never)]
+    fn redo<const W: usize>(y: [f32; W], x: [f32; W], mut r: [f32; W], special: u32) -> [f32; W] {
+        for (i, r) in r.iter_mut().enumerate() {
+            if special >> i & 1 != 0 {
+                *r = exact(y[i], x[i]);
+            }
+        }
+        r
+    }
+
+    /// atan2 of 16 lanes.
+    ///
+    /// # Safety
+    /// The CPU runs AVX-512F.
+    #[inline(always)]
+    pub(crate) unsafe fn atan2_avx512(y: __m512, x: __m512) -> __m512 {
+        unsafe {
+            let lo = |v: __m512| _mm512_cvtps_pd(_mm512_castps512_ps256(v));
+            let hi = |v: __m512| {
+                _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(
+                    _mm512_castps_pd(v),
+                )))
+            };
+            let rl = _mm512_cvtpd_ps(eval(D8(lo(y)), D8(lo(x))).0);
+            let rh = _mm512_cvtpd_ps(eval(D8(hi(y)), D8(hi(x))).0);
+            let r = _mm512_castpd_ps(_mm512_insertf64x4::<1>(
+                _mm512_castpd256_pd512(_mm256_castps_pd(rl)),
+                _mm256_castps_pd(rh),
+            ));
+            let abs = _mm512_set1_epi32(0x7fff_ffff);
+            let ax = _mm512_and_si512(_mm512_castps_si512(x), abs);
+            let ay = _mm512_and_si512(_mm512_castps_si512(y), abs);
+            let inf = _mm512_set1_ps(f32::INFINITY);
+            let special = _mm512_cmp_ps_mask::<_CMP_NLT_UQ>(_mm512_castsi512_ps(ax), inf)
+                | _mm512_cmp_ps_mask::<_CMP_NLT_UQ>(_mm512_castsi512_ps(ay), inf)
+                | _mm512_cmpeq_epi32_mask(_mm512_or_si512(ax, ay), _mm512_setzero_si512());
+            if special == 0 {
+                return r;
+            }
+            let (mut ys, mut xs, mut rs) = ([0f32; 16], [0f32; 16], [0f32; 16]);
+            _mm512_storeu_ps(ys.as_mut_ptr(), y);
+            _mm512_storeu_ps(xs.as_mut_ptr(), x);
+            _mm512_storeu_ps(rs.as_mut_ptr(), r);
+            let rs = redo(ys, xs, rs, special as u32);
+            _mm512_loadu_ps(rs.as_ptr())
+        }
+    }
+
+    /// atan2 of 8 lanes.
+    ///
+    /// # Safety
+    /// The CPU runs AVX2 and FMA.
+    #[inline(always)]
+    pub(crate) unsafe fn atan2_avx2(y: __m256, x: __m256) -> __m256 {
+        unsafe {
+            let lo = |v: __m256| _mm256_cvtps_pd(_mm256_castps256_ps128(v));
+            let hi = |v: __m256| _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(v));
+            let rl = _mm256_cvtpd_ps(eval(D4(lo(y)), D4(lo(x))).0);
+            let rh = _mm256_cvtpd_ps(eval(D4(hi(y)), D4(hi(x))).0);
+            let r = _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(rl), rh);
+            let abs = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
+            let (ax, ay) = (_mm256_and_ps(x, abs), _mm256_and_ps(y, abs));
+            let inf = _mm256_set1_ps(f32::INFINITY);
+            let special = _mm256_or_ps(
+                _mm256_or_ps(
+                    _mm256_cmp_ps::<_CMP_NLT_UQ>(ax, inf),
+                    _mm256_cmp_ps::<_CMP_NLT_UQ>(ay, inf),
+                ),
+                _mm256_castsi256_ps(_mm256_cmpeq_epi32(
+                    _mm256_castps_si256(_mm256_or_ps(ax, ay)),
+                    _mm256_setzero_si256(),
+                )),
+            );
+            let special = _mm256_movemask_ps(special);
+            if special == 0 {
+                return r;
+            }
+            let (mut ys, mut xs, mut rs) = ([0f32; 8], [0f32; 8], [0f32; 8]);
+            _mm256_storeu_ps(ys.as_mut_ptr(), y);
+            _mm256_storeu_ps(xs.as_mut_ptr(), x);
+            _mm256_storeu_ps(rs.as_mut_ptr(), r);
+            let rs = redo(ys, xs, rs, special as u32);
+            _mm256_loadu_ps(rs.as_ptr())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ulps(a: f32, b: f32) -> u32 {
+        if a.is_nan() && b.is_nan() {
+            return 0;
+        }
+        let key = |v: f32| {
+            let b = v.to_bits() as i64;
+            if b < 0x8000_0000 {
+                b
+            } else {
+                0x8000_0000 - b
+            }
+        };
+        (key(a) - key(b)).unsigned_abs() as u32
+    }
+
+    /// Pairs over many binades of both, the specials, and ratios near the pieces' edges.
+    fn pairs() -> Vec<(f32, f32)> {
+        let specials = [
+            0.0,
+            -0.0,
+            1e-45,
+            -1e-40,
+            1.0,
+            -1.0,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let mut v = Vec::new();
+        for &a in &specials {
+            for &b in &specials {
+                v.push((a, b));
+            }
+        }
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for _ in 0..300_000 {
+            let (a, b) = (next(), next());
+            // Exponents from 2^-40 to 2^40, both signs.
+            let f = |r: u64| {
+                f32::from_bits((r as u32 & 0x807f_ffff) | ((87 + (r >> 40) as u32 % 80) << 23))
+            };
+            v.push((f(a), f(b)));
+        }
+        for _ in 0..100_000 {
+            // Ratios near tan(π/12), 1 and their neighbours.
+            let x = f32::from_bits(0x3f80_0000 | (next() as u32 & 0x007f_ffff));
+            let k = [0.267_949_2f32, 1.0, 0.5, 3.732_051][next() as usize % 4];
+            v.push((x * k, x));
+        }
+        v
+    }
+
+    #[test]
+    fn matches_libm() {
+        let (mut differ, v) = (0, pairs());
+        for &(y, x) in &v {
+            let (got, want) = (scalar(y, x), exact(y, x));
+            let u = ulps(got, want);
+            assert!(u <= 1, "atan2({y:e}, {x:e}) = {got:e}, libm {want:e}");
+            differ += (u != 0) as usize;
+            if want == 0.0 || want.is_nan() {
+                assert_eq!(got.to_bits(), want.to_bits(), "atan2({y:e}, {x:e})");
+            }
+        }
+        assert!(differ * 10_000 < v.len(), "{differ} of {} differ", v.len());
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn vectors_give_the_scalar_bits() {
+        use std::arch::x86_64::*;
+        let v = pairs();
+        let (ys, xs): (Vec<f32>, Vec<f32>) = v.iter().copied().unzip();
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            for (y, x) in ys.chunks_exact(16).zip(xs.chunks_exact(16)) {
+                let mut r = [0f32; 16];
+                // SAFETY: AVX-512F is present; the chunks hold 16 floats.
+                unsafe {
+                    let v =
+                        x86::atan2_avx512(_mm512_loadu_ps(y.as_ptr()), _mm512_loadu_ps(x.as_ptr()));
+                    _mm512_storeu_ps(r.as_mut_ptr(), v);
+                }
+                for i in 0..16 {
+                    assert_eq!(
+                        r[i].to_bits(),
+                        scalar(y[i], x[i]).to_bits(),
+                        "avx512 {} {}",
+                        y[i],
+                        x[i]
+                    );
+                }
+            }
+        }
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            for (y, x) in ys.chunks_exact(8).zip(xs.chunks_exact(8)) {
+                let mut r = [0f32; 8];
+                // SAFETY: AVX2 and FMA are present; the chunks hold 8 floats.
+                unsafe {
+                    let v =
+                        x86::atan2_avx2(_mm256_loadu_ps(y.as_ptr()), _mm256_loadu_ps(x.as_ptr()));
+                    _mm256_storeu_ps(r.as_mut_ptr(), v);
+                }
+                for i in 0..8 {
+                    assert_eq!(
+                        r[i].to_bits(),
+                        scalar(y[i], x[i]).to_bits(),
+                        "avx2 {} {}",
+                        y[i],
+                        x[i]
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! f64 lanes for the f32 functions computed in f64 (`trig.rs`, `atan2.rs`): the
+//! operations their algorithms need, over `f64` itself (the portable twin: always fused
+//! multiply-adds, in software where the CPU has none), AVX-512F (8 lanes) and AVX2 + FMA
+//! (4), so that every path gives the same bits.
+
+/// One vector of f64 lanes and the operations the algorithm needs.
+pub(crate) trait F64Lanes: Copy {
+    type Mask: Copy;
+    fn splat(x: f64) -> Self;
+    fn add(self, b: Self) -> Self;
+    fn sub(self, b: Self) -> Self;
+    fn mul(self, b: Self) -> Self;
+    fn div(self, b: Self) -> Self;
+    /// self * b + c, always fused (the reduction's first step relies on it being exact).
+    fn fma(self, b: Self, c: Self) -> Self;
+    fn neg(self) -> Self;
+    fn abs(self) -> Self;
+    /// Bitwise xor.
+    fn xor(self, b: Self) -> Self;
+    /// The sign bit alone.
+    fn sign(self) -> Self;
+    /// For `k` = `trig::MAGIC` + an integer n (below 2^51), with `j` = n + `add`: whether j is
+    /// odd, and a float whose only bit is the sign, set where j mod 4 ≥ 2.
+    fn quadrant(k: Self, add: i64) -> (Self::Mask, Self);
+    /// `a` where `m` holds, else `b`.
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self;
+    /// Ordered `self > b`.
+    fn gt(self, b: Self) -> Self::Mask;
+    /// Where the sign bit is set (−0 too).
+    fn negative(self) -> Self::Mask;
+}
+
+impl F64Lanes for f64 {
+    type Mask = bool;
+    #[inline(always)]
+    fn splat(x: f64) -> Self {
+        x
+    }
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        self + b
+    }
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        self - b
+    }
+    #[inline(always)]
+    fn mul(self, b: Self) -> Self {
+        self * b
+    }
+    #[inline(always)]
+    fn div(self, b: Self) -> Self {
+        self / b
+    }
+    #[inline(always)]
+    fn fma(self, b: Self, c: Self) -> Self {
+        self.mul_add(b, c)
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        -self
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        f64::abs(self)
+    }
+    #[inline(always)]
+    fn xor(self, b: Self) -> Self {
+        f64::from_bits(self.to_bits() ^ b.to_bits())
+    }
+    #[inline(always)]
+    fn sign(self) -> Self {
+        f64::from_bits(self.to_bits() & (1 << 63))
+    }
+    #[inline(always)]
+    fn quadrant(k: Self, add: i64) -> (bool, Self) {
+        let j = k.to_bits().wrapping_add(add as u64);
+        (j & 1 != 0, f64::from_bits((j & 2) << 62))
+    }
+    #[inline(always)]
+    fn select(m: bool, a: Self, b: Self) -> Self {
+        if m {
+            a
+        } else {
+            b
+        }
+    }
+    #[inline(always)]
+    fn gt(self, b: Self) -> bool {
+        self > b
+    }
+    #[inline(always)]
+    fn negative(self) -> bool {
+        self.is_sign_negative()
+    }
+}
+
+#[inline(always)]
+pub(crate) fn horner<W: F64Lanes>(x: W, coeffs: &[f64]) -> W {
+    let mut p = W::splat(coeffs[0]);
+    for &c in &coeffs[1..] {
+        p = p.fma(x, W::splat(c));
+    }
+    p
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::F64Lanes;
+
+    #[derive(Clone, Copy)]
+    pub(crate) struct D8(pub(crate) __m512d);
+
+    #[inline(always)]
+    fn bits8(x: __m512d) -> __m512i {
+        unsafe { _mm512_castpd_si512(x) }
+    }
+
+    #[inline(always)]
+    fn pd8(x: __m512i) -> __m512d {
+        unsafe { _mm512_castsi512_pd(x) }
+    }
+
+    // SAFETY (every method): only reached from code running with AVX-512F, which runs with AVX-512F.
+    impl F64Lanes for D8 {
+        type Mask = __mmask8;
+        #[inline(always)]
+        fn splat(x: f64) -> Self {
+            unsafe { D8(_mm512_set1_pd(x)) }
+        }
+        #[inline(always)]
+        fn sub(self, b: Self) -> Self {
+            unsafe { D8(_mm512_sub_pd(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn add(self, b: Self) -> Self {
+            unsafe { D8(_mm512_add_pd(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn gt(self, b: Self) -> __mmask8 {
+            unsafe { _mm512_cmp_pd_mask::<_CMP_GT_OQ>(self.0, b.0) }
+        }
+        #[inline(always)]
+        fn negative(self) -> __mmask8 {
+            unsafe { _mm512_test_epi64_mask(bits8(self.0), _mm512_set1_epi64(i64::MIN)) }
+        }
+        #[inline(always)]
+        fn mul(self, b: Self) -> Self {
+            unsafe { D8(_mm512_mul_pd(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn div(self, b: Self) -> Self {
+            unsafe { D8(_mm512_div_pd(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn fma(self, b: Self, c: Self) -> Self {
+            unsafe { D8(_mm512_fmadd_pd(self.0, b.0, c.0)) }
+        }
+        #[inline(always)]
+        fn neg(self) -> Self {
+            unsafe {
+                D8(pd8(_mm512_xor_si512(
+                    bits8(self.0),
+                    _mm512_set1_epi64(i64::MIN),
+                )))
+            }
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            unsafe {
+                D8(pd8(_mm512_and_si512(
+                    bits8(self.0),
+                    _mm512_set1_epi64(i64::MAX),
+                )))
+            }
+        }
+        #[inline(always)]
+        fn xor(self, b: Self) -> Self {
+            unsafe { D8(pd8(_mm512_xor_si512(bits8(self.0), bits8(b.0)))) }
+        }
+        #[inline(always)]
+        fn sign(self) -> Self {
+            unsafe {
+                D8(pd8(_mm512_and_si512(
+                    bits8(self.0),
+                    _mm512_set1_epi64(i64::MIN),
+                )))
+            }
+        }
+        #[inline(always)]
+        fn quadrant(k: Self, add: i64) -> (__mmask8, Self) {
+            unsafe {
+                let j = _mm512_add_epi64(bits8(k.0), _mm512_set1_epi64(add));
+                let odd = _mm512_test_epi64_mask(j, _mm512_set1_epi64(1));
+                let flip =
+                    _mm512_and_si512(_mm512_slli_epi64::<62>(j), _mm512_set1_epi64(i64::MIN));
+                (odd, D8(pd8(flip)))
+            }
+        }
+        #[inline(always)]
+        fn select(m: __mmask8, a: Self, b: Self) -> Self {
+            unsafe { D8(_mm512_mask_blend_pd(m, b.0, a.0)) }
+        }
+    }
+
+    #[derive(Clone, Copy)]
+    pub(crate) struct D4(pub(crate) __m256d);
+
+    // SAFETY (every method): only reached from code running with AVX2 and FMA.
+    impl F64Lanes for D4 {
+        /// The sign bit of each lane (what `blendv` reads).
+        type Mask = __m256d;
+        #[inline(always)]
+        fn splat(x: f64) -> Self {
+            unsafe { D4(_mm256_set1_pd(x)) }
+        }
+        #[inline(always)]
+        fn sub(self, b: Self) -> Self {
+            unsafe { D4(_mm256_sub_pd(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn add(self, b: Self) -> Self {
+            unsafe { D4(_mm256_add_pd(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn gt(self, b: Self) -> __m256d {
+            unsafe { _mm256_cmp_pd::<_CMP_GT_OQ>(self.0, b.0) }
+        }
+        #[inline(always)]
+        fn negative(self) -> __m256d {
+            // blendv reads the sign bit alone.
+            self.0
+        }
+        #[inline(always)]
+        fn mul(self, b: Self) -> Self {
+            unsafe { D4(_mm256_mul_pd(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn div(self, b: Self) -> Self {
+            unsafe { D4(_mm256_div_pd(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn fma(self, b: Self, c: Self) -> Self {
+            unsafe { D4(_mm256_fmadd_pd(self.0, b.0, c.0)) }
+        }
+        #[inline(always)]
+        fn neg(self) -> Self {
+            unsafe { D4(_mm256_xor_pd(self.0, _mm256_set1_pd(-0.0))) }
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            unsafe { D4(_mm256_andnot_pd(_mm256_set1_pd(-0.0), self.0)) }
+        }
+        #[inline(always)]
+        fn xor(self, b: Self) -> Self {
+            unsafe { D4(_mm256_xor_pd(self.0, b.0)) }
+        }
+        #[inline(always)]
+        fn sign(self) -> Self {
+            unsafe { D4(_mm256_and_pd(self.0, _mm256_set1_pd(-0.0))) }
+        }
+        #[inline(always)]
+        fn quadrant(k: Self, add: i64) -> (__m256d, Self) {
+            unsafe {
+                let j = _mm256_add_epi64(_mm256_castpd_si256(k.0), _mm256_set1_epi64x(add));
+                let odd = _mm256_castsi256_pd(_mm256_slli_epi64::<63>(j));
+                let flip = _mm256_and_pd(
+                    _mm256_castsi256_pd(_mm256_slli_epi64::<62>(j)),
+                    _mm256_set1_pd(-0.0),
+                );
+                (odd, D4(flip))
+            }
+        }
+        #[inline(always)]
+        fn select(m: __m256d, a: Self, b: Self) -> Self {
+            unsafe { D4(_mm256_blendv_pd(b.0, a.0, m)) }
+        }
+    }
+}
