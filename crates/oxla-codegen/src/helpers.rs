@@ -70,7 +70,8 @@ scalar_helpers! { float_helpers;
     "oxla_tanh_f64" => fn tanh_f64(x: f64) -> f64 { oxla_elem::tanh_f64(x) }
     "oxla_rem_f32" => fn rem_f32(a: f32, b: f32) -> f32 { oxla_elem::rem_f32(a, b) }
     "oxla_rem_f64" => fn rem_f64(a: f64, b: f64) -> f64 { oxla_elem::rem_f64(a, b) }
-    "oxla_pow_f32" => fn pow_f32(a: f32, b: f32) -> f32 { oxla_elem::pow_f32(a, b) }
+    // As atan2: the vector programs' pow (f64 lanes, within 1 ulp of the interpreter's).
+    "oxla_pow_f32" => fn pow_f32(a: f32, b: f32) -> f32 { oxla_kernels::pow::scalar(a, b) }
     "oxla_pow_f64" => fn pow_f64(a: f64, b: f64) -> f64 { oxla_elem::pow_f64(a, b) }
     // bf16's power: its f32 operands widened bit for bit (a signaling NaN stays signaling).
     "oxla_pow_f32_bits_to_f64" => fn pow_f32_bits_to_f64(a: f32, b: f32) -> f64 { oxla_elem::pow_f32_wide(a, b) }

@@ -214,9 +214,9 @@ pub fn explain(p: &Program, operands: &[Literal], m: &Mismatch) -> Option<String
             within_f32_ulp(&m.leaves, 5)
                 .then(|| format!("f32 vector {u:?} (≤ 5 ulp; results below 2.4e-38 flush)"))
         }
-        // f32 atan2 in f64 lanes (within 1 ulp).
-        Kind::Binary(BinaryOp::Atan2) if matches!(in_type, F32) => {
-            within_f32_ulp(&m.leaves, 1).then(|| "f32 atan2 in f64 lanes (≤ 1 ulp)".to_string())
+        // f32 atan2 and pow in f64 lanes (within 1 ulp).
+        Kind::Binary(b @ (BinaryOp::Atan2 | BinaryOp::Pow)) if matches!(in_type, F32) => {
+            within_f32_ulp(&m.leaves, 1).then(|| format!("f32 {b:?} in f64 lanes (≤ 1 ulp)"))
         }
         // A loop applying tanh or logistic `trip` times (its history holds every iteration's
         // value, which the minimizer does not unroll): their slopes are at most 1, so each
@@ -426,7 +426,7 @@ fn vector_approximation(u: UnaryOp) -> bool {
 fn approximate(k: &Kind) -> bool {
     match k {
         Kind::Unary(u) => vector_approximation(*u),
-        Kind::Binary(BinaryOp::Atan2) => true,
+        Kind::Binary(BinaryOp::Atan2 | BinaryOp::Pow) => true,
         Kind::While {
             step: Step::Unary(u),
             ..

@@ -4,6 +4,13 @@
 //! (4), so that every path gives the same bits.
 
 /// One vector of f64 lanes and the operations the algorithm needs.
+/// `2^52 | e` read as a float is 2^52 + e: the exponent field `e` as a float, less this.
+const EXP_MAGIC: u64 = 0x4330_0000_0000_0000;
+/// 2^52 + 1023: the bias removed with the magic.
+const EXP_BIAS_MAGIC: f64 = 4_503_599_627_371_519.0;
+const MANTISSA: u64 = 0x000f_ffff_ffff_ffff;
+const ONE: u64 = 0x3ff0_0000_0000_0000;
+
 pub(crate) trait F64Lanes: Copy {
     type Mask: Copy;
     fn splat(x: f64) -> Self;
@@ -28,6 +35,12 @@ pub(crate) trait F64Lanes: Copy {
     fn gt(self, b: Self) -> Self::Mask;
     /// Where the sign bit is set (−0 too).
     fn negative(self) -> Self::Mask;
+    /// For a positive normal value: (its unbiased exponent as a float, its mantissa with a
+    /// zero exponent, in [1, 2)).
+    fn exponent_mantissa(self) -> (Self, Self);
+    /// `self · 2^n` for `k` = `trig::MAGIC` + n, |n| < 1000, both the scale and the
+    /// product normal.
+    fn scale_pow2(self, k: Self) -> Self;
 }
 
 impl F64Lanes for f64 {
@@ -93,6 +106,16 @@ impl F64Lanes for f64 {
     fn negative(self) -> bool {
         self.is_sign_negative()
     }
+    #[inline(always)]
+    fn exponent_mantissa(self) -> (Self, Self) {
+        let b = self.to_bits();
+        let e = f64::from_bits((b >> 52) | EXP_MAGIC) - (EXP_BIAS_MAGIC);
+        (e, f64::from_bits((b & MANTISSA) | ONE))
+    }
+    #[inline(always)]
+    fn scale_pow2(self, k: Self) -> Self {
+        self * f64::from_bits(k.to_bits().wrapping_add(1023) << 52)
+    }
 }
 
 #[inline(always)]
@@ -108,7 +131,7 @@ pub(crate) fn horner<W: F64Lanes>(x: W, coeffs: &[f64]) -> W {
 pub(crate) mod x86 {
     use std::arch::x86_64::*;
 
-    use super::F64Lanes;
+    use super::{F64Lanes, EXP_BIAS_MAGIC, EXP_MAGIC, MANTISSA, ONE};
 
     #[derive(Clone, Copy)]
     pub(crate) struct D8(pub(crate) __m512d);
@@ -145,6 +168,30 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn negative(self) -> __mmask8 {
             unsafe { _mm512_test_epi64_mask(bits8(self.0), _mm512_set1_epi64(i64::MIN)) }
+        }
+        #[inline(always)]
+        fn exponent_mantissa(self) -> (Self, Self) {
+            unsafe {
+                let b = bits8(self.0);
+                let e = _mm512_or_si512(
+                    _mm512_srli_epi64::<52>(b),
+                    _mm512_set1_epi64(EXP_MAGIC as i64),
+                );
+                let e = _mm512_sub_pd(pd8(e), _mm512_set1_pd(EXP_BIAS_MAGIC));
+                let m = _mm512_or_si512(
+                    _mm512_and_si512(b, _mm512_set1_epi64(MANTISSA as i64)),
+                    _mm512_set1_epi64(ONE as i64),
+                );
+                (D8(e), D8(pd8(m)))
+            }
+        }
+        #[inline(always)]
+        fn scale_pow2(self, k: Self) -> Self {
+            unsafe {
+                let s =
+                    _mm512_slli_epi64::<52>(_mm512_add_epi64(bits8(k.0), _mm512_set1_epi64(1023)));
+                D8(_mm512_mul_pd(self.0, pd8(s)))
+            }
         }
         #[inline(always)]
         fn mul(self, b: Self) -> Self {
@@ -232,6 +279,32 @@ pub(crate) mod x86 {
         fn negative(self) -> __m256d {
             // blendv reads the sign bit alone.
             self.0
+        }
+        #[inline(always)]
+        fn exponent_mantissa(self) -> (Self, Self) {
+            unsafe {
+                let b = _mm256_castpd_si256(self.0);
+                let e = _mm256_or_si256(
+                    _mm256_srli_epi64::<52>(b),
+                    _mm256_set1_epi64x(EXP_MAGIC as i64),
+                );
+                let e = _mm256_sub_pd(_mm256_castsi256_pd(e), _mm256_set1_pd(EXP_BIAS_MAGIC));
+                let m = _mm256_or_si256(
+                    _mm256_and_si256(b, _mm256_set1_epi64x(MANTISSA as i64)),
+                    _mm256_set1_epi64x(ONE as i64),
+                );
+                (D4(e), D4(_mm256_castsi256_pd(m)))
+            }
+        }
+        #[inline(always)]
+        fn scale_pow2(self, k: Self) -> Self {
+            unsafe {
+                let s = _mm256_slli_epi64::<52>(_mm256_add_epi64(
+                    _mm256_castpd_si256(k.0),
+                    _mm256_set1_epi64x(1023),
+                ));
+                D4(_mm256_mul_pd(self.0, _mm256_castsi256_pd(s)))
+            }
         }
         #[inline(always)]
         fn mul(self, b: Self) -> Self {

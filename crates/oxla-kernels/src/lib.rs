@@ -50,6 +50,7 @@ mod gemm;
 pub mod huge;
 pub mod linalg;
 pub mod pool;
+pub mod pow;
 pub mod radix;
 pub mod rfft;
 pub mod rowminmax;

@@ -363,6 +363,8 @@ pub(crate) trait Lanes: Copy {
     fn trig(self, f: Trig) -> Self;
     /// atan2(self, x), computed in f64 lanes (`atan2.rs`).
     fn atan2(self, x: Self) -> Self;
+    /// self^y, computed in f64 lanes (`pow.rs`).
+    fn pow(self, y: Self) -> Self;
 }
 
 /// The portable twin: one lane, fused multiply-adds when `FMA`.
@@ -455,6 +457,10 @@ impl<const FMA: bool> Lanes for Scalar<FMA> {
     #[inline(always)]
     fn atan2(self, x: Self) -> Self {
         Scalar(crate::atan2::scalar(self.0, x.0))
+    }
+    #[inline(always)]
+    fn pow(self, y: Self) -> Self {
+        Scalar(crate::pow::scalar(self.0, y.0))
     }
 }
 
@@ -793,6 +799,10 @@ pub(crate) mod x86 {
         fn atan2(self, x: Self) -> Self {
             unsafe { Z(crate::atan2::x86::atan2_avx512(self.0, x.0)) }
         }
+        #[inline(always)]
+        fn pow(self, y: Self) -> Self {
+            unsafe { Z(crate::pow::x86::pow_avx512(self.0, y.0)) }
+        }
     }
 
     #[derive(Clone, Copy)]
@@ -891,6 +901,10 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn atan2(self, x: Self) -> Self {
             unsafe { Y(crate::atan2::x86::atan2_avx2(self.0, x.0)) }
+        }
+        #[inline(always)]
+        fn pow(self, y: Self) -> Self {
+            unsafe { Y(crate::pow::x86::pow_avx2(self.0, y.0)) }
         }
     }
 

@@ -1,7 +1,7 @@
 //! Vector programs: an element-wise kernel of 32-bit lanes made only of f32 arithmetic
 //! (`add`, `subtract`, `multiply`, `divide`, `negate`, `abs`, `sqrt`, `rsqrt`), the `vmath`
 //! transcendentals (`exp`, `tanh`, `logistic`, `log`, `erf`, `log_plus_one`, `sine`,
-//! `cosine`, `tan`), f32 `atan2` (in f64 lanes, `oxla_kernels::atan2`), float
+//! `cosine`, `tan`), f32 `atan2` and `power` (in f64 lanes, `oxla_kernels::{atan2, pow}`), float
 //! `maximum` and `minimum`, comparisons and `select`, s32/u32 arithmetic (`add`,
 //! `subtract`, `multiply`, `and`, `or`, `xor`, s32 `negate` and `sign`, shifts by a
 //! constant below 32, s32 `divide` and `remainder` by a constant of at least 2), s32 -> f32
@@ -413,6 +413,7 @@ pub(crate) fn vector_program(
                     BinaryOp::Mul => VOp::Mul(x, y),
                     BinaryOp::Div => VOp::Div(x, y),
                     BinaryOp::Atan2 => VOp::Atan2(x, y),
+                    BinaryOp::Pow => VOp::Pow(x, y),
                     _ => return None,
                 }
             }
@@ -469,7 +470,7 @@ pub(crate) fn vector_program(
         match op {
             // Each of these is heavier than a program's dispatch by itself (f64 lanes), and
             // the wide-math tiles' 4-lane fills and reads around it cost more than it.
-            VOp::Func(VFunc::Sin | VFunc::Cos | VFunc::Tan, _) | VOp::Atan2(..) => {
+            VOp::Func(VFunc::Sin | VFunc::Cos | VFunc::Tan, _) | VOp::Atan2(..) | VOp::Pow(..) => {
                 arith += MIN_ARITH
             }
             VOp::Func(..) => {}

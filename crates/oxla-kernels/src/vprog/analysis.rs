@@ -47,6 +47,7 @@ pub(super) fn chains(ops: &[VOp]) -> Vec<u32> {
                     | VOp::Max(..)
                     | VOp::Min(..)
                     | VOp::Atan2(..)
+                    | VOp::Pow(..)
                     | VOp::CmpF(..)
                     | VOp::CmpS(..)
                     | VOp::CmpU(..)

@@ -306,6 +306,7 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
             | VOp::Max(..)
             | VOp::Min(..)
             | VOp::Atan2(..)
+            | VOp::Pow(..)
             | VOp::CmpF(..)
             | VOp::CmpS(..)
             | VOp::CmpU(..)

@@ -639,6 +639,14 @@ impl VProg {
                         #[inline(always)]
                         |y: V, x: V| y.atan2(x),
                     ),
+                    VOp::Pow(a, b) => binary::<V>(
+                        dst,
+                        src[a as usize],
+                        src[b as usize],
+                        n,
+                        #[inline(always)]
+                        |x: V, y: V| x.pow(y),
+                    ),
                     VOp::Max(a, b) => binary::<V>(
                         dst,
                         src[a as usize],

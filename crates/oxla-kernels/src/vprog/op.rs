@@ -87,6 +87,8 @@ pub enum VOp {
     RoundEven(u32),
     /// atan2(y, x) of f32 steps `(y, x)`, computed in f64 and rounded once (`atan2.rs`).
     Atan2(u32, u32),
+    /// power(x, y) of f32 steps `(x, y)`, computed in f64 and rounded once (`pow.rs`).
+    Pow(u32, u32),
     /// The output as s8 or u8 (`true`: signed), converted as HLO converts a float to an
     /// integer: truncated, saturated, NaN to 0. Only as the last step.
     OutputI8(u32, bool),
@@ -154,6 +156,7 @@ impl VOp {
             | Max(a, b)
             | Min(a, b)
             | Atan2(a, b)
+            | Pow(a, b)
             | CmpF(a, b, _)
             | CmpS(a, b, _)
             | CmpU(a, b, _) => ([a, b], 2),
@@ -252,6 +255,7 @@ impl VOp {
             VOp::RoundEven(a) => [41, a, 0, 0, 0],
             VOp::OutputI8(a, signed) => [42, a, signed as u32, 0, 0],
             VOp::Atan2(a, b) => [43, a, b, 0, 0],
+            VOp::Pow(a, b) => [44, a, b, 0, 0],
         }
     }
 
@@ -323,6 +327,7 @@ impl VOp {
             40 => VOp::Rsqrt(a),
             41 => VOp::RoundEven(a),
             43 => VOp::Atan2(a, b),
+            44 => VOp::Pow(a, b),
             42 => VOp::OutputI8(a, b != 0),
             _ => return None,
         })

@@ -1,0 +1,368 @@
+//! f32 `power(x, y)` at the CPU's full vector width, for vector programs
+//! ([`crate::vprog::VOp::Pow`]) and the JIT's one-lane calls.
+//!
+//! Computed in f64 lanes ([`crate::f64lanes`]) as exp(y · ln x): x = 2^e · m with m in
+//! [√½, √2), ln m = 2s(1 + s²/3 + … + s^20/21) with s = (m − 1)/(m + 1) (|s| < 0.18: within
+//! 1e-17), t = y · (e·ln 2 + ln m), clamped to ±200 (beyond, f32's result is ∞ or 0 either
+//! way), then exp(t) = 2^n · exp(r) with r = t − n·ln 2 (two-part ln 2) and the Taylor
+//! series to r^12. The error of t is about 4e-16·|t| (below 1e-13 for every t that f32 can
+//! hold), so the result rounded once to f32 is the correctly rounded one but where that
+//! lies within about 1e-13 (relative) of a rounding boundary: within 1 ulp of the
+//! interpreter's (libm's f64 `pow`, rounded once), nearly always equal.
+//!
+//! Lanes with x not positive and finite (zero, negative, ±∞, NaN) or y not finite take the
+//! interpreter's expression itself ([`exact`]), one at a time.
+
+use crate::f64lanes::{horner, F64Lanes};
+use crate::trig::MAGIC;
+
+const SQRT2: f64 = std::f64::consts::SQRT_2;
+const LN2: f64 = std::f64::consts::LN_2;
+/// ln 2 = LN2_HI + LN2_LO, LN2_HI with its low 32 bits zero (so n · LN2_HI is exact).
+const LN2_HI: f64 = 0.693_147_180_369_123_8;
+const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+const LOG2_E: f64 = std::f64::consts::LOG2_E;
+/// |t| beyond which f32's result is ∞ or 0 whatever the rest (e^88.8 overflows f32, e^-104
+/// rounds to 0).
+const T_MAX: f64 = 200.0;
+
+/// (ln m / 2s − 1) / s² in s²: 1/3 + s²/5 + … + s^18/21, highest first.
+const LOG: [f64; 10] = [
+    1.0 / 21.0,
+    1.0 / 19.0,
+    1.0 / 17.0,
+    1.0 / 15.0,
+    1.0 / 13.0,
+    1.0 / 11.0,
+    1.0 / 9.0,
+    1.0 / 7.0,
+    1.0 / 5.0,
+    1.0 / 3.0,
+];
+
+/// Taylor coefficients of exp r, highest first (1/12! … 1/1!, 1).
+const EXP: [f64; 13] = [
+    1.0 / 479_001_600.0,
+    1.0 / 39_916_800.0,
+    1.0 / 3_628_800.0,
+    1.0 / 362_880.0,
+    1.0 / 40_320.0,
+    1.0 / 5_040.0,
+    1.0 / 720.0,
+    1.0 / 120.0,
+    1.0 / 24.0,
+    1.0 / 6.0,
+    0.5,
+    1.0,
+    1.0,
+];
+
+/// x^y for f64 lanes holding f32 operands, x positive and finite, y finite, before the
+/// rounding to f32.
+#[inline(always)]
+pub(crate) fn eval<W: F64Lanes>(x: W, y: W) -> W {
+    let (e, m) = x.exponent_mantissa();
+    let high = m.gt(W::splat(SQRT2));
+    let m = W::select(high, m.mul(W::splat(0.5)), m);
+    let e = W::select(high, e.add(W::splat(1.0)), e);
+    let one = W::splat(1.0);
+    let s = m.sub(one).div(m.add(one));
+    let s2 = s.mul(s);
+    let ln_m = s.add(s).mul(s2.fma(horner(s2, &LOG), one));
+    let t = y.mul(e.fma(W::splat(LN2), ln_m));
+    let t = W::select(t.gt(W::splat(T_MAX)), W::splat(T_MAX), t);
+    let t = W::select(W::splat(-T_MAX).gt(t), W::splat(-T_MAX), t);
+    // k = MAGIC + n, n = round(t / ln 2).
+    let k = t.fma(W::splat(LOG2_E), W::splat(MAGIC));
+    let n = k.sub(W::splat(MAGIC));
+    let r = n.fma(W::splat(-LN2_HI), t);
+    let r = n.fma(W::splat(-LN2_LO), r);
+    horner(r, &EXP).scale_pow2(k)
+}
+
+/// An f32 widened to f64 bit for bit (a signaling NaN stays signaling, as `oxla-elem`
+/// widens it).
+fn widen(x: f32) -> f64 {
+    if x.is_nan() {
+        let b = x.to_bits() as u64;
+        f64::from_bits((b >> 31) << 63 | 0x7ff0_0000_0000_0000 | (b & 0x007f_ffff) << 29)
+    } else {
+        x as f64
+    }
+}
+
+/// The interpreter's expression (`oxla-elem`'s `pow_f32`: the operands widened bit for
+/// bit; pow of a signaling NaN to ±0, or of 1 to a signaling NaN, that NaN quieted; else
+/// libm's f64 `pow`; rounded once). `crates/oxla-codegen/tests/pow_twin.rs` checks the two
+/// agree bit for bit.
+pub fn exact(x: f32, y: f32) -> f32 {
+    let (a, b) = (widen(x), widen(y));
+    let signaling = |v: f64| v.is_nan() && v.to_bits() & 0x0008_0000_0000_0000 == 0;
+    let quiet = |v: f64| f64::from_bits(v.to_bits() | 0x0008_0000_0000_0000);
+    (if b == 0.0 && signaling(a) {
+        quiet(a)
+    } else if a == 1.0 && signaling(b) {
+        quiet(b)
+    } else {
+        a.powf(b)
+    }) as f32
+}
+
+/// Whether the pair takes [`exact`].
+#[inline(always)]
+fn special(x: f32, y: f32) -> bool {
+    !(x > 0.0 && x < f32::INFINITY && y.is_finite())
+}
+
+/// The portable twin: one pair.
+#[inline]
+pub fn scalar(x: f32, y: f32) -> f32 {
+    if special(x, y) {
+        return exact(x, y);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU has FMA.
+        return unsafe { scalar_fma(x, y) };
+    }
+    // `mul_add` without the target feature: fused in software (the same bits, slower).
+    eval(x as f64, y as f64) as f32
+}
+
+/// [`scalar`]'s body compiled with FMA instructions.
+///
+/// # Safety
+/// The CPU has FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+unsafe fn scalar_fma(x: f32, y: f32) -> f32 {
+    eval(x as f64, y as f64) as f32
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::{eval, exact};
+    use crate::f64lanes::x86::{D4, D8};
+
+    /// Lanes whose bit is set in `special` recomputed with the interpreter's expression.
+    #[inline(never)]
+    fn redo<const W: usize>(x: [f32; W], y: [f32; W], mut r: [f32; W], special: u32) -> [f32; W] {
+        for (i, r) in r.iter_mut().enumerate() {
+            if special >> i & 1 != 0 {
+                *r = exact(x[i], y[i]);
+            }
+        }
+        r
+    }
+
+    /// x^y of 16 lanes.
+    ///
+    /// # Safety
+    /// The CPU runs AVX-512F.
+    #[inline(always)]
+    pub(crate) unsafe fn pow_avx512(x: __m512, y: __m512) -> __m512 {
+        unsafe {
+            let lo = |v: __m512| _mm512_cvtps_pd(_mm512_castps512_ps256(v));
+            let hi = |v: __m512| {
+                _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(
+                    _mm512_castps_pd(v),
+                )))
+            };
+            let rl = _mm512_cvtpd_ps(eval(D8(lo(x)), D8(lo(y))).0);
+            let rh = _mm512_cvtpd_ps(eval(D8(hi(x)), D8(hi(y))).0);
+            let r = _mm512_castpd_ps(_mm512_insertf64x4::<1>(
+                _mm512_castpd256_pd512(_mm256_castps_pd(rl)),
+                _mm256_castps_pd(rh),
+            ));
+            let inf = _mm512_set1_ps(f32::INFINITY);
+            let ay = _mm512_castsi512_ps(_mm512_and_si512(
+                _mm512_castps_si512(y),
+                _mm512_set1_epi32(0x7fff_ffff),
+            ));
+            let ordinary = _mm512_cmp_ps_mask::<_CMP_GT_OQ>(x, _mm512_setzero_ps())
+                & _mm512_cmp_ps_mask::<_CMP_LT_OQ>(x, inf)
+                & _mm512_cmp_ps_mask::<_CMP_LT_OQ>(ay, inf);
+            if ordinary == 0xffff {
+                return r;
+            }
+            let (mut xs, mut ys, mut rs) = ([0f32; 16], [0f32; 16], [0f32; 16]);
+            _mm512_storeu_ps(xs.as_mut_ptr(), x);
+            _mm512_storeu_ps(ys.as_mut_ptr(), y);
+            _mm512_storeu_ps(rs.as_mut_ptr(), r);
+            let rs = redo(xs, ys, rs, !ordinary as u32 & 0xffff);
+            _mm512_loadu_ps(rs.as_ptr())
+        }
+    }
+
+    /// x^y of 8 lanes.
+    ///
+    /// # Safety
+    /// The CPU runs AVX2 and FMA.
+    #[inline(always)]
+    pub(crate) unsafe fn pow_avx2(x: __m256, y: __m256) -> __m256 {
+        unsafe {
+            let lo = |v: __m256| _mm256_cvtps_pd(_mm256_castps256_ps128(v));
+            let hi = |v: __m256| _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(v));
+            let rl = _mm256_cvtpd_ps(eval(D4(lo(x)), D4(lo(y))).0);
+            let rh = _mm256_cvtpd_ps(eval(D4(hi(x)), D4(hi(y))).0);
+            let r = _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(rl), rh);
+            let inf = _mm256_set1_ps(f32::INFINITY);
+            let ay = _mm256_and_ps(y, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff)));
+            let ordinary = _mm256_and_ps(
+                _mm256_and_ps(
+                    _mm256_cmp_ps::<_CMP_GT_OQ>(x, _mm256_setzero_ps()),
+                    _mm256_cmp_ps::<_CMP_LT_OQ>(x, inf),
+                ),
+                _mm256_cmp_ps::<_CMP_LT_OQ>(ay, inf),
+            );
+            let ordinary = _mm256_movemask_ps(ordinary);
+            if ordinary == 0xff {
+                return r;
+            }
+            let (mut xs, mut ys, mut rs) = ([0f32; 8], [0f32; 8], [0f32; 8]);
+            _mm256_storeu_ps(xs.as_mut_ptr(), x);
+            _mm256_storeu_ps(ys.as_mut_ptr(), y);
+            _mm256_storeu_ps(rs.as_mut_ptr(), r);
+            let rs = redo(xs, ys, rs, !ordinary as u32 & 0xff);
+            _mm256_loadu_ps(rs.as_ptr())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ulps(a: f32, b: f32) -> u32 {
+        if a.is_nan() && b.is_nan() {
+            return 0;
+        }
+        let key = |v: f32| {
+            let b = v.to_bits() as i64;
+            if b < 0x8000_0000 {
+                b
+            } else {
+                0x8000_0000 - b
+            }
+        };
+        (key(a) - key(b)).unsigned_abs() as u32
+    }
+
+    /// Pairs: the specials against each other, x over many binades with y small, and x
+    /// near 1 with y large (results across f32's whole range, overflow and underflow).
+    fn pairs() -> Vec<(f32, f32)> {
+        let specials = [
+            0.0,
+            -0.0,
+            1e-45,
+            -1e-40,
+            1.0,
+            -1.0,
+            2.0,
+            -2.0,
+            0.5,
+            3.0,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            f32::from_bits(0x7f80_0001),
+        ];
+        let mut v = Vec::new();
+        for &a in &specials {
+            for &b in &specials {
+                v.push((a, b));
+            }
+        }
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for _ in 0..300_000 {
+            let (a, b) = (next(), next());
+            // x from 2^-60 to 2^60, y in ±4 (some negative x too).
+            let x =
+                f32::from_bits((a as u32 & 0x807f_ffff) | ((67 + (a >> 40) as u32 % 120) << 23));
+            let y = ((b >> 40) as u32 % 8001) as f32 / 1000.0 - 4.0;
+            v.push((x.abs(), y));
+            if b & 0xff == 0 {
+                v.push((x, y.round()));
+            }
+        }
+        for _ in 0..200_000 {
+            let (a, b) = (next(), next());
+            let x = 1.0 + ((a >> 40) as u32 % 20001) as f32 / 10000.0 - 1.0;
+            let y = ((b >> 40) as u32 % 400_001) as f32 / 100.0 - 2000.0;
+            v.push((x.abs(), y));
+        }
+        v
+    }
+
+    #[test]
+    fn matches_libm() {
+        let (mut differ, v) = (0, pairs());
+        for &(x, y) in &v {
+            let (got, want) = (scalar(x, y), exact(x, y));
+            let u = ulps(got, want);
+            assert!(u <= 1, "pow({x:e}, {y:e}) = {got:e}, libm {want:e}");
+            differ += (u != 0) as usize;
+            if want == 0.0 || !want.is_finite() {
+                assert_eq!(got.to_bits(), want.to_bits(), "pow({x:e}, {y:e})");
+            }
+        }
+        assert!(differ * 10_000 < v.len(), "{differ} of {} differ", v.len());
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn vectors_give_the_scalar_bits() {
+        use std::arch::x86_64::*;
+        let v = pairs();
+        let (xs, ys): (Vec<f32>, Vec<f32>) = v.iter().copied().unzip();
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            for (x, y) in xs.chunks_exact(16).zip(ys.chunks_exact(16)) {
+                let mut r = [0f32; 16];
+                // SAFETY: AVX-512F is present; the chunks hold 16 floats.
+                unsafe {
+                    let v =
+                        x86::pow_avx512(_mm512_loadu_ps(x.as_ptr()), _mm512_loadu_ps(y.as_ptr()));
+                    _mm512_storeu_ps(r.as_mut_ptr(), v);
+                }
+                for i in 0..16 {
+                    assert_eq!(
+                        r[i].to_bits(),
+                        scalar(x[i], y[i]).to_bits(),
+                        "avx512 {} {}",
+                        x[i],
+                        y[i]
+                    );
+                }
+            }
+        }
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            for (x, y) in xs.chunks_exact(8).zip(ys.chunks_exact(8)) {
+                let mut r = [0f32; 8];
+                // SAFETY: AVX2 and FMA are present; the chunks hold 8 floats.
+                unsafe {
+                    let v = x86::pow_avx2(_mm256_loadu_ps(x.as_ptr()), _mm256_loadu_ps(y.as_ptr()));
+                    _mm256_storeu_ps(r.as_mut_ptr(), v);
+                }
+                for i in 0..8 {
+                    assert_eq!(
+                        r[i].to_bits(),
+                        scalar(x[i], y[i]).to_bits(),
+                        "avx2 {} {}",
+                        x[i],
+                        y[i]
+                    );
+                }
+            }
+        }
+    }
+}
