@@ -357,6 +357,40 @@ extern "C" fn vprog_f32(
     unsafe { oxla_kernels::vprog::VProg::run_bytes(prog, inputs, out, lo as usize, hi as usize) }
 }
 
+/// `fn(op, x, out, init, lo, hi, rows, inner)`: outputs `[lo, hi)` of an f32 reduction of
+/// `x`, viewed as `[outer, rows, inner]`, over its rows (`oxla_kernels::colreduce`).
+#[allow(clippy::too_many_arguments)]
+extern "C" fn colreduce_f32(
+    op: i64,
+    x: *const f32,
+    out: *mut f32,
+    init: f32,
+    lo: i64,
+    hi: i64,
+    rows: i64,
+    inner: i64,
+) {
+    let Some(op) = oxla_kernels::colreduce::ColOp::from_code(op) else {
+        return;
+    };
+    if x.is_null() || out.is_null() || lo < 0 || hi <= lo || rows < 0 || inner <= 0 {
+        return;
+    }
+    // SAFETY: the JIT passes its kernel's input (outer · rows · inner floats) and output
+    // (outer · inner), and a range of the output.
+    unsafe {
+        oxla_kernels::colreduce::column_reduce(
+            op,
+            x,
+            out,
+            init,
+            (lo as usize, hi as usize),
+            rows as usize,
+            inner as usize,
+        )
+    }
+}
+
 /// `fn(dst, x, y, n)`: `dst[i] = x[i] + y[i]` for `n` floats.
 extern "C" fn vadd_f32(dst: *mut f32, x: *const f32, y: *const f32, n: i64) {
     mul_add(dst, x, None, y, n)
@@ -425,6 +459,12 @@ pub(crate) fn symbols() -> Vec<Helper> {
         "oxla_vmuladd_f32",
         vmuladd_f32 as *const u8,
         vec![I64, I64, F32, I64, I64],
+        None,
+    ));
+    v.push((
+        "oxla_colreduce_f32",
+        colreduce_f32 as *const u8,
+        vec![I64, I64, I64, F32, I64, I64, I64, I64],
         None,
     ));
     v.push((

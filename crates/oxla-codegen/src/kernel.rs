@@ -252,17 +252,45 @@ fn build_kernel(
         gen_update_in_place(&mut em, &ctx, body.instr(root), out_ptrs[0], lanes)?;
     } else if schedule == LoopSchedule::ColumnReduce {
         let op = plan::column_reducer(m, body, root).ok_or_else(|| missing("a reducer"))?;
-        granule = gen_column_reduce(
-            &mut em,
-            &ctx,
-            body.instr(root),
-            op,
-            &dims,
-            out_ptrs[0],
-            start,
-            end,
-            lanes,
-        )?;
+        if let Some((code, x, rows, inner)) = wide_column_reduce(body, root, op, &ctx.leaves) {
+            // The whole reduction in one call at the CPU's width (`oxla_kernels::colreduce`):
+            // the task's rows of the split dimension to flat output indices.
+            let init = em.emit1(
+                &ctx,
+                body.instr(root).operands[1],
+                &emit::Idx {
+                    d: vec![],
+                    lanes: 1,
+                },
+            )?;
+            let (lo, hi) = (
+                em.b.ins().imul_imm_s(start, per_row),
+                em.b.ins().imul_imm_s(end, per_row),
+            );
+            let args = [
+                em.iconst(code),
+                x,
+                out_ptrs[0],
+                init.v,
+                lo,
+                hi,
+                em.iconst(rows),
+                em.iconst(inner),
+            ];
+            em.call_helper_void("oxla_colreduce_f32", &args)?;
+        } else {
+            granule = gen_column_reduce(
+                &mut em,
+                &ctx,
+                body.instr(root),
+                op,
+                &dims,
+                out_ptrs[0],
+                start,
+                end,
+                lanes,
+            )?;
+        }
     } else if is_scatter {
         // The update-only form of a scatter writes into its operand's memory.
         let copy = spec.mode != KernelMode::UpdateInPlace;
@@ -474,6 +502,55 @@ fn elements_read(
 #[allow(clippy::too_many_arguments)]
 /// The dimension whose range `[start, end)` a kernel call covers: the outermost one with
 /// more than one element (leading unit dimensions would leave nothing to split).
+/// Where column reduction `root` of `body` runs as one `oxla_kernels::colreduce` call: an
+/// f32 add, multiply, max or min over one run of dimensions, not the last, of a kernel
+/// input read as it is (its pointer among `leaves`), on a CPU with AVX-512F. Returns the
+/// operation's code, the input's pointer and the input's shape as (rows, inner): the
+/// product of the reduced dimensions and of the dimensions after them.
+fn wide_column_reduce(
+    body: &oxla_hlo::HloComputation,
+    root: InstrId,
+    op: oxla_hlo::BinaryOp,
+    leaves: &emit::Leaves,
+) -> Option<(i64, cranelift_codegen::ir::Value, i64, i64)> {
+    use oxla_kernels::colreduce::{self, ColOp};
+    let ins = body.instr(root);
+    let Op::Reduce { dimensions } = &ins.op else {
+        return None;
+    };
+    let x = *ins.operands.first()?;
+    let xs = &body.instr(x).shape;
+    if ins.shape.element_type() != PrimitiveType::F32
+        || xs.element_type() != PrimitiveType::F32
+        || !colreduce::wide()
+    {
+        return None;
+    }
+    let emit::Leaves::Buffers(ptrs) = leaves else {
+        return None;
+    };
+    let ptr = (*ptrs.get(x.index())?)?;
+    let code = match op {
+        oxla_hlo::BinaryOp::Add => ColOp::Add,
+        oxla_hlo::BinaryOp::Mul => ColOp::Mul,
+        oxla_hlo::BinaryOp::Max => ColOp::Max,
+        oxla_hlo::BinaryOp::Min => ColOp::Min,
+        _ => return None,
+    }
+    .code();
+    let dims = xs.dims();
+    let mut red: Vec<usize> = dimensions.iter().map(|&d| d as usize).collect();
+    red.sort_unstable();
+    let (first, last) = (*red.first()?, *red.last()?);
+    // One run of dimensions, and not the last one.
+    if last + 1 - first != red.len() || last + 1 >= dims.len() {
+        return None;
+    }
+    let rows: i64 = dims[first..=last].iter().product();
+    let inner: i64 = dims[last + 1..].iter().product();
+    Some((code, ptr, rows, inner))
+}
+
 pub(crate) fn split_dim(dims: &[i64]) -> usize {
     dims.iter()
         .position(|&d| d > 1)

@@ -43,6 +43,7 @@
 
 pub mod atan2;
 mod buf;
+pub mod colreduce;
 mod conv;
 pub(crate) mod f64lanes;
 pub mod fpmode;

@@ -1,0 +1,377 @@
+//! f32 reductions over a run of middle dimensions, the last ones kept: for an input viewed
+//! as `[outer, rows, inner]` (row-major), `out[o, j] = init op x[o, 0, j] op … op
+//! x[o, rows − 1, j]`. A column sum, a max over a sequence axis, a mean's sum over the
+//! batch.
+//!
+//! Each output column combines its rows in order from `init` with the JIT's own operation
+//! (add and multiply in f32; max and min with HLO's semantics: a NaN operand is the result,
+//! the running value's first, and +0 above −0), so the results are the JIT's column loop's
+//! bit for bit; only the width differs. With AVX-512F, up to 128 columns (eight registers)
+//! take each row as one contiguous read: the rows stream through once. Without it the
+//! portable twin runs (the JIT keeps its own loop there: `oxla-codegen`'s plan asks for
+//! this kernel only with AVX-512F).
+
+/// The combining operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColOp {
+    Add,
+    Mul,
+    Max,
+    Min,
+}
+
+impl ColOp {
+    /// The code the JIT passes (its helper's first argument).
+    pub fn code(self) -> i64 {
+        self as i64
+    }
+
+    pub fn from_code(c: i64) -> Option<ColOp> {
+        [ColOp::Add, ColOp::Mul, ColOp::Max, ColOp::Min]
+            .get(usize::try_from(c).ok()?)
+            .copied()
+    }
+}
+
+/// One step of a column's fold: `a` the running value, `b` the next row's element.
+#[inline(always)]
+fn step(op: ColOp, a: f32, b: f32) -> f32 {
+    match op {
+        ColOp::Add => a + b,
+        ColOp::Mul => a * b,
+        ColOp::Max | ColOp::Min => {
+            if a.is_nan() {
+                a
+            } else if b.is_nan() {
+                b
+            } else if a == b {
+                let (x, y) = (a.to_bits(), b.to_bits());
+                f32::from_bits(if op == ColOp::Max { x & y } else { x | y })
+            } else if (a < b) == (op == ColOp::Max) {
+                b
+            } else {
+                a
+            }
+        }
+    }
+}
+
+/// Whether [`column_reduce`] runs at full width on this CPU (else its portable twin).
+pub fn wide() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Outputs `[lo, hi)` (flat indices into `[outer, inner]`) of the reduction of `x`, viewed
+/// as `[outer, rows, inner]`, by `op` from `init`.
+///
+/// # Safety
+/// `x` holds `outer · rows · inner` floats and `out` `outer · inner`, with `hi` at most
+/// `outer · inner`; they do not overlap.
+pub unsafe fn column_reduce(
+    op: ColOp,
+    x: *const f32,
+    out: *mut f32,
+    init: f32,
+    (lo, hi): (usize, usize),
+    rows: usize,
+    inner: usize,
+) {
+    if inner == 0 {
+        return;
+    }
+    let mut e = lo;
+    while e < hi {
+        let (o, j0) = (e / inner, e % inner);
+        let j1 = inner.min(j0 + (hi - e));
+        // SAFETY: row block o of x and row o of out, as the caller promises.
+        unsafe {
+            let base = x.add(o * rows * inner);
+            let dst = out.add(o * inner);
+            #[cfg(target_arch = "x86_64")]
+            if wide() {
+                x86::sweep(op, base, dst, init, (j0, j1), rows, inner);
+                e += j1 - j0;
+                continue;
+            }
+            sweep_scalar(op, base, dst, init, (j0, j1), rows, inner);
+        }
+        e += j1 - j0;
+    }
+}
+
+/// The portable twin: columns `[j0, j1)` of one outer index, one at a time.
+///
+/// # Safety
+/// As for [`column_reduce`], for one outer index.
+unsafe fn sweep_scalar(
+    op: ColOp,
+    x: *const f32,
+    out: *mut f32,
+    init: f32,
+    (j0, j1): (usize, usize),
+    rows: usize,
+    inner: usize,
+) {
+    for j in j0..j1 {
+        let mut acc = init;
+        for r in 0..rows {
+            // SAFETY: r < rows, j < inner.
+            acc = step(op, acc, unsafe { *x.add(r * inner + j) });
+        }
+        // SAFETY: j < inner.
+        unsafe { *out.add(j) = acc };
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::ColOp;
+
+    /// One step on 16 columns (`a` running, `b` the row's).
+    #[inline(always)]
+    unsafe fn step(op: ColOp, a: __m512, b: __m512) -> __m512 {
+        unsafe {
+            match op {
+                ColOp::Add => _mm512_add_ps(a, b),
+                ColOp::Mul => _mm512_mul_ps(a, b),
+                ColOp::Max | ColOp::Min => {
+                    // maxps(b, a) is b where b > a, else a (a NaN or equal operands too).
+                    let r = if op == ColOp::Max {
+                        _mm512_max_ps(b, a)
+                    } else {
+                        _mm512_min_ps(b, a)
+                    };
+                    // b where b is NaN and a is not.
+                    let take_b = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(b, b)
+                        & _mm512_cmp_ps_mask::<_CMP_ORD_Q>(a, a);
+                    let r = _mm512_mask_blend_ps(take_b, r, b);
+                    // Equal (±0 of two signs too): +0 for max (AND of the bits), −0 for min.
+                    let eq = _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(a, b);
+                    let (ai, bi) = (_mm512_castps_si512(a), _mm512_castps_si512(b));
+                    let ri = _mm512_castps_si512(r);
+                    _mm512_castsi512_ps(if op == ColOp::Max {
+                        _mm512_mask_and_epi32(ri, eq, ai, bi)
+                    } else {
+                        _mm512_mask_or_epi32(ri, eq, ai, bi)
+                    })
+                }
+            }
+        }
+    }
+
+    /// `B` registers of columns from `j`, every row, stored once (`mask` for a last
+    /// partial register when `B` is 1).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn block<const B: usize>(
+        op: ColOp,
+        x: *const f32,
+        out: *mut f32,
+        init: f32,
+        j: usize,
+        rows: usize,
+        inner: usize,
+        mask: __mmask16,
+    ) {
+        unsafe {
+            let mut acc = [_mm512_set1_ps(init); B];
+            for r in 0..rows {
+                let row = x.add(r * inner + j);
+                for (b, a) in acc.iter_mut().enumerate() {
+                    let v = if B == 1 {
+                        _mm512_maskz_loadu_ps(mask, row)
+                    } else {
+                        _mm512_loadu_ps(row.add(16 * b))
+                    };
+                    *a = step(op, *a, v);
+                }
+            }
+            for (b, a) in acc.iter().enumerate() {
+                if B == 1 {
+                    _mm512_mask_storeu_ps(out.add(j), mask, *a);
+                } else {
+                    _mm512_storeu_ps(out.add(j + 16 * b), *a);
+                }
+            }
+        }
+    }
+
+    macro_rules! per_op {
+        ($name:ident, $op:expr) => {
+            #[target_feature(enable = "avx512f")]
+            unsafe fn $name(
+                x: *const f32,
+                out: *mut f32,
+                init: f32,
+                (j0, j1): (usize, usize),
+                rows: usize,
+                inner: usize,
+            ) {
+                let mut j = j0;
+                // SAFETY: every block lies in [j0, j1) of rows of `inner` (caller).
+                unsafe {
+                    while j + 128 <= j1 {
+                        block::<8>($op, x, out, init, j, rows, inner, !0);
+                        j += 128;
+                    }
+                    while j + 64 <= j1 {
+                        block::<4>($op, x, out, init, j, rows, inner, !0);
+                        j += 64;
+                    }
+                    while j < j1 {
+                        let n = (j1 - j).min(16);
+                        let mask = if n == 16 { !0 } else { (1u16 << n) - 1 };
+                        block::<1>($op, x, out, init, j, rows, inner, mask);
+                        j += n;
+                    }
+                }
+            }
+        };
+    }
+
+    per_op!(sweep_add, ColOp::Add);
+    per_op!(sweep_mul, ColOp::Mul);
+    per_op!(sweep_max, ColOp::Max);
+    per_op!(sweep_min, ColOp::Min);
+
+    /// Columns `[j0, j1)` of one outer index at 16 lanes.
+    ///
+    /// # Safety
+    /// The CPU runs AVX-512F; as for `column_reduce`, for one outer index.
+    pub(super) unsafe fn sweep(
+        op: ColOp,
+        x: *const f32,
+        out: *mut f32,
+        init: f32,
+        js: (usize, usize),
+        rows: usize,
+        inner: usize,
+    ) {
+        // SAFETY: as the caller promises.
+        unsafe {
+            match op {
+                ColOp::Add => sweep_add(x, out, init, js, rows, inner),
+                ColOp::Mul => sweep_mul(x, out, init, js, rows, inner),
+                ColOp::Max => sweep_max(x, out, init, js, rows, inner),
+                ColOp::Min => sweep_min(x, out, init, js, rows, inner),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn special() -> Vec<f32> {
+        vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::from_bits(0x7fc0_0001),
+            f32::from_bits(0xffc0_0002),
+            1e-40,
+            3.5,
+        ]
+    }
+
+    #[test]
+    fn full_width_matches_the_twin_bit_for_bit() {
+        let sp = special();
+        let mut s = 0x1234_5678u32;
+        for &(outer, rows, inner) in &[
+            (3, 7, 300),
+            (2, 65, 129),
+            (1, 1, 17),
+            (4, 3, 16),
+            (2, 5, 64),
+        ] {
+            let n = outer * rows * inner;
+            let x: Vec<f32> = (0..n)
+                .map(|_| {
+                    s ^= s << 13;
+                    s ^= s >> 17;
+                    s ^= s << 5;
+                    if s % 7 == 0 {
+                        sp[(s >> 8) as usize % sp.len()]
+                    } else {
+                        (s >> 8) as f32 / 1e6 - 8.0
+                    }
+                })
+                .collect();
+            for op in [ColOp::Add, ColOp::Mul, ColOp::Max, ColOp::Min] {
+                for init in [0.0f32, -0.0, f32::NEG_INFINITY, 1.0] {
+                    let mut want = vec![0f32; outer * inner];
+                    for o in 0..outer {
+                        // SAFETY: in range.
+                        unsafe {
+                            sweep_scalar(
+                                op,
+                                x.as_ptr().add(o * rows * inner),
+                                want.as_mut_ptr().add(o * inner),
+                                init,
+                                (0, inner),
+                                rows,
+                                inner,
+                            )
+                        };
+                    }
+                    // Ranges that start and end inside rows, in pieces.
+                    let total = outer * inner;
+                    let mut got = vec![7f32; total];
+                    let cuts = [0, total / 3, total / 3 + 5, total];
+                    for w in cuts.windows(2) {
+                        // SAFETY: sizes as promised.
+                        unsafe {
+                            column_reduce(
+                                op,
+                                x.as_ptr(),
+                                got.as_mut_ptr(),
+                                init,
+                                (w[0], w[1].max(w[0])),
+                                rows,
+                                inner,
+                            )
+                        };
+                    }
+                    for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+                        // Which NaN a sum of two NaNs keeps is the compiler's choice
+                        // (it may commute the operands), here and in the JIT alike.
+                        if matches!(op, ColOp::Add | ColOp::Mul) && g.is_nan() && w.is_nan() {
+                            continue;
+                        }
+                        assert_eq!(
+                            g.to_bits(),
+                            w.to_bits(),
+                            "{op:?} init {init} at {k} ({outer}x{rows}x{inner})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn max_semantics() {
+        let nan = f32::from_bits(0x7fc0_0001);
+        assert_eq!(step(ColOp::Max, 0.0, -0.0).to_bits(), 0);
+        assert_eq!(step(ColOp::Min, 0.0, -0.0).to_bits(), 0x8000_0000);
+        assert_eq!(step(ColOp::Max, 1.0, nan).to_bits(), nan.to_bits());
+        assert_eq!(
+            step(ColOp::Max, nan, f32::from_bits(0x7fc0_0002)).to_bits(),
+            nan.to_bits()
+        );
+    }
+}
