@@ -304,7 +304,7 @@ mod tests {
                     s ^= s << 13;
                     s ^= s >> 17;
                     s ^= s << 5;
-                    if s % 7 == 0 {
+                    if s.is_multiple_of(7) {
                         sp[(s >> 8) as usize % sp.len()]
                     } else {
                         (s >> 8) as f32 / 1e6 - 8.0
