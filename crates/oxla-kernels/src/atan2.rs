@@ -1,7 +1,7 @@
 //! f32 `atan2(y, x)` at the CPU's full vector width, for vector programs
-//! ([`crate::vprog::VOp::Func2`]) and the JIT's one-lane calls.
+//! ([`crate::vprog::VOp::Atan2`]) and the JIT's one-lane calls.
 //!
-//! Computed in f64 lanes ([`crate::f64lanes`]): with `t = min(|x|, |y|) / max(|x|, |y|)`
+//! Computed in f64 lanes (`f64lanes.rs`): with `t = min(|x|, |y|) / max(|x|, |y|)`
 //! in [0, 1], above tan(π/12) the identity atan t = π/6 + atan((t√3 − 1) / (t + √3))
 //! brings the argument into |t| ≤ tan(π/12) (numerator and denominator are selected
 //! first, so there is one division), where the Taylor series to t^23 is within 1e-15

@@ -17,8 +17,10 @@
 //! pointers per window position (padding reads a zero row) — on microkernels of GEMM's
 //! shape, chosen by the same [`Isa`].
 //!
-//! [`vmath`]: f32 exp, tanh, logistic and log over a slice at the CPU's vector width (AVX-512F,
-//! AVX2 + FMA, or a portable twin), for JIT kernels whose own vectors are 128-bit.
+//! [`vmath`]: f32 exp, tanh, logistic, log, erf, log1p, sin, cos and tan over a slice at the
+//! CPU's vector width (AVX-512F, AVX2 + FMA, or a portable twin), for JIT kernels whose own
+//! vectors are 128-bit; [`trig`], [`atan2`] and [`pow`] compute sin/cos/tan, atan2 and power
+//! in f64 lanes, rounded once.
 //!
 //! [`vprog`]: element-wise f32 programs (arithmetic and those transcendentals) over a range
 //! of elements at the same vector width, for JIT kernels that are only such arithmetic.
@@ -32,6 +34,7 @@
 //!
 //! [`radix`]: a stable LSD radix argsort of order-preserving keys, for sorts whose comparator
 //! is a plain order; [`rowminmax`]: an f32 row's max or min with XLA's NaN semantics;
+//! [`colreduce`]: f32 reductions over middle dimensions, a row of columns per read;
 //! [`top_k`]: a row's k largest keys in one pass that skips blocks which cannot enter;
 //! [`transpose`]: transposes that move the innermost dimension, in L1-sized tiles.
 //!

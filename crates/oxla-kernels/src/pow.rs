@@ -1,7 +1,7 @@
 //! f32 `power(x, y)` at the CPU's full vector width, for vector programs
 //! ([`crate::vprog::VOp::Pow`]) and the JIT's one-lane calls.
 //!
-//! Computed in f64 lanes ([`crate::f64lanes`]) as exp(y · ln x): x = 2^e · m with m in
+//! Computed in f64 lanes (`f64lanes.rs`) as exp(y · ln x): x = 2^e · m with m in
 //! [√½, √2), ln m = 2s(1 + s²/3 + … + s^20/21) with s = (m − 1)/(m + 1) (|s| < 0.18: within
 //! 1e-17), t = y · (e·ln 2 + ln m), clamped to ±200 (beyond, f32's result is ∞ or 0 either
 //! way), then exp(t) = 2^n · exp(r) with r = t − n·ln 2 (two-part ln 2) and the Taylor

@@ -15,7 +15,7 @@
 //! (`(x as f64).sin() as f32`) one at a time: such arguments are rare, and their reduction
 //! would need more of π's bits.
 //!
-//! The algorithm is written once over [`F64Lanes`]; `f64` itself is the portable twin
+//! The algorithm is written once over `F64Lanes` (`f64lanes.rs`); `f64` itself is the portable twin
 //! (always fused multiply-adds, in software where the CPU has none), and AVX-512F (8 f64
 //! lanes) and AVX2 + FMA (4) implement it with `std::arch`. Every path gives the same bits.
 
