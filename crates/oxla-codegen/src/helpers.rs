@@ -437,6 +437,25 @@ extern "C" fn vrow_min_f32(ptr: *const f32, n: i64) -> f32 {
     vrow(oxla_kernels::rowminmax::MinMax::Min, ptr, n)
 }
 
+/// `fn(ptr, n) -> f32`: the max / min of `n` bf16 values, widened to f32 (exact), with
+/// XLA's semantics (`oxla_kernels::rowminmax::row_minmax_bf16`).
+extern "C" fn vrow_max_bf16(ptr: *const u16, n: i64) -> f32 {
+    vrow_bf16(oxla_kernels::rowminmax::MinMax::Max, ptr, n)
+}
+
+extern "C" fn vrow_min_bf16(ptr: *const u16, n: i64) -> f32 {
+    vrow_bf16(oxla_kernels::rowminmax::MinMax::Min, ptr, n)
+}
+
+fn vrow_bf16(op: oxla_kernels::rowminmax::MinMax, ptr: *const u16, n: i64) -> f32 {
+    if ptr.is_null() || n <= 0 {
+        return oxla_kernels::rowminmax::row_minmax_bf16(op, &[]);
+    }
+    // SAFETY: the JIT passes a row of `n` bf16 values of an input buffer.
+    let xs = unsafe { std::slice::from_raw_parts(ptr, n as usize) };
+    oxla_kernels::rowminmax::row_minmax_bf16(op, xs)
+}
+
 fn vrow(op: oxla_kernels::rowminmax::MinMax, ptr: *const f32, n: i64) -> f32 {
     if ptr.is_null() || n <= 0 {
         return oxla_kernels::rowminmax::row_minmax_scalar(op, &[]);
@@ -500,6 +519,18 @@ pub(crate) fn symbols() -> Vec<Helper> {
     v.push((
         "oxla_vrow_min_f32",
         vrow_min_f32 as *const u8,
+        vec![I64, I64],
+        Some(F32),
+    ));
+    v.push((
+        "oxla_vrow_max_bf16",
+        vrow_max_bf16 as *const u8,
+        vec![I64, I64],
+        Some(F32),
+    ));
+    v.push((
+        "oxla_vrow_min_bf16",
+        vrow_min_bf16 as *const u8,
         vec![I64, I64],
         Some(F32),
     ));

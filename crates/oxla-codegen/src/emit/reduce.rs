@@ -199,8 +199,9 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let l = self.lanes;
             let t = types[0];
             let d = in_dims[in_dims.len() - 1];
-            // An f32 max/min of a row read straight from an input buffer: one call at the
-            // CPU's full width (`oxla_kernels::rowminmax`, the sequential fold's bits),
+            // An f32 or bf16 max/min of a row read straight from an input buffer: one call
+            // at the CPU's full width (`oxla_kernels::rowminmax`, the sequential fold's
+            // bits; a bf16 row's result is a bf16 value widened, as the JIT holds bf16),
             // combined with the running value as the next element would be.
             let row_ptr = match &ctx.leaves {
                 super::Leaves::Buffers(ptrs) => ptrs.get(ops[0].index()).copied().flatten(),
@@ -208,18 +209,21 @@ impl<'a, 'b> Emitter<'a, 'b> {
             };
             if let (Some(ptr), true, true) = (
                 row_ptr,
-                matches!(op, BinaryOp::Max | BinaryOp::Min) && t == PrimitiveType::F32,
+                matches!(op, BinaryOp::Max | BinaryOp::Min)
+                    && matches!(t, PrimitiveType::F32 | PrimitiveType::BF16),
                 self.tile.is_none() && crate::schedule::wide_enabled(),
             ) {
                 let zero = self.iconst(0);
                 let (off, _) = self.linear(&build_idx(counters, Some((zero, 1)), 1), in_dims);
-                let boff = self.mul_imm(off, 4);
+                let bf16 = t == PrimitiveType::BF16;
+                let boff = self.mul_imm(off, if bf16 { 2 } else { 4 });
                 let at = self.b.ins().iadd(ptr, boff);
                 let n = self.iconst(d);
-                let name = if op == BinaryOp::Max {
-                    "oxla_vrow_max_f32"
-                } else {
-                    "oxla_vrow_min_f32"
+                let name = match (op == BinaryOp::Max, bf16) {
+                    (true, false) => "oxla_vrow_max_f32",
+                    (false, false) => "oxla_vrow_min_f32",
+                    (true, true) => "oxla_vrow_max_bf16",
+                    (false, true) => "oxla_vrow_min_bf16",
                 };
                 let v = self.call_helper(name, &[at, n], cranelift_codegen::ir::types::F32)?;
                 let cur = Val {
