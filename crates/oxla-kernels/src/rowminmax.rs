@@ -291,7 +291,7 @@ mod tests {
                 let row: Vec<u16> = (0..n)
                     .map(|i| {
                         let i = i as u32;
-                        let v = if (i * 7 + k) % 13 == 0 {
+                        let v = if (i * 7 + k).is_multiple_of(13) {
                             sp[(i as usize + k as usize) % sp.len()]
                         } else {
                             (i.wrapping_mul(2_654_435_761) >> 20) as f32 - 2048.0
