@@ -35,6 +35,7 @@
 //! [`radix`]: a stable LSD radix argsort of order-preserving keys, for sorts whose comparator
 //! is a plain order; [`rowminmax`]: an f32 row's max or min with XLA's NaN semantics;
 //! [`colreduce`]: f32 reductions over middle dimensions, a row of columns per read;
+//! [`rowsum`]: the f32 sum of a bf16 row in the JIT's own order;
 //! [`top_k`]: a row's k largest keys in one pass that skips blocks which cannot enter;
 //! [`transpose`]: transposes that move the innermost dimension, in L1-sized tiles.
 //!
@@ -58,6 +59,7 @@ pub mod pow;
 pub mod radix;
 pub mod rfft;
 pub mod rowminmax;
+pub mod rowsum;
 pub mod top_k;
 pub mod transpose;
 pub mod trig;

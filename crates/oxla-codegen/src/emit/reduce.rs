@@ -235,6 +235,41 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.b.def_var(vars[0], r.v);
                 return Ok(());
             }
+            // An f32 sum of a bf16 input row widened (a softmax's denominator over bf16
+            // exponentials, a bf16 sum): one call at 16 lanes in this loop's own order
+            // (`oxla_kernels::rowsum`), so the same bits.
+            let bf16_row = match (&ctx.leaves, &ctx.comp.instr(ops[0]).op) {
+                (super::Leaves::Buffers(ptrs), Op::Convert) => {
+                    let src = ctx.comp.instr(ops[0]).operands.first().copied();
+                    src.filter(|&s| ctx.comp.instr(s).shape.element_type() == PrimitiveType::BF16)
+                        .and_then(|s| ptrs.get(s.index()).copied().flatten())
+                }
+                _ => None,
+            };
+            if let (Some(ptr), true) = (
+                bf16_row,
+                op == BinaryOp::Add
+                    && t == PrimitiveType::F32
+                    && l == 4
+                    && d >= 16
+                    && self.tile.is_none()
+                    && crate::schedule::wide_enabled()
+                    && oxla_kernels::rowsum::wide(),
+            ) {
+                let zero = self.iconst(0);
+                let (off, _) = self.linear(&build_idx(counters, Some((zero, 1)), 1), in_dims);
+                let boff = self.mul_imm(off, 2);
+                let at = self.b.ins().iadd(ptr, boff);
+                let n = self.iconst(d);
+                let cur = self.b.use_var(vars[0]);
+                let v = self.call_helper(
+                    "oxla_vrow_sum_bf16",
+                    &[at, n, cur],
+                    cranelift_codegen::ir::types::F32,
+                )?;
+                self.b.def_var(vars[0], v);
+                return Ok(());
+            }
             let acc_n = if d >= 4 * l as i64 { 4 } else { 1 };
             let id = self.identity(op, t, l)?;
             let vty = self.b.func.dfg.value_type(id.v);

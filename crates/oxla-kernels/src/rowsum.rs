@@ -1,0 +1,142 @@
+//! The f32 sum of a row of bf16 values (each widened exactly), added in the JIT's own
+//! order so that the bits are its row loop's: four 4-lane partial sums (element `j` into
+//! lane `j % 16` of them) while 16 elements remain, the four summed lane-wise in order, then
+//! 4-lane steps, the four lanes in order, the running value plus that, and the last
+//! elements one at a time. (Rows under 16 elements: one 4-lane partial sum.) A softmax's
+//! denominator over bf16 exponentials, a bf16 sum, run 16 lanes at a time with AVX-512F.
+
+/// bf16 bits widened to f32.
+#[inline(always)]
+fn widen(h: u16) -> f32 {
+    f32::from_bits((h as u32) << 16)
+}
+
+/// Whether [`row_sum_bf16`] runs at full width on this CPU (else its portable twin, slower
+/// than the JIT's own loop: `oxla-codegen` calls it only with AVX-512F).
+pub fn wide() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// `cur` plus the sum of `xs` (bf16 bits), in the JIT's order (see the module doc).
+pub fn row_sum_bf16(xs: &[u16], cur: f32) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    if xs.len() >= 16 && wide() {
+        // SAFETY: the CPU has AVX-512F.
+        return unsafe { x86::row_sum_bf16(xs, cur) };
+    }
+    row_sum_bf16_scalar(xs, cur)
+}
+
+/// The portable twin.
+pub fn row_sum_bf16_scalar(xs: &[u16], cur: f32) -> f32 {
+    let n = xs.len();
+    let groups = if n >= 16 { 4 } else { 1 };
+    let step = 4 * groups;
+    let mut acc = [[0f32; 4]; 4];
+    let mut j = 0;
+    while j + step <= n {
+        for (a, acc) in acc.iter_mut().enumerate().take(groups) {
+            for (i, v) in acc.iter_mut().enumerate() {
+                *v += widen(xs[j + 4 * a + i]);
+            }
+        }
+        j += step;
+    }
+    let mut total = acc[0];
+    for acc in acc.iter().take(groups).skip(1) {
+        for (t, v) in total.iter_mut().zip(acc) {
+            *t += *v;
+        }
+    }
+    while j + 4 <= n {
+        for (i, t) in total.iter_mut().enumerate() {
+            *t += widen(xs[j + i]);
+        }
+        j += 4;
+    }
+    let h = ((total[0] + total[1]) + total[2]) + total[3];
+    let mut cur = cur + h;
+    for &x in &xs[j..] {
+        cur += widen(x);
+    }
+    cur
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::widen;
+
+    /// [`super::row_sum_bf16`] for rows of at least 16 elements.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn row_sum_bf16(xs: &[u16], cur: f32) -> f32 {
+        let n = xs.len();
+        let p = xs.as_ptr();
+        let mut j = 0;
+        // SAFETY: every load reads below n.
+        unsafe {
+            let mut acc = _mm512_setzero_ps();
+            while j + 16 <= n {
+                let h = _mm256_loadu_si256(p.add(j) as *const __m256i);
+                let w = _mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(h));
+                acc = _mm512_add_ps(acc, _mm512_castsi512_ps(w));
+                j += 16;
+            }
+            // Lanes 0-3, 4-7, 8-11, 12-15 are the JIT's four partial sums.
+            let mut t = _mm_add_ps(
+                _mm512_castps512_ps128(acc),
+                _mm512_extractf32x4_ps::<1>(acc),
+            );
+            t = _mm_add_ps(t, _mm512_extractf32x4_ps::<2>(acc));
+            t = _mm_add_ps(t, _mm512_extractf32x4_ps::<3>(acc));
+            while j + 4 <= n {
+                let h = _mm_loadl_epi64(p.add(j) as *const __m128i);
+                let w = _mm_slli_epi32::<16>(_mm_cvtepu16_epi32(h));
+                t = _mm_add_ps(t, _mm_castsi128_ps(w));
+                j += 4;
+            }
+            let mut lanes = [0f32; 4];
+            _mm_storeu_ps(lanes.as_mut_ptr(), t);
+            let h = ((lanes[0] + lanes[1]) + lanes[2]) + lanes[3];
+            let mut cur = cur + h;
+            for &x in &xs[j..] {
+                cur += widen(x);
+            }
+            cur
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_width_matches_the_twin_bit_for_bit() {
+        let mut s = 0x9e37_79b9u32;
+        for n in [0usize, 3, 4, 15, 16, 17, 20, 31, 32, 35, 1000, 2048, 2051] {
+            let xs: Vec<u16> = (0..n)
+                .map(|_| {
+                    s ^= s << 13;
+                    s ^= s >> 17;
+                    s ^= s << 5;
+                    // Mixed magnitudes (cancellation and rounding), no NaN.
+                    let v = ((s >> 8) as f32 / 65536.0 - 128.0) * (1 << (s % 11)) as f32;
+                    (v.to_bits() >> 16) as u16
+                })
+                .collect();
+            for cur in [0.0f32, -0.0, 1.5, 1e6] {
+                let (a, b) = (row_sum_bf16(&xs, cur), row_sum_bf16_scalar(&xs, cur));
+                assert_eq!(a.to_bits(), b.to_bits(), "n={n} cur={cur}");
+            }
+        }
+    }
+}
