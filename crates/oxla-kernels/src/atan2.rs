@@ -14,7 +14,7 @@
 //! Lanes with an infinite or NaN operand, or with both operands zero, take the
 //! interpreter's expression itself (`(y as f64).atan2(x as f64) as f32`).
 
-use crate::f64lanes::{horner, F64Lanes};
+use crate::f64lanes::{horner, scalar2, Binary, F64Lanes};
 
 const SQRT3: f64 = 1.732_050_807_568_877_2;
 /// tan(π/12) = 2 − √3.
@@ -63,54 +63,35 @@ pub(crate) fn exact(y: f32, x: f32) -> f32 {
     (y as f64).atan2(x as f64) as f32
 }
 
-/// Whether the pair takes [`exact`]: an infinite or NaN operand, or both zero.
-#[inline(always)]
-fn special(y: f32, x: f32) -> bool {
-    !(y.is_finite() && x.is_finite()) || (y == 0.0 && x == 0.0)
+/// atan2 as a [`Binary`]: the pairs with an infinite or NaN operand, or both zero, special.
+struct Atan2;
+
+impl Binary for Atan2 {
+    #[inline(always)]
+    fn eval<W: F64Lanes>(y: W, x: W) -> W {
+        eval(y, x)
+    }
+    fn exact(y: f32, x: f32) -> f32 {
+        exact(y, x)
+    }
+    #[inline(always)]
+    fn special(y: f32, x: f32) -> bool {
+        !(y.is_finite() && x.is_finite()) || (y == 0.0 && x == 0.0)
+    }
 }
 
 /// The portable twin: one pair.
 #[inline]
 pub fn scalar(y: f32, x: f32) -> f32 {
-    if special(y, x) {
-        return exact(y, x);
-    }
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("fma") {
-        // SAFETY: the CPU has FMA.
-        return unsafe { scalar_fma(y, x) };
-    }
-    // `mul_add` without the target feature: fused in software (the same bits, slower).
-    eval(y as f64, x as f64) as f32
-}
-
-/// [`scalar`]'s body compiled with FMA instructions.
-///
-/// # Safety
-/// The CPU has FMA.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "fma")]
-unsafe fn scalar_fma(y: f32, x: f32) -> f32 {
-    eval(y as f64, x as f64) as f32
+    scalar2::<Atan2>(y, x)
 }
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86 {
     use std::arch::x86_64::*;
 
-    use super::{eval, exact};
-    use crate::f64lanes::x86::{D4, D8};
-
-    /// Lanes whose bit is set in `special` recomputed with the interpreter's expression.
-    #[inline(never)]
-    fn redo<const W: usize>(y: [f32; W], x: [f32; W], mut r: [f32; W], special: u32) -> [f32; W] {
-        for (i, r) in r.iter_mut().enumerate() {
-            if special >> i & 1 != 0 {
-                *r = exact(y[i], x[i]);
-            }
-        }
-        r
-    }
+    use super::Atan2;
+    use crate::f64lanes::x86::{binary_avx2, binary_avx512};
 
     /// atan2 of 16 lanes.
     ///
@@ -119,18 +100,6 @@ pub(crate) mod x86 {
     #[inline(always)]
     pub(crate) unsafe fn atan2_avx512(y: __m512, x: __m512) -> __m512 {
         unsafe {
-            let lo = |v: __m512| _mm512_cvtps_pd(_mm512_castps512_ps256(v));
-            let hi = |v: __m512| {
-                _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(
-                    _mm512_castps_pd(v),
-                )))
-            };
-            let rl = _mm512_cvtpd_ps(eval(D8(lo(y)), D8(lo(x))).0);
-            let rh = _mm512_cvtpd_ps(eval(D8(hi(y)), D8(hi(x))).0);
-            let r = _mm512_castpd_ps(_mm512_insertf64x4::<1>(
-                _mm512_castpd256_pd512(_mm256_castps_pd(rl)),
-                _mm256_castps_pd(rh),
-            ));
             let abs = _mm512_set1_epi32(0x7fff_ffff);
             let ax = _mm512_and_si512(_mm512_castps_si512(x), abs);
             let ay = _mm512_and_si512(_mm512_castps_si512(y), abs);
@@ -138,15 +107,7 @@ pub(crate) mod x86 {
             let special = _mm512_cmp_ps_mask::<_CMP_NLT_UQ>(_mm512_castsi512_ps(ax), inf)
                 | _mm512_cmp_ps_mask::<_CMP_NLT_UQ>(_mm512_castsi512_ps(ay), inf)
                 | _mm512_cmpeq_epi32_mask(_mm512_or_si512(ax, ay), _mm512_setzero_si512());
-            if special == 0 {
-                return r;
-            }
-            let (mut ys, mut xs, mut rs) = ([0f32; 16], [0f32; 16], [0f32; 16]);
-            _mm512_storeu_ps(ys.as_mut_ptr(), y);
-            _mm512_storeu_ps(xs.as_mut_ptr(), x);
-            _mm512_storeu_ps(rs.as_mut_ptr(), r);
-            let rs = redo(ys, xs, rs, special as u32);
-            _mm512_loadu_ps(rs.as_ptr())
+            binary_avx512::<Atan2>(y, x, special)
         }
     }
 
@@ -157,11 +118,6 @@ pub(crate) mod x86 {
     #[inline(always)]
     pub(crate) unsafe fn atan2_avx2(y: __m256, x: __m256) -> __m256 {
         unsafe {
-            let lo = |v: __m256| _mm256_cvtps_pd(_mm256_castps256_ps128(v));
-            let hi = |v: __m256| _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(v));
-            let rl = _mm256_cvtpd_ps(eval(D4(lo(y)), D4(lo(x))).0);
-            let rh = _mm256_cvtpd_ps(eval(D4(hi(y)), D4(hi(x))).0);
-            let r = _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(rl), rh);
             let abs = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
             let (ax, ay) = (_mm256_and_ps(x, abs), _mm256_and_ps(y, abs));
             let inf = _mm256_set1_ps(f32::INFINITY);
@@ -175,16 +131,7 @@ pub(crate) mod x86 {
                     _mm256_setzero_si256(),
                 )),
             );
-            let special = _mm256_movemask_ps(special);
-            if special == 0 {
-                return r;
-            }
-            let (mut ys, mut xs, mut rs) = ([0f32; 8], [0f32; 8], [0f32; 8]);
-            _mm256_storeu_ps(ys.as_mut_ptr(), y);
-            _mm256_storeu_ps(xs.as_mut_ptr(), x);
-            _mm256_storeu_ps(rs.as_mut_ptr(), r);
-            let rs = redo(ys, xs, rs, special as u32);
-            _mm256_loadu_ps(rs.as_ptr())
+            binary_avx2::<Atan2>(y, x, _mm256_movemask_ps(special))
         }
     }
 }
@@ -192,21 +139,7 @@ pub(crate) mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ulps(a: f32, b: f32) -> u32 {
-        if a.is_nan() && b.is_nan() {
-            return 0;
-        }
-        let key = |v: f32| {
-            let b = v.to_bits() as i64;
-            if b < 0x8000_0000 {
-                b
-            } else {
-                0x8000_0000 - b
-            }
-        };
-        (key(a) - key(b)).unsigned_abs() as u32
-    }
+    use crate::testutil::ulps;
 
     /// Pairs over many binades of both, the specials, and ratios near the pieces' edges.
     fn pairs() -> Vec<(f32, f32)> {

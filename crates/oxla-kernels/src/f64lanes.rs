@@ -127,11 +127,48 @@ pub(crate) fn horner<W: F64Lanes>(x: W, coeffs: &[f64]) -> W {
     p
 }
 
+/// A binary f32 function computed in f64 lanes (`atan2.rs`, `pow.rs`): the ordinary pairs
+/// by [`Binary::eval`], the others (which [`Binary::special`] names) by the interpreter's
+/// own expression, one at a time.
+pub(crate) trait Binary {
+    /// The result for f64 lanes holding ordinary f32 pairs, before the rounding to f32.
+    fn eval<W: F64Lanes>(a: W, b: W) -> W;
+    /// The interpreter's expression.
+    fn exact(a: f32, b: f32) -> f32;
+    /// Whether the pair takes [`Binary::exact`].
+    fn special(a: f32, b: f32) -> bool;
+}
+
+/// The portable twin of a [`Binary`]: one pair.
+#[inline]
+pub(crate) fn scalar2<B: Binary>(a: f32, b: f32) -> f32 {
+    if B::special(a, b) {
+        return B::exact(a, b);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU has FMA.
+        return unsafe { scalar2_fma::<B>(a, b) };
+    }
+    // `mul_add` without the target feature: fused in software (the same bits, slower).
+    B::eval(a as f64, b as f64) as f32
+}
+
+/// [`scalar2`]'s body compiled with FMA instructions (one each, not a libm call).
+///
+/// # Safety
+/// The CPU has FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+unsafe fn scalar2_fma<B: Binary>(a: f32, b: f32) -> f32 {
+    B::eval(a as f64, b as f64) as f32
+}
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86 {
     use std::arch::x86_64::*;
 
-    use super::{F64Lanes, EXP_BIAS_MAGIC, EXP_MAGIC, MANTISSA, ONE};
+    use super::{Binary, F64Lanes, EXP_BIAS_MAGIC, EXP_MAGIC, MANTISSA, ONE};
 
     #[derive(Clone, Copy)]
     pub(crate) struct D8(pub(crate) __m512d);
@@ -349,6 +386,83 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn select(m: __m256d, a: Self, b: Self) -> Self {
             unsafe { D4(_mm256_blendv_pd(b.0, a.0, m)) }
+        }
+    }
+
+    /// Pairs whose bit is set in `special` recomputed with `exact`.
+    #[inline(never)]
+    fn redo<const W: usize>(
+        exact: fn(f32, f32) -> f32,
+        a: [f32; W],
+        b: [f32; W],
+        mut r: [f32; W],
+        special: u32,
+    ) -> [f32; W] {
+        for (i, r) in r.iter_mut().enumerate() {
+            if special >> i & 1 != 0 {
+                *r = exact(a[i], b[i]);
+            }
+        }
+        r
+    }
+
+    /// `B` of 16 lane pairs: each half widened to f64, evaluated and rounded back; the
+    /// lanes set in `special` from [`Binary::exact`].
+    ///
+    /// # Safety
+    /// The CPU runs AVX-512F.
+    #[inline(always)]
+    pub(crate) unsafe fn binary_avx512<B: Binary>(
+        a: __m512,
+        b: __m512,
+        special: __mmask16,
+    ) -> __m512 {
+        unsafe {
+            let lo = |v: __m512| _mm512_cvtps_pd(_mm512_castps512_ps256(v));
+            let hi = |v: __m512| {
+                _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(
+                    _mm512_castps_pd(v),
+                )))
+            };
+            let rl = _mm512_cvtpd_ps(B::eval(D8(lo(a)), D8(lo(b))).0);
+            let rh = _mm512_cvtpd_ps(B::eval(D8(hi(a)), D8(hi(b))).0);
+            let r = _mm512_castpd_ps(_mm512_insertf64x4::<1>(
+                _mm512_castpd256_pd512(_mm256_castps_pd(rl)),
+                _mm256_castps_pd(rh),
+            ));
+            if special == 0 {
+                return r;
+            }
+            let (mut av, mut bv, mut rv) = ([0f32; 16], [0f32; 16], [0f32; 16]);
+            _mm512_storeu_ps(av.as_mut_ptr(), a);
+            _mm512_storeu_ps(bv.as_mut_ptr(), b);
+            _mm512_storeu_ps(rv.as_mut_ptr(), r);
+            let rv = redo(B::exact, av, bv, rv, special as u32);
+            _mm512_loadu_ps(rv.as_ptr())
+        }
+    }
+
+    /// `B` of 8 lane pairs, as [`binary_avx512`] (`special`: a bit per lane).
+    ///
+    /// # Safety
+    /// The CPU runs AVX2 and FMA.
+    #[inline(always)]
+    pub(crate) unsafe fn binary_avx2<B: Binary>(a: __m256, b: __m256, special: i32) -> __m256 {
+        unsafe {
+            let lo = |v: __m256| _mm256_cvtps_pd(_mm256_castps256_ps128(v));
+            let hi = |v: __m256| _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(v));
+            let rl = _mm256_cvtpd_ps(B::eval(D4(lo(a)), D4(lo(b))).0);
+            let rh = _mm256_cvtpd_ps(B::eval(D4(hi(a)), D4(hi(b))).0);
+            let r = _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(rl), rh);
+            if special == 0 {
+                return r;
+            }
+            let (mut av, mut bv, mut rv) = ([0f32; 8], [0f32; 8], [0f32; 8]);
+            _mm256_storeu_ps(av.as_mut_ptr(), a);
+            _mm256_storeu_ps(bv.as_mut_ptr(), b);
+            _mm256_storeu_ps(rv.as_mut_ptr(), r);
+            let rv = redo(B::exact, av, bv, rv, special as u32);
+            _mm256_loadu_ps(rv.as_ptr())
         }
     }
 }

@@ -60,6 +60,8 @@ pub mod radix;
 pub mod rfft;
 pub mod rowminmax;
 pub mod rowsum;
+#[cfg(test)]
+mod testutil;
 pub mod top_k;
 pub mod transpose;
 pub mod trig;

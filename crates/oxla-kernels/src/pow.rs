@@ -13,7 +13,7 @@
 //! Lanes with x not positive and finite (zero, negative, ±∞, NaN) or y not finite take the
 //! interpreter's expression itself ([`exact`]), one at a time.
 
-use crate::f64lanes::{horner, F64Lanes};
+use crate::f64lanes::{horner, scalar2, Binary, F64Lanes};
 use crate::trig::MAGIC;
 
 const SQRT2: f64 = std::f64::consts::SQRT_2;
@@ -108,54 +108,35 @@ pub fn exact(x: f32, y: f32) -> f32 {
     }) as f32
 }
 
-/// Whether the pair takes [`exact`].
-#[inline(always)]
-fn special(x: f32, y: f32) -> bool {
-    !(x > 0.0 && x < f32::INFINITY && y.is_finite())
+/// power as a [`Binary`]: bases not positive and finite, or exponents not finite, special.
+struct Pow;
+
+impl Binary for Pow {
+    #[inline(always)]
+    fn eval<W: F64Lanes>(x: W, y: W) -> W {
+        eval(x, y)
+    }
+    fn exact(x: f32, y: f32) -> f32 {
+        exact(x, y)
+    }
+    #[inline(always)]
+    fn special(x: f32, y: f32) -> bool {
+        !(x > 0.0 && x < f32::INFINITY && y.is_finite())
+    }
 }
 
 /// The portable twin: one pair.
 #[inline]
 pub fn scalar(x: f32, y: f32) -> f32 {
-    if special(x, y) {
-        return exact(x, y);
-    }
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("fma") {
-        // SAFETY: the CPU has FMA.
-        return unsafe { scalar_fma(x, y) };
-    }
-    // `mul_add` without the target feature: fused in software (the same bits, slower).
-    eval(x as f64, y as f64) as f32
-}
-
-/// [`scalar`]'s body compiled with FMA instructions.
-///
-/// # Safety
-/// The CPU has FMA.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "fma")]
-unsafe fn scalar_fma(x: f32, y: f32) -> f32 {
-    eval(x as f64, y as f64) as f32
+    scalar2::<Pow>(x, y)
 }
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86 {
     use std::arch::x86_64::*;
 
-    use super::{eval, exact};
-    use crate::f64lanes::x86::{D4, D8};
-
-    /// Lanes whose bit is set in `special` recomputed with the interpreter's expression.
-    #[inline(never)]
-    fn redo<const W: usize>(x: [f32; W], y: [f32; W], mut r: [f32; W], special: u32) -> [f32; W] {
-        for (i, r) in r.iter_mut().enumerate() {
-            if special >> i & 1 != 0 {
-                *r = exact(x[i], y[i]);
-            }
-        }
-        r
-    }
+    use super::Pow;
+    use crate::f64lanes::x86::{binary_avx2, binary_avx512};
 
     /// x^y of 16 lanes.
     ///
@@ -164,18 +145,6 @@ pub(crate) mod x86 {
     #[inline(always)]
     pub(crate) unsafe fn pow_avx512(x: __m512, y: __m512) -> __m512 {
         unsafe {
-            let lo = |v: __m512| _mm512_cvtps_pd(_mm512_castps512_ps256(v));
-            let hi = |v: __m512| {
-                _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(
-                    _mm512_castps_pd(v),
-                )))
-            };
-            let rl = _mm512_cvtpd_ps(eval(D8(lo(x)), D8(lo(y))).0);
-            let rh = _mm512_cvtpd_ps(eval(D8(hi(x)), D8(hi(y))).0);
-            let r = _mm512_castpd_ps(_mm512_insertf64x4::<1>(
-                _mm512_castpd256_pd512(_mm256_castps_pd(rl)),
-                _mm256_castps_pd(rh),
-            ));
             let inf = _mm512_set1_ps(f32::INFINITY);
             let ay = _mm512_castsi512_ps(_mm512_and_si512(
                 _mm512_castps_si512(y),
@@ -184,15 +153,7 @@ pub(crate) mod x86 {
             let ordinary = _mm512_cmp_ps_mask::<_CMP_GT_OQ>(x, _mm512_setzero_ps())
                 & _mm512_cmp_ps_mask::<_CMP_LT_OQ>(x, inf)
                 & _mm512_cmp_ps_mask::<_CMP_LT_OQ>(ay, inf);
-            if ordinary == 0xffff {
-                return r;
-            }
-            let (mut xs, mut ys, mut rs) = ([0f32; 16], [0f32; 16], [0f32; 16]);
-            _mm512_storeu_ps(xs.as_mut_ptr(), x);
-            _mm512_storeu_ps(ys.as_mut_ptr(), y);
-            _mm512_storeu_ps(rs.as_mut_ptr(), r);
-            let rs = redo(xs, ys, rs, !ordinary as u32 & 0xffff);
-            _mm512_loadu_ps(rs.as_ptr())
+            binary_avx512::<Pow>(x, y, !ordinary)
         }
     }
 
@@ -203,11 +164,6 @@ pub(crate) mod x86 {
     #[inline(always)]
     pub(crate) unsafe fn pow_avx2(x: __m256, y: __m256) -> __m256 {
         unsafe {
-            let lo = |v: __m256| _mm256_cvtps_pd(_mm256_castps256_ps128(v));
-            let hi = |v: __m256| _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(v));
-            let rl = _mm256_cvtpd_ps(eval(D4(lo(x)), D4(lo(y))).0);
-            let rh = _mm256_cvtpd_ps(eval(D4(hi(x)), D4(hi(y))).0);
-            let r = _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(rl), rh);
             let inf = _mm256_set1_ps(f32::INFINITY);
             let ay = _mm256_and_ps(y, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff)));
             let ordinary = _mm256_and_ps(
@@ -217,16 +173,7 @@ pub(crate) mod x86 {
                 ),
                 _mm256_cmp_ps::<_CMP_LT_OQ>(ay, inf),
             );
-            let ordinary = _mm256_movemask_ps(ordinary);
-            if ordinary == 0xff {
-                return r;
-            }
-            let (mut xs, mut ys, mut rs) = ([0f32; 8], [0f32; 8], [0f32; 8]);
-            _mm256_storeu_ps(xs.as_mut_ptr(), x);
-            _mm256_storeu_ps(ys.as_mut_ptr(), y);
-            _mm256_storeu_ps(rs.as_mut_ptr(), r);
-            let rs = redo(xs, ys, rs, !ordinary as u32 & 0xff);
-            _mm256_loadu_ps(rs.as_ptr())
+            binary_avx2::<Pow>(x, y, !_mm256_movemask_ps(ordinary) & 0xff)
         }
     }
 }
@@ -234,21 +181,7 @@ pub(crate) mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ulps(a: f32, b: f32) -> u32 {
-        if a.is_nan() && b.is_nan() {
-            return 0;
-        }
-        let key = |v: f32| {
-            let b = v.to_bits() as i64;
-            if b < 0x8000_0000 {
-                b
-            } else {
-                0x8000_0000 - b
-            }
-        };
-        (key(a) - key(b)).unsigned_abs() as u32
-    }
+    use crate::testutil::ulps;
 
     /// Pairs: the specials against each other, x over many binades with y small, and x
     /// near 1 with y large (results across f32's whole range, overflow and underflow).

@@ -64,7 +64,7 @@ pub fn row_minmax(op: MinMax, xs: &[f32]) -> f32 {
 
 /// The max or min of a row of bf16 values (their bits), as f32 (a bf16 value widened, so
 /// its top 16 bits are the result's bits): the row widened a block at a time into a stack
-/// buffer and each block's result folded in order with [`step`] (max and min are exact and,
+/// buffer and each block's result folded in order with `step` (max and min are exact and,
 /// but for which NaN, associative; a block's result is its first NaN, so the fold keeps the
 /// row's first).
 pub fn row_minmax_bf16(op: MinMax, xs: &[u16]) -> f32 {

@@ -202,21 +202,7 @@ pub(crate) mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ulps(a: f32, b: f32) -> u32 {
-        if a.is_nan() && b.is_nan() {
-            return 0;
-        }
-        let key = |v: f32| {
-            let b = v.to_bits() as i64;
-            if b < 0x8000_0000 {
-                b
-            } else {
-                0x8000_0000 - b
-            }
-        };
-        (key(a) - key(b)).unsigned_abs() as u32
-    }
+    use crate::testutil::ulps;
 
     /// Arguments over every binade up to beyond [`BIG`], and the special values.
     fn arguments() -> Vec<f32> {
