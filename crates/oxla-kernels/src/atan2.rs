@@ -203,49 +203,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn vectors_give_the_scalar_bits() {
-        use std::arch::x86_64::*;
-        let v = pairs();
-        let (ys, xs): (Vec<f32>, Vec<f32>) = v.iter().copied().unzip();
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            for (y, x) in ys.chunks_exact(16).zip(xs.chunks_exact(16)) {
-                let mut r = [0f32; 16];
-                // SAFETY: AVX-512F is present; the chunks hold 16 floats.
-                unsafe {
-                    let v =
-                        x86::atan2_avx512(_mm512_loadu_ps(y.as_ptr()), _mm512_loadu_ps(x.as_ptr()));
-                    _mm512_storeu_ps(r.as_mut_ptr(), v);
-                }
-                for i in 0..16 {
-                    assert_eq!(
-                        r[i].to_bits(),
-                        scalar(y[i], x[i]).to_bits(),
-                        "avx512 {} {}",
-                        y[i],
-                        x[i]
-                    );
-                }
-            }
-        }
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
-            for (y, x) in ys.chunks_exact(8).zip(xs.chunks_exact(8)) {
-                let mut r = [0f32; 8];
-                // SAFETY: AVX2 and FMA are present; the chunks hold 8 floats.
-                unsafe {
-                    let v =
-                        x86::atan2_avx2(_mm256_loadu_ps(y.as_ptr()), _mm256_loadu_ps(x.as_ptr()));
-                    _mm256_storeu_ps(r.as_mut_ptr(), v);
-                }
-                for i in 0..8 {
-                    assert_eq!(
-                        r[i].to_bits(),
-                        scalar(y[i], x[i]).to_bits(),
-                        "avx2 {} {}",
-                        y[i],
-                        x[i]
-                    );
-                }
-            }
-        }
+        let (a, b): (Vec<f32>, Vec<f32>) = pairs().into_iter().unzip();
+        crate::testutil::check_binary_lanes(&a, &b, x86::atan2_avx512, x86::atan2_avx2, scalar);
     }
 }
