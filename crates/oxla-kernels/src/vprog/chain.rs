@@ -106,7 +106,7 @@ impl Chains {
 /// # Safety
 /// A pointer side holds `i + B * W` floats.
 #[inline(always)]
-pub(super) unsafe fn apply_link<V: Io, const B: usize>(
+pub(super) unsafe fn apply_link<V: Io, const B: usize, const HW: bool>(
     link: &Link,
     side: Opnd<V>,
     v: &mut [V; B],
@@ -283,7 +283,7 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize>(
             VOp::RoundBf16(_) => un(
                 v,
                 #[inline(always)]
-                |x: V| x.round_bf16(),
+                |x: V| round_bf16::<V, HW>(x),
             ),
             VOp::RoundF16(_) => un(
                 v,
@@ -339,7 +339,7 @@ pub(super) const MAX_LINKS: usize = 16;
 /// `dst` holds `n` floats, every pointer operand in `src` the chunk's `n`; `dst` overlaps
 /// an operand only at the same positions (each block is read before it is written).
 #[inline(always)]
-pub(super) unsafe fn run_chain<V: Io, const B: usize, const STREAM: bool>(
+pub(super) unsafe fn run_chain<V: Io, const B: usize, const STREAM: bool, const HW: bool>(
     dst: *mut f32,
     n: usize,
     init: usize,
@@ -365,7 +365,7 @@ pub(super) unsafe fn run_chain<V: Io, const B: usize, const STREAM: bool>(
     /// # Safety
     /// `dst` and every pointer operand hold `i + C * W` floats.
     #[inline(always)]
-    unsafe fn block<V: Io, const C: usize, const S: bool>(
+    unsafe fn block<V: Io, const C: usize, const S: bool, const HW: bool>(
         dst: *mut f32,
         i: usize,
         first: Opnd<V>,
@@ -376,7 +376,7 @@ pub(super) unsafe fn run_chain<V: Io, const B: usize, const STREAM: bool>(
         unsafe {
             let mut v: [V; C] = std::array::from_fn(|b| first.at(i + b * V::W));
             for (l, &s) in links.iter().zip(sides) {
-                apply_link(l, s, &mut v, i);
+                apply_link::<V, C, HW>(l, s, &mut v, i);
             }
             for (b, x) in v.iter().enumerate() {
                 if S {
@@ -390,12 +390,12 @@ pub(super) unsafe fn run_chain<V: Io, const B: usize, const STREAM: bool>(
     let mut i = 0;
     while i + B * V::W <= n {
         // SAFETY: i + B * W <= n.
-        unsafe { block::<V, B, STREAM>(dst, i, first, links, sides) };
+        unsafe { block::<V, B, STREAM, HW>(dst, i, first, links, sides) };
         i += B * V::W;
     }
     while i + V::W <= n {
         // SAFETY: i + W <= n.
-        unsafe { block::<V, 1, STREAM>(dst, i, first, links, sides) };
+        unsafe { block::<V, 1, STREAM, HW>(dst, i, first, links, sides) };
         i += V::W;
     }
     // The last few elements one at a time: the same operations on vectors of one element.
@@ -410,7 +410,7 @@ pub(super) unsafe fn run_chain<V: Io, const B: usize, const STREAM: bool>(
         unsafe {
             let mut v = [Opnd::<V>::of(one(src[init], j)).at(0)];
             for l in links {
-                apply_link(l, Opnd::of(one(side(l), j)), &mut v, 0);
+                apply_link::<V, 1, HW>(l, Opnd::of(one(side(l), j)), &mut v, 0);
             }
             v[0].store(lane.as_mut_ptr());
             *dst.add(j) = lane[0];

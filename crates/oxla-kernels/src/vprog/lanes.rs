@@ -151,6 +151,15 @@ pub(crate) trait Io: Lanes {
     /// f32; a NaN keeps its sign and top payload bits and is quieted (`half`'s
     /// `bf16::from_f32`, which the interpreter and the JIT's loops round with).
     fn round_bf16(self) -> Self;
+    /// [`Io::round_bf16`] by the CPU's own conversion where it has one (AVX512_BF16's
+    /// `vcvtneps2bf16`), the same bits.
+    ///
+    /// # Safety
+    /// The CPU runs the conversion (the AVX-512 form: AVX512_BF16 and AVX512DQ).
+    #[inline(always)]
+    unsafe fn round_bf16_hw(self) -> Self {
+        self.round_bf16()
+    }
     /// Each lane rounded to the nearest f16 (ties to even, overflow to infinity), held as
     /// f32; a NaN keeps its sign and top payload bits and is quieted (`half`'s
     /// `f16::from_f32`, which the JIT's loops round with; F16C's `vcvtps2ph` does the same).
@@ -173,6 +182,18 @@ pub(crate) trait Io: Lanes {
     /// # Safety
     /// `p` holds `W` bytes.
     unsafe fn store_i8(self, p: *mut u8, signed: bool);
+}
+
+/// `x` rounded to bf16: by [`Io::round_bf16_hw`] when `HW` (whose caller promises the CPU
+/// runs it), else by [`Io::round_bf16`].
+#[inline(always)]
+pub(super) fn round_bf16<V: Io, const HW: bool>(x: V) -> V {
+    if HW {
+        // SAFETY: `HW` is only set by an entry point that checked the CPU.
+        unsafe { x.round_bf16_hw() }
+    } else {
+        x.round_bf16()
+    }
 }
 
 /// The lane's bits as an i32, and back.

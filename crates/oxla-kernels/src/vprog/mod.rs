@@ -29,7 +29,7 @@ mod x86;
 
 use analysis::{chains, fuse_xor_shifts};
 use chain::{run_chain, Chains, CHAIN_BLOCK};
-use lanes::{binary, divide, iota, unary, Io, Portable};
+use lanes::{binary, divide, iota, round_bf16, unary, Io, Portable};
 pub use narrow::{exact_bf16, exact_f16};
 pub use op::{signed_magic_32, Cmp, VOp, MIN_IOTA_ROW, STRIDED_32, STRIDED_BF16, STRIDED_F16};
 
@@ -332,7 +332,7 @@ impl VProg {
             // SAFETY: as the caller promises.
             VIsa::Avx2 => unsafe { x86::run_avx2(self, inputs, out, lo, hi) },
             // SAFETY: as the caller promises.
-            _ => unsafe { self.eval::<Portable>(isa, inputs, out, lo, hi) },
+            _ => unsafe { self.eval::<Portable, false>(isa, inputs, out, lo, hi) },
         }
     }
 
@@ -341,7 +341,7 @@ impl VProg {
     /// # Safety
     /// As for [`VProg::run`]; the CPU runs `V` and `isa`.
     #[inline(always)]
-    unsafe fn eval<V: Io>(
+    unsafe fn eval<V: Io, const HW: bool>(
         &self,
         isa: VIsa,
         inputs: *const *const f32,
@@ -420,7 +420,7 @@ impl VProg {
                         let mut one = [0f32; 1];
                         // SAFETY: `one` holds the one element; the operands are splats.
                         unsafe {
-                            run_chain::<V, CHAIN_BLOCK, false>(
+                            run_chain::<V, CHAIN_BLOCK, false, HW>(
                                 one.as_mut_ptr(),
                                 1,
                                 init as usize,
@@ -435,9 +435,21 @@ impl VProg {
                     // earlier steps' values for this chunk.
                     unsafe {
                         if stream && i + 1 == len {
-                            run_chain::<V, CHAIN_BLOCK, true>(dst, n, init as usize, links, &src)
+                            run_chain::<V, CHAIN_BLOCK, true, HW>(
+                                dst,
+                                n,
+                                init as usize,
+                                links,
+                                &src,
+                            )
                         } else {
-                            run_chain::<V, CHAIN_BLOCK, false>(dst, n, init as usize, links, &src)
+                            run_chain::<V, CHAIN_BLOCK, false, HW>(
+                                dst,
+                                n,
+                                init as usize,
+                                links,
+                                &src,
+                            )
                         }
                     };
                     src[i] = Src::Ptr(dst);
@@ -726,7 +738,7 @@ impl VProg {
                         src[a as usize],
                         n,
                         #[inline(always)]
-                        |x: V| x.round_bf16(),
+                        |x: V| round_bf16::<V, HW>(x),
                     ),
                     VOp::RoundF16(a) => unary::<V>(
                         dst,
@@ -777,9 +789,9 @@ impl VProg {
                                 // SAFETY: dst and args hold n floats.
                                 unsafe {
                                     if f16 {
-                                        narrow::fix::<V, true>(dst, args.as_ptr(), n, f)
+                                        narrow::fix::<V, true, HW>(dst, args.as_ptr(), n, f)
                                     } else {
-                                        narrow::fix::<V, false>(dst, args.as_ptr(), n, f)
+                                        narrow::fix::<V, false, HW>(dst, args.as_ptr(), n, f)
                                     }
                                 };
                                 Src::Ptr(dst)

@@ -12,7 +12,7 @@
 //! `crates/oxla-codegen/tests/vprog_bf16.rs` checks every bf16 and every f16 argument of
 //! every function against `oxla-elem`, bit for bit.
 
-use super::lanes::{Io, Portable};
+use super::lanes::{round_bf16, Io, Portable};
 use super::Src;
 use crate::vmath::{Lanes, VFunc};
 
@@ -219,28 +219,33 @@ pub(super) unsafe fn store_f16<V: Io>(dst: *mut u16, a: Src, n: usize) {
 /// # Safety
 /// `dst` and `args` hold `n` floats.
 #[inline(always)]
-pub(super) unsafe fn fix<V: Io, const F16: bool>(
+pub(super) unsafe fn fix<V: Io, const F16: bool, const HW: bool>(
     dst: *mut f32,
     args: *const f32,
     n: usize,
     f: VFunc,
 ) {
     #[inline(always)]
-    fn round<V: Io, const F16: bool>(y: V) -> V {
+    fn round<V: Io, const F16: bool, const HW: bool>(y: V) -> V {
         if F16 {
             y.round_f16()
         } else {
-            y.round_bf16()
+            round_bf16::<V, HW>(y)
         }
     }
     #[inline(always)]
-    unsafe fn at<V: Io, const F16: bool>(dst: *mut f32, args: *const f32, i: usize, f: VFunc) {
+    unsafe fn at<V: Io, const F16: bool, const HW: bool>(
+        dst: *mut f32,
+        args: *const f32,
+        i: usize,
+        f: VFunc,
+    ) {
         let slack = V::splat(f32::from_bits(SLACK));
         // SAFETY: the caller's i + W <= n.
         let y = unsafe { V::load(dst.add(i)) };
-        let r = round::<V, F16>(y);
-        let lo = round::<V, F16>(y.isub(slack));
-        let hi = round::<V, F16>(y.iadd(slack));
+        let r = round::<V, F16, HW>(y);
+        let lo = round::<V, F16, HW>(y.isub(slack));
+        let hi = round::<V, F16, HW>(y.iadd(slack));
         // SAFETY: as above.
         unsafe { r.store(dst.add(i)) };
         let d = lo.xor(r).or(hi.xor(r));
@@ -266,12 +271,12 @@ pub(super) unsafe fn fix<V: Io, const F16: bool>(
     let mut i = 0;
     while i + V::W <= n {
         // SAFETY: i + W <= n.
-        unsafe { at::<V, F16>(dst, args, i, f) };
+        unsafe { at::<V, F16, HW>(dst, args, i, f) };
         i += V::W;
     }
     while i < n {
         // SAFETY: i < n.
-        unsafe { at::<Portable, F16>(dst, args, i, f) };
+        unsafe { at::<Portable, F16, false>(dst, args, i, f) };
         i += 1;
     }
 }

@@ -736,6 +736,62 @@ fn f16_lanes_match_the_portable_twin() {
     }
 }
 
+/// Rounding to bf16 gives `half`'s bits at every width and by the CPU's conversion
+/// (`vcvtneps2bf16`, which reads subnormals as zero: those lanes are redone), for every bf16
+/// value's neighbourhood: each top half with low halves at and around the rounding points.
+#[test]
+fn bf16_rounding_matches_half_at_every_width() {
+    fn check<V: Io, const HW: bool>() {
+        let lows = [0u32, 1, 0x7fff, 0x8000, 0x8001, 0xfffe, 0xffff, 0x1234];
+        let xs: Vec<f32> = (0..1u32 << 16)
+            .flat_map(|t| lows.iter().map(move |&l| f32::from_bits(t << 16 | l)))
+            .collect();
+        for i in (0..xs.len()).step_by(V::W) {
+            // SAFETY: xs holds a multiple of W floats.
+            let v = lanes::round_bf16::<V, HW>(unsafe { V::load(xs.as_ptr().add(i)) });
+            let mut r = [0f32; 16];
+            // SAFETY: at most 16 lanes.
+            unsafe { v.store(r.as_mut_ptr()) };
+            for k in 0..V::W {
+                let x = xs[i + k];
+                let want = half::bf16::from_f32(x).to_f32();
+                assert_eq!(r[k].to_bits(), want.to_bits(), "{:#010x}", x.to_bits());
+            }
+        }
+    }
+    check::<Portable, false>();
+    #[cfg(target_arch = "x86_64")]
+    {
+        if VIsa::Avx512.available() {
+            // SAFETY: the CPU has AVX-512F.
+            unsafe { avx512(check::<crate::vmath::x86::Z, false>) };
+            if x86::hw_bf16() {
+                // SAFETY: the CPU has AVX-512F, AVX512DQ and AVX512_BF16.
+                unsafe { avx512_bf16(check::<crate::vmath::x86::Z, true>) };
+            }
+        }
+        if VIsa::Avx2.available() {
+            // SAFETY: the CPU has AVX2, FMA and F16C.
+            unsafe { avx2(check::<crate::vmath::x86::Y, false>) };
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn avx512(f: fn()) {
+        f()
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bf16")]
+    unsafe fn avx512_bf16(f: fn()) {
+        f()
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma,f16c")]
+    unsafe fn avx2(f: fn()) {
+        f()
+    }
+}
+
 /// Maximum, minimum, comparisons and selects (as integer bit steps): a clamped softplus,
 /// select(x != x, x, max(x, 0) + log1p(exp(-|x|))) clamped to [0, 4], and integer selects
 /// on signed and unsigned comparisons, at every width against the step-by-step reference

@@ -177,6 +177,20 @@ impl Io for Z {
             zi(_mm512_mask_blend_epi32(is_nan, rne, nan))
         }
     }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bf16")]
+    unsafe fn round_bf16_hw(self) -> Self {
+        // `vcvtneps2bf16` rounds as `round_bf16` (ties to even, a NaN's top bits quieted)
+        // but reads a subnormal as zero: such lanes (rare) take the integer rounding.
+        let h: __m256i = unsafe { std::mem::transmute(_mm512_cvtneps_pbh(self.0)) };
+        let r = zi(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(h)));
+        let sub = _mm512_fpclass_ps_mask::<0x20>(self.0);
+        if sub == 0 {
+            r
+        } else {
+            zi(_mm512_mask_blend_epi32(sub, iz(r), iz(self.round_bf16())))
+        }
+    }
     #[inline(always)]
     fn round_f16(self) -> Self {
         unsafe {
@@ -427,7 +441,40 @@ pub(super) unsafe fn run_avx512(
     lo: usize,
     hi: usize,
 ) {
-    unsafe { p.eval::<Z>(VIsa::Avx512, inputs, out, lo, hi) }
+    if hw_bf16() {
+        // SAFETY: as the caller promises; the CPU has AVX512_BF16 and AVX512DQ.
+        return unsafe { run_avx512_bf16(p, inputs, out, lo, hi) };
+    }
+    unsafe { p.eval::<Z, false>(VIsa::Avx512, inputs, out, lo, hi) }
+}
+
+/// Whether bf16 rounding may use the CPU's conversion (AVX512_BF16, with AVX512DQ for its
+/// subnormal check); `OXLA_VPROG_BF16=0` keeps the integer rounding (to compare).
+pub(super) fn hw_bf16() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| {
+        std::arch::is_x86_feature_detected!("avx512bf16")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::env::var("OXLA_VPROG_BF16").map_or(true, |v| v != "0")
+    })
+}
+
+/// [`run_avx512`] with bf16 rounding by `vcvtneps2bf16`: each rounding of a bf16 step is
+/// six operations instead of nine (the GELU in bf16, 4 Mi elements on 2 threads, Intel
+/// Xeon, three alternating pairs: 3.04-3.29 -> 2.81-2.97 ms; port 5, which the conversion,
+/// the widening and the subnormal check share, bounds the gain).
+///
+/// # Safety
+/// As for `VProg::run`; the CPU has AVX-512F, AVX512DQ and AVX512_BF16.
+#[target_feature(enable = "avx512f,avx512dq,avx512bf16")]
+unsafe fn run_avx512_bf16(
+    p: &VProg,
+    inputs: *const *const f32,
+    out: *mut f32,
+    lo: usize,
+    hi: usize,
+) {
+    unsafe { p.eval::<Z, true>(VIsa::Avx512, inputs, out, lo, hi) }
 }
 
 /// # Safety
@@ -440,5 +487,5 @@ pub(super) unsafe fn run_avx2(
     lo: usize,
     hi: usize,
 ) {
-    unsafe { p.eval::<Y>(VIsa::Avx2, inputs, out, lo, hi) }
+    unsafe { p.eval::<Y, false>(VIsa::Avx2, inputs, out, lo, hi) }
 }
