@@ -257,6 +257,11 @@ impl Programs {
         then: Option<oxla_kernels::Epilogue>,
         pre: Option<&PackedAny>,
     ) -> Result<()> {
+        // An empty result has nothing to compute, and an empty operand's layout may give
+        // leading dimensions no kernel accepts (a zero-size batch dimension's strides).
+        if g.batch == 0 || g.m == 0 || g.n == 0 {
+            return Ok(());
+        }
         let (a, b, c) = (SendPtr(a), SendPtr(b), SendPtr(c));
         match (g.types.lhs, g.types.rhs, g.types.out) {
             (PrimitiveType::F64, PrimitiveType::F64, PrimitiveType::F64) => {
