@@ -357,6 +357,41 @@ extern "C" fn vprog_f32(
     unsafe { oxla_kernels::vprog::VProg::run_bytes(prog, inputs, out, lo as usize, hi as usize) }
 }
 
+/// `fn(op, x, out, init, lo, hi, geometry)`: outputs `[lo, hi)` of an f32 reduce-window
+/// of `x` (`oxla_kernels::window`), its geometry the words the JIT embedded.
+extern "C" fn window_f32(
+    op: i64,
+    x: *const f32,
+    out: *mut f32,
+    init: f32,
+    lo: i64,
+    hi: i64,
+    geometry: *const i64,
+) {
+    use oxla_kernels::window::{reduce_window, Window};
+    let Some(op) = oxla_kernels::colreduce::ColOp::from_code(op) else {
+        return;
+    };
+    if x.is_null() || out.is_null() || geometry.is_null() || lo < 0 || hi <= lo {
+        return;
+    }
+    // SAFETY: the JIT embeds the geometry's words, its rank first, for the kernel's
+    // lifetime (a rank over 64 is not one it wrote).
+    let words = unsafe {
+        let r = *geometry;
+        if !(1..=64).contains(&r) {
+            return;
+        }
+        std::slice::from_raw_parts(geometry, 1 + 6 * r as usize)
+    };
+    let Some(g) = Window::from_words(words) else {
+        return;
+    };
+    // SAFETY: the JIT passes its kernel's input and output, of the geometry's sizes, and a
+    // range of the output.
+    unsafe { reduce_window(op, x, out, init, (lo as usize, hi as usize), &g) }
+}
+
 /// `fn(op, x, out, init, lo, hi, rows, inner)`: outputs `[lo, hi)` of an f32 reduction of
 /// `x`, viewed as `[outer, rows, inner]`, over its rows (`oxla_kernels::colreduce`).
 #[allow(clippy::too_many_arguments)]
@@ -495,6 +530,12 @@ pub(crate) fn symbols() -> Vec<Helper> {
         "oxla_colreduce_f32",
         colreduce_f32 as *const u8,
         vec![I64, I64, I64, F32, I64, I64, I64, I64],
+        None,
+    ));
+    v.push((
+        "oxla_window_f32",
+        window_f32 as *const u8,
+        vec![I64, I64, I64, F32, I64, I64, I64],
         None,
     ));
     v.push((

@@ -348,6 +348,42 @@ fn build_kernel(
                 lanes: 1,
             },
         )?;
+    } else if let Some((code, x, geom)) = window_pool(m, body, root, &ctx.leaves)
+        .filter(|_| flat.is_none() && spec.mode == KernelMode::Loop(LoopSchedule::Elementwise))
+    {
+        // A channels-last pooling window in one call at the CPU's width
+        // (`oxla_kernels::window`): the task's rows of the split dimension to flat output
+        // indices, the geometry embedded in the kernel's constants.
+        let init = em.emit1(
+            &ctx,
+            body.instr(root).operands[1],
+            &emit::Idx {
+                d: vec![],
+                lanes: 1,
+            },
+        )?;
+        let (lo, hi) = (
+            em.b.ins().imul_imm_s(start, per_row),
+            em.b.ins().imul_imm_s(end, per_row),
+        );
+        let words: Vec<u8> = geom
+            .to_words()
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let words = words.into_boxed_slice();
+        let addr = words.as_ptr() as i64;
+        em.consts.push(words);
+        let args = [
+            em.iconst(code),
+            x,
+            out_ptrs[0],
+            init.v,
+            lo,
+            hi,
+            em.iconst(addr),
+        ];
+        em.call_helper_void("oxla_window_f32", &args)?;
     } else {
         // Transcendentals at the full vector width where the row is long enough.
         // Kernels with bf16 or f16 values, or an f32 result quantized to bytes, run one lane
@@ -549,6 +585,85 @@ fn wide_column_reduce(
     let rows: i64 = dims[first..=last].iter().product();
     let inner: i64 = dims[last + 1..].iter().product();
     Some((code, ptr, rows, inner))
+}
+
+/// Where window reduction `root` of `body` runs as one `oxla_kernels::window` call: an f32
+/// reduce-window of one kernel input read as it is (its pointer among `leaves`) whose
+/// reducer is add, multiply, max or min of its parameters in order, the window leaving
+/// the last dimension alone and no base dilation or reversal, on a CPU with AVX-512F.
+/// Returns the operation's code, the input's pointer and the geometry.
+fn window_pool(
+    m: &HloModule,
+    body: &oxla_hlo::HloComputation,
+    root: InstrId,
+    leaves: &emit::Leaves,
+) -> Option<(
+    i64,
+    cranelift_codegen::ir::Value,
+    oxla_kernels::window::Window,
+)> {
+    use oxla_kernels::colreduce::ColOp;
+    let ins = body.instr(root);
+    let Op::ReduceWindow(w) = &ins.op else {
+        return None;
+    };
+    let x = *ins.operands.first()?;
+    if ins.operands.len() != 2
+        || ins.shape.element_type() != PrimitiveType::F32
+        || body.instr(x).shape.element_type() != PrimitiveType::F32
+        || !oxla_kernels::window::wide()
+    {
+        return None;
+    }
+    // The reducer: one binary op of parameters 0 and 1 in that order (the JIT folds
+    // `op(running, next)`; the kernel's max and min pick NaNs by that order).
+    let red = m.computation(*ins.called.first()?);
+    let r = red.root_instr();
+    let is_param = |k: usize, n: usize| {
+        r.operands
+            .get(k)
+            .is_some_and(|&o| matches!(red.instr(o).op, Op::Parameter { number } if number == n))
+    };
+    let code = match r.op {
+        Op::Binary(oxla_hlo::BinaryOp::Add) => ColOp::Add,
+        Op::Binary(oxla_hlo::BinaryOp::Mul) => ColOp::Mul,
+        Op::Binary(oxla_hlo::BinaryOp::Max) => ColOp::Max,
+        Op::Binary(oxla_hlo::BinaryOp::Min) => ColOp::Min,
+        _ => return None,
+    };
+    if red.parameters.len() != 2 || !is_param(0, 0) || !is_param(1, 1) {
+        return None;
+    }
+    let emit::Leaves::Buffers(ptrs) = leaves else {
+        return None;
+    };
+    let ptr = (*ptrs.get(x.index())?)?;
+    let in_dims = body.instr(x).shape.dims();
+    let out_dims = ins.shape.dims();
+    let plain = w
+        .dimensions
+        .iter()
+        .all(|d| d.base_dilation == 1 && !d.window_reversal);
+    let last = w.dimensions.last()?;
+    let channels = last.size == 1 && last.stride == 1 && last.padding_low == 0;
+    if !plain || !channels || w.dimensions.len() != in_dims.len() {
+        return None;
+    }
+    let u = |v: i64| usize::try_from(v).ok();
+    let field = |f: &dyn Fn(&oxla_hlo::WindowDimension) -> i64| -> Option<Vec<usize>> {
+        w.dimensions.iter().map(|d| u(f(d))).collect()
+    };
+    let geom = oxla_kernels::window::Window {
+        in_dims: in_dims.iter().map(|&d| u(d)).collect::<Option<_>>()?,
+        out_dims: out_dims.iter().map(|&d| u(d)).collect::<Option<_>>()?,
+        size: field(&|d| d.size)?,
+        stride: field(&|d| d.stride)?,
+        pad_low: field(&|d| d.padding_low)?,
+        dilation: field(&|d| d.window_dilation)?,
+    };
+    // The kernel's own check of the geometry (the channels untouched).
+    oxla_kernels::window::Window::from_words(&geom.to_words())?;
+    Some((code.code(), ptr, geom))
 }
 
 pub(crate) fn split_dim(dims: &[i64]) -> usize {

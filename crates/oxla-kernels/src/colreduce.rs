@@ -35,7 +35,7 @@ impl ColOp {
 
 /// One step of a column's fold: `a` the running value, `b` the next row's element.
 #[inline(always)]
-fn step(op: ColOp, a: f32, b: f32) -> f32 {
+pub(crate) fn step(op: ColOp, a: f32, b: f32) -> f32 {
     match op {
         ColOp::Add => a + b,
         ColOp::Mul => a * b,
@@ -131,14 +131,14 @@ unsafe fn sweep_scalar(
 }
 
 #[cfg(target_arch = "x86_64")]
-mod x86 {
+pub(crate) mod x86 {
     use std::arch::x86_64::*;
 
     use super::ColOp;
 
     /// One step on 16 columns (`a` running, `b` the row's).
     #[inline(always)]
-    unsafe fn step(op: ColOp, a: __m512, b: __m512) -> __m512 {
+    pub(crate) unsafe fn step(op: ColOp, a: __m512, b: __m512) -> __m512 {
         unsafe {
             match op {
                 ColOp::Add => _mm512_add_ps(a, b),

@@ -67,6 +67,7 @@ pub mod transpose;
 pub mod trig;
 pub mod vmath;
 pub mod vprog;
+pub mod window;
 
 pub use conv::{conv_f32, conv_f32_with, conv_isa, ConvArgs, ConvWindowDim};
 pub use gemm::{
