@@ -357,6 +357,61 @@ extern "C" fn vprog_f32(
     unsafe { oxla_kernels::vprog::VProg::run_bytes(prog, inputs, out, lo as usize, hi as usize) }
 }
 
+/// `fn(program, inputs, out, init, lo, hi, d)`: `out[r]` = `init` plus the sum, in the JIT's
+/// row order (`oxla_kernels::rowsum`), of a vector program's elements `[r d, (r + 1) d)`,
+/// for rows `[lo, hi)`; blocks of rows are computed into a per-thread buffer.
+extern "C" fn vprog_row_sums(
+    prog: *const u8,
+    inputs: *const *const f32,
+    out: *mut f32,
+    init: f32,
+    lo: i64,
+    hi: i64,
+    d: i64,
+) {
+    /// Elements one block of rows computes at once (32 KiB: in L1 and L2 when summed).
+    const BLOCK: usize = 8192;
+    thread_local! {
+        static ROWS: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let (Ok(lo), Ok(hi), Ok(d)) = (usize::try_from(lo), usize::try_from(hi), usize::try_from(d))
+    else {
+        return;
+    };
+    if prog.is_null() || inputs.is_null() || out.is_null() || d == 0 || hi <= lo {
+        return;
+    }
+    let p = prog.cast::<oxla_kernels::vprog::VProg>();
+    // SAFETY: the JIT passes a program it embedded (read in place where aligned).
+    let copy;
+    let prog = unsafe {
+        if p.is_aligned() {
+            &*p
+        } else {
+            copy = std::ptr::read_unaligned(p);
+            &copy
+        }
+    };
+    let block = (BLOCK / d).max(1);
+    ROWS.with_borrow_mut(|buf| {
+        let mut r0 = lo;
+        while r0 < hi {
+            let r1 = hi.min(r0 + block);
+            buf.clear();
+            buf.resize((r1 - r0) * d, 0.0);
+            // SAFETY: the JIT passes its kernel's inputs (arrays of the operand's elements,
+            // `hi d` at least) and output (`hi` sums); `buf` holds the block's elements.
+            unsafe {
+                prog.run_at(inputs, buf.as_mut_ptr(), r0 * d, r0 * d, r1 * d);
+                for (k, row) in buf.chunks_exact(d).enumerate() {
+                    *out.add(r0 + k) = oxla_kernels::rowsum::row_sum(row, init);
+                }
+            }
+            r0 = r1;
+        }
+    })
+}
+
 /// `fn(op, x, out, init, lo, hi, geometry)`: outputs `[lo, hi)` of an f32 reduce-window
 /// of `x` (`oxla_kernels::window`), its geometry the words the JIT embedded.
 extern "C" fn window_f32(
@@ -530,6 +585,12 @@ pub(crate) fn symbols() -> Vec<Helper> {
         "oxla_colreduce_f32",
         colreduce_f32 as *const u8,
         vec![I64, I64, I64, F32, I64, I64, I64, I64],
+        None,
+    ));
+    v.push((
+        "oxla_vprog_row_sums",
+        vprog_row_sums as *const u8,
+        vec![I64, I64, I64, F32, I64, I64, I64],
         None,
     ));
     v.push((

@@ -348,6 +348,37 @@ fn build_kernel(
                 lanes: 1,
             },
         )?;
+    } else if let Some((prog, d)) = row_sum_program(m, body, root, &leaf_ids)
+        .filter(|_| flat.is_none() && schedule == LoopSchedule::RowReduce && outs.len() == 1)
+    {
+        // Row sums of an element-wise program's values (a bf16 norm's squares, rounded per
+        // step): the program computes a block of rows at the CPU's full width, each row
+        // summed in the JIT loop's own order (`oxla_kernels::rowsum`), so the same bits.
+        let init = em.emit1(
+            &ctx,
+            body.instr(root).operands[1],
+            &emit::Idx {
+                d: vec![],
+                lanes: 1,
+            },
+        )?;
+        let (lo, hi) = (
+            em.b.ins().imul_imm_s(start, per_row),
+            em.b.ins().imul_imm_s(end, per_row),
+        );
+        let bytes = prog.to_bytes().into_boxed_slice();
+        let addr = bytes.as_ptr() as i64;
+        em.consts.push(bytes);
+        let args = [
+            em.iconst(addr),
+            in_arr,
+            out_ptrs[0],
+            init.v,
+            lo,
+            hi,
+            em.iconst(d),
+        ];
+        em.call_helper_void("oxla_vprog_row_sums", &args)?;
     } else if let Some((code, x, geom)) = window_pool(m, body, root, &ctx.leaves)
         .filter(|_| flat.is_none() && spec.mode == KernelMode::Loop(LoopSchedule::Elementwise))
     {
@@ -585,6 +616,62 @@ fn wide_column_reduce(
     let rows: i64 = dims[first..=last].iter().product();
     let inner: i64 = dims[last + 1..].iter().product();
     Some((code, ptr, rows, inner))
+}
+
+/// Longest row [`row_sum_program`] takes: a block of rows' buffer stays in L2.
+const ROW_PROGRAM_MAX: i64 = 1 << 15;
+
+/// Where reduction `root` of `body` is an f32 sum over the last dimension of an element-wise
+/// program of the kernel's inputs (`leaves`) that `vector_program.rs` takes, on a CPU with
+/// AVX-512F: the program of the operand and the row length. (A sum of a plain input or
+/// of a widened bf16 one is the reduce loop's, `emit/reduce.rs`.)
+fn row_sum_program(
+    m: &HloModule,
+    body: &oxla_hlo::HloComputation,
+    root: InstrId,
+    leaves: &[(InstrId, usize)],
+) -> Option<(oxla_kernels::vprog::VProg, i64)> {
+    let ins = body.instr(root);
+    let Op::Reduce { dimensions } = &ins.op else {
+        return None;
+    };
+    let x = *ins.operands.first()?;
+    let dims = body.instr(x).shape.dims();
+    let d = *dims.last()?;
+    let red = m.computation(*ins.called.first()?);
+    let plain_add = red.parameters.len() == 2
+        && matches!(red.root_instr().op, Op::Binary(oxla_hlo::BinaryOp::Add))
+        && red
+            .root_instr()
+            .operands
+            .iter()
+            .all(|&o| matches!(red.instr(o).op, Op::Parameter { .. }));
+    let wanted = ins.operands.len() == 2
+        && dimensions.as_slice() == [dims.len() as i64 - 1]
+        && ins.shape.element_type() == PrimitiveType::F32
+        && body.instr(x).shape.element_type() == PrimitiveType::F32
+        && plain_add
+        && (16..=ROW_PROGRAM_MAX).contains(&d)
+        && !plain_row(body, x)
+        && crate::schedule::wide_enabled()
+        && oxla_kernels::rowsum::wide();
+    if !wanted {
+        return None;
+    }
+    vector_program(body, x, dims, leaves).map(|p| (p, d))
+}
+
+/// Whether `x` is a kernel input, or one converted (the reduce loop's own rows).
+fn plain_row(body: &oxla_hlo::HloComputation, x: InstrId) -> bool {
+    let ins = body.instr(x);
+    match ins.op {
+        Op::Parameter { .. } => true,
+        Op::Convert => ins
+            .operands
+            .first()
+            .is_some_and(|&o| matches!(body.instr(o).op, Op::Parameter { .. })),
+        _ => false,
+    }
 }
 
 /// Where window reduction `root` of `body` runs as one `oxla_kernels::window` call: an f32

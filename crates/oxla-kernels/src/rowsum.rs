@@ -1,18 +1,75 @@
-//! The f32 sum of a row of bf16 values (each widened exactly), added in the JIT's own
+//! The f32 sum of a row of f32 or bf16 values (each widened exactly), added in the JIT's own
 //! order so that the bits are its row loop's: four 4-lane partial sums (element `j` into
 //! lane `j % 16` of them) while 16 elements remain, the four summed lane-wise in order, then
 //! 4-lane steps, the four lanes in order, the running value plus that, and the last
 //! elements one at a time. (Rows under 16 elements: one 4-lane partial sum.) A softmax's
 //! denominator over bf16 exponentials, a bf16 sum, run 16 lanes at a time with AVX-512F.
 
-/// bf16 bits widened to f32.
-#[inline(always)]
-fn widen(h: u16) -> f32 {
-    f32::from_bits((h as u32) << 16)
+/// A row's element type: f32, or bf16 bits widened exactly.
+pub trait RowElem: Copy {
+    fn f32(self) -> f32;
+    /// 16 elements widened.
+    ///
+    /// # Safety
+    /// `p` holds 16 elements; the CPU has AVX-512F.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn load16(p: *const Self) -> std::arch::x86_64::__m512;
+    /// 4 elements widened.
+    ///
+    /// # Safety
+    /// `p` holds 4 elements; the CPU has SSE4.1.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn load4(p: *const Self) -> std::arch::x86_64::__m128;
 }
 
-/// Whether [`row_sum_bf16`] runs at full width on this CPU (else its portable twin, slower
-/// than the JIT's own loop: `oxla-codegen` calls it only with AVX-512F).
+impl RowElem for f32 {
+    #[inline(always)]
+    fn f32(self) -> f32 {
+        self
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load16(p: *const f32) -> std::arch::x86_64::__m512 {
+        // SAFETY: as the caller promises.
+        unsafe { std::arch::x86_64::_mm512_loadu_ps(p) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load4(p: *const f32) -> std::arch::x86_64::__m128 {
+        // SAFETY: as the caller promises.
+        unsafe { std::arch::x86_64::_mm_loadu_ps(p) }
+    }
+}
+
+impl RowElem for u16 {
+    #[inline(always)]
+    fn f32(self) -> f32 {
+        f32::from_bits((self as u32) << 16)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load16(p: *const u16) -> std::arch::x86_64::__m512 {
+        use std::arch::x86_64::*;
+        // SAFETY: as the caller promises.
+        unsafe {
+            let h = _mm256_loadu_si256(p.cast());
+            _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(h)))
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load4(p: *const u16) -> std::arch::x86_64::__m128 {
+        use std::arch::x86_64::*;
+        // SAFETY: as the caller promises.
+        unsafe {
+            let h = _mm_loadl_epi64(p.cast());
+            _mm_castsi128_ps(_mm_slli_epi32::<16>(_mm_cvtepu16_epi32(h)))
+        }
+    }
+}
+
+/// Whether [`row_sum`] runs at full width on this CPU (else its portable twin, slower than
+/// the JIT's own loop: `oxla-codegen` calls it only with AVX-512F).
 pub fn wide() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -26,16 +83,21 @@ pub fn wide() -> bool {
 
 /// `cur` plus the sum of `xs` (bf16 bits), in the JIT's order (see the module doc).
 pub fn row_sum_bf16(xs: &[u16], cur: f32) -> f32 {
+    row_sum(xs, cur)
+}
+
+/// `cur` plus the sum of `xs` widened, in the JIT's order (see the module doc).
+pub fn row_sum<E: RowElem>(xs: &[E], cur: f32) -> f32 {
     #[cfg(target_arch = "x86_64")]
     if xs.len() >= 16 && wide() {
         // SAFETY: the CPU has AVX-512F.
-        return unsafe { x86::row_sum_bf16(xs, cur) };
+        return unsafe { x86::row_sum(xs, cur) };
     }
-    row_sum_bf16_scalar(xs, cur)
+    row_sum_scalar(xs, cur)
 }
 
 /// The portable twin.
-pub fn row_sum_bf16_scalar(xs: &[u16], cur: f32) -> f32 {
+pub fn row_sum_scalar<E: RowElem>(xs: &[E], cur: f32) -> f32 {
     let n = xs.len();
     let groups = if n >= 16 { 4 } else { 1 };
     let step = 4 * groups;
@@ -44,7 +106,7 @@ pub fn row_sum_bf16_scalar(xs: &[u16], cur: f32) -> f32 {
     while j + step <= n {
         for (a, acc) in acc.iter_mut().enumerate().take(groups) {
             for (i, v) in acc.iter_mut().enumerate() {
-                *v += widen(xs[j + 4 * a + i]);
+                *v += xs[j + 4 * a + i].f32();
             }
         }
         j += step;
@@ -57,14 +119,14 @@ pub fn row_sum_bf16_scalar(xs: &[u16], cur: f32) -> f32 {
     }
     while j + 4 <= n {
         for (i, t) in total.iter_mut().enumerate() {
-            *t += widen(xs[j + i]);
+            *t += xs[j + i].f32();
         }
         j += 4;
     }
     let h = ((total[0] + total[1]) + total[2]) + total[3];
     let mut cur = cur + h;
     for &x in &xs[j..] {
-        cur += widen(x);
+        cur += x.f32();
     }
     cur
 }
@@ -73,11 +135,11 @@ pub fn row_sum_bf16_scalar(xs: &[u16], cur: f32) -> f32 {
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::widen;
+    use super::RowElem;
 
-    /// [`super::row_sum_bf16`] for rows of at least 16 elements.
+    /// [`super::row_sum`] for rows of at least 16 elements.
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn row_sum_bf16(xs: &[u16], cur: f32) -> f32 {
+    pub(super) unsafe fn row_sum<E: RowElem>(xs: &[E], cur: f32) -> f32 {
         let n = xs.len();
         let p = xs.as_ptr();
         let mut j = 0;
@@ -85,9 +147,7 @@ mod x86 {
         unsafe {
             let mut acc = _mm512_setzero_ps();
             while j + 16 <= n {
-                let h = _mm256_loadu_si256(p.add(j) as *const __m256i);
-                let w = _mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(h));
-                acc = _mm512_add_ps(acc, _mm512_castsi512_ps(w));
+                acc = _mm512_add_ps(acc, E::load16(p.add(j)));
                 j += 16;
             }
             // Lanes 0-3, 4-7, 8-11, 12-15 are the JIT's four partial sums.
@@ -98,9 +158,7 @@ mod x86 {
             t = _mm_add_ps(t, _mm512_extractf32x4_ps::<2>(acc));
             t = _mm_add_ps(t, _mm512_extractf32x4_ps::<3>(acc));
             while j + 4 <= n {
-                let h = _mm_loadl_epi64(p.add(j) as *const __m128i);
-                let w = _mm_slli_epi32::<16>(_mm_cvtepu16_epi32(h));
-                t = _mm_add_ps(t, _mm_castsi128_ps(w));
+                t = _mm_add_ps(t, E::load4(p.add(j)));
                 j += 4;
             }
             let mut lanes = [0f32; 4];
@@ -108,7 +166,7 @@ mod x86 {
             let h = ((lanes[0] + lanes[1]) + lanes[2]) + lanes[3];
             let mut cur = cur + h;
             for &x in &xs[j..] {
-                cur += widen(x);
+                cur += x.f32();
             }
             cur
         }
@@ -133,9 +191,14 @@ mod tests {
                     (v.to_bits() >> 16) as u16
                 })
                 .collect();
+            let fs: Vec<f32> = xs.iter().map(|h| h.f32()).collect();
             for cur in [0.0f32, -0.0, 1.5, 1e6] {
-                let (a, b) = (row_sum_bf16(&xs, cur), row_sum_bf16_scalar(&xs, cur));
+                let (a, b) = (row_sum_bf16(&xs, cur), row_sum_scalar(&xs, cur));
                 assert_eq!(a.to_bits(), b.to_bits(), "n={n} cur={cur}");
+                // The same values as f32: the same sums.
+                let (c, d) = (row_sum(&fs, cur), row_sum_scalar(&fs, cur));
+                assert_eq!(c.to_bits(), a.to_bits(), "f32 n={n} cur={cur}");
+                assert_eq!(d.to_bits(), a.to_bits(), "f32 twin n={n} cur={cur}");
             }
         }
     }

@@ -312,6 +312,35 @@ impl VProg {
         unsafe { self.run_with(VIsa::detect(), inputs, out, lo, hi) }
     }
 
+    /// [`VProg::run`] writing element `e` to `out[e - at]` (`at` at most `lo`): a range's
+    /// values into a buffer of its own (a row to be reduced).
+    ///
+    /// # Safety
+    /// As for [`VProg::run`], but `out` holds `hi - at` values of the output's type.
+    pub unsafe fn run_at(
+        &self,
+        inputs: *const *const f32,
+        out: *mut f32,
+        at: usize,
+        lo: usize,
+        hi: usize,
+    ) {
+        // The steps address the output by element (`wrapping_add`, so this base may lie
+        // before the buffer); its elements are 4 bytes, or 2 or 1 for a narrow output.
+        let last = self.steps[..self.len as usize]
+            .last()
+            .map(|s| VOp::decode(s.op));
+        let base = match last {
+            Some(Some(VOp::OutputBf16(_) | VOp::OutputF16(_))) => {
+                out.cast::<u16>().wrapping_sub(at).cast()
+            }
+            Some(Some(VOp::OutputI8(..))) => out.cast::<u8>().wrapping_sub(at).cast(),
+            _ => out.wrapping_sub(at),
+        };
+        // SAFETY: as the caller promises; every element written is in `out`.
+        unsafe { self.run(inputs, base, lo.max(at), hi) }
+    }
+
     /// [`VProg::run`] with implementation `isa` (which the CPU must run).
     ///
     /// # Safety
@@ -404,9 +433,10 @@ impl VProg {
                     continue;
                 }
                 // SAFETY (the pointers below): inputs hold `hi` floats (arrays) or one
-                // (scalars); slots hold `slots` chunks; out holds `hi` floats.
+                // (scalars); slots hold `slots` chunks; out holds element `hi - 1`
+                // (`run_at`'s base may lie before its buffer: element c0 is in it).
                 let dst = if i + 1 == len {
-                    unsafe { out.add(c0) }
+                    out.wrapping_add(c0)
                 } else if (step.slot as usize) < MAX_SLOTS {
                     unsafe { base.add(step.slot as usize * chunk) }
                 } else {
@@ -530,7 +560,7 @@ impl VProg {
                         // SAFETY: the output holds `hi` bytes.
                         unsafe {
                             narrow::store_i8::<V>(
-                                out.cast::<u8>().add(c0),
+                                out.cast::<u8>().wrapping_add(c0),
                                 src[a as usize],
                                 n,
                                 signed,
@@ -750,14 +780,22 @@ impl VProg {
                     VOp::OutputBf16(a) => {
                         // SAFETY: the output holds `hi` bf16 values.
                         unsafe {
-                            narrow::store_bf16(out.cast::<u16>().add(c0), src[a as usize], n)
+                            narrow::store_bf16(
+                                out.cast::<u16>().wrapping_add(c0),
+                                src[a as usize],
+                                n,
+                            )
                         };
                         Src::Splat(0.0)
                     }
                     VOp::OutputF16(a) => {
                         // SAFETY: the output holds `hi` f16 values.
                         unsafe {
-                            narrow::store_f16::<V>(out.cast::<u16>().add(c0), src[a as usize], n)
+                            narrow::store_f16::<V>(
+                                out.cast::<u16>().wrapping_add(c0),
+                                src[a as usize],
+                                n,
+                            )
                         };
                         Src::Splat(0.0)
                     }
