@@ -121,3 +121,44 @@ pub(super) fn fuse_xor_shifts(ops: &[VOp]) -> Vec<VOp> {
     }
     ops
 }
+
+/// The narrow inputs chains read in place, and the chain that stores the output itself.
+///
+/// An `InputBf16` or `InputF16` step whose every reader runs in a chain is read by the
+/// chains as they go (widened in registers), not widened into a slot by a pass of its own.
+/// A last step `OutputBf16(a)` or `OutputF16(a)` whose value `a` is the end of a chain
+/// that nothing else reads: that chain stores the 16-bit values (its values are rounded
+/// to the type already) and the output step is skipped. (Only with chains running.)
+pub(super) fn narrow_io(ops: &[VOp], steps: &[Step]) -> ([bool; MAX_STEPS], Option<usize>) {
+    let n = ops.len();
+    let uses = use_counts(ops);
+    let mut outside = [false; MAX_STEPS];
+    for (j, op) in ops.iter().enumerate() {
+        let (xs, k) = op.operands();
+        if steps[j].chain == 0 {
+            for &x in &xs[..k] {
+                if let Some(o) = outside.get_mut(x as usize) {
+                    *o = true;
+                }
+            }
+        }
+    }
+    let mut lazy = [false; MAX_STEPS];
+    for (i, op) in ops.iter().enumerate() {
+        lazy[i] = matches!(op, VOp::InputBf16(_) | VOp::InputF16(_))
+            && i + 1 < n
+            && uses[i] > 0
+            && !outside[i];
+    }
+    let fuse_out = match ops.last() {
+        Some(&(VOp::OutputBf16(a) | VOp::OutputF16(a))) => {
+            let a = a as usize;
+            let ends_chain = steps
+                .get(a)
+                .is_some_and(|s| s.chain > 0 && s.chain != CHAIN_MEMBER);
+            (ends_chain && uses[a] == 1).then_some(a)
+        }
+        _ => None,
+    };
+    (lazy, fuse_out)
+}

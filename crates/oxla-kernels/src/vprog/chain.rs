@@ -8,7 +8,25 @@ use super::*;
 pub(super) enum Opnd<V> {
     Ptr(*const f32),
     Vec(V),
+    /// A narrow input read in place, widened as it is read.
+    Bf16(*const u16),
+    F16(*const u16),
 }
+
+/// Where a step's values are a narrow input left in its own memory (read by chains only:
+/// no pass widens it into a slot), this chunk's part of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Narrow {
+    No,
+    Bf16(*const u16),
+    F16(*const u16),
+}
+
+/// Where a chain's last values go: floats, or (already rounded to the type) bf16 or f16
+/// bits in the program's output ([`run_chain`]'s `OUT`).
+pub(super) const OUT_F32: u8 = 0;
+pub(super) const OUT_BF16: u8 = 1;
+pub(super) const OUT_F16: u8 = 2;
 
 impl<V: Io> Opnd<V> {
     fn of(s: Src) -> Opnd<V> {
@@ -18,17 +36,48 @@ impl<V: Io> Opnd<V> {
         }
     }
 
+    /// Step `k`'s values: in place where they are a narrow input ([`Narrow`]).
+    fn step(k: usize, src: &[Src], narrow: &[Narrow]) -> Opnd<V> {
+        match narrow[k] {
+            Narrow::No => Opnd::of(src[k]),
+            Narrow::Bf16(p) => Opnd::Bf16(p),
+            Narrow::F16(p) => Opnd::F16(p),
+        }
+    }
+
     /// The vector at element `i`.
     ///
     /// # Safety
-    /// A pointer operand holds `i + W` floats.
+    /// A pointer operand holds `i + W` values.
     #[inline(always)]
     unsafe fn at(self, i: usize) -> V {
-        match self {
-            // SAFETY: as the caller promises.
-            Opnd::Ptr(p) => unsafe { V::load(p.add(i)) },
-            Opnd::Vec(v) => v,
+        // SAFETY: as the caller promises.
+        unsafe {
+            match self {
+                Opnd::Ptr(p) => V::load(p.add(i)),
+                Opnd::Vec(v) => v,
+                Opnd::Bf16(p) => V::load_bf16(p.add(i)),
+                Opnd::F16(p) => V::load_f16(p.add(i)),
+            }
         }
+    }
+
+    /// Element `j` alone (a splat).
+    ///
+    /// # Safety
+    /// A pointer operand holds `j + 1` values.
+    #[inline(always)]
+    unsafe fn one(self, j: usize) -> Opnd<V> {
+        // SAFETY: as the caller promises.
+        let x = unsafe {
+            match self {
+                Opnd::Vec(_) => return self,
+                Opnd::Ptr(p) => *p.add(j),
+                Opnd::Bf16(p) => Portable::load_bf16(p.add(j)).0,
+                Opnd::F16(p) => Portable::load_f16(p.add(j)).0,
+            }
+        };
+        Opnd::Vec(V::splat(x))
     }
 }
 
@@ -333,39 +382,64 @@ pub(super) const CHAIN_BLOCK: usize = 8;
 pub(super) const MAX_LINKS: usize = 16;
 
 /// Runs the chain `links` (its first value the step `init`'s) over a chunk of `n`
-/// elements into `dst`, the operands it reads from `src`.
+/// elements into `dst`, the operands it reads from `src` (or in place, `narrow`); `OUT`
+/// says what `dst` holds ([`OUT_F32`], [`OUT_BF16`], [`OUT_F16`]), `STREAM` that f32
+/// stores go around the caches.
 ///
 /// # Safety
-/// `dst` holds `n` floats, every pointer operand in `src` the chunk's `n`; `dst` overlaps
-/// an operand only at the same positions (each block is read before it is written).
+/// `dst` holds `n` values of its kind, every pointer operand the chunk's `n`; `dst`
+/// overlaps an operand only at the same positions (each block is read before it is
+/// written).
 #[inline(always)]
-pub(super) unsafe fn run_chain<V: Io, const B: usize, const STREAM: bool, const HW: bool>(
+pub(super) unsafe fn run_chain<
+    V: Io,
+    const B: usize,
+    const STREAM: bool,
+    const HW: bool,
+    const OUT: u8,
+>(
     dst: *mut f32,
     n: usize,
     init: usize,
     links: &[Link],
-    src: &[Src],
+    (src, narrow): (&[Src], &[Narrow]),
 ) {
     let side = |l: &Link| {
         if l.side == u32::MAX {
-            Src::Splat(0.0)
+            Opnd::Vec(V::splat(0.0))
         } else {
-            src[l.side as usize]
+            Opnd::step(l.side as usize, src, narrow)
         }
     };
     // Each link's other operand, resolved once per chunk.
     let mut sides = [Opnd::Vec(V::splat(0.0)); MAX_LINKS];
     for (s, l) in sides.iter_mut().zip(links) {
-        *s = Opnd::of(side(l));
+        *s = side(l);
     }
     let sides = &sides[..links.len()];
-    let first: Opnd<V> = Opnd::of(src[init]);
-    /// The chain over the `C` vectors at element `i`, into `dst` (`S`: streamed).
+    let first: Opnd<V> = Opnd::step(init, src, narrow);
+    /// Stores vector `x` at element `i` of `dst` as `OUT` says.
     ///
     /// # Safety
-    /// `dst` and every pointer operand hold `i + C * W` floats.
+    /// `dst` holds `i + W` values of its kind.
     #[inline(always)]
-    unsafe fn block<V: Io, const C: usize, const S: bool, const HW: bool>(
+    unsafe fn put<V: Io, const S: bool, const OUT: u8>(x: V, dst: *mut f32, i: usize) {
+        // SAFETY: as the caller promises.
+        unsafe {
+            match OUT {
+                OUT_BF16 => x.store_bf16(dst.cast::<u16>().add(i)),
+                OUT_F16 => x.store_f16(dst.cast::<u16>().add(i)),
+                _ if S => x.stream(dst.add(i)),
+                _ => x.store(dst.add(i)),
+            }
+        }
+    }
+    /// The chain over the `C` vectors at element `i`, into `dst`.
+    ///
+    /// # Safety
+    /// `dst` and every pointer operand hold `i + C * W` values.
+    #[inline(always)]
+    unsafe fn block<V: Io, const C: usize, const S: bool, const HW: bool, const OUT: u8>(
         dst: *mut f32,
         i: usize,
         first: Opnd<V>,
@@ -374,46 +448,42 @@ pub(super) unsafe fn run_chain<V: Io, const B: usize, const STREAM: bool, const 
     ) {
         // SAFETY: as the caller promises.
         unsafe {
-            let mut v: [V; C] = std::array::from_fn(|b| first.at(i + b * V::W));
+            // A loop, not `array::from_fn`: its closure, not inlined into this function's
+            // target features, would call the loads' intrinsics out of line.
+            let mut v = [V::splat(0.0); C];
+            for (b, x) in v.iter_mut().enumerate() {
+                *x = first.at(i + b * V::W);
+            }
             for (l, &s) in links.iter().zip(sides) {
                 apply_link::<V, C, HW>(l, s, &mut v, i);
             }
             for (b, x) in v.iter().enumerate() {
-                if S {
-                    x.stream(dst.add(i + b * V::W));
-                } else {
-                    x.store(dst.add(i + b * V::W));
-                }
+                put::<V, S, OUT>(*x, dst, i + b * V::W);
             }
         }
     }
     let mut i = 0;
     while i + B * V::W <= n {
         // SAFETY: i + B * W <= n.
-        unsafe { block::<V, B, STREAM, HW>(dst, i, first, links, sides) };
+        unsafe { block::<V, B, STREAM, HW, OUT>(dst, i, first, links, sides) };
         i += B * V::W;
     }
     while i + V::W <= n {
         // SAFETY: i + W <= n.
-        unsafe { block::<V, 1, STREAM, HW>(dst, i, first, links, sides) };
+        unsafe { block::<V, 1, STREAM, HW, OUT>(dst, i, first, links, sides) };
         i += V::W;
     }
     // The last few elements one at a time: the same operations on vectors of one element.
-    let one = |s: Src, j: usize| match s {
-        // SAFETY: j < n.
-        Src::Ptr(p) => Src::Splat(unsafe { *p.add(j) }),
-        s => s,
-    };
     for j in i..n {
         let mut lane = [0f32; 16];
         // SAFETY: j < n; a vector is at most 16 floats.
         unsafe {
-            let mut v = [Opnd::<V>::of(one(src[init], j)).at(0)];
-            for l in links {
-                apply_link::<V, 1, HW>(l, Opnd::of(one(side(l), j)), &mut v, 0);
+            let mut v = [first.one(j).at(0)];
+            for (l, s) in links.iter().zip(sides) {
+                apply_link::<V, 1, HW>(l, s.one(j), &mut v, 0);
             }
             v[0].store(lane.as_mut_ptr());
-            *dst.add(j) = lane[0];
+            put::<Portable, false, OUT>(vmath::Scalar(lane[0]), dst, j);
         }
     }
 }

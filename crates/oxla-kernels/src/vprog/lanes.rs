@@ -170,6 +170,17 @@ pub(crate) trait Io: Lanes {
     /// # Safety
     /// `p` holds `W` f16 values.
     unsafe fn load_f16(p: *const u16) -> Self;
+    /// `W` bf16 values widened (exactly: the bits shifted up).
+    ///
+    /// # Safety
+    /// `p` holds `W` bf16 values.
+    unsafe fn load_bf16(p: *const u16) -> Self;
+    /// The lanes, bf16 values already (rounded steps' results), stored as bf16 bits (the
+    /// top halves: `narrow::store_bf16`'s).
+    ///
+    /// # Safety
+    /// `p` holds `W` bf16 values.
+    unsafe fn store_bf16(self, p: *mut u16);
     /// The lanes, f16 values already (rounded steps' results: a NaN among them is quiet),
     /// stored as f16 bits.
     ///
@@ -312,6 +323,16 @@ impl Io for Portable {
             return of_bits(((h & 0x8000) << 16 | 0x7f80_0000 | (h & 0x3ff) << 13) as i32);
         }
         vmath::Scalar(half::f16::from_bits(h as u16).to_f32())
+    }
+    #[inline(always)]
+    unsafe fn load_bf16(p: *const u16) -> Self {
+        // SAFETY: as the caller promises.
+        of_bits(((unsafe { *p } as u32) << 16) as i32)
+    }
+    #[inline(always)]
+    unsafe fn store_bf16(self, p: *mut u16) {
+        // SAFETY: as the caller promises.
+        unsafe { *p = (bits(self) as u32 >> 16) as u16 };
     }
     #[inline(always)]
     unsafe fn store_f16(self, p: *mut u16) {

@@ -12,6 +12,11 @@
 //! operation rounded, no fusing, the operands' order kept, so a NaN's payload comes from
 //! the same operand), so a program gives the kernel's 4-lane results bit for bit.
 //!
+//! bf16 and f16 inputs that only chains read are widened as the chains read them, and a
+//! last chain whose values are the 16-bit output stores them itself, so an arithmetic-only
+//! narrow program is one pass over memory (a bf16 `a * b + c` of 4 Mi elements on 2 threads,
+//! Intel Xeon: 1.05 -> 0.65 ms, 26 GB/s).
+//!
 //! Programs are plain data ([`VProg`] is `repr(C)` and `Copy`): the JIT embeds one in its
 //! constants and passes its address to a helper, which reads it back unaligned.
 
@@ -27,8 +32,8 @@ mod tests;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-use analysis::{chains, fuse_xor_shifts};
-use chain::{run_chain, Chains, CHAIN_BLOCK};
+use analysis::{chains, fuse_xor_shifts, narrow_io};
+use chain::{run_chain, Chains, Narrow, CHAIN_BLOCK, OUT_BF16, OUT_F16, OUT_F32};
 use lanes::{binary, divide, iota, round_bf16, unary, Io, Portable};
 pub use narrow::{exact_bf16, exact_f16};
 pub use op::{signed_magic_32, Cmp, VOp, MIN_IOTA_ROW, STRIDED_32, STRIDED_BF16, STRIDED_F16};
@@ -404,6 +409,12 @@ impl VProg {
         // against 1.32).
         let chained = V::W >= 16;
         let chains = Chains::new(&ops[..len], &self.steps[..len]);
+        let (lazy, fuse_out) = if chained {
+            narrow_io(&ops[..len], &self.steps[..len])
+        } else {
+            ([false; MAX_STEPS], None)
+        };
+        let mut narrow = [Narrow::No; MAX_STEPS];
         // The slots this run writes (chain members' only when chains run step by step).
         let slots = self.steps[..len]
             .iter()
@@ -428,8 +439,27 @@ impl VProg {
             if period >= MIN_CHUNK {
                 n = n.min(period - c0 % period);
             }
+            // Whether this chunk's last chain stored the output itself (`fuse_out`).
+            let mut fused = false;
             for (i, (step, &op)) in self.steps[..len].iter().zip(&ops).enumerate() {
                 if chained && step.chain == CHAIN_MEMBER {
+                    continue;
+                }
+                if lazy[i] {
+                    // Read in place by the chains (`narrow_io`); never a splat.
+                    let (VOp::InputBf16(k) | VOp::InputF16(k)) = op else {
+                        return;
+                    };
+                    // SAFETY: input k holds `hi` 16-bit values.
+                    let p = unsafe { (*inputs.add(k as usize)).cast::<u16>().add(c0) };
+                    narrow[i] = match op {
+                        VOp::InputBf16(_) => Narrow::Bf16(p),
+                        _ => Narrow::F16(p),
+                    };
+                    src[i] = Src::Ptr(std::ptr::null());
+                    continue;
+                }
+                if fused && i + 1 == len {
                     continue;
                 }
                 // SAFETY (the pointers below): inputs hold `hi` floats (arrays) or one
@@ -450,35 +480,64 @@ impl VProg {
                         let mut one = [0f32; 1];
                         // SAFETY: `one` holds the one element; the operands are splats.
                         unsafe {
-                            run_chain::<V, CHAIN_BLOCK, false, HW>(
+                            run_chain::<V, CHAIN_BLOCK, false, HW, OUT_F32>(
                                 one.as_mut_ptr(),
                                 1,
                                 init as usize,
                                 links,
-                                &src,
+                                (&src, &narrow),
                             )
                         };
                         src[i] = Src::Splat(one[0]);
+                        continue;
+                    }
+                    if fuse_out == Some(i) {
+                        // The chain's values are the output's, already rounded: stored
+                        // as 16-bit values from registers, and the output step skipped.
+                        let to = out.cast::<u16>().wrapping_add(c0).cast::<f32>();
+                        let f16 = matches!(ops[len - 1], VOp::OutputF16(_));
+                        // SAFETY: the output holds the chunk's n 16-bit values.
+                        unsafe {
+                            if f16 {
+                                run_chain::<V, CHAIN_BLOCK, false, HW, OUT_F16>(
+                                    to,
+                                    n,
+                                    init as usize,
+                                    links,
+                                    (&src, &narrow),
+                                )
+                            } else {
+                                run_chain::<V, CHAIN_BLOCK, false, HW, OUT_BF16>(
+                                    to,
+                                    n,
+                                    init as usize,
+                                    links,
+                                    (&src, &narrow),
+                                )
+                            }
+                        };
+                        src[i] = Src::Ptr(std::ptr::null());
+                        fused = true;
                         continue;
                     }
                     // SAFETY: dst holds the chunk's n elements; the chain's operands are
                     // earlier steps' values for this chunk.
                     unsafe {
                         if stream && i + 1 == len {
-                            run_chain::<V, CHAIN_BLOCK, true, HW>(
+                            run_chain::<V, CHAIN_BLOCK, true, HW, OUT_F32>(
                                 dst,
                                 n,
                                 init as usize,
                                 links,
-                                &src,
+                                (&src, &narrow),
                             )
                         } else {
-                            run_chain::<V, CHAIN_BLOCK, false, HW>(
+                            run_chain::<V, CHAIN_BLOCK, false, HW, OUT_F32>(
                                 dst,
                                 n,
                                 init as usize,
                                 links,
-                                &src,
+                                (&src, &narrow),
                             )
                         }
                     };

@@ -608,6 +608,113 @@ fn bf16_program_matches_portable_and_half() {
     }
 }
 
+/// bf16 and f16 programs of arithmetic only, whose inputs the chains read in place and
+/// whose last chain stores the 16-bit output itself (`analysis::narrow_io`): every
+/// implementation gives the step-by-step reference's bits, over lengths that leave every
+/// tail, for whole ranges and ranges that start inside a vector, and written at an offset
+/// (`VProg::run_at`).
+#[test]
+fn narrow_inputs_and_outputs_in_chains_match_the_reference() {
+    use half::{bf16, f16};
+    for f16_type in [false, true] {
+        let (input, round, output) = if f16_type {
+            (
+                VOp::InputF16 as fn(u32) -> VOp,
+                VOp::RoundF16 as fn(u32) -> VOp,
+                VOp::OutputF16 as fn(u32) -> VOp,
+            )
+        } else {
+            (
+                VOp::InputBf16 as fn(u32) -> VOp,
+                VOp::RoundBf16 as fn(u32) -> VOp,
+                VOp::OutputBf16 as fn(u32) -> VOp,
+            )
+        };
+        // (x * y + x) * 0.75 - y, each step rounded.
+        let ops = [
+            input(0),
+            input(1),
+            VOp::Mul(0, 1),
+            round(2),
+            VOp::Add(3, 0),
+            round(4),
+            VOp::Const(0.75),
+            VOp::Mul(5, 6),
+            round(7),
+            VOp::Sub(8, 1),
+            round(9),
+            output(10),
+        ];
+        let prog = VProg::new(&ops).expect("program");
+        let widen = |h: u16| {
+            if f16_type {
+                f16::from_bits(h).to_f32()
+            } else {
+                bf16::from_bits(h).to_f32()
+            }
+        };
+        let rnd = |v: f32| {
+            if f16_type {
+                f16::from_f32(v).to_f32()
+            } else {
+                bf16::from_f32(v).to_f32()
+            }
+        };
+        let bits = |v: f32| {
+            if f16_type {
+                f16::from_f32(v).to_bits()
+            } else {
+                bf16::from_f32(v).to_bits()
+            }
+        };
+        let reference = |a: u16, b: u16| -> u16 {
+            let (x, y) = (widen(a), widen(b));
+            let t = rnd(x * y);
+            let t = rnd(t + x);
+            let t = rnd(t * 0.75);
+            bits(rnd(t - y))
+        };
+        let is_nan = |h: u16| widen(h).is_nan();
+        for n in [1usize, 15, 17, 33, 300, 2049, 4100] {
+            let narrow =
+                |seed: u32| -> Vec<u16> { values(n, seed).iter().map(|&v| bits(v)).collect() };
+            let (xs, ys) = (narrow(n as u32), narrow(n as u32 + 7));
+            let inputs = [xs.as_ptr().cast::<f32>(), ys.as_ptr().cast::<f32>()];
+            for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
+                if !isa.available() {
+                    continue;
+                }
+                for lo in [0, 3.min(n - 1)] {
+                    let mut out = vec![0u16; n];
+                    // SAFETY: two inputs and the output of n 16-bit values.
+                    unsafe { prog.run_with(isa, inputs.as_ptr(), out.as_mut_ptr().cast(), lo, n) };
+                    for i in lo..n {
+                        let want = reference(xs[i], ys[i]);
+                        assert!(
+                            out[i] == want || (is_nan(out[i]) && is_nan(want)),
+                            "f16 {f16_type} {isa:?} n={n} lo={lo} [{i}]: {:#06x} != {want:#06x}",
+                            out[i]
+                        );
+                    }
+                }
+            }
+            // A range written at an offset into a buffer of its own.
+            let lo = n / 3;
+            let mut part = vec![0u16; n - lo];
+            // SAFETY: the buffer holds elements [lo, n).
+            unsafe { prog.run_at(inputs.as_ptr(), part.as_mut_ptr().cast(), lo, lo, n) };
+            for (k, &h) in part.iter().enumerate() {
+                let want = reference(xs[lo + k], ys[lo + k]);
+                assert!(
+                    h == want || (is_nan(h) && is_nan(want)),
+                    "run_at n={n} [{}]",
+                    lo + k
+                );
+            }
+        }
+    }
+}
+
 /// The f16 form of the program above, over every f16 bit pattern (NaNs, signaling ones,
 /// subnormals, infinities among them): each implementation gives the reference's bits,
 /// which are `oxla-elem`'s (the widening keeps a NaN's payload; each step rounds once).

@@ -236,6 +236,20 @@ impl Io for Z {
         }
     }
     #[inline(always)]
+    unsafe fn load_bf16(p: *const u16) -> Self {
+        unsafe {
+            let h = _mm256_loadu_si256(p.cast());
+            zi(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(h)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_bf16(self, p: *mut u16) {
+        unsafe {
+            let h = _mm512_cvtepi32_epi16(_mm512_srli_epi32::<16>(iz(self)));
+            _mm256_storeu_si256(p.cast(), h)
+        }
+    }
+    #[inline(always)]
     fn wrap(col: Self, row: Self, len: i32) -> (Self, Self) {
         unsafe {
             let l = _mm512_set1_epi32(len);
@@ -416,6 +430,22 @@ impl Io for Y {
     unsafe fn store_f16(self, p: *mut u16) {
         unsafe {
             let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(self.0);
+            _mm_storeu_si128(p.cast(), h)
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_bf16(p: *const u16) -> Self {
+        unsafe {
+            let h = _mm_loadu_si128(p.cast());
+            yi(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(h)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_bf16(self, p: *mut u16) {
+        unsafe {
+            // The top halves of the eight lanes, packed (`packus` of values below 2^16).
+            let w = _mm256_srli_epi32::<16>(iy(self));
+            let h = _mm_packus_epi32(_mm256_castsi256_si128(w), _mm256_extracti128_si256::<1>(w));
             _mm_storeu_si128(p.cast(), h)
         }
     }
