@@ -357,6 +357,45 @@ extern "C" fn vprog_f32(
     unsafe { oxla_kernels::vprog::VProg::run_bytes(prog, inputs, out, lo as usize, hi as usize) }
 }
 
+/// `fn(out, row, indices, wide, n, updates, lo, hi, current_first)`: adds update rows
+/// (`n` of `row` floats) into `out`'s rows that the `n` indices (s64 where `wide`, else s32)
+/// pick, for target rows `[lo, hi)` (`oxla_kernels::scatter_rows`).
+#[allow(clippy::too_many_arguments)]
+extern "C" fn scatter_add_rows_f32(
+    out: *mut f32,
+    row: i64,
+    indices: *const u8,
+    wide: i64,
+    n: i64,
+    updates: *const f32,
+    lo: i64,
+    hi: i64,
+    current_first: i64,
+) {
+    use oxla_kernels::scatter_rows::{scatter_add_rows_f32, Indices};
+    let (Ok(row), Ok(n), Ok(lo), Ok(hi)) = (
+        usize::try_from(row),
+        usize::try_from(n),
+        usize::try_from(lo),
+        usize::try_from(hi),
+    ) else {
+        return;
+    };
+    if out.is_null() || indices.is_null() || updates.is_null() || row == 0 || hi <= lo {
+        return;
+    }
+    // SAFETY: the JIT passes the scatter's index buffer (`n` indices of the width it says),
+    // its updates (`n` rows) and its output (`hi` rows at least), and a range of rows.
+    unsafe {
+        let idx = if wide != 0 {
+            Indices::S64(std::slice::from_raw_parts(indices.cast::<i64>(), n))
+        } else {
+            Indices::S32(std::slice::from_raw_parts(indices.cast::<i32>(), n))
+        };
+        scatter_add_rows_f32(out, row, idx, updates, (lo, hi), current_first != 0)
+    }
+}
+
 /// `fn(program, inputs, out, init, lo, hi, d)`: `out[r]` = `init` plus the sum, in the JIT's
 /// row order (`oxla_kernels::rowsum`), of a vector program's elements `[r d, (r + 1) d)`,
 /// for rows `[lo, hi)`; blocks of rows are computed into a per-thread buffer.
@@ -585,6 +624,12 @@ pub(crate) fn symbols() -> Vec<Helper> {
         "oxla_colreduce_f32",
         colreduce_f32 as *const u8,
         vec![I64, I64, I64, F32, I64, I64, I64, I64],
+        None,
+    ));
+    v.push((
+        "oxla_scatter_add_rows_f32",
+        scatter_add_rows_f32 as *const u8,
+        vec![I64, I64, I64, I64, I64, I64, I64, I64, I64],
         None,
     ));
     v.push((

@@ -60,6 +60,7 @@ pub mod radix;
 pub mod rfft;
 pub mod rowminmax;
 pub mod rowsum;
+pub mod scatter_rows;
 #[cfg(test)]
 mod testutil;
 pub mod top_k;

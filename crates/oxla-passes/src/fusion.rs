@@ -228,12 +228,21 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
             let ins = &c.instructions[i];
             // A reduce can root an input fusion: its producers are computed in its loop.
             let reduce_root = matches!(ins.op, Op::Reduce { .. }) && group[i].is_none();
+            // A scatter into a broadcast scalar (an embedding gradient's zeros) roots one
+            // that computes that operand in its copy loop instead of reading it from memory
+            // (its other operands stay outside: the updates' and indices' reads are random).
+            let scatter_root = matches!(ins.op, Op::Scatter { .. })
+                && group[i].is_none()
+                && ins.operands.len() == 3
+                && cheap(c, c.instr(ins.operands[0]))
+                && matches!(c.instr(ins.operands[0]).op, Op::Broadcast { .. });
             // A reshape costs nothing on its own (the runtime aliases it); as a fusion root it
             // would only add index arithmetic.
             if matches!(ins.op, Op::Reshape) && group[i].is_none() {
                 continue;
             }
             if !reduce_root
+                && !scatter_root
                 && (!fusible(ins) || matches!(ins.op, Op::Constant(_)) && group[i].is_none())
             {
                 continue;
@@ -248,7 +257,12 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
                     _ => elements(r),
                 }
             };
-            for o in &ins.operands {
+            let fusing = if scatter_root {
+                &ins.operands[..1]
+            } else {
+                &ins.operands[..]
+            };
+            for o in fusing {
                 let oi = o.index();
                 let producer = &c.instructions[oi];
                 // Every user is already in this fusion (diamonds inside one kernel are fine;

@@ -108,6 +108,34 @@ pub(crate) fn gen_scatter(
         }
         Ok(())
     };
+    if let Some(rows) = row_add(em.m, ctx, ins, comp, &xd, &ud, &id_dims) {
+        // Whole rows added at targets a first index picks (an embedding's gradient): the
+        // kernel's range is of target rows, each thread walks every index and adds the
+        // updates of its own rows, in order (`oxla_kernels::scatter_rows`).
+        let l = if *xd.last().unwrap_or(&0) >= lanes as i64 {
+            lanes
+        } else {
+            1
+        };
+        if copy {
+            gen_loops_split(em, &xd, 0, 0, &mut Vec::new(), range, l, &copy_at)?;
+        }
+        let row: i64 = xd[1..].iter().product();
+        let args = [
+            out_ptrs[0],
+            em.iconst(row),
+            rows.indices,
+            em.iconst(rows.wide_indices as i64),
+            em.iconst(ud[0]),
+            rows.updates,
+            range.0,
+            range.1,
+            em.iconst(rows.current_first as i64),
+        ];
+        em.call_helper_void("oxla_scatter_add_rows_f32", &args)?;
+        let granule = (SPLIT_ROW_BYTES / (4 * row).max(1)).clamp(1, xd[0]);
+        return Ok(Some((xd[0], granule)));
+    }
     if let (Some((d, _)), true) = (split, copy) {
         let l = if *xd.last().unwrap_or(&0) >= lanes as i64 {
             lanes
@@ -359,6 +387,85 @@ fn wide_add(
     };
     Some(WideAdd {
         updates,
+        current_first,
+    })
+}
+
+/// A scatter [`gen_scatter`] runs as `oxla_kernels::scatter_rows`: its inputs' buffers.
+struct RowAdd {
+    updates: cranelift_codegen::ir::Value,
+    indices: cranelift_codegen::ir::Value,
+    /// 64-bit indices (else 32-bit).
+    wide_indices: bool,
+    current_first: bool,
+}
+
+/// [`RowAdd`] for scatter `ins` (update computation `comp`) where it applies: one f32
+/// operand whose first dimension one index per update picks (s32 or s64 indices, `[N]` or
+/// `[N, 1]`), each update a whole row of the operand (`[N, rest of the operand]`), the
+/// computation `add` of the current value and the update (either order), and the indices
+/// and updates read from input buffers.
+fn row_add(
+    m: &oxla_hlo::HloModule,
+    ctx: &Ctx,
+    ins: &oxla_hlo::HloInstruction,
+    comp: oxla_hlo::ComputationId,
+    xd: &[i64],
+    ud: &[i64],
+    id_dims: &[i64],
+) -> Option<RowAdd> {
+    let Op::Scatter { dnums, .. } = &ins.op else {
+        return None;
+    };
+    let r = xd.len();
+    let window: Vec<i64> = (1..r as i64).collect();
+    let ivd = dnums.index_vector_dim as usize;
+    let shapes = r >= 2
+        && ud.len() == r
+        && ud[1..] == xd[1..]
+        && ud[0] > 0
+        && !xd.contains(&0)
+        && dnums.inserted_window_dims == [0]
+        && dnums.update_window_dims == window
+        && dnums.scatter_dims_to_operand_dims == [0]
+        && dnums.input_batching_dims.is_empty()
+        && ivd == 1
+        && (id_dims == [ud[0]] || id_dims == [ud[0], 1]);
+    if !shapes || ins.operands.len() != 3 || !super::wide_enabled() {
+        return None;
+    }
+    let t = |k: usize| ctx.comp.instr(ins.operands[k]).shape.element_type();
+    let wide_indices = match t(1) {
+        PrimitiveType::S32 => false,
+        PrimitiveType::S64 => true,
+        _ => return None,
+    };
+    if t(0) != PrimitiveType::F32 || t(2) != PrimitiveType::F32 {
+        return None;
+    }
+    let emit::Leaves::Buffers(ptrs) = &ctx.leaves else {
+        return None;
+    };
+    let updates = ptrs.get(ins.operands[2].index()).copied().flatten()?;
+    let indices = ptrs.get(ins.operands[1].index()).copied().flatten()?;
+    let c = m.computation(comp);
+    let root = c.instr(c.root);
+    let (Op::Binary(oxla_hlo::BinaryOp::Add), [l, r]) = (&root.op, root.operands.as_slice()) else {
+        return None;
+    };
+    let param = |id: oxla_hlo::InstrId| match c.instr(id).op {
+        Op::Parameter { number } => Some(number),
+        _ => None,
+    };
+    let current_first = match (param(*l)?, param(*r)?) {
+        (0, 1) => true,
+        (1, 0) => false,
+        _ => return None,
+    };
+    Some(RowAdd {
+        updates,
+        indices,
+        wide_indices,
         current_first,
     })
 }
