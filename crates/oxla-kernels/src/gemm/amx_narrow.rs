@@ -157,7 +157,10 @@ fn pack_a<E: Plain + Default>(
     map: impl Fn(E) -> E,
 ) {
     let tk = ROW / size_of::<E>();
-    out.fill(E::default());
+    // Zeros where the panel runs past op(A) (as `pack_b`).
+    if !k.is_multiple_of(tk) || rows != MR {
+        out.fill(E::default());
+    }
     // Element (i, p) of the panel.
     let at = |i: usize, p: usize| ((p / tk * 2 + i / 16) * 16 + i % 16) * tk + p % tk;
     if cs == 1 {
@@ -192,7 +195,11 @@ fn pack_b<E: Plain + Default>(
 ) {
     let tk = ROW / size_of::<E>();
     let g = 4 / size_of::<E>();
-    out.fill(E::default());
+    // Zeros where the panel runs past op(B) (a depth not a multiple of a tile row's, fewer
+    // columns than NR); a full panel is written whole below.
+    if !k.is_multiple_of(tk) || cols != NR {
+        out.fill(E::default());
+    }
     // Element (p, j) of the panel.
     let at = |p: usize, j: usize| {
         let q = p % tk;
@@ -229,9 +236,20 @@ fn pack_b<E: Plain + Default>(
             }
         }
     } else {
+        // A column of op(B) is contiguous where `rs` is 1 (B^T of a row-major matrix: an
+        // attention's keys): its `g` consecutive depths are one group of the panel, moved
+        // together.
+        let full = if rs == 1 { k / g * g } else { 0 };
         for j in 0..cols {
-            for (p, &x) in b[j * cs..j * cs + k].iter().enumerate() {
-                out[at(p, j)] = map(x);
+            let col = &b[j * cs..j * cs + k];
+            for p0 in (0..full).step_by(g) {
+                let o = at(p0, j);
+                for (d, &x) in out[o..o + g].iter_mut().zip(&col[p0..p0 + g]) {
+                    *d = map(x);
+                }
+            }
+            for p in full..k {
+                out[at(p, j)] = map(b[p * rs + j * cs]);
             }
         }
     }

@@ -337,8 +337,42 @@ pub fn narrow_into(ty: Half, x: &[f32], out: &mut [u16]) {
         unsafe { narrow_f16c(x, out) };
         return;
     }
+    #[cfg(target_arch = "x86_64")]
+    if ty == Half::Bf16 && is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU has AVX-512F.
+        unsafe { narrow_bf16_avx512(x, out) };
+        return;
+    }
     for (d, &v) in out.iter_mut().zip(x) {
         *d = ty.from_f32(v);
+    }
+}
+
+/// f32 `x` as bf16 bits (nearest even; a NaN's top bits, quieted: `half`'s rounding) into
+/// `out`, 16 at a time (a bf16 product's result, which the scalar loop took a tenth of the
+/// batched attention products' time to round).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn narrow_bf16_avx512(x: &[f32], out: &mut [u16]) {
+    use std::arch::x86_64::*;
+    let mut chunks = out.chunks_exact_mut(16);
+    for (d, s) in (&mut chunks).zip(x.chunks_exact(16)) {
+        // SAFETY: 16 f32 in `s`, 16 u16 in `d`.
+        unsafe {
+            let v = _mm512_loadu_ps(s.as_ptr());
+            let b = _mm512_castps_si512(v);
+            let odd = _mm512_and_si512(_mm512_srli_epi32::<16>(b), _mm512_set1_epi32(1));
+            let up = _mm512_add_epi32(_mm512_add_epi32(b, _mm512_set1_epi32(0x7fff)), odd);
+            let rne = _mm512_srli_epi32::<16>(up);
+            let nan = _mm512_or_si512(_mm512_srli_epi32::<16>(b), _mm512_set1_epi32(0x40));
+            let is_nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v);
+            let h = _mm512_mask_blend_epi32(is_nan, rne, nan);
+            _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm512_cvtepi32_epi16(h));
+        }
+    }
+    let done = x.len() / 16 * 16;
+    for (d, &v) in chunks.into_remainder().iter_mut().zip(&x[done..]) {
+        *d = Half::Bf16.from_f32(v);
     }
 }
 
@@ -509,6 +543,31 @@ pub fn igemm_reference(ta: Int8, tb: Int8, args: &GemmArgs, a: &[u8], b: &[u8], 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rounding f32 results to bf16 or f16 gives `half`'s bits at every width: every top
+    /// half with low halves at and around the rounding points (NaNs, infinities, overflow,
+    /// subnormals among them), over a length with a tail.
+    #[test]
+    fn narrowing_matches_half() {
+        let lows = [0u32, 1, 0x7fff, 0x8000, 0x8001, 0xffff, 0x1234];
+        let x: Vec<f32> = (0..1u32 << 16)
+            .flat_map(|t| lows.iter().map(move |&l| f32::from_bits(t << 16 | l)))
+            .chain([1.5f32, -2.25, 3.0])
+            .collect();
+        for ty in [Half::Bf16, Half::F16] {
+            let mut out = vec![0u16; x.len()];
+            narrow_into(ty, &x, &mut out);
+            for (&v, &h) in x.iter().zip(&out) {
+                let want = ty.from_f32(v);
+                let both_nan = v.is_nan() && ty.to_f32(h).is_nan();
+                assert!(
+                    h == want || both_nan && ty == Half::F16,
+                    "{ty:?} {:#010x}: {h:#06x} != {want:#06x}",
+                    v.to_bits()
+                );
+            }
+        }
+    }
 
     /// A deterministic pseudo-random u64 per index.
     fn hash(i: usize) -> u64 {
