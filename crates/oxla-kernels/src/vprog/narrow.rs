@@ -14,6 +14,7 @@
 
 use super::lanes::{round_bf16, Io, Portable};
 use super::Src;
+use super::op::Cmp;
 use crate::vmath::{Lanes, VFunc};
 
 /// f32 units around the vector result that must round to the same bf16 or f16 (the `vmath`
@@ -240,15 +241,28 @@ pub(super) unsafe fn fix<V: Io, const F16: bool, const HW: bool>(
         i: usize,
         f: VFunc,
     ) {
-        let slack = V::splat(f32::from_bits(SLACK));
+        let bits = |b: u32| V::splat(f32::from_bits(b));
         // SAFETY: the caller's i + W <= n.
         let y = unsafe { V::load(dst.add(i)) };
         let r = round::<V, F16, HW>(y);
-        let lo = round::<V, F16, HW>(y.isub(slack));
-        let hi = round::<V, F16, HW>(y.iadd(slack));
         // SAFETY: as above.
         unsafe { r.store(dst.add(i)) };
-        let d = lo.xor(r).or(hi.xor(r));
+        let d = if F16 {
+            // Lanes where stepping SLACK units either way rounds elsewhere.
+            let slack = bits(SLACK);
+            let lo = round::<V, F16, HW>(y.isub(slack));
+            let hi = round::<V, F16, HW>(y.iadd(slack));
+            lo.xor(r).or(hi.xor(r))
+        } else {
+            // bf16's rounding boundaries are the f32 values whose low 16 bits are 0x8000,
+            // in every binade: lanes within SLACK units of one, and zeros, subnormals,
+            // infinities and NaNs (whose neighbours are other kinds of value): a sound test
+            // with one rounding instead of three.
+            let low = y.iadd(bits(SLACK.wrapping_sub(0x8000))).and(bits(0xffff));
+            let near = low.cmp_u(bits(2 * SLACK), Cmp::Le);
+            let e = y.and(bits(0x7f80_0000));
+            near.or(e.ieq(bits(0))).or(e.ieq(bits(0x7f80_0000)))
+        };
         if d.any() {
             let mut flags = [0f32; 16];
             // SAFETY: a vector is at most 16 floats.
