@@ -864,15 +864,25 @@ impl VProg {
                             Src::Splat(c) if f16 => Src::Splat(narrow::exact_f16(f, c)),
                             Src::Splat(c) => Src::Splat(narrow::exact_bf16(f, c)),
                             s => {
-                                // The arguments, for the lanes redone in f64.
-                                let mut args = [0f32; MAX_CHUNK];
-                                unary::<V>(
-                                    args.as_mut_ptr(),
-                                    s,
-                                    n,
-                                    #[inline(always)]
-                                    |x| x,
-                                );
+                                // The arguments, for the lanes redone in f64: the operand's
+                                // own memory where this step does not overwrite it, else a
+                                // copy (uninitialized first: zeroing 8 KiB per chunk cost
+                                // more than the copy).
+                                let mut copy = std::mem::MaybeUninit::<[f32; MAX_CHUNK]>::uninit();
+                                let args: *const f32 = match s {
+                                    Src::Ptr(p) if !std::ptr::eq(p, dst) => p,
+                                    _ => {
+                                        let c = copy.as_mut_ptr().cast::<f32>();
+                                        unary::<V>(
+                                            c,
+                                            s,
+                                            n,
+                                            #[inline(always)]
+                                            |x| x,
+                                        );
+                                        c
+                                    }
+                                };
                                 unary::<V>(
                                     dst,
                                     s,
@@ -886,9 +896,9 @@ impl VProg {
                                 // SAFETY: dst and args hold n floats.
                                 unsafe {
                                     if f16 {
-                                        narrow::fix::<V, true, HW>(dst, args.as_ptr(), n, f)
+                                        narrow::fix::<V, true, HW>(dst, args, n, f)
                                     } else {
-                                        narrow::fix::<V, false, HW>(dst, args.as_ptr(), n, f)
+                                        narrow::fix::<V, false, HW>(dst, args, n, f)
                                     }
                                 };
                                 Src::Ptr(dst)

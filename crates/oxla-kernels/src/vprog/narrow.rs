@@ -13,8 +13,8 @@
 //! every function against `oxla-elem`, bit for bit.
 
 use super::lanes::{round_bf16, Io, Portable};
-use super::Src;
 use super::op::Cmp;
+use super::Src;
 use crate::vmath::{Lanes, VFunc};
 
 /// f32 units around the vector result that must round to the same bf16 or f16 (the `vmath`
