@@ -255,18 +255,7 @@ fn build_kernel(
         if let Some((code, x, rows, inner)) = wide_column_reduce(body, root, op, &ctx.leaves) {
             // The whole reduction in one call at the CPU's width (`oxla_kernels::colreduce`):
             // the task's rows of the split dimension to flat output indices.
-            let init = em.emit1(
-                &ctx,
-                body.instr(root).operands[1],
-                &emit::Idx {
-                    d: vec![],
-                    lanes: 1,
-                },
-            )?;
-            let (lo, hi) = (
-                em.b.ins().imul_imm_s(start, per_row),
-                em.b.ins().imul_imm_s(end, per_row),
-            );
+            let (init, (lo, hi)) = whole_call_args(&mut em, &ctx, root, (start, end), per_row)?;
             let args = [
                 em.iconst(code),
                 x,
@@ -354,18 +343,7 @@ fn build_kernel(
         // Row sums of an element-wise program's values (a bf16 norm's squares, rounded per
         // step): the program computes a block of rows at the CPU's full width, each row
         // summed in the JIT loop's own order (`oxla_kernels::rowsum`), so the same bits.
-        let init = em.emit1(
-            &ctx,
-            body.instr(root).operands[1],
-            &emit::Idx {
-                d: vec![],
-                lanes: 1,
-            },
-        )?;
-        let (lo, hi) = (
-            em.b.ins().imul_imm_s(start, per_row),
-            em.b.ins().imul_imm_s(end, per_row),
-        );
+        let (init, (lo, hi)) = whole_call_args(&mut em, &ctx, root, (start, end), per_row)?;
         let bytes = prog.to_bytes().into_boxed_slice();
         let addr = bytes.as_ptr() as i64;
         em.consts.push(bytes);
@@ -385,18 +363,7 @@ fn build_kernel(
         // A channels-last pooling window in one call at the CPU's width
         // (`oxla_kernels::window`): the task's rows of the split dimension to flat output
         // indices, the geometry embedded in the kernel's constants.
-        let init = em.emit1(
-            &ctx,
-            body.instr(root).operands[1],
-            &emit::Idx {
-                d: vec![],
-                lanes: 1,
-            },
-        )?;
-        let (lo, hi) = (
-            em.b.ins().imul_imm_s(start, per_row),
-            em.b.ins().imul_imm_s(end, per_row),
-        );
+        let (init, (lo, hi)) = whole_call_args(&mut em, &ctx, root, (start, end), per_row)?;
         let words: Vec<u8> = geom
             .to_words()
             .iter()
@@ -616,6 +583,40 @@ fn wide_column_reduce(
     let rows: i64 = dims[first..=last].iter().product();
     let inner: i64 = dims[last + 1..].iter().product();
     Some((code, ptr, rows, inner))
+}
+
+/// What a kernel handed whole to `oxla-kernels` passes besides its buffers: the reduction
+/// `root`'s init value (its second operand, a scalar) and the task's range of the split
+/// dimension as flat output indices.
+fn whole_call_args(
+    em: &mut Emitter,
+    ctx: &Ctx,
+    root: InstrId,
+    (start, end): (cranelift_codegen::ir::Value, cranelift_codegen::ir::Value),
+    per_row: i64,
+) -> Result<(
+    emit::Val,
+    (cranelift_codegen::ir::Value, cranelift_codegen::ir::Value),
+)> {
+    let init_of = *ctx
+        .comp
+        .instr(root)
+        .operands
+        .get(1)
+        .ok_or_else(|| Error::internal("reduction without an init value"))?;
+    let init = em.emit1(
+        ctx,
+        init_of,
+        &emit::Idx {
+            d: vec![],
+            lanes: 1,
+        },
+    )?;
+    let range = (
+        em.b.ins().imul_imm_s(start, per_row),
+        em.b.ins().imul_imm_s(end, per_row),
+    );
+    Ok((init, range))
 }
 
 /// Longest row [`row_sum_program`] takes: a block of rows' buffer stays in L2.

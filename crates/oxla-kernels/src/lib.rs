@@ -35,9 +35,11 @@
 //! [`radix`]: a stable LSD radix argsort of order-preserving keys, for sorts whose comparator
 //! is a plain order; [`rowminmax`]: an f32 row's max or min with XLA's NaN semantics;
 //! [`colreduce`]: f32 reductions over middle dimensions, a row of columns per read;
-//! [`rowsum`]: the f32 sum of a bf16 row in the JIT's own order;
+//! [`rowsum`]: the f32 sum of an f32 or bf16 row in the JIT's own order;
 //! [`top_k`]: a row's k largest keys in one pass that skips blocks which cannot enter;
-//! [`transpose`]: transposes that move the innermost dimension, in L1-sized tiles.
+//! [`transpose`]: transposes that move the innermost dimension, in L1-sized tiles;
+//! [`window`]: f32 channels-last window reductions (pooling), the window's offsets once per
+//! pixel; [`scatter_rows`]: scatter-adds of whole rows, each thread owning target rows.
 //!
 //! Every SIMD kernel has a portable twin (plain Rust, which other CPUs run) that the tests
 //! compare it with, bit for bit where the arithmetic allows.

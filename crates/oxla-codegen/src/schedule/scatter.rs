@@ -371,20 +371,7 @@ fn wide_add(
         return None;
     };
     let updates = ptrs.get(ins.operands[2].index()).copied().flatten()?;
-    let c = m.computation(comp);
-    let root = c.instr(c.root);
-    let (Op::Binary(oxla_hlo::BinaryOp::Add), [l, r]) = (&root.op, root.operands.as_slice()) else {
-        return None;
-    };
-    let param = |id: oxla_hlo::InstrId| match c.instr(id).op {
-        Op::Parameter { number } => Some(number),
-        _ => None,
-    };
-    let current_first = match (param(*l)?, param(*r)?) {
-        (0, 1) => true,
-        (1, 0) => false,
-        _ => return None,
-    };
+    let current_first = add_order(m, comp)?;
     Some(WideAdd {
         updates,
         current_first,
@@ -448,6 +435,18 @@ fn row_add(
     };
     let updates = ptrs.get(ins.operands[2].index()).copied().flatten()?;
     let indices = ptrs.get(ins.operands[1].index()).copied().flatten()?;
+    let current_first = add_order(m, comp)?;
+    Some(RowAdd {
+        updates,
+        indices,
+        wide_indices,
+        current_first,
+    })
+}
+
+/// For an update computation that is exactly `add` of the current value and the update:
+/// whether the sum is `current + update` (else `update + current`); None for any other.
+fn add_order(m: &oxla_hlo::HloModule, comp: oxla_hlo::ComputationId) -> Option<bool> {
     let c = m.computation(comp);
     let root = c.instr(c.root);
     let (Op::Binary(oxla_hlo::BinaryOp::Add), [l, r]) = (&root.op, root.operands.as_slice()) else {
@@ -457,15 +456,9 @@ fn row_add(
         Op::Parameter { number } => Some(number),
         _ => None,
     };
-    let current_first = match (param(*l)?, param(*r)?) {
-        (0, 1) => true,
-        (1, 0) => false,
-        _ => return None,
-    };
-    Some(RowAdd {
-        updates,
-        indices,
-        wide_indices,
-        current_first,
-    })
+    match (param(*l)?, param(*r)?) {
+        (0, 1) => Some(true),
+        (1, 0) => Some(false),
+        _ => None,
+    }
 }
