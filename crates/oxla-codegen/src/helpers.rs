@@ -486,11 +486,12 @@ extern "C" fn window_f32(
     unsafe { reduce_window(op, x, out, init, (lo as usize, hi as usize), &g) }
 }
 
-/// `fn(op, x, out, init, lo, hi, rows, inner)`: outputs `[lo, hi)` of an f32 reduction of
-/// `x`, viewed as `[outer, rows, inner]`, over its rows (`oxla_kernels::colreduce`).
+/// `fn(code, x, out, init, lo, hi, rows, inner)`: outputs `[lo, hi)` of a reduction of `x`,
+/// viewed as `[outer, rows, inner]`, over its rows (`oxla_kernels::colreduce`); `code` is
+/// the operation's code plus 4 times the element type's (an integer init is its bits).
 #[allow(clippy::too_many_arguments)]
 extern "C" fn colreduce_f32(
-    op: i64,
+    code: i64,
     x: *const f32,
     out: *mut f32,
     init: f32,
@@ -499,17 +500,18 @@ extern "C" fn colreduce_f32(
     rows: i64,
     inner: i64,
 ) {
-    let Some(op) = oxla_kernels::colreduce::ColOp::from_code(op) else {
+    use oxla_kernels::colreduce::{ColOp, ColType};
+    let (Some(op), Some(ty)) = (ColOp::from_code(code % 4), ColType::from_code(code / 4)) else {
         return;
     };
     if x.is_null() || out.is_null() || lo < 0 || hi <= lo || rows < 0 || inner <= 0 {
         return;
     }
-    // SAFETY: the JIT passes its kernel's input (outer · rows · inner floats) and output
-    // (outer · inner), and a range of the output.
+    // SAFETY: the JIT passes its kernel's input (outer · rows · inner elements of 4 bytes)
+    // and output (outer · inner), and a range of the output.
     unsafe {
         oxla_kernels::colreduce::column_reduce(
-            op,
+            (op, ty),
             x,
             out,
             init,

@@ -256,11 +256,19 @@ fn build_kernel(
             // The whole reduction in one call at the CPU's width (`oxla_kernels::colreduce`):
             // the task's rows of the split dimension to flat output indices.
             let (init, (lo, hi)) = whole_call_args(&mut em, &ctx, root, (start, end), per_row)?;
+            // An integer init travels as its bits in the float argument.
+            let init = if init.t == PrimitiveType::F32 {
+                init.v
+            } else {
+                let flags = cranelift_codegen::ir::MemFlagsData::new();
+                em.b.ins()
+                    .bitcast(cranelift_codegen::ir::types::F32, flags, init.v)
+            };
             let args = [
                 em.iconst(code),
                 x,
                 out_ptrs[0],
-                init.v,
+                init,
                 lo,
                 hi,
                 em.iconst(rows),
@@ -537,9 +545,9 @@ fn elements_read(
 /// The dimension whose range `[start, end)` a kernel call covers: the outermost one with
 /// more than one element (leading unit dimensions would leave nothing to split).
 /// Where column reduction `root` of `body` runs as one `oxla_kernels::colreduce` call: an
-/// f32 add, multiply, max or min over one run of dimensions, not the last, of a kernel
+/// f32, s32 or u32 add, multiply, max or min over one run of dimensions, not the last, of a kernel
 /// input read as it is (its pointer among `leaves`), on a CPU with AVX-512F. Returns the
-/// operation's code, the input's pointer and the input's shape as (rows, inner): the
+/// operation's code (plus 4 times the type's), the input's pointer and the input's shape as (rows, inner): the
 /// product of the reduced dimensions and of the dimensions after them.
 fn wide_column_reduce(
     body: &oxla_hlo::HloComputation,
@@ -547,17 +555,20 @@ fn wide_column_reduce(
     op: oxla_hlo::BinaryOp,
     leaves: &emit::Leaves,
 ) -> Option<(i64, cranelift_codegen::ir::Value, i64, i64)> {
-    use oxla_kernels::colreduce::{self, ColOp};
+    use oxla_kernels::colreduce::{self, ColOp, ColType};
     let ins = body.instr(root);
     let Op::Reduce { dimensions } = &ins.op else {
         return None;
     };
     let x = *ins.operands.first()?;
     let xs = &body.instr(x).shape;
-    if ins.shape.element_type() != PrimitiveType::F32
-        || xs.element_type() != PrimitiveType::F32
-        || !colreduce::wide()
-    {
+    let ty = match xs.element_type() {
+        PrimitiveType::F32 => ColType::F32,
+        PrimitiveType::S32 => ColType::S32,
+        PrimitiveType::U32 => ColType::U32,
+        _ => return None,
+    };
+    if ins.shape.element_type() != xs.element_type() || !colreduce::wide() {
         return None;
     }
     let emit::Leaves::Buffers(ptrs) = leaves else {
@@ -571,7 +582,8 @@ fn wide_column_reduce(
         oxla_hlo::BinaryOp::Min => ColOp::Min,
         _ => return None,
     }
-    .code();
+    .code()
+        + 4 * ty.code();
     let dims = xs.dims();
     let mut red: Vec<usize> = dimensions.iter().map(|&d| d as usize).collect();
     red.sort_unstable();

@@ -1,12 +1,14 @@
-//! f32 reductions over a run of middle dimensions, the last ones kept: for an input viewed
+//! f32, s32 and u32 reductions over a run of middle dimensions, the last ones kept: for an
+//! input viewed
 //! as `[outer, rows, inner]` (row-major), `out[o, j] = init op x[o, 0, j] op … op
 //! x[o, rows − 1, j]`. A column sum, a max over a sequence axis, a mean's sum over the
 //! batch.
 //!
 //! Each output column combines its rows in order from `init` with the JIT's own operation
 //! (add and multiply in f32; max and min with HLO's semantics: a NaN operand is the result,
-//! the running value's first, and +0 above −0), so the results are the JIT's column loop's
-//! bit for bit; only the width differs. With AVX-512F, up to 128 columns (eight registers)
+//! the running value's first, and +0 above −0; integers wrap, and compare signed or
+//! unsigned), so the results are the JIT's column loop's bit for bit; only the width
+//! differs. With AVX-512F, up to 128 columns (eight registers)
 //! take each row as one contiguous read: the rows stream through once. Without it the
 //! portable twin runs (the JIT keeps its own loop there: `oxla-codegen`'s plan asks for
 //! this kernel only with AVX-512F).
@@ -30,6 +32,43 @@ impl ColOp {
         [ColOp::Add, ColOp::Mul, ColOp::Max, ColOp::Min]
             .get(usize::try_from(c).ok()?)
             .copied()
+    }
+}
+
+/// The element type (the input's and the result's): f32, or 32-bit integers held as f32
+/// bits (add and multiply wrap, max and min compare signed or unsigned: any order gives
+/// the same result).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColType {
+    F32,
+    S32,
+    U32,
+}
+
+impl ColType {
+    /// The code the JIT passes (its helper's second argument).
+    pub fn code(self) -> i64 {
+        self as i64
+    }
+
+    pub fn from_code(c: i64) -> Option<ColType> {
+        [ColType::F32, ColType::S32, ColType::U32]
+            .get(usize::try_from(c).ok()?)
+            .copied()
+    }
+}
+
+/// [`step`] for any [`ColType`], on the elements' bits.
+#[inline(always)]
+fn step_bits(op: ColOp, ty: ColType, a: u32, b: u32) -> u32 {
+    match (ty, op) {
+        (ColType::F32, _) => step(op, f32::from_bits(a), f32::from_bits(b)).to_bits(),
+        (_, ColOp::Add) => a.wrapping_add(b),
+        (_, ColOp::Mul) => a.wrapping_mul(b),
+        (ColType::S32, ColOp::Max) => (a as i32).max(b as i32) as u32,
+        (ColType::S32, ColOp::Min) => (a as i32).min(b as i32) as u32,
+        (_, ColOp::Max) => a.max(b),
+        (_, ColOp::Min) => a.min(b),
     }
 }
 
@@ -69,13 +108,14 @@ pub fn wide() -> bool {
 }
 
 /// Outputs `[lo, hi)` (flat indices into `[outer, inner]`) of the reduction of `x`, viewed
-/// as `[outer, rows, inner]`, by `op` from `init`.
+/// as `[outer, rows, inner]`, by `op` from `init`, its elements of type `ty` (integers as
+/// their bits in f32 slots).
 ///
 /// # Safety
 /// `x` holds `outer · rows · inner` floats and `out` `outer · inner`, with `hi` at most
 /// `outer · inner`; they do not overlap.
 pub unsafe fn column_reduce(
-    op: ColOp,
+    (op, ty): (ColOp, ColType),
     x: *const f32,
     out: *mut f32,
     init: f32,
@@ -96,11 +136,11 @@ pub unsafe fn column_reduce(
             let dst = out.add(o * inner);
             #[cfg(target_arch = "x86_64")]
             if wide() {
-                x86::sweep(op, base, dst, init, (j0, j1), rows, inner);
+                x86::sweep(op, ty, base, dst, init, (j0, j1), rows, inner);
                 e += j1 - j0;
                 continue;
             }
-            sweep_scalar(op, base, dst, init, (j0, j1), rows, inner);
+            sweep_scalar((op, ty), base, dst, init, (j0, j1), rows, inner);
         }
         e += j1 - j0;
     }
@@ -111,7 +151,7 @@ pub unsafe fn column_reduce(
 /// # Safety
 /// As for [`column_reduce`], for one outer index.
 unsafe fn sweep_scalar(
-    op: ColOp,
+    (op, ty): (ColOp, ColType),
     x: *const f32,
     out: *mut f32,
     init: f32,
@@ -120,13 +160,13 @@ unsafe fn sweep_scalar(
     inner: usize,
 ) {
     for j in j0..j1 {
-        let mut acc = init;
+        let mut acc = init.to_bits();
         for r in 0..rows {
             // SAFETY: r < rows, j < inner.
-            acc = step(op, acc, unsafe { *x.add(r * inner + j) });
+            acc = step_bits(op, ty, acc, unsafe { *x.add(r * inner + j) }.to_bits());
         }
         // SAFETY: j < inner.
-        unsafe { *out.add(j) = acc };
+        unsafe { *out.add(j) = f32::from_bits(acc) };
     }
 }
 
@@ -134,7 +174,7 @@ unsafe fn sweep_scalar(
 pub(crate) mod x86 {
     use std::arch::x86_64::*;
 
-    use super::ColOp;
+    use super::{ColOp, ColType};
 
     /// One step on 16 columns (`a` running, `b` the row's).
     #[inline(always)]
@@ -168,12 +208,30 @@ pub(crate) mod x86 {
         }
     }
 
+    /// [`step`] for any [`ColType`] (integers are the lanes' bits).
+    #[inline(always)]
+    unsafe fn step_any(op: ColOp, ty: ColType, a: __m512, b: __m512) -> __m512 {
+        unsafe {
+            let (x, y) = (_mm512_castps_si512(a), _mm512_castps_si512(b));
+            let r = match (ty, op) {
+                (ColType::F32, _) => return step(op, a, b),
+                (_, ColOp::Add) => _mm512_add_epi32(x, y),
+                (_, ColOp::Mul) => _mm512_mullo_epi32(x, y),
+                (ColType::S32, ColOp::Max) => _mm512_max_epi32(x, y),
+                (ColType::S32, ColOp::Min) => _mm512_min_epi32(x, y),
+                (_, ColOp::Max) => _mm512_max_epu32(x, y),
+                (_, ColOp::Min) => _mm512_min_epu32(x, y),
+            };
+            _mm512_castsi512_ps(r)
+        }
+    }
+
     /// `B` registers of columns from `j`, every row, stored once (`mask` for a last
     /// partial register when `B` is 1).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     unsafe fn block<const B: usize>(
-        op: ColOp,
+        (op, ty): (ColOp, ColType),
         x: *const f32,
         out: *mut f32,
         init: f32,
@@ -192,7 +250,7 @@ pub(crate) mod x86 {
                     } else {
                         _mm512_loadu_ps(row.add(16 * b))
                     };
-                    *a = step(op, *a, v);
+                    *a = step_any(op, ty, *a, v);
                 }
             }
             for (b, a) in acc.iter().enumerate() {
@@ -206,7 +264,7 @@ pub(crate) mod x86 {
     }
 
     macro_rules! per_op {
-        ($name:ident, $op:expr) => {
+        ($name:ident, $op:expr, $ty:expr) => {
             #[target_feature(enable = "avx512f")]
             unsafe fn $name(
                 x: *const f32,
@@ -220,17 +278,17 @@ pub(crate) mod x86 {
                 // SAFETY: every block lies in [j0, j1) of rows of `inner` (caller).
                 unsafe {
                     while j + 128 <= j1 {
-                        block::<8>($op, x, out, init, j, rows, inner, !0);
+                        block::<8>(($op, $ty), x, out, init, j, rows, inner, !0);
                         j += 128;
                     }
                     while j + 64 <= j1 {
-                        block::<4>($op, x, out, init, j, rows, inner, !0);
+                        block::<4>(($op, $ty), x, out, init, j, rows, inner, !0);
                         j += 64;
                     }
                     while j < j1 {
                         let n = (j1 - j).min(16);
                         let mask = if n == 16 { !0 } else { (1u16 << n) - 1 };
-                        block::<1>($op, x, out, init, j, rows, inner, mask);
+                        block::<1>(($op, $ty), x, out, init, j, rows, inner, mask);
                         j += n;
                     }
                 }
@@ -238,17 +296,26 @@ pub(crate) mod x86 {
         };
     }
 
-    per_op!(sweep_add, ColOp::Add);
-    per_op!(sweep_mul, ColOp::Mul);
-    per_op!(sweep_max, ColOp::Max);
-    per_op!(sweep_min, ColOp::Min);
+    per_op!(sweep_add, ColOp::Add, ColType::F32);
+    per_op!(sweep_mul, ColOp::Mul, ColType::F32);
+    per_op!(sweep_max, ColOp::Max, ColType::F32);
+    per_op!(sweep_min, ColOp::Min, ColType::F32);
+    // Integers: add and multiply are the same for both signs.
+    per_op!(sweep_add_i, ColOp::Add, ColType::S32);
+    per_op!(sweep_mul_i, ColOp::Mul, ColType::S32);
+    per_op!(sweep_max_s, ColOp::Max, ColType::S32);
+    per_op!(sweep_min_s, ColOp::Min, ColType::S32);
+    per_op!(sweep_max_u, ColOp::Max, ColType::U32);
+    per_op!(sweep_min_u, ColOp::Min, ColType::U32);
 
     /// Columns `[j0, j1)` of one outer index at 16 lanes.
     ///
     /// # Safety
     /// The CPU runs AVX-512F; as for `column_reduce`, for one outer index.
+    #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn sweep(
         op: ColOp,
+        ty: ColType,
         x: *const f32,
         out: *mut f32,
         init: f32,
@@ -258,11 +325,17 @@ pub(crate) mod x86 {
     ) {
         // SAFETY: as the caller promises.
         unsafe {
-            match op {
-                ColOp::Add => sweep_add(x, out, init, js, rows, inner),
-                ColOp::Mul => sweep_mul(x, out, init, js, rows, inner),
-                ColOp::Max => sweep_max(x, out, init, js, rows, inner),
-                ColOp::Min => sweep_min(x, out, init, js, rows, inner),
+            match (ty, op) {
+                (ColType::F32, ColOp::Add) => sweep_add(x, out, init, js, rows, inner),
+                (ColType::F32, ColOp::Mul) => sweep_mul(x, out, init, js, rows, inner),
+                (ColType::F32, ColOp::Max) => sweep_max(x, out, init, js, rows, inner),
+                (ColType::F32, ColOp::Min) => sweep_min(x, out, init, js, rows, inner),
+                (_, ColOp::Add) => sweep_add_i(x, out, init, js, rows, inner),
+                (_, ColOp::Mul) => sweep_mul_i(x, out, init, js, rows, inner),
+                (ColType::S32, ColOp::Max) => sweep_max_s(x, out, init, js, rows, inner),
+                (ColType::S32, ColOp::Min) => sweep_min_s(x, out, init, js, rows, inner),
+                (_, ColOp::Max) => sweep_max_u(x, out, init, js, rows, inner),
+                (_, ColOp::Min) => sweep_min_u(x, out, init, js, rows, inner),
             }
         }
     }
@@ -311,14 +384,20 @@ mod tests {
                     }
                 })
                 .collect();
-            for op in [ColOp::Add, ColOp::Mul, ColOp::Max, ColOp::Min] {
-                for init in [0.0f32, -0.0, f32::NEG_INFINITY, 1.0] {
+            let types = [ColType::F32, ColType::S32, ColType::U32];
+            let ops = [ColOp::Add, ColOp::Mul, ColOp::Max, ColOp::Min];
+            for (ty, op) in types.into_iter().flat_map(|t| ops.map(|o| (t, o))) {
+                let inits = match ty {
+                    ColType::F32 => [0.0f32, -0.0, f32::NEG_INFINITY, 1.0],
+                    _ => [0u32, u32::MAX, 0x8000_0000, 1].map(f32::from_bits),
+                };
+                for init in inits {
                     let mut want = vec![0f32; outer * inner];
                     for o in 0..outer {
                         // SAFETY: in range.
                         unsafe {
                             sweep_scalar(
-                                op,
+                                (op, ty),
                                 x.as_ptr().add(o * rows * inner),
                                 want.as_mut_ptr().add(o * inner),
                                 init,
@@ -336,7 +415,7 @@ mod tests {
                         // SAFETY: sizes as promised.
                         unsafe {
                             column_reduce(
-                                op,
+                                (op, ty),
                                 x.as_ptr(),
                                 got.as_mut_ptr(),
                                 init,
@@ -349,14 +428,34 @@ mod tests {
                     for (k, (g, w)) in got.iter().zip(&want).enumerate() {
                         // Which NaN a sum of two NaNs keeps is the compiler's choice
                         // (it may commute the operands), here and in the JIT alike.
-                        if matches!(op, ColOp::Add | ColOp::Mul) && g.is_nan() && w.is_nan() {
+                        let arith = matches!(op, ColOp::Add | ColOp::Mul);
+                        if ty == ColType::F32 && arith && g.is_nan() && w.is_nan() {
                             continue;
                         }
                         assert_eq!(
                             g.to_bits(),
                             w.to_bits(),
-                            "{op:?} init {init} at {k} ({outer}x{rows}x{inner})"
+                            "{ty:?} {op:?} init {init} at {k} ({outer}x{rows}x{inner})"
                         );
+                        // Integers against their definition too.
+                        if ty != ColType::F32 {
+                            let (o, j) = (k / inner, k % inner);
+                            let col = (0..rows).map(|r| x[(o * rows + r) * inner + j].to_bits());
+                            let i = init.to_bits();
+                            let def = match (ty, op) {
+                                (_, ColOp::Add) => col.fold(i, u32::wrapping_add),
+                                (_, ColOp::Mul) => col.fold(i, u32::wrapping_mul),
+                                (ColType::S32, ColOp::Max) => {
+                                    col.fold(i as i32, |a, b| a.max(b as i32)) as u32
+                                }
+                                (ColType::S32, ColOp::Min) => {
+                                    col.fold(i as i32, |a, b| a.min(b as i32)) as u32
+                                }
+                                (_, ColOp::Max) => col.fold(i, u32::max),
+                                (_, ColOp::Min) => col.fold(i, u32::min),
+                            };
+                            assert_eq!(g.to_bits(), def, "{ty:?} {op:?} definition at {k}");
+                        }
                     }
                 }
             }

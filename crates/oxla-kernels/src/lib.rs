@@ -34,7 +34,7 @@
 //!
 //! [`radix`]: a stable LSD radix argsort of order-preserving keys, for sorts whose comparator
 //! is a plain order; [`rowminmax`]: an f32 row's max or min with XLA's NaN semantics;
-//! [`colreduce`]: f32 reductions over middle dimensions, a row of columns per read;
+//! [`colreduce`]: f32, s32 and u32 reductions over middle dimensions, a row of columns per read;
 //! [`rowsum`]: the f32 sum of an f32 or bf16 row in the JIT's own order;
 //! [`top_k`]: a row's k largest keys in one pass that skips blocks which cannot enter;
 //! [`transpose`]: transposes that move the innermost dimension, in L1-sized tiles;
