@@ -321,6 +321,32 @@ fn transposes<T: Elem>() {
     }
 }
 
+/// Matrix times vector (n = 1, C contiguous: run as a one-row product of the transposes,
+/// A read in place), every transpose, padded leading dimensions, 1 and 2 threads.
+fn matrix_vector<T: Elem>() {
+    for isa in isas() {
+        for (t, &(m, k)) in [(2, 1), (17, 9), (300, 1100), (1030, 257)]
+            .iter()
+            .enumerate()
+        {
+            for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
+                for threads in [1, 2] {
+                    for acc in [false, true] {
+                        let mut args = GemmArgs::new(m, 1, k)
+                            .with_trans(ta, tb)
+                            .with_threads(threads)
+                            .with_accumulate(acc);
+                        args.lda += 3;
+                        args.ldb += 2;
+                        args.ldc = 1;
+                        check_one::<T>(isa, &args, t as u64 * 5 + 300, false);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Batches (small matrices split whole between threads, large ones by rows), padded batch
 /// strides, a broadcast B, transposes; the gaps between C matrices stay untouched.
 fn batches<T: Elem>() {
@@ -438,6 +464,16 @@ fn sgemm_matches_naive_on_many_shapes() {
 #[test]
 fn dgemm_matches_naive_on_many_shapes() {
     many_shapes::<f64>();
+}
+
+#[test]
+fn sgemm_matrix_vector_matches_naive() {
+    matrix_vector::<f32>();
+}
+
+#[test]
+fn dgemm_matrix_vector_matches_naive() {
+    matrix_vector::<f64>();
 }
 
 #[test]

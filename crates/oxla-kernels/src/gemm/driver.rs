@@ -386,6 +386,27 @@ pub(crate) fn gemm_b<T: Scalar>(
         }
         return;
     }
+    // One column, C contiguous (a matrix times a vector): Cᵀ = op(B)ᵀ · op(A)ᵀ is a one-row
+    // product, A read in place once (packed, each of its elements would be read and
+    // written to be used once; the blocked kernel would compute 16 columns to keep one).
+    if let (1, BSource::Plain(b), 1) = (n, bsrc, args.ldc) {
+        let t = GemmArgs {
+            m: 1,
+            n: m,
+            k,
+            trans_a: !args.trans_b,
+            lda: args.ldb,
+            trans_b: !args.trans_a,
+            ldb: args.lda,
+            ldc: m,
+            ..*args
+        };
+        super::gemv::gemv(&t, b, a, c);
+        if let Some(then) = then {
+            then(0, m);
+        }
+        return;
+    }
     let threads = if work(args) < PAR_MIN_WORK {
         1
     } else {
