@@ -16,7 +16,7 @@ use crate::emit::{self, Ctx, Emitter, Idx, Leaves};
 use crate::jit::cl_err;
 use crate::schedule::{
     build_combiner, build_comparator, gen_column_reduce, gen_loops, gen_scan, gen_scan_outer,
-    gen_scatter, gen_update_in_place, gen_vector_program, gen_wide_loops, scan_split,
+    gen_scatter, gen_update_in_place, gen_vector_program, gen_wide_loops, scan_granule, scan_split,
     vector_program, wide_candidates,
 };
 use crate::{Kernel, KernelMode, KernelSpec};
@@ -308,6 +308,7 @@ fn build_kernel(
         // Nothing to compute.
     } else if let Some(d) = scan.filter(|&d| d + 1 < rank) {
         let split = scan_split(&dims, d).ok_or_else(|| missing("a split dimension"))?;
+        granule = scan_granule(&dims, split, ins.shape.element_type().byte_size());
         gen_scan_outer(
             &mut em,
             &ctx,

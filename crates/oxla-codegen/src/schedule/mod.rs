@@ -18,7 +18,7 @@ pub(crate) use column_reduce::gen_column_reduce;
 pub(crate) use combiner::build_combiner;
 pub(crate) use comparator::build_comparator;
 pub(crate) use loops::{gen_loops, gen_loops_split};
-pub(crate) use scan::{gen_scan, gen_scan_outer, scan_split};
+pub(crate) use scan::{gen_scan, gen_scan_outer, scan_granule, scan_split};
 pub(crate) use scatter::gen_scatter;
 pub(crate) use update_in_place::gen_update_in_place;
 pub(crate) use vector_program::{gen_vector_program, vector_program};

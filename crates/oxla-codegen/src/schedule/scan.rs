@@ -21,6 +21,25 @@ pub(crate) fn scan_split(dims: &[i64], d: usize) -> Option<usize> {
     }
 }
 
+/// The least bytes of each scanned row a task of an outer scan takes. Split across the
+/// dimension after the scanned one, a task walks every row of the scan through its segment;
+/// narrow segments of rows kilobytes apart waste the lines and pages they touch: a [4096,
+/// 512] f32 cumsum along axis 0 ran in 0.30 ms on 8 threads of a 16-core Xeon in 16-column
+/// (64-byte) tasks but took 0.53-0.62 ms on 16 in 8-column ones (1.05 ms on one thread).
+const SEGMENT_MIN_BYTES: usize = 256;
+
+/// The granule (in indices of dimension `split`) of an outer scan's tasks: whole segments of
+/// at least [`SEGMENT_MIN_BYTES`] of each row. The outermost split (a scan along a middle
+/// dimension) has contiguous tasks and needs none.
+pub(crate) fn scan_granule(dims: &[i64], split: usize, elem_bytes: usize) -> i64 {
+    if split == 0 {
+        return 1;
+    }
+    let inner: i64 = dims[split + 1..].iter().product::<i64>().max(1);
+    let seg = inner as usize * elem_bytes.max(1);
+    SEGMENT_MIN_BYTES.div_ceil(seg).max(1) as i64
+}
+
 /// out[.., j, ..] = out[.., j - 1, ..] ⊕ x[.., j, ..] for a scan along `d` < rank - 1
 /// (out[.., 0, ..] = init ⊕ x[.., 0, ..]): the same operations, in the same order per
 /// element, as [`gen_scan`]'s running accumulator, with the last dimension `lanes` at a
