@@ -185,8 +185,8 @@ fn part<T>(x: &[T], i: usize, stride: usize, span: usize) -> &[T] {
 }
 
 /// Runs `f(i, c_i, threads)` for every matrix `i` of a batch: one after the other with all
-/// threads each, or (many small matrices) whole matrices claimed by the threads in turn,
-/// one thread each.
+/// threads each, or (where `driver::by_matrix` says so: small products, or enough of them)
+/// whole matrices claimed by the threads in turn, one thread each.
 fn for_each_matrix<C: Send + Copy>(
     args: &GemmArgs,
     batch: &Batch,
@@ -195,7 +195,6 @@ fn for_each_matrix<C: Send + Copy>(
     f: &(dyn Fn(usize, &mut [C], usize) + Sync),
 ) {
     let threads = super::driver::max_threads(args);
-    let small = args.m.saturating_mul(args.n).saturating_mul(args.k) < 1 << 22;
     let cmat = |c: *mut C, i: usize| -> &mut [C] {
         if span_c == 0 {
             &mut []
@@ -205,7 +204,7 @@ fn for_each_matrix<C: Send + Copy>(
             unsafe { std::slice::from_raw_parts_mut(c.add(i * batch.stride_c), span_c) }
         }
     };
-    if threads <= 1 || batch.count <= 1 || !small {
+    if !super::driver::by_matrix(args, batch.count, threads) {
         for i in 0..batch.count {
             f(i, cmat(c.as_mut_ptr(), i), threads);
         }
