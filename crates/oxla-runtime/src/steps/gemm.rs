@@ -273,14 +273,14 @@ impl Programs {
             (PrimitiveType::C64, PrimitiveType::C64, PrimitiveType::C64) => {
                 self.gemm_complex::<f32>(g, a, b, c, name)?;
                 if let Some(then) = then {
-                    then(0, g.m);
+                    self.for_rows(g.m, g.n, then);
                 }
                 Ok(())
             }
             (PrimitiveType::C128, PrimitiveType::C128, PrimitiveType::C128) => {
                 self.gemm_complex::<f64>(g, a, b, c, name)?;
                 if let Some(then) = then {
-                    then(0, g.m);
+                    self.for_rows(g.m, g.n, then);
                 }
                 Ok(())
             }
@@ -317,7 +317,8 @@ impl Programs {
 
     /// Runs a (batched) GEMM step of narrow operands (bf16 / f16 -> f32 or their own type;
     /// s8 / u8 -> s32; see `GemmTypes::supported`) on raw operand pointers, then the
-    /// epilogue over all rows (the product's rows are not handed over as they finish).
+    /// epilogue over all rows, split across the pool (the product's rows are not handed
+    /// over as they finish).
     /// A narrow float result is the f32 sum rounded once, as XLA's CPU backend rounds.
     #[allow(clippy::too_many_arguments)]
     fn gemm_narrow(
@@ -378,9 +379,21 @@ impl Programs {
                     Some(out) => {
                         let mut acc = vec![0f32; nc];
                         oxla_kernels::hgemm_batched(ty, &args, &batch, sa, sb, &mut acc).map(|()| {
-                            let sc =
-                                unsafe { std::slice::from_raw_parts_mut(c.0.cast::<u16>(), nc) };
-                            oxla_kernels::narrow_into(out, &acc, sc);
+                            // Rounded to the narrow type a range of rows at a time, across
+                            // the pool (a serial pass over 256 x 4096 took as long as the
+                            // product on 16 cores).
+                            let (acc, n) = (&acc, g.n);
+                            self.for_rows(g.batch * g.m, n, &|r0, r1| {
+                                let c = &c; // the whole (Sync) pointer, not its field
+                                            // SAFETY: C holds `nc` u16s; row ranges are disjoint.
+                                let sc = unsafe {
+                                    std::slice::from_raw_parts_mut(
+                                        c.0.cast::<u16>().add(r0 * n),
+                                        (r1 - r0) * n,
+                                    )
+                                };
+                                oxla_kernels::narrow_into(out, &acc[r0 * n..r1 * n], sc);
+                            });
                         })
                     }
                     None => Err(oxla_kernels::KernelError(format!(
@@ -396,7 +409,7 @@ impl Programs {
         };
         r.map_err(|e| Error::runtime(format!("{name}: {e}")))?;
         if let Some(then) = then {
-            then(0, g.m);
+            self.for_rows(g.m, g.n, then);
         }
         Ok(())
     }
@@ -505,7 +518,9 @@ impl Programs {
         match (then, pre) {
             (then, Some(pre)) if g.batch == 1 => T::prepacked(&args, sa, pre, sc, then),
             (Some(then), _) if g.batch == 1 => T::then(&args, sa, sb, sc, then),
-            (Some(then), _) => T::batched(&args, &batch, sa, sb, sc).map(|()| then(0, g.m)),
+            (Some(then), _) => {
+                T::batched(&args, &batch, sa, sb, sc).map(|()| self.for_rows(g.m, g.n, then))
+            }
             (None, _) => T::batched(&args, &batch, sa, sb, sc),
         }
         .map_err(|e| Error::runtime(format!("{name}: {e}")))

@@ -137,6 +137,23 @@ impl Programs {
         });
     }
 
+    /// Runs `f(r0, r1)` over rows `0..rows` (of `row_work` elements each): on this thread,
+    /// or in ranges split across the pool when the work pays for it. `f` must be safe to run
+    /// on disjoint ranges at once (a GEMM's epilogue kernel, a narrowing of its rows).
+    pub(crate) fn for_rows(&self, rows: usize, row_work: usize, f: &(dyn Fn(usize, usize) + Sync)) {
+        if rows < 2 || self.threads <= 1 || rows.saturating_mul(row_work) < 1 << 16 {
+            f(0, rows);
+            return;
+        }
+        let per = rows.div_ceil((self.threads * 4).min(rows));
+        parallel_for(rows.div_ceil(per), self.threads, &|t| {
+            let (r0, r1) = (t * per, ((t + 1) * per).min(rows));
+            if r0 < r1 {
+                f(r0, r1);
+            }
+        });
+    }
+
     /// The run-time half of the in-place check: arena memory is ours by construction; owned
     /// memory must have no holders outside this frame.
     pub(crate) fn may_update_in_place(
