@@ -20,6 +20,8 @@ unsafe impl Plain for u16 {}
 unsafe impl Plain for u8 {}
 // SAFETY: as above.
 unsafe impl Plain for i32 {}
+// SAFETY: as above.
+unsafe impl Plain for i16 {}
 
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]

@@ -17,6 +17,8 @@ mod amx;
 #[cfg(target_arch = "x86_64")]
 mod amx_narrow;
 #[cfg(target_arch = "x86_64")]
+mod avx2_int8;
+#[cfg(target_arch = "x86_64")]
 mod avx512_narrow;
 mod ceiling;
 mod driver;

@@ -131,6 +131,8 @@ enum Narrow {
     Tiles,
     /// AVX-512 dot products (`avx512_narrow`).
     Avx512,
+    /// 8-bit integers widened to i16 on AVX2's `vpmaddwd` (`avx2_int8`).
+    Avx2Int8,
     /// Widened onto the f32 / f64 kernels (or the integer twin).
     Widened,
 }
@@ -139,8 +141,16 @@ impl Narrow {
     /// The kernels for `isa` and a product of bf16 (`float`) or 8-bit integers (not
     /// `float`); `direct`: the operands have a direct kernel at all (f16 has none).
     fn pick(isa: Isa, direct: bool, float: bool) -> Narrow {
+        #[cfg(target_arch = "x86_64")]
+        let int8_avx2 = !float && isa != Isa::Portable && super::avx2_int8::available();
+        #[cfg(not(target_arch = "x86_64"))]
+        let int8_avx2 = false;
         if !direct || isa != Isa::Avx512 {
-            return Narrow::Widened;
+            return if int8_avx2 {
+                Narrow::Avx2Int8
+            } else {
+                Narrow::Widened
+            };
         }
         #[cfg(target_arch = "x86_64")]
         {
@@ -157,7 +167,9 @@ impl Narrow {
                 return Narrow::Avx512;
             }
         }
-        let _ = float;
+        if int8_avx2 {
+            return Narrow::Avx2Int8;
+        }
         Narrow::Widened
     }
 }
@@ -428,6 +440,8 @@ pub fn igemm_batched_with(
             Narrow::Tiles => super::amx_narrow::int8_gemm(ta, tb, &args, ai, bi, ci),
             #[cfg(target_arch = "x86_64")]
             Narrow::Avx512 => super::avx512_narrow::int8_gemm(ta, tb, &args, ai, bi, ci),
+            #[cfg(target_arch = "x86_64")]
+            Narrow::Avx2Int8 => super::avx2_int8::int8_gemm(ta, tb, &args, ai, bi, ci),
             _ if isa == Isa::Portable || args.k >= 1 << 37 => {
                 igemm_reference(ta, tb, &args, ai, bi, ci)
             }
@@ -454,10 +468,13 @@ pub fn igemm_batched(
     b: &[u8],
     c: &mut [i32],
 ) -> Result<(), KernelError> {
-    if Narrow::pick(Isa::detect(), true, false) != Narrow::Widened {
-        return igemm_batched_with(Isa::Avx512, ta, tb, args, batch, a, b, c);
+    match Narrow::pick(Isa::detect(), true, false) {
+        Narrow::Widened => {
+            igemm_batched_with(super::best_for::<f64>(args.n), ta, tb, args, batch, a, b, c)
+        }
+        Narrow::Avx2Int8 => igemm_batched_with(Isa::Avx2, ta, tb, args, batch, a, b, c),
+        _ => igemm_batched_with(Isa::Avx512, ta, tb, args, batch, a, b, c),
     }
-    igemm_batched_with(super::best_for::<f64>(args.n), ta, tb, args, batch, a, b, c)
 }
 
 /// One product widened to f64 on the f64 GEMM of `isa`: every partial sum is an integer
@@ -668,7 +685,10 @@ mod tests {
     fn int8_paths_match_the_twin_bit_for_bit() {
         let types = [Int8::S8, Int8::U8];
         for isa in isas() {
-            for &(m, n, k) in SIZES.iter().chain(&[(530, 210, 1030)]) {
+            for &(m, n, k) in SIZES
+                .iter()
+                .chain(&[(530, 210, 1030), (40, 530, 300), (5, 7, 0)])
+            {
                 for (ti, (ta, tb)) in types
                     .iter()
                     .flat_map(|&x| types.iter().map(move |&y| (x, y)))
