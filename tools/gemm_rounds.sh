@@ -12,7 +12,8 @@ set -euo pipefail
 ROUNDS=${1:-5}
 if [ -z "${LIMITS:-}" ]; then
   LIMITS=$(mktemp -d)/limits
-  gcc -fopenmp -O2 -mavx512f -mavx2 -mfma ../shared/bench/anchors/limits.c -o "$LIMITS" -lm
+  # For this CPU: built for AVX-512, limits.c dies of an illegal instruction on an AVX2 one.
+  gcc -fopenmp -O2 -march=native ../shared/bench/anchors/limits.c -o "$LIMITS" -lm
 fi
 if [ -z "${GEMM_BENCH:-}" ]; then
   cargo build --release -q -p oxla-kernels --example gemm_bench
