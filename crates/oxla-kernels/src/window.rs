@@ -72,9 +72,10 @@ impl Window {
     }
 }
 
-/// Whether [`reduce_window`] runs at full width on this CPU (else its portable twin).
+/// Whether [`reduce_window`] runs at full width on this CPU (AVX-512; else its portable
+/// twin).
 pub fn wide() -> bool {
-    crate::colreduce::wide()
+    crate::colreduce::avx512()
 }
 
 /// Outputs `[lo, hi)` (flat, row-major over `g.out_dims`) of the window reduction of `x`
