@@ -4,6 +4,7 @@
 //! map keeps `base + lane * stride`; otherwise the op is evaluated lane by lane.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I8;
@@ -124,26 +125,50 @@ impl<'a, 'b> Emitter<'a, 'b> {
             if lanes > 1 && ls != 0 && !last_ok {
                 return self.per_lane(ctx, id, idx);
             }
-            // Delinearize the base; lanes move along the operand's last dimension.
-            let mut d = vec![(lin, 0i64); od.len()];
-            let mut rem = lin;
-            for k in (0..od.len()).rev() {
-                let q = if k == 0 {
-                    rem
-                } else {
-                    self.b.ins().urem_imm_s(rem, od[k].max(1))
-                };
-                d[k] = (q, 0);
-                if k > 0 {
-                    rem = self.b.ins().udiv_imm_s(rem, od[k].max(1));
+            // Each group of the result's dimensions that holds the same elements as a group
+            // of the operand's is delinearized on its own: the innermost index then stays
+            // out of the other groups' divisions (which the loops hoist), and where the
+            // operand's last group is one dimension, out of every division.
+            let mut d = Vec::with_capacity(od.len());
+            match reshape_groups(&rd, &od) {
+                Some(groups) => {
+                    for (r, o) in groups {
+                        let sub = Idx {
+                            d: idx.d[r.clone()].to_vec(),
+                            lanes,
+                        };
+                        let (lin, _) = self.linear(&sub, &rd[r]);
+                        self.delinearize(lin, &od[o], &mut d);
+                    }
                 }
+                None => self.delinearize(lin, &od, &mut d),
             }
+            // Lanes move along the operand's last dimension.
             if let Some(last) = d.last_mut() {
                 last.1 = ls;
             }
             self.emit1(ctx, ins.operands[0], &Idx { d, lanes })?
         };
         Ok(vec![v])
+    }
+
+    /// Appends the index of linear position `lin` over `dims` (row-major) to `d`, lanes
+    /// still to be set.
+    fn delinearize(&mut self, lin: Value, dims: &[i64], d: &mut Vec<IdxDim>) {
+        let at = d.len();
+        d.extend(std::iter::repeat_n((lin, 0i64), dims.len()));
+        let mut rem = lin;
+        for k in (0..dims.len()).rev() {
+            let q = if k == 0 {
+                rem
+            } else {
+                self.b.ins().urem_imm_s(rem, dims[k].max(1))
+            };
+            d[at + k] = (q, 0);
+            if k > 0 {
+                rem = self.b.ins().udiv_imm_s(rem, dims[k].max(1));
+            }
+        }
     }
 
     /// reverse: reversed dimensions count down from the end.
@@ -378,31 +403,19 @@ impl<'a, 'b> Emitter<'a, 'b> {
             s != 0
                 && (p.edge_padding_low != 0 || p.edge_padding_high != 0 || p.interior_padding != 0)
         });
-        if lanes > 1 && padded_lanes {
-            return self.per_lane(ctx, id, idx);
-        }
         let od = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
+        if lanes > 1 && padded_lanes {
+            return self.emit_pad_lanes(ctx, id, cfg, &od, idx);
+        }
         let mut valid: Option<Value> = None;
         let mut d = Vec::new();
         for (k, p) in cfg.dimensions.iter().enumerate() {
-            let step = p.interior_padding + 1;
-            let rel = self.add_imm(idx.d[k].0, -p.edge_padding_low);
-            let relc = self.clamp_i64(rel, 0, i64::MAX / 2);
-            let q = self.b.ins().udiv_imm_s(relc, step);
-            let r = self.b.ins().urem_imm_s(relc, step);
-            let c1 = self
-                .b
-                .ins()
-                .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, rel, 0);
-            let c2 = self.b.ins().icmp_imm_s(IntCC::Equal, r, 0);
-            let c3 = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, q, od[k]);
-            let c = self.b.ins().band(c1, c2);
-            let c = self.b.ins().band(c, c3);
+            let (c, at) = self.pad_index(idx.d[k].0, p, od[k]);
             valid = Some(match valid {
                 None => c,
                 Some(v) => self.b.ins().band(v, c),
             });
-            d.push((self.clamp_i64(q, 0, od[k] - 1), idx.d[k].1));
+            d.push((at, idx.d[k].1));
         }
         let pv = self.emit1(ctx, ins.operands[1], &Idx { d: vec![], lanes })?;
         let v = if od.contains(&0) {
@@ -417,6 +430,119 @@ impl<'a, 'b> Emitter<'a, 'b> {
             }
         };
         Ok(vec![v])
+    }
+
+    /// pad with lanes along a padded dimension: where the lanes fall all on the operand or
+    /// all on the padding (every vector but those at the two edges of a row), the operand's
+    /// vector or the padding value, chosen once; lane by lane where they straddle an edge.
+    fn emit_pad_lanes(
+        &mut self,
+        ctx: &Ctx,
+        id: InstrId,
+        cfg: &PaddingConfig,
+        od: &[i64],
+        idx: &Idx,
+    ) -> R<Vec<Val>> {
+        let lanes = idx.lanes;
+        let moving: Vec<usize> = (0..idx.d.len()).filter(|&k| idx.d[k].1 != 0).collect();
+        let (k, p) = match moving[..] {
+            [k] => (k, &cfg.dimensions[k]),
+            _ => return self.per_lane(ctx, id, idx),
+        };
+        let n = lanes as i64;
+        // Contiguous lanes over an operand row that holds a whole vector.
+        if idx.d[k].1 != 1 || p.interior_padding != 0 || od[k] < n || od.contains(&0) {
+            return self.per_lane(ctx, id, idx);
+        }
+        let ins = ctx.comp.instr(id);
+        let t = ins.shape.element_type();
+        // `rel`: the first lane's position in the operand's row.
+        let rel = self.add_imm(idx.d[k].0, -p.edge_padding_low);
+        let ge0 = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, rel, 0);
+        let fits = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedLessThanOrEqual, rel, od[k] - n);
+        let inside = self.b.ins().band(ge0, fits);
+        let before = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedLessThanOrEqual, rel, -n);
+        let after = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, rel, od[k]);
+        let outside = self.b.ins().bor(before, after);
+        let uniform = self.b.ins().bor(inside, outside);
+        let vty = self.ty(t, lanes)?;
+        let whole = self.b.create_block();
+        let split = self.b.create_block();
+        let merge = self.b.create_block();
+        let result = self.b.append_block_param(merge, vty);
+        self.b.ins().brif(uniform, whole, &[], split, &[]);
+        // The operand's vector (read in bounds wherever the lanes fall) or the padding.
+        self.b.switch_to_block(whole);
+        self.b.seal_block(whole);
+        self.cache.push(HashMap::new());
+        let v = (|| {
+            let mut valid = inside;
+            let mut d = Vec::with_capacity(od.len());
+            for (j, q) in cfg.dimensions.iter().enumerate() {
+                if j == k {
+                    d.push((self.clamp_i64(rel, 0, od[k] - n), 1));
+                    continue;
+                }
+                let (c, at) = self.pad_index(idx.d[j].0, q, od[j]);
+                valid = self.b.ins().band(valid, c);
+                d.push((at, 0));
+            }
+            let pv = self.emit1(ctx, ins.operands[1], &Idx { d: vec![], lanes })?;
+            let x = self.emit1(ctx, ins.operands[0], &Idx { d, lanes })?;
+            let x = self.splat(x, lanes)?;
+            Ok::<_, oxla_hlo::Error>(self.b.ins().select(valid, x.v, pv.v))
+        })();
+        self.cache.pop();
+        self.b
+            .ins()
+            .jump(merge, &[cranelift_codegen::ir::BlockArg::Value(v?)]);
+        self.b.switch_to_block(split);
+        self.b.seal_block(split);
+        self.cache.push(HashMap::new());
+        let v = self.per_lane(ctx, id, idx);
+        self.cache.pop();
+        let v = self.splat(v?.remove(0), lanes)?;
+        self.b
+            .ins()
+            .jump(merge, &[cranelift_codegen::ir::BlockArg::Value(v.v)]);
+        self.b.switch_to_block(merge);
+        self.b.seal_block(merge);
+        Ok(vec![Val {
+            v: result,
+            t,
+            lanes,
+        }])
+    }
+
+    /// Whether index `i` of a padded dimension falls on an operand element (of `size`),
+    /// and that element's index (clamped into the operand where it does not).
+    fn pad_index(&mut self, i: Value, p: &oxla_hlo::PaddingDimension, size: i64) -> (Value, Value) {
+        let step = p.interior_padding + 1;
+        let rel = self.add_imm(i, -p.edge_padding_low);
+        let relc = self.clamp_i64(rel, 0, i64::MAX / 2);
+        let q = self.b.ins().udiv_imm_s(relc, step);
+        let r = self.b.ins().urem_imm_s(relc, step);
+        let c1 = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, rel, 0);
+        let c2 = self.b.ins().icmp_imm_s(IntCC::Equal, r, 0);
+        let c3 = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, q, size);
+        let c = self.b.ins().band(c1, c2);
+        let c = self.b.ins().band(c, c3);
+        (c, self.clamp_i64(q, 0, size - 1))
     }
 
     /// gather: the operand at the start indices read for this output position plus the
@@ -494,4 +620,39 @@ impl<'a, 'b> Emitter<'a, 'b> {
             &Idx { d: src, lanes },
         )?])
     }
+}
+
+/// For a reshape from `od` to `rd`: the shortest groups of consecutive dimensions, in
+/// order, such that each group of `rd` holds the same elements as the matching group of
+/// `od` (a reshape maps each onto the other); `None` for shapes with an empty dimension.
+fn reshape_groups(rd: &[i64], od: &[i64]) -> Option<Vec<(Range<usize>, Range<usize>)>> {
+    if rd.iter().chain(od).any(|&x| x < 1) {
+        return None;
+    }
+    let (mut i, mut j) = (rd.len(), od.len());
+    let mut groups = Vec::new();
+    while i > 0 || j > 0 {
+        let (ei, ej) = (i, j);
+        let (mut pr, mut po) = (1i64, 1i64);
+        if i > 0 {
+            i -= 1;
+            pr = rd[i];
+        }
+        if j > 0 {
+            j -= 1;
+            po = od[j];
+        }
+        while pr != po {
+            if pr < po {
+                i = i.checked_sub(1)?;
+                pr = pr.checked_mul(rd[i])?;
+            } else {
+                j = j.checked_sub(1)?;
+                po = po.checked_mul(od[j])?;
+            }
+        }
+        groups.push((i..ei, j..ej));
+    }
+    groups.reverse();
+    Some(groups)
 }
