@@ -3,7 +3,8 @@
 //! lane `j % 16` of them) while 16 elements remain, the four summed lane-wise in order, then
 //! 4-lane steps, the four lanes in order, the running value plus that, and the last
 //! elements one at a time. (Rows under 16 elements: one 4-lane partial sum.) A softmax's
-//! denominator over bf16 exponentials, a bf16 sum, run 16 lanes at a time with AVX-512F.
+//! denominator over bf16 exponentials, a bf16 sum, run 16 lanes at a time with AVX-512F,
+//! two registers of 8 with AVX2 (the same four partial sums either way).
 
 /// A row's element type: f32, or bf16 bits widened exactly.
 pub trait RowElem: Copy {
@@ -14,6 +15,12 @@ pub trait RowElem: Copy {
     /// `p` holds 16 elements; the CPU has AVX-512F.
     #[cfg(target_arch = "x86_64")]
     unsafe fn load16(p: *const Self) -> std::arch::x86_64::__m512;
+    /// 8 elements widened.
+    ///
+    /// # Safety
+    /// `p` holds 8 elements; the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn load8(p: *const Self) -> std::arch::x86_64::__m256;
     /// 4 elements widened.
     ///
     /// # Safety
@@ -32,6 +39,12 @@ impl RowElem for f32 {
     unsafe fn load16(p: *const f32) -> std::arch::x86_64::__m512 {
         // SAFETY: as the caller promises.
         unsafe { std::arch::x86_64::_mm512_loadu_ps(p) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load8(p: *const f32) -> std::arch::x86_64::__m256 {
+        // SAFETY: as the caller promises.
+        unsafe { std::arch::x86_64::_mm256_loadu_ps(p) }
     }
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
@@ -58,6 +71,16 @@ impl RowElem for u16 {
     }
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
+    unsafe fn load8(p: *const u16) -> std::arch::x86_64::__m256 {
+        use std::arch::x86_64::*;
+        // SAFETY: as the caller promises.
+        unsafe {
+            let h = _mm_loadu_si128(p.cast());
+            _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(h)))
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
     unsafe fn load4(p: *const u16) -> std::arch::x86_64::__m128 {
         use std::arch::x86_64::*;
         // SAFETY: as the caller promises.
@@ -68,17 +91,50 @@ impl RowElem for u16 {
     }
 }
 
-/// Whether [`row_sum`] runs at full width on this CPU (else its portable twin, slower than
-/// the JIT's own loop: `oxla-codegen` calls it only with AVX-512F).
+/// Which implementation [`row_sum`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    /// One 16-lane accumulator (AVX-512F).
+    Avx512,
+    /// Two 8-lane accumulators (AVX2).
+    Avx2,
+    /// The portable twin.
+    Portable,
+}
+
+impl Width {
+    /// The widest this CPU runs.
+    pub fn detect() -> Width {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                return Width::Avx512;
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return Width::Avx2;
+            }
+        }
+        Width::Portable
+    }
+
+    /// Whether this CPU runs it.
+    pub fn available(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Width::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            #[cfg(target_arch = "x86_64")]
+            Width::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            Width::Portable => true,
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+}
+
+/// Whether [`row_sum`] runs wider than the JIT's 4 lanes on this CPU (else its portable
+/// twin, slower than the JIT's own loop: `oxla-codegen` calls it only where this holds).
 pub fn wide() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    Width::detect() != Width::Portable
 }
 
 /// `cur` plus the sum of `xs` (bf16 bits), in the JIT's order (see the module doc).
@@ -88,10 +144,20 @@ pub fn row_sum_bf16(xs: &[u16], cur: f32) -> f32 {
 
 /// `cur` plus the sum of `xs` widened, in the JIT's order (see the module doc).
 pub fn row_sum<E: RowElem>(xs: &[E], cur: f32) -> f32 {
+    row_sum_with(Width::detect(), xs, cur)
+}
+
+/// [`row_sum`] with implementation `w` (the portable twin where the CPU lacks it).
+pub fn row_sum_with<E: RowElem>(w: Width, xs: &[E], cur: f32) -> f32 {
     #[cfg(target_arch = "x86_64")]
-    if xs.len() >= 16 && wide() {
-        // SAFETY: the CPU has AVX-512F.
-        return unsafe { x86::row_sum(xs, cur) };
+    if xs.len() >= 16 && w.available() {
+        match w {
+            // SAFETY: the CPU has AVX-512F.
+            Width::Avx512 => return unsafe { x86::row_sum(xs, cur) },
+            // SAFETY: the CPU has AVX2.
+            Width::Avx2 => return unsafe { x86::row_sum_avx2(xs, cur) },
+            Width::Portable => {}
+        }
     }
     row_sum_scalar(xs, cur)
 }
@@ -161,15 +227,50 @@ mod x86 {
                 t = _mm_add_ps(t, E::load4(p.add(j)));
                 j += 4;
             }
-            let mut lanes = [0f32; 4];
-            _mm_storeu_ps(lanes.as_mut_ptr(), t);
-            let h = ((lanes[0] + lanes[1]) + lanes[2]) + lanes[3];
-            let mut cur = cur + h;
-            for &x in &xs[j..] {
-                cur += x.f32();
-            }
-            cur
+            finish(xs, j, t, cur)
         }
+    }
+
+    /// [`super::row_sum`] for rows of at least 16 elements, with AVX2: `lo` holds the
+    /// partial sums of lanes 0-7, `hi` of lanes 8-15.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn row_sum_avx2<E: RowElem>(xs: &[E], cur: f32) -> f32 {
+        let n = xs.len();
+        let p = xs.as_ptr();
+        let mut j = 0;
+        // SAFETY: every load reads below n.
+        unsafe {
+            let mut lo = _mm256_setzero_ps();
+            let mut hi = _mm256_setzero_ps();
+            while j + 16 <= n {
+                lo = _mm256_add_ps(lo, E::load8(p.add(j)));
+                hi = _mm256_add_ps(hi, E::load8(p.add(j + 8)));
+                j += 16;
+            }
+            // The four partial sums in order, as the AVX-512 kernel adds them.
+            let mut t = _mm_add_ps(_mm256_castps256_ps128(lo), _mm256_extractf128_ps::<1>(lo));
+            t = _mm_add_ps(t, _mm256_castps256_ps128(hi));
+            t = _mm_add_ps(t, _mm256_extractf128_ps::<1>(hi));
+            while j + 4 <= n {
+                t = _mm_add_ps(t, E::load4(p.add(j)));
+                j += 4;
+            }
+            finish(xs, j, t, cur)
+        }
+    }
+
+    /// `cur` plus the four lanes of `t` in order, then the elements from `j` one at a time.
+    #[inline(always)]
+    unsafe fn finish<E: RowElem>(xs: &[E], j: usize, t: __m128, cur: f32) -> f32 {
+        let mut lanes = [0f32; 4];
+        // SAFETY: `lanes` holds four floats.
+        unsafe { _mm_storeu_ps(lanes.as_mut_ptr(), t) };
+        let h = ((lanes[0] + lanes[1]) + lanes[2]) + lanes[3];
+        let mut cur = cur + h;
+        for &x in &xs[j..] {
+            cur += x.f32();
+        }
+        cur
     }
 }
 
@@ -193,12 +294,19 @@ mod tests {
                 .collect();
             let fs: Vec<f32> = xs.iter().map(|h| h.f32()).collect();
             for cur in [0.0f32, -0.0, 1.5, 1e6] {
-                let (a, b) = (row_sum_bf16(&xs, cur), row_sum_scalar(&xs, cur));
-                assert_eq!(a.to_bits(), b.to_bits(), "n={n} cur={cur}");
+                let b = row_sum_scalar(&xs, cur);
                 // The same values as f32: the same sums.
-                let (c, d) = (row_sum(&fs, cur), row_sum_scalar(&fs, cur));
-                assert_eq!(c.to_bits(), a.to_bits(), "f32 n={n} cur={cur}");
-                assert_eq!(d.to_bits(), a.to_bits(), "f32 twin n={n} cur={cur}");
+                let d = row_sum_scalar(&fs, cur);
+                assert_eq!(d.to_bits(), b.to_bits(), "f32 twin n={n} cur={cur}");
+                for w in [Width::Avx512, Width::Avx2]
+                    .into_iter()
+                    .filter(|w| w.available())
+                {
+                    let a = row_sum_with(w, &xs, cur);
+                    assert_eq!(a.to_bits(), b.to_bits(), "{w:?} n={n} cur={cur}");
+                    let c = row_sum_with(w, &fs, cur);
+                    assert_eq!(c.to_bits(), b.to_bits(), "{w:?} f32 n={n} cur={cur}");
+                }
             }
         }
     }
