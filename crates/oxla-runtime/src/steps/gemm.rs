@@ -143,7 +143,10 @@ impl Programs {
         if let Some(cb) = const_b {
             return self.const_b_packed(cb, g, b).map(PreB::Const);
         }
-        if !*param_b {
+        // A product of one row or one column reads B in place on the first call (`gemv`),
+        // whose order of additions is not the blocked kernels': a kept packing would give
+        // later calls other bits (and saves nothing: each element of B is used once).
+        if !*param_b || g.m == 1 || g.n == 1 {
             return None;
         }
         let op = s.c.instructions[i].operands.get(1)?.index();
