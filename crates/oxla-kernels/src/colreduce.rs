@@ -137,6 +137,22 @@ impl Width {
         }
         Width::Portable
     }
+
+    /// The widths this CPU runs, the twin first (what the bit-for-bit tests compare).
+    #[cfg(test)]
+    pub(crate) fn available() -> Vec<Width> {
+        let mut w = vec![Width::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                w.push(Width::Avx2);
+            }
+            if avx512() {
+                w.push(Width::Avx512);
+            }
+        }
+        w
+    }
 }
 
 /// Outputs `[lo, hi)` (flat indices into `[outer, inner]`) of the reduction of `x`, viewed
@@ -395,14 +411,14 @@ pub(crate) mod x86 {
 /// The 8-lane twin of `x86`, for CPUs with AVX2 and no AVX-512: the same steps in the same
 /// order per column; a last partial register's columns go to the portable twin.
 #[cfg(target_arch = "x86_64")]
-mod x86_avx2 {
+pub(crate) mod x86_avx2 {
     use std::arch::x86_64::*;
 
     use super::{sweep_scalar, ColOp, ColType};
 
     /// One step on 8 columns of any type (`a` running, `b` the row's), as `x86::step_any`.
     #[inline(always)]
-    unsafe fn step_any(op: ColOp, ty: ColType, a: __m256, b: __m256) -> __m256 {
+    pub(crate) unsafe fn step_any(op: ColOp, ty: ColType, a: __m256, b: __m256) -> __m256 {
         unsafe {
             let (x, y) = (_mm256_castps_si256(a), _mm256_castps_si256(b));
             let r = match (ty, op) {
@@ -558,21 +574,6 @@ mod tests {
         ]
     }
 
-    /// The widths this CPU runs (the twin included).
-    fn widths() -> Vec<Width> {
-        let mut w = vec![Width::Portable];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                w.push(Width::Avx2);
-            }
-            if avx512() {
-                w.push(Width::Avx512);
-            }
-        }
-        w
-    }
-
     #[test]
     fn full_width_matches_the_twin_bit_for_bit() {
         let sp = special();
@@ -623,7 +624,7 @@ mod tests {
                     // Ranges that start and end inside rows, in pieces; every width this
                     // CPU runs.
                     let total = outer * inner;
-                    for width in widths() {
+                    for width in Width::available() {
                         let mut got = vec![7f32; total];
                         let cuts = [0, total / 3, total / 3 + 5, total];
                         for w in cuts.windows(2) {

@@ -7,10 +7,11 @@
 //! the window) from `init` with the JIT's own operation (`colreduce`'s step: add and
 //! multiply in f32, max and min with HLO's NaN and signed-zero rules), a padding position
 //! folding `init` as the JIT's padded read does, so the results are the JIT loop's bit for
-//! bit. With AVX-512F a pixel's channels are up to eight registers, each window row one
-//! contiguous read; the window's offsets are computed once per pixel, not per element.
+//! bit. With AVX-512F a pixel's channels are up to eight registers of 16, with AVX2 up to
+//! eight of 8 (the last few channels one at a time), each window row one contiguous read;
+//! the window's offsets are computed once per pixel, not per element.
 
-use crate::colreduce::{step, ColOp};
+use crate::colreduce::{step, ColOp, Width};
 
 /// A window's geometry, per dimension of the input (the last one the channels: size 1,
 /// stride 1, no padding).
@@ -72,10 +73,10 @@ impl Window {
     }
 }
 
-/// Whether [`reduce_window`] runs at full width on this CPU (AVX-512; else its portable
-/// twin).
+/// Whether [`reduce_window`] runs wider than the JIT's 4 lanes on this CPU (AVX-512 or
+/// AVX2; else its portable twin).
 pub fn wide() -> bool {
-    crate::colreduce::avx512()
+    Width::best() != Width::Portable
 }
 
 /// Outputs `[lo, hi)` (flat, row-major over `g.out_dims`) of the window reduction of `x`
@@ -93,15 +94,15 @@ pub unsafe fn reduce_window(
     g: &Window,
 ) {
     // SAFETY: as the caller promises.
-    unsafe { reduce_window_with(wide(), op, x, out, init, range, g) }
+    unsafe { reduce_window_with(Width::best(), op, x, out, init, range, g) }
 }
 
-/// [`reduce_window`] at full width (`wide`, which the CPU must run) or by the twin.
+/// [`reduce_window`] on the kernels of width `w` (which the CPU must run).
 ///
 /// # Safety
 /// As for [`reduce_window`].
 unsafe fn reduce_window_with(
-    wide: bool,
+    w: Width,
     op: ColOp,
     x: *const f32,
     out: *mut f32,
@@ -119,7 +120,7 @@ unsafe fn reduce_window_with(
     // Each window position's input row (in floats), or None where it reads padding.
     let mut offs: Vec<Option<usize>> = Vec::with_capacity(positions);
     let mut o = vec![0usize; lead];
-    let mut w = vec![0usize; lead];
+    let mut wpos = vec![0usize; lead];
     let mut e = lo;
     while e < hi {
         let (p, c0) = (e / c, e % c);
@@ -130,11 +131,11 @@ unsafe fn reduce_window_with(
             rest /= g.out_dims[k];
         }
         offs.clear();
-        w.iter_mut().for_each(|v| *v = 0);
+        wpos.iter_mut().for_each(|v| *v = 0);
         for _ in 0..positions {
             let mut at = Some(0usize);
             for k in 0..lead {
-                let q = (o[k] * g.stride[k] + w[k] * g.dilation[k]).checked_sub(g.pad_low[k]);
+                let q = (o[k] * g.stride[k] + wpos[k] * g.dilation[k]).checked_sub(g.pad_low[k]);
                 at = match (at, q) {
                     (Some(a), Some(q)) if q < g.in_dims[k] => Some(a * g.in_dims[k] + q),
                     _ => None,
@@ -143,23 +144,28 @@ unsafe fn reduce_window_with(
             offs.push(at.map(|a| a * c));
             // The next position, the last window dimension fastest.
             for k in (0..lead).rev() {
-                w[k] += 1;
-                if w[k] < g.size[k] {
+                wpos[k] += 1;
+                if wpos[k] < g.size[k] {
                     break;
                 }
-                w[k] = 0;
+                wpos[k] = 0;
             }
         }
         // SAFETY: every offset is a row of x; pixel p's channels are in out.
         unsafe {
             let dst = out.add(p * c);
-            #[cfg(target_arch = "x86_64")]
-            if wide {
-                x86::pixel(op, x, dst, init, (c0, c1), &offs);
-                e += c1 - c0;
-                continue;
+            match w {
+                #[cfg(target_arch = "x86_64")]
+                Width::Avx512 => x86::pixel(op, x, dst, init, (c0, c1), &offs),
+                #[cfg(target_arch = "x86_64")]
+                Width::Avx2 => {
+                    // Whole registers of 8, the last few channels by the twin.
+                    let c8 = c0 + (c1 - c0) / 8 * 8;
+                    x86_avx2::pixel(op, x, dst, init, (c0, c8), &offs);
+                    pixel_scalar(op, x, dst, init, (c8, c1), &offs);
+                }
+                _ => pixel_scalar(op, x, dst, init, (c0, c1), &offs),
             }
-            pixel_scalar(op, x, dst, init, (c0, c1), &offs);
         }
         e += c1 - c0;
     }
@@ -292,6 +298,100 @@ mod x86 {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2 {
+    use std::arch::x86_64::*;
+
+    use crate::colreduce::x86_avx2::step_any;
+    use crate::colreduce::{ColOp, ColType};
+
+    /// `B` registers of 8 channels from `j`, every window position, stored once.
+    #[inline(always)]
+    unsafe fn block<const B: usize>(
+        op: ColOp,
+        x: *const f32,
+        out: *mut f32,
+        init: f32,
+        j: usize,
+        offs: &[Option<usize>],
+    ) {
+        unsafe {
+            let pad = _mm256_set1_ps(init);
+            let mut acc = [pad; B];
+            for off in offs {
+                for (b, a) in acc.iter_mut().enumerate() {
+                    let v = match off {
+                        None => pad,
+                        Some(o) => _mm256_loadu_ps(x.add(o + j + 8 * b)),
+                    };
+                    *a = step_any(op, ColType::F32, *a, v);
+                }
+            }
+            for (b, a) in acc.iter().enumerate() {
+                _mm256_storeu_ps(out.add(j + 8 * b), *a);
+            }
+        }
+    }
+
+    macro_rules! per_op {
+        ($name:ident, $op:expr) => {
+            #[target_feature(enable = "avx2")]
+            unsafe fn $name(
+                x: *const f32,
+                out: *mut f32,
+                init: f32,
+                (c0, c1): (usize, usize),
+                offs: &[Option<usize>],
+            ) {
+                let mut j = c0;
+                // SAFETY: every block lies in [c0, c1) of each row (caller).
+                unsafe {
+                    while j + 64 <= c1 {
+                        block::<8>($op, x, out, init, j, offs);
+                        j += 64;
+                    }
+                    while j + 32 <= c1 {
+                        block::<4>($op, x, out, init, j, offs);
+                        j += 32;
+                    }
+                    while j + 8 <= c1 {
+                        block::<1>($op, x, out, init, j, offs);
+                        j += 8;
+                    }
+                }
+            }
+        };
+    }
+
+    per_op!(pixel_add, ColOp::Add);
+    per_op!(pixel_mul, ColOp::Mul);
+    per_op!(pixel_max, ColOp::Max);
+    per_op!(pixel_min, ColOp::Min);
+
+    /// Channels `[c0, c1)` of one pixel at 8 lanes (`c1 - c0` a multiple of 8).
+    ///
+    /// # Safety
+    /// The CPU runs AVX2; as for `pixel_scalar`.
+    pub(super) unsafe fn pixel(
+        op: ColOp,
+        x: *const f32,
+        out: *mut f32,
+        init: f32,
+        cs: (usize, usize),
+        offs: &[Option<usize>],
+    ) {
+        // SAFETY: as the caller promises.
+        unsafe {
+            match op {
+                ColOp::Add => pixel_add(x, out, init, cs, offs),
+                ColOp::Mul => pixel_mul(x, out, init, cs, offs),
+                ColOp::Max => pixel_max(x, out, init, cs, offs),
+                ColOp::Min => pixel_min(x, out, init, cs, offs),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,7 +420,7 @@ mod tests {
     }
 
     fn run(
-        wide_form: bool,
+        form: Width,
         op: ColOp,
         x: &[f32],
         init: f32,
@@ -335,15 +435,7 @@ mod tests {
         if kernel {
             // SAFETY: x and out have the geometry's sizes.
             unsafe {
-                reduce_window_with(
-                    wide_form,
-                    op,
-                    x.as_ptr(),
-                    out.as_mut_ptr(),
-                    init,
-                    (lo, hi),
-                    g,
-                )
+                reduce_window_with(form, op, x.as_ptr(), out.as_mut_ptr(), init, (lo, hi), g)
             };
         } else {
             // By the definition, element by element.
@@ -467,8 +559,8 @@ mod tests {
                 for init in [0.0f32, f32::NEG_INFINITY, 1.5] {
                     // The whole output, and ranges that start and end inside pixels.
                     for range in [(0, n), (c / 2, n - c / 3), (1, 2.min(n))] {
-                        let want = run(false, op, &x, init, &g, range, false);
-                        for form in [false, wide()] {
+                        let want = run(Width::Portable, op, &x, init, &g, range, false);
+                        for form in Width::available() {
                             let got = run(form, op, &x, init, &g, range, true);
                             for e in 0..n {
                                 let inside = e >= range.0 && e < range.1;
@@ -487,7 +579,7 @@ mod tests {
                                 assert_eq!(
                                     got[e].to_bits(),
                                     w.to_bits(),
-                                    "wide {form} {op:?} init {init} {g:?} range {range:?} [{e}]"
+                                    "{form:?} {op:?} init {init} {g:?} range {range:?} [{e}]"
                                 );
                             }
                         }
@@ -531,7 +623,15 @@ mod tests {
             &[1, 1, 1, 1],
         );
         let x: Vec<f32> = (0..16).map(|v| v as f32).collect();
-        let got = run(wide(), ColOp::Max, &x, f32::NEG_INFINITY, &g, (0, 4), true);
+        let got = run(
+            Width::best(),
+            ColOp::Max,
+            &x,
+            f32::NEG_INFINITY,
+            &g,
+            (0, 4),
+            true,
+        );
         assert_eq!(got, vec![5.0, 7.0, 13.0, 15.0]);
     }
 }
