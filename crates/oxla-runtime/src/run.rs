@@ -620,6 +620,14 @@ impl Programs {
             } if self.may_update_in_place(ins, vals, *kind) => self.run_kernel_in_place(&s, uk),
             Step::Kernel {
                 kernel,
+                in_place: Some((uk, _)),
+                ..
+            } => match self.run_copy_then_update(&s, *kernel, *uk)? {
+                Some(v) => Ok(v),
+                None => self.run_kernel(&s, kernel),
+            },
+            Step::Kernel {
+                kernel,
                 view: Some(sv),
                 ..
             } => match self.slice_as_view(&s, sv)? {

@@ -10,6 +10,11 @@ use crate::exec::{held_only_by, parallel_for, SendPtr, V};
 use crate::plan::{InPlace, Programs};
 use crate::run::StepCtx;
 
+/// Fewest bytes of an operand copy worth the pool ([`Programs::run_copy_then_update`]), and
+/// the bytes each task copies.
+const PARALLEL_COPY_MIN: usize = 1 << 20;
+const PARALLEL_COPY_CHUNK: usize = 256 << 10;
+
 impl Programs {
     /// Runs the update-only kernel `uk`, writing into the operand's own memory.
     pub(crate) fn run_kernel_in_place(&self, s: &StepCtx, uk: &usize) -> Result<V> {
@@ -36,6 +41,59 @@ impl Programs {
             },
             v => v,
         })
+    }
+
+    /// For a kernel that updates its operand (scatter, dynamic-update-slice) and runs whole
+    /// on one thread, where the operand may not be updated in place: the operand copied into
+    /// fresh output memory by the whole pool, then update-only kernel `uk` on that copy.
+    /// `None` (nothing run) where the copying kernel `kernel` is as good: it splits itself,
+    /// the copy is small, or one thread runs everything anyway.
+    pub(crate) fn run_copy_then_update(
+        &self,
+        s: &StepCtx,
+        kernel: usize,
+        uk: usize,
+    ) -> Result<Option<V>> {
+        let out = match &s.ins.shape {
+            oxla_hlo::Shape::Array(a) => a,
+            _ => return Ok(None),
+        };
+        let bytes = crate::exec::array_bytes(out);
+        let same =
+            s.c.instr(s.ins.operands[0])
+                .shape
+                .as_array()
+                .is_some_and(|x| x.dims == out.dims && x.element_type == out.element_type);
+        if self.kernels[kernel].extent >= 2
+            || bytes < PARALLEL_COPY_MIN
+            || self.threads <= 1
+            || !same
+        {
+            return Ok(None);
+        }
+        self.with_kernel_io(s, uk, |k, ins, outs| {
+            // SAFETY: the kernel's inputs and outputs (one array, of the operand's shape).
+            let (src, dst) = unsafe { (*ins, *outs) };
+            let (src, dst) = (SendPtr(src), SendPtr(dst));
+            let chunk = PARALLEL_COPY_CHUNK;
+            parallel_for(bytes.div_ceil(chunk), self.threads, &|t| {
+                let (a, b) = (src, dst);
+                let lo = t * chunk;
+                let n = chunk.min(bytes - lo);
+                // SAFETY: both hold `bytes` bytes; tasks copy disjoint ranges; the output is
+                // fresh memory, apart from the operand.
+                unsafe { std::ptr::copy_nonoverlapping(a.0.add(lo), b.0.add(lo), n) };
+            });
+            // The update-only kernel reads its target from the copy.
+            let n = s.ins.operands.len();
+            // SAFETY: the kernel's `n` input pointers (one per operand, at least one).
+            let mut inputs: Vec<*const u8> = unsafe { std::slice::from_raw_parts(ins, n) }.to_vec();
+            inputs[0] = dst.0;
+            // SAFETY: as for `launch`; the copy is this step's own memory.
+            unsafe { self.launch(k, inputs.as_ptr(), outs) };
+            Ok(())
+        })
+        .map(Some)
     }
 
     /// Runs loop kernel `kernel` into fresh output memory, in parallel when large.
