@@ -442,6 +442,9 @@ fn build_kernel(
             };
             gen_vector_program(&mut em, prog, in_arr, out_ptrs[0], (lo, hi))?;
         } else if cands.is_empty() {
+            if flat.is_none() {
+                em.inner_breaks = inner_breaks(body, &dims);
+            }
             gen_loops(
                 &mut em,
                 &dims,
@@ -452,6 +455,7 @@ fn build_kernel(
                 out_lanes,
                 &store_all,
             )?;
+            em.inner_breaks.clear();
         } else {
             gen_wide_loops(
                 &mut em,
@@ -673,6 +677,57 @@ fn row_sum_program(
         return None;
     }
     vector_program(body, x, dims, leaves).map(|p| (p, d))
+}
+
+/// Most segments the innermost loop of an element-wise kernel is cut into (each is its own
+/// loops: code grows with them).
+const MAX_INNER_BREAKS: usize = 6;
+/// Fewest elements of the innermost dimension worth cutting into segments.
+const MIN_SEGMENTED_ROW: i64 = 16;
+
+/// Where the innermost dimension (of `dims`, the kernel's output) is cut into segments
+/// (`schedule/loops.rs`): the edges of a concatenate's operands and of a pad's operand
+/// (no interior padding) along a last dimension as long as the output's, which the
+/// output's innermost index usually reaches unchanged (where it does not, the cut only
+/// splits the loop). None beyond [`MAX_INNER_BREAKS`].
+fn inner_breaks(body: &oxla_hlo::HloComputation, dims: &[i64]) -> Vec<i64> {
+    // Rows shorter than a few vectors gain nothing from segments.
+    let Some(&last) = dims.last().filter(|&&d| d >= MIN_SEGMENTED_ROW) else {
+        return Vec::new();
+    };
+    let mut at = Vec::new();
+    for ins in &body.instructions {
+        let sd = ins.shape.dims();
+        if sd.last() != Some(&last) {
+            continue;
+        }
+        let r = sd.len() - 1;
+        match &ins.op {
+            Op::Concatenate { dimension } if *dimension as usize == r => {
+                let mut off = 0;
+                for &o in &ins.operands {
+                    off += body.instr(o).shape.dims().get(r).copied().unwrap_or(0);
+                    at.push(off);
+                }
+            }
+            Op::Pad(cfg) => {
+                let Some(p) = cfg.dimensions.get(r).filter(|p| p.interior_padding == 0) else {
+                    continue;
+                };
+                let od = body.instr(ins.operands[0]).shape.dims().get(r).copied();
+                at.push(p.edge_padding_low);
+                at.push(p.edge_padding_low + od.unwrap_or(0));
+            }
+            _ => {}
+        }
+    }
+    at.retain(|&b| b > 0 && b < last);
+    at.sort_unstable();
+    at.dedup();
+    if at.len() > MAX_INNER_BREAKS {
+        at.clear();
+    }
+    at
 }
 
 /// Whether `x` is a kernel input, or one converted (the reduce loop's own rows).

@@ -152,6 +152,13 @@ impl<'a, 'b> Emitter<'a, 'b> {
         Ok(vec![v])
     }
 
+    /// The innermost loop's segment where index `i` (a dimension's base and lane stride) is
+    /// the segment's own index `j`, read along lanes or as one element.
+    fn seg_at(&self, (base, stride): IdxDim) -> Option<super::Seg> {
+        self.seg
+            .filter(|sg| sg.j == base && (stride == 1 || stride == 0) && sg.lo < sg.hi)
+    }
+
     /// Appends the index of linear position `lin` over `dims` (row-major) to `d`, lanes
     /// still to be set.
     fn delinearize(&mut self, lin: Value, dims: &[i64], d: &mut Vec<IdxDim>) {
@@ -300,6 +307,21 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let t = ins.shape.element_type();
         let lanes = idx.lanes;
         let k = dimension as usize;
+        // In a segment of the innermost loop that lies within one operand: that operand,
+        // with no branch.
+        if let Some(sg) = self.seg_at(idx.d[k]) {
+            let mut off = 0i64;
+            for &o in &ins.operands {
+                let size = ctx.comp.instr(o).shape.dims()[k];
+                if off <= sg.lo && sg.hi <= off + size {
+                    let mut d = idx.d.clone();
+                    d[k].0 = self.add_imm(d[k].0, -off);
+                    let v = self.emit1(ctx, o, &Idx { d, lanes })?;
+                    return Ok(vec![v]);
+                }
+                off += size;
+            }
+        }
         // Lanes along the concatenated dimension stay in one operand when every
         // operand size is a multiple of the lane count and the lanes start aligned
         // (inner loops start at 0 and step by the lane count).
@@ -398,18 +420,52 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let ins = ctx.comp.instr(id);
         let t = ins.shape.element_type();
         let lanes = idx.lanes;
-        // Lanes may run along dimensions that are not padded.
-        let padded_lanes = cfg.dimensions.iter().zip(&idx.d).any(|(p, &(_, s))| {
-            s != 0
-                && (p.edge_padding_low != 0 || p.edge_padding_high != 0 || p.interior_padding != 0)
-        });
         let od = ctx.comp.instr(ins.operands[0]).shape.dims().to_vec();
+        // Dimensions indexed by the innermost loop's segment (`Emitter::seg`), whose
+        // elements all fall on the operand (`Some(true)`) or all on the padding.
+        let known: Vec<Option<bool>> = cfg
+            .dimensions
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                let sg = self.seg_at(idx.d[k]).filter(|_| p.interior_padding == 0)?;
+                let (a, b) = (sg.lo - p.edge_padding_low, sg.hi - p.edge_padding_low);
+                if a >= 0 && b <= od[k] {
+                    Some(true)
+                } else if b <= 0 || a >= od[k] {
+                    Some(false)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        if known.contains(&Some(false)) {
+            let pv = self.emit1(ctx, ins.operands[1], &Idx { d: vec![], lanes })?;
+            return Ok(vec![self.splat(pv, lanes)?]);
+        }
+        // Lanes may run along dimensions that are not padded (or known to be inside).
+        let padded_lanes =
+            cfg.dimensions
+                .iter()
+                .zip(&idx.d)
+                .zip(&known)
+                .any(|((p, &(_, s)), kn)| {
+                    s != 0
+                        && kn.is_none()
+                        && (p.edge_padding_low != 0
+                            || p.edge_padding_high != 0
+                            || p.interior_padding != 0)
+                });
         if lanes > 1 && padded_lanes {
             return self.emit_pad_lanes(ctx, id, cfg, &od, idx);
         }
         let mut valid: Option<Value> = None;
         let mut d = Vec::new();
         for (k, p) in cfg.dimensions.iter().enumerate() {
+            if known[k] == Some(true) {
+                d.push((self.add_imm(idx.d[k].0, -p.edge_padding_low), idx.d[k].1));
+                continue;
+            }
             let (c, at) = self.pad_index(idx.d[k].0, p, od[k]);
             valid = Some(match valid {
                 None => c,

@@ -103,6 +103,22 @@ pub(crate) struct Emitter<'a, 'b> {
     splat_src: HashMap<Value, Value>,
     /// Transcendental values already computed into tile buffers (`schedule/wide_math.rs`).
     pub tile: Option<Tile>,
+    /// Positions of the innermost dimension where a concatenate's operand or a pad's
+    /// padding starts or ends (`schedule/loops.rs` runs the innermost loop in segments
+    /// between them); empty where the kernel's loops are not split so.
+    pub inner_breaks: Vec<i64>,
+    /// The segment the body being emitted runs in, where it runs in one.
+    pub seg: Option<Seg>,
+}
+
+/// An innermost-loop segment: the body's innermost index `j` (the first lane's) keeps
+/// every lane in `[lo, hi)`, so a concatenate or pad indexed by `j` knows statically which
+/// operand (or the padding) every lane reads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Seg {
+    pub j: Value,
+    pub lo: i64,
+    pub hi: i64,
 }
 
 /// A tile of the innermost loop whose transcendental values lie in stack buffers: where
@@ -171,6 +187,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
             consts,
             splat_src: HashMap::new(),
             tile: None,
+            inner_breaks: Vec::new(),
+            seg: None,
             arith: HashMap::new(),
         }
     }

@@ -4,7 +4,7 @@
 use cranelift_codegen::ir::Value;
 use oxla_hlo::Result;
 
-use crate::emit::{Emitter, Idx};
+use crate::emit::{Emitter, Idx, Seg};
 use crate::kernel::split_dim;
 
 /// What runs the innermost dimension over `[lo, hi)` below the outer loops' indices
@@ -94,8 +94,51 @@ pub(crate) fn gen_loops_with(
 }
 
 /// The innermost dimension over `[lo, hi)`: two vectors per iteration, then one, then a
-/// scalar tail; `body` stores the values at one index.
+/// scalar tail; `body` stores the values at one index. Where the emitter has break
+/// positions (`Emitter::inner_breaks`) and the dimension is whole, it runs in segments
+/// between them, each body knowing its segment (`Emitter::seg`): a concatenate or pad
+/// along it then reads one operand with no branch per vector, and vectors never straddle
+/// an operand's edge.
 pub(crate) fn inner_loops(
+    em: &mut Emitter,
+    prefix: &[Value],
+    (lo, hi): (Value, Value),
+    extent: i64,
+    known: Option<i64>,
+    lanes: u32,
+    body: &mut dyn FnMut(&mut Emitter, &Idx) -> Result<()>,
+) -> Result<()> {
+    let cuts: Vec<i64> = match known {
+        Some(d) if d == extent && !em.inner_breaks.is_empty() => {
+            let mut c = vec![0];
+            c.extend(em.inner_breaks.iter().copied().filter(|&b| b > 0 && b < d));
+            c.push(d);
+            c.dedup();
+            c
+        }
+        _ => Vec::new(),
+    };
+    if cuts.len() < 3 {
+        return inner_range(em, prefix, (lo, hi), extent, known, lanes, body);
+    }
+    for w in cuts.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let (va, vb) = (em.iconst(a), em.iconst(b));
+        let mut in_seg = |em: &mut Emitter, idx: &Idx| -> Result<()> {
+            let j = idx.d.last().map(|x| x.0);
+            let saved = em.seg.take();
+            em.seg = j.map(|j| Seg { j, lo: a, hi: b });
+            let r = body(em, idx);
+            em.seg = saved;
+            r
+        };
+        inner_range(em, prefix, (va, vb), b - a, Some(b - a), lanes, &mut in_seg)?;
+    }
+    Ok(())
+}
+
+/// [`inner_loops`] over one range.
+fn inner_range(
     em: &mut Emitter,
     prefix: &[Value],
     (lo, hi): (Value, Value),
