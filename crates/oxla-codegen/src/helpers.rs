@@ -589,6 +589,36 @@ extern "C" fn vrow_sum_bf16(ptr: *const u16, n: i64, cur: f32) -> f32 {
     oxla_kernels::rowsum::row_sum_bf16(xs, cur)
 }
 
+/// `fn(ptr, n, cur) -> f32`: `cur` plus the f32 sum of `n` f16 values, in the JIT's row
+/// loop's order (`oxla_kernels::rowsum`).
+extern "C" fn vrow_sum_f16(ptr: *const u16, n: i64, cur: f32) -> f32 {
+    if ptr.is_null() || n <= 0 {
+        return oxla_kernels::rowsum::row_sum_f16(&[], cur);
+    }
+    // SAFETY: the JIT passes a row of `n` f16 values of an input buffer.
+    let xs = unsafe { std::slice::from_raw_parts(ptr, n as usize) };
+    oxla_kernels::rowsum::row_sum_f16(xs, cur)
+}
+
+/// `fn(ptr, n) -> f32`: the max / min of `n` f16 values, widened to f32 (exact), with
+/// XLA's semantics (`oxla_kernels::rowminmax::row_minmax_f16`).
+extern "C" fn vrow_max_f16(ptr: *const u16, n: i64) -> f32 {
+    vrow_f16(oxla_kernels::rowminmax::MinMax::Max, ptr, n)
+}
+
+extern "C" fn vrow_min_f16(ptr: *const u16, n: i64) -> f32 {
+    vrow_f16(oxla_kernels::rowminmax::MinMax::Min, ptr, n)
+}
+
+fn vrow_f16(op: oxla_kernels::rowminmax::MinMax, ptr: *const u16, n: i64) -> f32 {
+    if ptr.is_null() || n <= 0 {
+        return oxla_kernels::rowminmax::row_minmax_f16(op, &[]);
+    }
+    // SAFETY: the JIT passes a row of `n` f16 values of an input buffer.
+    let xs = unsafe { std::slice::from_raw_parts(ptr, n as usize) };
+    oxla_kernels::rowminmax::row_minmax_f16(op, xs)
+}
+
 fn vrow_bf16(op: oxla_kernels::rowminmax::MinMax, ptr: *const u16, n: i64) -> f32 {
     if ptr.is_null() || n <= 0 {
         return oxla_kernels::rowminmax::row_minmax_bf16(op, &[]);
@@ -697,6 +727,24 @@ pub(crate) fn symbols() -> Vec<Helper> {
     v.push((
         "oxla_vrow_min_bf16",
         vrow_min_bf16 as *const u8,
+        vec![I64, I64],
+        Some(F32),
+    ));
+    v.push((
+        "oxla_vrow_sum_f16",
+        vrow_sum_f16 as *const u8,
+        vec![I64, I64, F32],
+        Some(F32),
+    ));
+    v.push((
+        "oxla_vrow_max_f16",
+        vrow_max_f16 as *const u8,
+        vec![I64, I64],
+        Some(F32),
+    ));
+    v.push((
+        "oxla_vrow_min_f16",
+        vrow_min_f16 as *const u8,
         vec![I64, I64],
         Some(F32),
     ));

@@ -91,6 +91,65 @@ impl RowElem for u16 {
     }
 }
 
+/// An f16 value's bits (a row element widened exactly; by F16C in the SIMD kernels, which
+/// quiets a signaling NaN: which NaN a sum with several passes on is, as for every sum,
+/// the order's and the compiler's, not a promise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct F16(pub u16);
+
+/// f16 bits `h` as f32, exactly: a NaN keeps its sign and payload, unquieted (the JIT's
+/// widening of f16 values).
+pub fn f16_exact(h: u16) -> f32 {
+    if h & 0x7c00 == 0x7c00 && h & 0x03ff != 0 {
+        let sign = ((h as u32) & 0x8000) << 16;
+        return f32::from_bits(sign | 0x7f80_0000 | (((h as u32) & 0x03ff) << 13));
+    }
+    half::f16::from_bits(h).to_f32()
+}
+
+/// `xs` widened into `out` (as long): F16C where the CPU has it (a NaN quieted), else
+/// [`f16_exact`].
+pub fn widen_f16(xs: &[u16], out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("f16c") && std::arch::is_x86_feature_detected!("avx") {
+        // SAFETY: the CPU has F16C and AVX.
+        unsafe { x86::widen_f16c(xs, out) };
+        return;
+    }
+    for (d, &h) in out.iter_mut().zip(xs) {
+        *d = f16_exact(h);
+    }
+}
+
+impl RowElem for F16 {
+    #[inline(always)]
+    fn f32(self) -> f32 {
+        f16_exact(self.0)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load16(p: *const F16) -> std::arch::x86_64::__m512 {
+        use std::arch::x86_64::*;
+        // SAFETY: as the caller promises (AVX-512F converts f16 itself).
+        unsafe { _mm512_cvtph_ps(_mm256_loadu_si256(p.cast())) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load8(p: *const F16) -> std::arch::x86_64::__m256 {
+        use std::arch::x86_64::*;
+        // SAFETY: as the caller promises; the kernels enable F16C.
+        unsafe { _mm256_cvtph_ps(_mm_loadu_si128(p.cast())) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load4(p: *const F16) -> std::arch::x86_64::__m128 {
+        use std::arch::x86_64::*;
+        // SAFETY: as the caller promises; the kernels enable F16C.
+        unsafe { _mm_cvtph_ps(_mm_loadl_epi64(p.cast())) }
+    }
+}
+
 /// Which implementation [`row_sum`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Width {
@@ -107,10 +166,10 @@ impl Width {
     pub fn detect() -> Width {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx512f") {
+            if Width::Avx512.available() {
                 return Width::Avx512;
             }
-            if std::arch::is_x86_feature_detected!("avx2") {
+            if Width::Avx2.available() {
                 return Width::Avx2;
             }
         }
@@ -121,9 +180,15 @@ impl Width {
     pub fn available(self) -> bool {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Width::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            Width::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("f16c")
+            }
             #[cfg(target_arch = "x86_64")]
-            Width::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            Width::Avx2 => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("f16c")
+            }
             Width::Portable => true,
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
@@ -139,6 +204,13 @@ pub fn wide() -> bool {
 
 /// `cur` plus the sum of `xs` (bf16 bits), in the JIT's order (see the module doc).
 pub fn row_sum_bf16(xs: &[u16], cur: f32) -> f32 {
+    row_sum(xs, cur)
+}
+
+/// `cur` plus the sum of `xs` (f16 bits), in the JIT's order (see the module doc).
+pub fn row_sum_f16(xs: &[u16], cur: f32) -> f32 {
+    // SAFETY: `F16` is a transparent `u16`.
+    let xs = unsafe { std::slice::from_raw_parts(xs.as_ptr().cast::<F16>(), xs.len()) };
     row_sum(xs, cur)
 }
 
@@ -204,7 +276,7 @@ mod x86 {
     use super::RowElem;
 
     /// [`super::row_sum`] for rows of at least 16 elements.
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,f16c")]
     pub(super) unsafe fn row_sum<E: RowElem>(xs: &[E], cur: f32) -> f32 {
         let n = xs.len();
         let p = xs.as_ptr();
@@ -233,7 +305,7 @@ mod x86 {
 
     /// [`super::row_sum`] for rows of at least 16 elements, with AVX2: `lo` holds the
     /// partial sums of lanes 0-7, `hi` of lanes 8-15.
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,f16c")]
     pub(super) unsafe fn row_sum_avx2<E: RowElem>(xs: &[E], cur: f32) -> f32 {
         let n = xs.len();
         let p = xs.as_ptr();
@@ -256,6 +328,25 @@ mod x86 {
                 j += 4;
             }
             finish(xs, j, t, cur)
+        }
+    }
+
+    /// f16 bits `x` as f32 into `out` (as long), 8 at a time.
+    #[target_feature(enable = "f16c,avx")]
+    pub(super) unsafe fn widen_f16c(x: &[u16], out: &mut [f32]) {
+        let mut chunks = out.chunks_exact_mut(8);
+        for (d, s) in (&mut chunks).zip(x.chunks_exact(8)) {
+            // SAFETY: 8 u16 in `s`, 8 f32 in `d`.
+            unsafe {
+                _mm256_storeu_ps(
+                    d.as_mut_ptr(),
+                    _mm256_cvtph_ps(_mm_loadu_si128(s.as_ptr().cast())),
+                )
+            };
+        }
+        let done = x.len() / 8 * 8;
+        for (d, &h) in chunks.into_remainder().iter_mut().zip(&x[done..]) {
+            *d = super::f16_exact(h);
         }
     }
 
@@ -293,7 +384,23 @@ mod tests {
                 })
                 .collect();
             let fs: Vec<f32> = xs.iter().map(|h| h.f32()).collect();
+            // The same bits as f16 (other values, infinities among them; no NaN).
+            let hs: Vec<F16> = xs
+                .iter()
+                .map(|&h| {
+                    let r = h.rotate_left(3);
+                    F16(if r & 0x7c00 == 0x7c00 { r & 0xfc00 } else { r })
+                })
+                .collect();
             for cur in [0.0f32, -0.0, 1.5, 1e6] {
+                let hb = row_sum_scalar(&hs, cur);
+                for w in [Width::Avx512, Width::Avx2]
+                    .into_iter()
+                    .filter(|w| w.available())
+                {
+                    let a = row_sum_with(w, &hs, cur);
+                    assert_eq!(a.to_bits(), hb.to_bits(), "{w:?} f16 n={n} cur={cur}");
+                }
                 let b = row_sum_scalar(&xs, cur);
                 // The same values as f32: the same sums.
                 let d = row_sum_scalar(&fs, cur);

@@ -173,6 +173,29 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 // Complex max/min (lexicographic) picks between operands that compare equal
                 // (a NaN part, zeros of either sign) by position: it folds in order.
                 let in_order = types[0].is_complex() && matches!(op, BinaryOp::Max | BinaryOp::Min);
+                // A row of f16 values (or their f32 sum) read straight from an input buffer,
+                // in a kernel whose narrow values run a lane at a time: one call.
+                if dim + 1 == in_dims.len() && lanes == 1 && self.lanes == 1 {
+                    let zero = self.iconst(0);
+                    let row = build_idx(counters, Some((zero, 1)), 1);
+                    let narrow_only = matches!(types[0], PrimitiveType::F16)
+                        || ctx.comp.instr(ops[0]).operands.first().is_some_and(|&s| {
+                            ctx.comp.instr(s).shape.element_type() == PrimitiveType::F16
+                        });
+                    if narrow_only
+                        && self.row_call(
+                            ctx,
+                            ops[0],
+                            in_dims,
+                            &row,
+                            (op, types[0]),
+                            vars[0],
+                            true,
+                        )?
+                    {
+                        return Ok(());
+                    }
+                }
                 if in_dims[dim] >= 8 && !in_order {
                     // Innermost reduced loop of a plain reducer: four independent partial
                     // results (the chain of dependent adds otherwise bounds the speed).
@@ -199,75 +222,9 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let l = self.lanes;
             let t = types[0];
             let d = in_dims[in_dims.len() - 1];
-            // An f32 or bf16 max/min of a row read straight from an input buffer: one call
-            // at the CPU's full width (`oxla_kernels::rowminmax`, the sequential fold's
-            // bits; a bf16 row's result is a bf16 value widened, as the JIT holds bf16),
-            // combined with the running value as the next element would be.
-            let row_ptr = match &ctx.leaves {
-                super::Leaves::Buffers(ptrs) => ptrs.get(ops[0].index()).copied().flatten(),
-                super::Leaves::Values(_) => None,
-            };
-            if let (Some(ptr), true, true) = (
-                row_ptr,
-                matches!(op, BinaryOp::Max | BinaryOp::Min)
-                    && matches!(t, PrimitiveType::F32 | PrimitiveType::BF16),
-                self.tile.is_none() && crate::schedule::wide_enabled(),
-            ) {
-                let zero = self.iconst(0);
-                let (off, _) = self.linear(&build_idx(counters, Some((zero, 1)), 1), in_dims);
-                let bf16 = t == PrimitiveType::BF16;
-                let boff = self.mul_imm(off, if bf16 { 2 } else { 4 });
-                let at = self.b.ins().iadd(ptr, boff);
-                let n = self.iconst(d);
-                let name = match (op == BinaryOp::Max, bf16) {
-                    (true, false) => "oxla_vrow_max_f32",
-                    (false, false) => "oxla_vrow_min_f32",
-                    (true, true) => "oxla_vrow_max_bf16",
-                    (false, true) => "oxla_vrow_min_bf16",
-                };
-                let v = self.call_helper(name, &[at, n], cranelift_codegen::ir::types::F32)?;
-                let cur = Val {
-                    v: self.b.use_var(vars[0]),
-                    t,
-                    lanes: 1,
-                };
-                let r = self.binary(op, cur, Val { v, t, lanes: 1 })?;
-                self.b.def_var(vars[0], r.v);
-                return Ok(());
-            }
-            // An f32 sum of a bf16 input row widened (a softmax's denominator over bf16
-            // exponentials, a bf16 sum): one call at 16 lanes in this loop's own order
-            // (`oxla_kernels::rowsum`), so the same bits.
-            let bf16_row = match (&ctx.leaves, &ctx.comp.instr(ops[0]).op) {
-                (super::Leaves::Buffers(ptrs), Op::Convert) => {
-                    let src = ctx.comp.instr(ops[0]).operands.first().copied();
-                    src.filter(|&s| ctx.comp.instr(s).shape.element_type() == PrimitiveType::BF16)
-                        .and_then(|s| ptrs.get(s.index()).copied().flatten())
-                }
-                _ => None,
-            };
-            if let (Some(ptr), true) = (
-                bf16_row,
-                op == BinaryOp::Add
-                    && t == PrimitiveType::F32
-                    && l == 4
-                    && d >= 16
-                    && self.tile.is_none()
-                    && crate::schedule::wide_enabled()
-                    && oxla_kernels::rowsum::wide(),
-            ) {
-                let zero = self.iconst(0);
-                let (off, _) = self.linear(&build_idx(counters, Some((zero, 1)), 1), in_dims);
-                let boff = self.mul_imm(off, 2);
-                let at = self.b.ins().iadd(ptr, boff);
-                let n = self.iconst(d);
-                let cur = self.b.use_var(vars[0]);
-                let v = self.call_helper(
-                    "oxla_vrow_sum_bf16",
-                    &[at, n, cur],
-                    cranelift_codegen::ir::types::F32,
-                )?;
-                self.b.def_var(vars[0], v);
+            let zero = self.iconst(0);
+            let row = build_idx(counters, Some((zero, 1)), 1);
+            if self.row_call(ctx, ops[0], in_dims, &row, (op, t), vars[0], l == 4)? {
                 return Ok(());
             }
             let acc_n = if d >= 4 * l as i64 { 4 } else { 1 };
@@ -513,6 +470,110 @@ impl<'a, 'b> Emitter<'a, 'b> {
             t: PrimitiveType::Pred,
             lanes: x.lanes,
         }
+    }
+
+    /// Row reduction `op` (of type `t`) of operand `x` over the last dimension at `row` (its
+    /// first element's index), where the row is read straight from an input buffer: one
+    /// call at the CPU's full width, combined into `var`; whether it was made.
+    /// `four_lanes`: the kernel's own sum order is the 4-lane loop's (`oxla_kernels::rowsum`
+    /// keeps it), or a lane at a time, which the call may replace.
+    #[allow(clippy::too_many_arguments)]
+    fn row_call(
+        &mut self,
+        ctx: &Ctx,
+        x: InstrId,
+        in_dims: &[i64],
+        row: &Idx,
+        (op, t): (BinaryOp, PrimitiveType),
+        var: Variable,
+        four_lanes: bool,
+    ) -> R<bool> {
+        // An f32 or bf16 max/min of a row read straight from an input buffer: one call
+        // at the CPU's full width (`oxla_kernels::rowminmax`, the sequential fold's
+        // bits; a bf16 row's result is a bf16 value widened, as the JIT holds bf16),
+        // combined with the running value as the next element would be.
+        let d = in_dims[in_dims.len() - 1];
+        let row_ptr = match &ctx.leaves {
+            super::Leaves::Buffers(ptrs) => ptrs.get(x.index()).copied().flatten(),
+            super::Leaves::Values(_) => None,
+        };
+        if let (Some(ptr), true, true) = (
+            row_ptr,
+            matches!(op, BinaryOp::Max | BinaryOp::Min)
+                && matches!(
+                    t,
+                    PrimitiveType::F32 | PrimitiveType::BF16 | PrimitiveType::F16
+                ),
+            self.tile.is_none() && crate::schedule::wide_enabled(),
+        ) {
+            let (off, _) = self.linear(row, in_dims);
+            let boff = self.mul_imm(off, if t == PrimitiveType::F32 { 4 } else { 2 });
+            let at = self.b.ins().iadd(ptr, boff);
+            let n = self.iconst(d);
+            let name = match (op == BinaryOp::Max, t) {
+                (true, PrimitiveType::BF16) => "oxla_vrow_max_bf16",
+                (false, PrimitiveType::BF16) => "oxla_vrow_min_bf16",
+                (true, PrimitiveType::F16) => "oxla_vrow_max_f16",
+                (false, PrimitiveType::F16) => "oxla_vrow_min_f16",
+                (true, _) => "oxla_vrow_max_f32",
+                (false, _) => "oxla_vrow_min_f32",
+            };
+            let v = self.call_helper(name, &[at, n], cranelift_codegen::ir::types::F32)?;
+            let cur = Val {
+                v: self.b.use_var(var),
+                t,
+                lanes: 1,
+            };
+            let r = self.binary(op, cur, Val { v, t, lanes: 1 })?;
+            self.b.def_var(var, r.v);
+            return Ok(true);
+        }
+        // An f32 sum of a bf16 input row widened (a softmax's denominator over bf16
+        // exponentials, a bf16 sum): one call at 16 lanes in this loop's own order
+        // (`oxla_kernels::rowsum`), so the same bits.
+        let narrow_row = match (&ctx.leaves, &ctx.comp.instr(x).op) {
+            (super::Leaves::Buffers(ptrs), Op::Convert) => {
+                let src = ctx.comp.instr(x).operands.first().copied();
+                src.and_then(|s| {
+                    let from = ctx.comp.instr(s).shape.element_type();
+                    let f16 = match from {
+                        PrimitiveType::BF16 => false,
+                        PrimitiveType::F16 => true,
+                        _ => return None,
+                    };
+                    ptrs.get(s.index()).copied().flatten().map(|p| (p, f16))
+                })
+            }
+            _ => None,
+        };
+        if let (Some((ptr, f16)), true) = (
+            narrow_row,
+            op == BinaryOp::Add
+                && t == PrimitiveType::F32
+                && four_lanes
+                && d >= 16
+                && self.tile.is_none()
+                && crate::schedule::wide_enabled()
+                && oxla_kernels::rowsum::wide(),
+        ) {
+            let (off, _) = self.linear(row, in_dims);
+            let boff = self.mul_imm(off, 2);
+            let at = self.b.ins().iadd(ptr, boff);
+            let n = self.iconst(d);
+            let cur = self.b.use_var(var);
+            let v = self.call_helper(
+                if f16 {
+                    "oxla_vrow_sum_f16"
+                } else {
+                    "oxla_vrow_sum_bf16"
+                },
+                &[at, n, cur],
+                cranelift_codegen::ir::types::F32,
+            )?;
+            self.b.def_var(var, v);
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     #[allow(clippy::too_many_arguments)]
