@@ -712,6 +712,21 @@ pub enum Op {
 }
 
 impl Op {
+    /// An element-wise computation: each result element from the operands' elements at the
+    /// same index (unary and binary ops, compare, select, clamp, convert, reduce-precision).
+    pub fn is_elementwise_compute(&self) -> bool {
+        matches!(
+            self,
+            Op::Unary(_)
+                | Op::Binary(_)
+                | Op::Compare { .. }
+                | Op::Select
+                | Op::Clamp
+                | Op::Convert
+                | Op::ReducePrecision { .. }
+        )
+    }
+
     /// The HLO text opcode.
     pub fn opcode_name(&self) -> &'static str {
         match self {

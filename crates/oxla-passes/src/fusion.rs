@@ -21,14 +21,8 @@ const MAX_FUSION_SIZE: usize = 512;
 
 fn fusible(ins: &HloInstruction) -> bool {
     match &ins.op {
-        Op::Unary(_)
-        | Op::Binary(_)
-        | Op::Compare { .. }
-        | Op::Select
-        | Op::Clamp
-        | Op::Convert
-        | Op::ReducePrecision { .. }
-        | Op::Broadcast { .. }
+        op if op.is_elementwise_compute() => ins.shape.is_array(),
+        Op::Broadcast { .. }
         | Op::Iota { .. }
         // Data movement is an index map in a loop kernel: fusing it saves a copy.
         | Op::Reshape
@@ -98,26 +92,12 @@ const MAX_REUSE: i64 = 16;
 const MIN_REUSE_LOOP: i64 = 1 << 16;
 const MIN_REUSE_PRODUCER: i64 = 64;
 
-/// Whether `ins` computes (rather than moves or broadcasts) its elements.
-fn computes(ins: &HloInstruction) -> bool {
-    matches!(
-        ins.op,
-        Op::Unary(_)
-            | Op::Binary(_)
-            | Op::Compare { .. }
-            | Op::Select
-            | Op::Clamp
-            | Op::Convert
-            | Op::ReducePrecision { .. }
-    )
-}
-
 /// Whether fusing `producer` into a loop over `loop_elements` would evaluate its elements
 /// many times over (see [`expensive`] and [`MAX_REUSE`]).
 fn recomputed(producer: &HloInstruction, loop_elements: i64) -> bool {
     let e = elements(producer);
     (expensive(producer) && 2 * e <= loop_elements)
-        || (computes(producer)
+        || (producer.op.is_elementwise_compute()
             && e >= MIN_REUSE_PRODUCER
             && loop_elements >= MIN_REUSE_LOOP
             && e.saturating_mul(MAX_REUSE) <= loop_elements)

@@ -66,14 +66,7 @@ fn operand_reads<'a>(
         }
     };
     match &y.op {
-        Op::Unary(_)
-        | Op::Binary(_)
-        | Op::Compare { .. }
-        | Op::Select
-        | Op::Clamp
-        | Op::Convert
-        | Op::BitcastConvert
-        | Op::ReducePrecision { .. } => (0..n)
+        op if op.is_elementwise_compute() || matches!(op, Op::BitcastConvert) => (0..n)
             .map(|k| {
                 // Scalars (a clamp's bounds) are read whole; same-shape operands by row.
                 if x(k).shape.dims() == y.shape.dims() {

@@ -290,6 +290,23 @@ fn every_bench_program_compiles_and_matches_jax_on_the_jit() {
     }
 }
 
+/// Bench folder `dir`'s program compiled on a CPU client, with its arguments as buffers.
+fn compiled_bench(
+    dir: &std::path::Path,
+) -> (oxla::run::Program, oxla::Executable, Vec<oxla::Buffer>) {
+    let p = load_program(&dir.join("program.mlir")).unwrap();
+    let client = oxla::Client::cpu().unwrap();
+    let exe = client
+        .compile(&p.module, &oxla::CompileOptions::default())
+        .unwrap();
+    let bufs = folder_args(dir)
+        .unwrap()
+        .iter()
+        .map(|l| oxla::Buffer::from_literal(l).unwrap())
+        .collect();
+    (p, exe, bufs)
+}
+
 /// Programs whose GEMM weights are arguments, called again and again on the same buffers
 /// (the runtime keeps each weight's packing from its second call on): every call's outputs
 /// match JAX's.
@@ -297,16 +314,7 @@ fn every_bench_program_compiles_and_matches_jax_on_the_jit() {
 fn bench_programs_called_again_on_the_same_buffers_match_jax() {
     for name in ["matmul_256", "mlp_train_step", "transformer_block"] {
         let Some(dir) = bench(name) else { return };
-        let p = load_program(&dir.join("program.mlir")).unwrap();
-        let client = oxla::Client::cpu().unwrap();
-        let exe = client
-            .compile(&p.module, &oxla::CompileOptions::default())
-            .unwrap();
-        let bufs: Vec<oxla::Buffer> = folder_args(&dir)
-            .unwrap()
-            .iter()
-            .map(|l| oxla::Buffer::from_literal(l).unwrap())
-            .collect();
+        let (p, exe, bufs) = compiled_bench(&dir);
         let refs: Vec<&oxla::Buffer> = bufs.iter().collect();
         for call in 0..3 {
             let out = exe.execute(&refs).unwrap();
@@ -337,16 +345,7 @@ fn calls_on_the_same_buffers_give_the_same_bits() {
         "matmul_1024",
     ] {
         let Some(dir) = bench(name) else { return };
-        let p = load_program(&dir.join("program.mlir")).unwrap();
-        let client = oxla::Client::cpu().unwrap();
-        let exe = client
-            .compile(&p.module, &oxla::CompileOptions::default())
-            .unwrap();
-        let bufs: Vec<oxla::Buffer> = folder_args(&dir)
-            .unwrap()
-            .iter()
-            .map(|l| oxla::Buffer::from_literal(l).unwrap())
-            .collect();
+        let (_, exe, bufs) = compiled_bench(&dir);
         let refs: Vec<&oxla::Buffer> = bufs.iter().collect();
         same_bits_every_call(name, &exe, &refs);
     }

@@ -308,35 +308,12 @@ fn hgemm_widened(
 /// CPU has it (`half`'s portable conversion took about 5 ns an element, as long as the
 /// 1024^3 product itself on the tiles).
 pub fn widen(ty: Half, x: &[u16]) -> Vec<f32> {
-    #[cfg(target_arch = "x86_64")]
-    if ty == Half::F16 && is_x86_feature_detected!("f16c") && is_x86_feature_detected!("avx") {
+    if ty == Half::F16 {
         let mut out = vec![0f32; x.len()];
-        // SAFETY: the CPU has F16C and AVX.
-        unsafe { widen_f16c(x, &mut out) };
+        crate::rowsum::widen_f16(x, &mut out);
         return out;
     }
     x.iter().map(|&h| ty.to_f32(h)).collect()
-}
-
-/// f16 bits `x` as f32 into `out` (as long), 8 at a time.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "f16c,avx")]
-fn widen_f16c(x: &[u16], out: &mut [f32]) {
-    use std::arch::x86_64::{_mm256_cvtph_ps, _mm256_storeu_ps, _mm_loadu_si128};
-    let mut chunks = out.chunks_exact_mut(8);
-    for (d, s) in (&mut chunks).zip(x.chunks_exact(8)) {
-        // SAFETY: 8 u16 in `s`, 8 f32 in `d`.
-        unsafe {
-            _mm256_storeu_ps(
-                d.as_mut_ptr(),
-                _mm256_cvtph_ps(_mm_loadu_si128(s.as_ptr().cast())),
-            )
-        };
-    }
-    let done = x.len() / 8 * 8;
-    for (d, &h) in chunks.into_remainder().iter_mut().zip(&x[done..]) {
-        *d = Half::F16.to_f32(h);
-    }
 }
 
 /// `x` rounded to `ty` (nearest even) into `out` (as long): a narrow result of an f32

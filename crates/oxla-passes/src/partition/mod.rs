@@ -137,14 +137,8 @@ fn elementwise(ins: &HloInstruction, operand_shapes: &[&Shape]) -> bool {
             .is_some_and(|s| s.element_type().bit_width() == ins.shape.element_type().bit_width())
     };
     match &ins.op {
-        Op::Unary(_)
-        | Op::Binary(_)
-        | Op::Compare { .. }
-        | Op::Select
-        | Op::Clamp
-        | Op::Convert
-        | Op::ReducePrecision { .. }
-        | Op::Map { .. } => true,
+        op if op.is_elementwise_compute() => true,
+        Op::Map { .. } => true,
         Op::BitcastConvert => same_width(),
         _ => false,
     }
