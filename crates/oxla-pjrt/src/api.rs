@@ -7,7 +7,7 @@
 use std::ffi::c_void;
 
 use crate::error::{guard, Error, PjrtError};
-use crate::{buffer, client, device, error, event, executable, memory};
+use crate::{buffer, client, device, distributed, error, event, executable, memory};
 
 pub const API_MAJOR: i32 = 0;
 pub const API_MINOR: i32 = 112;
@@ -193,7 +193,7 @@ table! {
     Client_DmaMap => stub,
     Client_DmaUnmap => stub,
     Client_CreateUninitializedBuffer => stub,
-    Client_UpdateGlobalProcessInfo => stub,
+    Client_UpdateGlobalProcessInfo => impl distributed::client_update_global_process_info,
     TopologyDescription_Deserialize => stub,
     Client_CreateAliasBuffer => stub,
     Client_FulfillAliasBuffer => stub,

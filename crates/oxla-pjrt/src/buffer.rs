@@ -240,7 +240,7 @@ entry!(
         } else if !a.memory.is_null() {
             client.memory_device(a.memory)?
         } else {
-            client.device(0)?
+            client.default_device()?
         };
         if !a.device_layout.is_null() {
             let l = unsafe { &*a.device_layout };

@@ -5,6 +5,7 @@
 use std::sync::OnceLock;
 
 use crate::device::Device;
+use crate::distributed::Topology;
 use crate::error::{Error, Result};
 use crate::ffi::*;
 use crate::memory::Memory;
@@ -16,10 +17,20 @@ pub const PLATFORM_VERSION: &str = concat!("oxla ", env!("CARGO_PKG_VERSION"));
 pub const STABLEHLO_VERSION: [i64; 3] = [1, 15, 0];
 
 pub struct Client {
+    /// Runs programs on this process's devices (in-process collectives).
     pub rt: oxla_runtime::Client,
-    /// Owned (freed on drop); the same pointers are handed out for the client's lifetime.
+    /// Under `jax.distributed`: the job's topology and the runtime client whose collectives
+    /// cross processes (`distributed.rs`).
+    pub job: Option<crate::distributed::Job>,
+    /// Every device of the job by global id. Owned (freed on drop); the same pointers are
+    /// handed out for the client's lifetime.
     pub devices: Vec<*mut Device>,
+    /// This process's devices, by local hardware id.
+    pub addressable: Vec<*mut Device>,
+    /// One per device, as `devices`.
     pub memories: Vec<*mut Memory>,
+    /// This process's memories.
+    pub addressable_memories: Vec<*mut Memory>,
     pub worker: Worker,
 }
 
@@ -29,24 +40,43 @@ unsafe impl Send for Client {}
 unsafe impl Sync for Client {}
 
 impl Client {
+    /// A client of one process with `devices` devices.
     pub fn new(devices: usize) -> Result<Client> {
+        Client::with_job(devices, None)
+    }
+
+    /// A client with `local` devices in this process, in `job` when several processes run.
+    pub fn with_job(local: usize, job: Option<crate::distributed::Job>) -> Result<Client> {
+        let topology = job.as_ref().map_or(Topology::single(local), |j| j.topology);
         let rt = oxla_runtime::Client::cpu_with(oxla_runtime::ClientOptions {
-            devices,
+            devices: local,
             ..Default::default()
         })?;
-        rt.register_custom_call(
-            crate::host_callback::TARGET,
-            crate::host_callback::python_callback,
-        )?;
+        for r in std::iter::once(&rt).chain(job.as_ref().map(|j| &j.rt)) {
+            r.register_custom_call(
+                crate::host_callback::TARGET,
+                crate::host_callback::python_callback,
+            )?;
+        }
         let mut c = Client {
             rt,
+            job,
             devices: Vec::new(),
+            addressable: Vec::new(),
             memories: Vec::new(),
+            addressable_memories: Vec::new(),
             worker: Worker::start(),
         };
-        for i in 0..devices {
-            let d = Box::into_raw(Box::new(Device::new(i as i32)));
-            let m = Box::into_raw(Box::new(Memory::new(i as i32)));
+        for g in 0..topology.devices() {
+            let process = topology.process_of(g);
+            let mine = process == topology.process;
+            let d = Box::into_raw(Box::new(match c.job {
+                None => Device::new(g as i32),
+                Some(_) => {
+                    Device::in_job(g as i32, process as i32, (g % topology.local) as i32, mine)
+                }
+            }));
+            let m = Box::into_raw(Box::new(Memory::new(g as i32)));
             // SAFETY: both were just allocated and are not shared yet.
             unsafe {
                 (*d).memory = m;
@@ -55,11 +85,22 @@ impl Client {
             }
             c.devices.push(d);
             c.memories.push(m);
+            if mine {
+                c.addressable.push(d);
+                c.addressable_memories.push(m);
+            }
         }
         Ok(c)
     }
 
-    /// The device with this id, checked to be one of this client's.
+    /// The job's topology (one process when not distributed).
+    pub fn topology(&self) -> Topology {
+        self.job
+            .as_ref()
+            .map_or(Topology::single(self.devices.len()), |j| j.topology)
+    }
+
+    /// The device with this global id, checked to be one of this client's.
     pub fn device(&self, id: i32) -> Result<*mut Device> {
         usize::try_from(id)
             .ok()
@@ -72,19 +113,36 @@ impl Client {
             })
     }
 
-    /// `d` checked to be one of this client's devices.
+    /// This process's first device, where buffers go when no device is named.
+    pub fn default_device(&self) -> Result<*mut Device> {
+        self.addressable
+            .first()
+            .copied()
+            .ok_or_else(|| Error::internal("the client has no device of its own"))
+    }
+
+    /// `d` checked to be one of this client's devices and this process's.
     pub fn check_device(&self, d: *mut Device) -> Result<*mut Device> {
-        if self.devices.contains(&d) {
+        if self.addressable.contains(&d) {
             Ok(d)
+        } else if let Some(i) = self.devices.iter().position(|&x| x == d) {
+            // SAFETY: one of this client's devices, alive as long as it is.
+            let d = unsafe { &*self.devices[i] };
+            Err(Error::invalid(format!(
+                "device {} belongs to process {}, not this one ({}): it is not addressable here",
+                d.id,
+                d.process_index,
+                self.topology().process
+            )))
         } else {
             Err(Error::invalid("the device does not belong to this client"))
         }
     }
 
-    /// The device a memory belongs to, checked to be one of this client's memories.
+    /// The device a memory belongs to, checked to be one of this process's memories.
     pub fn memory_device(&self, m: *mut Memory) -> Result<*mut Device> {
         match self.memories.iter().position(|&x| x == m) {
-            Some(i) => Ok(self.devices[i]),
+            Some(i) => self.check_device(self.devices[i]),
             None => Err(Error::invalid("the memory does not belong to this client")),
         }
     }
@@ -191,7 +249,23 @@ entry!(plugin_attributes, PJRT_Plugin_Attributes_Args, |a| {
 entry!(client_create, PJRT_Client_Create_Args, |a| {
     // SAFETY: the caller's options array has num_options entries.
     let options = unsafe { slice(a.create_options, a.num_options) };
-    let client = Client::new(devices_from_options(options)?)?;
+    let local = devices_from_options(options)?;
+    let job = match crate::distributed::node_options(options)? {
+        None => None,
+        Some((node, nodes)) => {
+            // SAFETY: the C API's key-value callbacks, valid during this call.
+            let kv = unsafe {
+                crate::distributed::KvStore::from_callbacks(
+                    a.kv_get_callback,
+                    a.kv_get_user_arg,
+                    a.kv_put_callback,
+                    a.kv_put_user_arg,
+                )
+            };
+            Some(crate::distributed::join(node, nodes, local, kv.as_ref())?)
+        }
+    };
+    let client = Client::with_job(local, job)?;
     a.client = Box::into_raw(Box::new(client));
     Ok(())
 });
@@ -210,7 +284,7 @@ entry!(client_platform_name, PJRT_Client_PlatformName_Args, |a| {
 });
 
 entry!(client_process_index, PJRT_Client_ProcessIndex_Args, |a| {
-    a.process_index = 0;
+    a.process_index = unsafe { handle(a.client, "client")? }.topology().process as i32;
     Ok(())
 });
 
@@ -235,8 +309,8 @@ entry!(
     PJRT_Client_AddressableDevices_Args,
     |a| {
         let c = unsafe { handle(a.client, "client")? };
-        a.addressable_devices = c.devices.as_ptr();
-        a.num_addressable_devices = c.devices.len();
+        a.addressable_devices = c.addressable.as_ptr();
+        a.num_addressable_devices = c.addressable.len();
         Ok(())
     }
 );
@@ -252,7 +326,16 @@ entry!(
     PJRT_Client_LookupAddressableDevice_Args,
     |a| {
         let c = unsafe { handle(a.client, "client")? };
-        a.addressable_device = c.device(a.local_hardware_id)?;
+        a.addressable_device = usize::try_from(a.local_hardware_id)
+            .ok()
+            .and_then(|i| c.addressable.get(i).copied())
+            .ok_or_else(|| {
+                Error::invalid(format!(
+                    "no device of this process with local hardware id {} (it has {})",
+                    a.local_hardware_id,
+                    c.addressable.len()
+                ))
+            })?;
         Ok(())
     }
 );
@@ -262,8 +345,8 @@ entry!(
     PJRT_Client_AddressableMemories_Args,
     |a| {
         let c = unsafe { handle(a.client, "client")? };
-        a.addressable_memories = c.memories.as_ptr();
-        a.num_addressable_memories = c.memories.len();
+        a.addressable_memories = c.addressable_memories.as_ptr();
+        a.num_addressable_memories = c.addressable_memories.len();
         Ok(())
     }
 );

@@ -1,29 +1,51 @@
-//! `PJRT_Device` (which is also its own `PJRT_DeviceDescription`): one per device of the
-//! runtime's client, id = local hardware id = index.
+//! `PJRT_Device` (which is also its own `PJRT_DeviceDescription`): one per device of the job.
+//! In one process, id = local hardware id = index; across processes (`distributed.rs`),
+//! the id is global (process × local devices + local id) and only this process's devices
+//! are addressable.
 
 use crate::memory::Memory;
 
 pub const KIND: &str = "cpu";
 
 pub struct Device {
+    /// Global id.
     pub id: i32,
+    pub process_index: i32,
+    /// The id among its process's devices.
+    pub local_hardware_id: i32,
+    /// Whether it is this process's.
+    pub addressable: bool,
     pub memory: *mut Memory,
     pub debug_string: String,
     pub to_string: String,
 }
 
 impl Device {
+    /// Device `id` of a one-process client.
     pub fn new(id: i32) -> Device {
         Device {
-            id,
-            memory: std::ptr::null_mut(),
             debug_string: format!("OxlaDevice(id={id})"),
             to_string: format!("OxlaDevice(id={id}, kind={KIND})"),
+            ..Device::in_job(id, 0, id, true)
         }
     }
 
-    pub fn index(&self) -> usize {
-        self.id as usize
+    /// Device `id` of a job: local device `local_hardware_id` of process `process_index`.
+    pub fn in_job(
+        id: i32,
+        process_index: i32,
+        local_hardware_id: i32,
+        addressable: bool,
+    ) -> Device {
+        Device {
+            id,
+            process_index,
+            local_hardware_id,
+            addressable,
+            memory: std::ptr::null_mut(),
+            debug_string: format!("OxlaDevice(id={id}, process={process_index})"),
+            to_string: format!("OxlaDevice(id={id}, process={process_index}, kind={KIND})"),
+        }
     }
 }
 
@@ -39,8 +61,7 @@ entry!(
 );
 
 entry!(device_is_addressable, PJRT_Device_IsAddressable_Args, |a| {
-    unsafe { handle(a.device, "device")? };
-    a.is_addressable = true;
+    a.is_addressable = unsafe { handle(a.device, "device")? }.addressable;
     Ok(())
 });
 
@@ -48,7 +69,7 @@ entry!(
     device_local_hardware_id,
     PJRT_Device_LocalHardwareId_Args,
     |a| {
-        a.local_hardware_id = unsafe { handle(a.device, "device")? }.id;
+        a.local_hardware_id = unsafe { handle(a.device, "device")? }.local_hardware_id;
         Ok(())
     }
 );
@@ -107,7 +128,8 @@ entry!(
     description_process_index,
     PJRT_DeviceDescription_ProcessIndex_Args,
     |a| {
-        a.process_index = 0;
+        a.process_index =
+            unsafe { handle(a.device_description, "device description")? }.process_index;
         Ok(())
     }
 );

@@ -39,8 +39,13 @@ pub struct ExecState {
     output_kind_sizes: Vec<usize>,
     /// Per parameter: the program lets the caller donate it.
     donatable: Vec<bool>,
-    /// The devices of each instance, replica-major (`replica * partitions + partition`).
+    /// The devices of this process's instances, replica-major (`replica * partitions +
+    /// partition`): every instance's in one process.
     devices: Vec<*mut Device>,
+    /// Instances (replicas × partitions) in the whole job.
+    instances: usize,
+    /// The program spans processes (`distributed.rs`): each runs its own instances.
+    spans: bool,
     device_assignment: Vec<u8>,
     fingerprint: String,
 }
@@ -119,8 +124,8 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
             Some(n) => Err(Error::invalid(format!("{what} = {n}"))),
         }
     };
-    let assignment = match &opts.device_assignment {
-        Some(rows) => Some(oxla_runtime::DeviceAssignment::new(
+    let rows = match &opts.device_assignment {
+        Some(rows) => Some(
             rows.iter()
                 .map(|r| {
                     r.iter()
@@ -130,25 +135,49 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
                         .collect::<Result<Vec<_>>>()
                 })
                 .collect::<Result<Vec<_>>>()?,
-        )?),
+        ),
         None => None,
     };
+    let place = placement(client, rows)?;
     let rt_opts = oxla_runtime::CompileOptions {
         replicas: count(opts.num_replicas, "num_replicas")?,
         partitions: count(opts.num_partitions, "num_partitions")?,
-        device_assignment: assignment,
+        device_assignment: place
+            .runtime_rows
+            .map(oxla_runtime::DeviceAssignment::new)
+            .transpose()?,
         ..Default::default()
     };
-    let exe = client.rt.compile(&hlo, &rt_opts)?;
+    let (rt, offset) = match (&client.job, place.spans) {
+        (Some(job), true) => (&job.rt, 0),
+        _ => (&client.rt, place.offset),
+    };
+    let exe = rt.compile(&hlo, &rt_opts)?;
+    // The assignment in global ids (a local runtime client numbers its devices from 0).
     let da = exe.device_assignment();
     let rows: Vec<Vec<usize>> = (0..da.replicas())
-        .map(|r| (0..da.partitions()).map(|p| da.device(r, p)).collect())
+        .map(|r| {
+            (0..da.partitions())
+                .map(|p| offset + da.device(r, p))
+                .collect()
+        })
         .collect();
-    let devices = rows
-        .iter()
-        .flatten()
-        .map(|&d| client.device(d as i32))
-        .collect::<Result<Vec<_>>>()?;
+    let me = client.topology().process;
+    let all = rows.iter().flatten().copied().collect::<Vec<_>>();
+    let devices = match place.spans {
+        true => {
+            let ids = exe.local_instances()?;
+            all[ids]
+                .iter()
+                .map(|&d| client.device(d as i32))
+                .collect::<Result<Vec<_>>>()?
+        }
+        false => all
+            .iter()
+            .filter(|&&d| client.topology().process_of(d) == me)
+            .map(|&d| client.device(d as i32))
+            .collect::<Result<Vec<_>>>()?,
+    };
     let mut outputs = Vec::new();
     leaves(exe.result_shape(), &mut outputs);
     let output_types = outputs.iter().map(|(t, _)| types::to_pjrt(*t)).collect();
@@ -172,7 +201,73 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
         output_kind_sizes,
         donatable,
         devices,
+        instances: all.len(),
+        spans: place.spans,
         device_assignment: compile_options::serialize_device_assignment(&rows),
+    })
+}
+
+/// Which runtime client runs a program and on which of its devices.
+struct Placement {
+    /// The assignment in the runtime client's ids (`None`: its default).
+    runtime_rows: Option<Vec<Vec<usize>>>,
+    /// The program spans processes: the job's client runs it.
+    spans: bool,
+    /// Global id of the local client's device 0 for this program.
+    offset: usize,
+}
+
+/// Places a program with device assignment `rows` (global ids): on the process that holds
+/// all its devices, or across the job when it has one instance on every device and each
+/// process's instances on its own devices (instance `i` on process `i / local`, as the MPI
+/// communicator numbers them).
+fn placement(client: &Client, rows: Option<Vec<Vec<usize>>>) -> Result<Placement> {
+    let t = client.topology();
+    let Some(rows) = rows else {
+        // No assignment: this process's devices from its first.
+        return Ok(Placement {
+            runtime_rows: None,
+            spans: false,
+            offset: t.process * t.local,
+        });
+    };
+    let all: Vec<usize> = rows.iter().flatten().copied().collect();
+    if let Some(&d) = all.iter().find(|&&d| d >= t.devices()) {
+        return Err(Error::invalid(format!(
+            "the device assignment names device {d}; the job has {}",
+            t.devices()
+        )));
+    }
+    let first = all.first().map_or(t.process, |&d| t.process_of(d));
+    if all.iter().all(|&d| t.process_of(d) == first) {
+        let offset = first * t.local;
+        return Ok(Placement {
+            runtime_rows: Some(
+                rows.iter()
+                    .map(|r| r.iter().map(|&d| d - offset).collect())
+                    .collect(),
+            ),
+            spans: false,
+            offset,
+        });
+    }
+    let blocked = all.len() == t.devices()
+        && all
+            .iter()
+            .enumerate()
+            .all(|(i, &d)| t.process_of(d) == i / t.local);
+    if !blocked {
+        return Err(Error::unimplemented(format!(
+            "a program on devices {all:?} of {} processes with {} devices each: a program \
+             that spans processes runs on every device of the job, instance i on a device of \
+             process i / {} (as jax.devices() orders them)",
+            t.processes, t.local, t.local
+        )));
+    }
+    Ok(Placement {
+        runtime_rows: Some(rows),
+        spans: true,
+        offset: 0,
     })
 }
 
@@ -373,7 +468,7 @@ fn signature(s: &ExecState) -> Result<oxla_hlo::SpmdSignature> {
     if let Some(sig) = s.exe.spmd_signature() {
         return Ok(sig.clone());
     }
-    if s.devices.len() <= 1 {
+    if s.instances <= 1 {
         return Err(Error::unimplemented(
             "PJRT_Executable_OptimizedProgram: only programs on several devices have one in \
              Oxla",
@@ -834,7 +929,11 @@ entry!(loaded_execute, PJRT_LoadedExecutable_Execute_Args, |a| {
         }
         done.push(ev);
     }
+    if let (true, Some(job)) = (st.spans, &client.job) {
+        job.check_peers()?;
+    }
     let exe = st.exe.clone();
+    let spans = st.spans;
     // A host callback that launches a program (a jitted function inside `pure_callback`)
     // waits for it: queued behind the execution running the callback, it would never run.
     let inline = crate::host_callback::in_callback()
@@ -859,7 +958,10 @@ entry!(loaded_execute, PJRT_LoadedExecutable_Execute_Args, |a| {
                         .collect::<Result<Vec<_>>>()
                 })
                 .collect::<Result<Vec<_>>>()?;
-            let results = if values.len() == 1 {
+            let results = if spans {
+                let refs: Vec<Vec<&RtBuffer>> = values.iter().map(|r| r.iter().collect()).collect();
+                exe.execute_local(&refs)?
+            } else if values.len() == 1 {
                 let v = values.into_iter().next().unwrap_or_default();
                 vec![exe.execute_donating(v)?]
             } else {

@@ -205,6 +205,7 @@ args! {
     PJRT_Client_Destroy_Args { client: *mut Client }
     PJRT_Client_PlatformName_Args { client: *mut Client, platform_name: *const c_char, platform_name_size: usize }
     PJRT_Client_ProcessIndex_Args { client: *mut Client, process_index: i32 }
+    PJRT_Client_UpdateGlobalProcessInfo_Args { client: *mut Client, process_infos: *const crate::distributed::ProcessInfo, num_process_infos: usize }
     PJRT_Client_PlatformVersion_Args { client: *mut Client, platform_version: *const c_char, platform_version_size: usize }
     PJRT_Client_Devices_Args { client: *mut Client, devices: *const *mut Device, num_devices: usize }
     PJRT_Client_AddressableDevices_Args { client: *mut Client, addressable_devices: *const *mut Device, num_addressable_devices: usize }
@@ -346,6 +347,7 @@ sizes! {
     PJRT_Event_OnReady_Args, PJRT_Event_Create_Args, PJRT_Event_Set_Args,
     PJRT_Client_Create_Args, PJRT_Client_Destroy_Args, PJRT_Client_PlatformName_Args,
     PJRT_Client_ProcessIndex_Args, PJRT_Client_PlatformVersion_Args, PJRT_Client_Devices_Args,
+    PJRT_Client_UpdateGlobalProcessInfo_Args,
     PJRT_Client_AddressableDevices_Args, PJRT_Client_LookupDevice_Args,
     PJRT_Client_LookupAddressableDevice_Args, PJRT_Client_AddressableMemories_Args,
     PJRT_Client_Compile_Args, PJRT_Client_DefaultDeviceAssignment_Args,

@@ -47,6 +47,7 @@ pub mod buffer;
 pub mod client;
 pub mod compile_options;
 pub mod device;
+pub mod distributed;
 pub mod error;
 pub mod event;
 pub mod executable;

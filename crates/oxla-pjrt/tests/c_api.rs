@@ -678,3 +678,51 @@ module @z attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32
     destroy_executable(e);
     destroy_client(c);
 }
+
+#[cfg(not(feature = "mpi"))]
+fn int_option(name: &'static str, v: i64) -> PJRT_NamedValue {
+    PJRT_NamedValue {
+        struct_size: std::mem::size_of::<PJRT_NamedValue>(),
+        extension_start: null_mut(),
+        name: name.as_ptr() as *const c_char,
+        name_size: name.len(),
+        ty: NAMED_INT64,
+        value: NamedValueUnion { int64_value: v },
+        value_size: 1,
+    }
+}
+
+/// `jax.distributed` passes node_id and num_nodes; a build without the `mpi` feature (the
+/// default) cannot join the job, and says how to build one that can.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn several_processes_without_the_mpi_feature_are_a_clear_error() {
+    let opts = [int_option("node_id", 1), int_option("num_nodes", 2)];
+    let mut a: PJRT_Client_Create_Args = args();
+    a.create_options = opts.as_ptr();
+    a.num_options = opts.len();
+    let (code, msg) = call(&mut a).unwrap_err();
+    assert_eq!(code, 12, "{msg}");
+    assert!(
+        msg.contains("process 1 of 2") && msg.contains("--features mpi") && msg.contains("mpirun"),
+        "{msg}"
+    );
+    // A job of one process is a plain client.
+    let opts = [int_option("node_id", 0), int_option("num_nodes", 1)];
+    let mut a: PJRT_Client_Create_Args = args();
+    a.create_options = opts.as_ptr();
+    a.num_options = opts.len();
+    call(&mut a).unwrap();
+    let c = a.client;
+    let mut p: PJRT_Client_ProcessIndex_Args = args();
+    p.client = c;
+    call(&mut p).unwrap();
+    assert_eq!(p.process_index, 0);
+    // The coordination service's process states are taken (one process: nothing to do).
+    let mut u: PJRT_Client_UpdateGlobalProcessInfo_Args = args();
+    u.client = c;
+    call(&mut u).unwrap();
+    let mut d: PJRT_Client_Destroy_Args = args();
+    d.client = c;
+    call(&mut d).unwrap();
+}

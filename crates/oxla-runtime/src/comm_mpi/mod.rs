@@ -356,6 +356,19 @@ impl MpiCommunicator {
 
 impl Drop for MpiCommunicator {
     fn drop(&mut self) {
+        self.finalize();
+    }
+}
+
+impl MpiCommunicator {
+    /// Ends this process's part in the job: sends still in flight complete (or are
+    /// cancelled after 5 s) and MPI is finalized, which waits for every process to do the
+    /// same. Dropping the communicator does this; a host that never drops its client (a
+    /// PJRT plugin, whose client lives until the process exits) calls it at exit, since
+    /// `mpirun` reports a process that initialized MPI and exited without finalizing as
+    /// failed. After a failed collective it finalizes nothing (a dead peer would never
+    /// join). No MPI call may follow.
+    pub fn finalize(&self) {
         if self.failed.load(Ordering::Acquire) {
             // A peer died, stalls or gave up: `MPI_Finalize` would wait for it forever (seen
             // under load with a peer that exited), and a send to it never completes. Leave
