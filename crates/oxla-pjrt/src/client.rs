@@ -331,7 +331,8 @@ entry!(
             .and_then(|i| c.addressable.get(i).copied())
             .ok_or_else(|| {
                 Error::invalid(format!(
-                    "no device of this process with local hardware id {} (it has {})",
+                    "no device with id {} among this process's {} (local hardware ids; more \
+                     with the create option num_devices or OXLA_NUM_DEVICES)",
                     a.local_hardware_id,
                     c.addressable.len()
                 ))
