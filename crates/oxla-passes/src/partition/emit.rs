@@ -323,13 +323,24 @@ impl Emit {
             return Ok(whole);
         };
         let shard = to.shard_dims(&dims);
-        // A broadcast scalar splits by broadcasting the scalar to the piece's shape.
+        // A broadcast split only along dimensions it adds (or expands from size 1) is the
+        // same broadcast to the piece's shape: no whole array made to be sliced (a bias
+        // broadcast over a batch-split activation, a scalar).
         let src = &self.instrs[whole.index()];
-        if let Op::Broadcast { .. } = src.op {
-            if self.shape(src.operands[0]).is_scalar() {
+        if let Op::Broadcast { dimensions } = &src.op {
+            let from = array_dims(self.shape(src.operands[0]));
+            let added = (0..dims.len()).filter(|&d| t.dims[d] > 1).all(|d| {
+                match dimensions.iter().position(|&r| r as usize == d) {
+                    None => true,
+                    Some(k) => from.get(k) == Some(&1),
+                }
+            });
+            if added {
                 let ins = HloInstruction::new(
                     "broadcast",
-                    Op::Broadcast { dimensions: vec![] },
+                    Op::Broadcast {
+                        dimensions: dimensions.clone(),
+                    },
                     vec![src.operands[0]],
                     Shape::array(global.element_type(), &shard),
                 );
