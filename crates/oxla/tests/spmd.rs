@@ -512,3 +512,32 @@ ENTRY main {
         .to_string();
     assert!(e.contains("HLO sharding"), "{e}");
 }
+
+#[test]
+fn resharding_moves_only_what_each_partition_lacks() {
+    // 8 ways to 4 ways with copies (an all-gather within pairs), back to 8 ways (a local
+    // slice), then a reshape spreading a split over heads and their width, and back.
+    let c = check(
+        "nested",
+        r#"HloModule m, num_partitions=8
+ENTRY main {
+  x = f32[16,8] parameter(0)
+  xs = f32[16,8] custom-call(x), custom_call_target="Sharding", backend_config="{devices=[8,1]<=[8]}"
+  four = f32[16,8] custom-call(xs), custom_call_target="Sharding", backend_config="{devices=[4,1,2]<=[8] last_tile_dim_replicate}"
+  n = f32[16,8] negate(four)
+  eight = f32[16,8] custom-call(n), custom_call_target="Sharding", backend_config="{devices=[8,1]<=[8]}"
+  m = f32[16,8] exponential(eight)
+  y = f32[2,64] parameter(1)
+  ys = f32[2,64] custom-call(y), custom_call_target="Sharding", backend_config="{devices=[1,8]<=[8]}"
+  heads = f32[2,4,16] reshape(ys)
+  t = f32[2,4,16] tanh(heads)
+  back = f32[2,64] reshape(t)
+  w = f32[2,4,16] custom-call(t), custom_call_target="Sharding", backend_config="{devices=[1,4,1,2]<=[8] last_tile_dim_replicate}"
+  s = f32[2,4,16] sine(w)
+  ROOT r = (f32[16,8], f32[2,64], f32[2,4,16]) tuple(m, back, s)
+}
+"#,
+    );
+    // One all-gather within pairs for the rows, one for the heads' width.
+    assert_eq!(c, vec!["all-gather", "all-gather"]);
+}

@@ -258,6 +258,12 @@ impl Emit {
                 })
             })
             .collect::<Result<Vec<T>>>()?;
+        self.table(name, table)
+    }
+
+    /// This partition's entry of `table` (one per partition), picked by the partition id.
+    fn table<T: NativeType>(&mut self, name: &str, table: Vec<T>) -> Result<InstrId> {
+        let n = table.len();
         let ty = T::TYPE;
         let c = self.make(
             name,
@@ -314,6 +320,152 @@ impl Emit {
             }
         }
         Ok(self.slice_to(x, &dims))
+    }
+
+    /// Each partition's piece of an array of `dims` under `s`: per dimension, `[lo, hi)`.
+    /// `None` for a sharding that is not a plain even split (or copies) of the array.
+    fn regions(&self, s: &HloSharding, dims: &[i64]) -> Option<Vec<Region>> {
+        let n = self.grid.partitions as usize;
+        let whole = || dims.iter().map(|&d| (0, d)).collect::<Vec<_>>();
+        match s {
+            HloSharding::Replicated => Some(vec![whole(); n]),
+            HloSharding::Tiled(_) if s.is_even(dims) && s.unreduced_dim().is_none() => {
+                let t = tiling_of(s, dims.len())?;
+                let shard = s.shard_dims(dims);
+                (0..n)
+                    .map(|p| {
+                        let c = t.coords(p)?;
+                        Some(
+                            (0..dims.len())
+                                .map(|d| (c[d] as i64 * shard[d], (c[d] as i64 + 1) * shard[d]))
+                                .collect(),
+                        )
+                    })
+                    .collect()
+            }
+            _ => None,
+        }
+    }
+
+    /// `v` under `to` by moving only what each partition lacks, where the pieces allow
+    /// (GSPMD's resharding cases): along each dimension where `to`'s pieces are larger, an
+    /// all-gather within the groups of partitions whose pieces make up the larger one (a
+    /// value split 8 ways to one split 4 ways: pairs; split along heads and their width to
+    /// heads alone: pairs too), then where `to`'s pieces are smaller, a slice of what each
+    /// partition holds at its own offset (split 4 ways to 8: no collective). `None` where
+    /// the pieces do not nest that way: then the whole value is gathered and cut.
+    fn reshard_by_regions(&mut self, v: &Local, to: &HloSharding) -> Result<Option<InstrId>> {
+        let dims = array_dims(&v.global);
+        // A whole value is cut by `split`, which also rebuilds a broadcast at the piece's
+        // shape.
+        if v.sharding.is_replicated() {
+            return Ok(None);
+        }
+        let (Some(mut cur), Some(want)) =
+            (self.regions(&v.sharding, &dims), self.regions(to, &dims))
+        else {
+            return Ok(None);
+        };
+        let n = cur.len();
+        let mut x = v.id;
+        let mut steps = Vec::new();
+        for d in 0..dims.len() {
+            if (0..n).all(|p| cur[p][d] == want[p][d]) {
+                continue;
+            }
+            // Only growing along d here; shrinking is the local slice after.
+            let grows = |p: usize| {
+                let ((a, b), (c, e)) = (cur[p][d], want[p][d]);
+                c <= a && b <= e && (c, e) != (a, b)
+            };
+            if !(0..n).all(|p| {
+                grows(p) || cur[p][d] == want[p][d] || {
+                    let ((a, b), (c, e)) = (cur[p][d], want[p][d]);
+                    a <= c && e <= b
+                }
+            }) {
+                return Ok(None);
+            }
+            if !(0..n).any(grows) {
+                continue;
+            }
+            if !(0..n).all(grows) {
+                return Ok(None);
+            }
+            // Partitions holding the same of everything else and the same target along d.
+            let mut groups: Vec<(Region, Vec<usize>)> = Vec::new();
+            for p in 0..n {
+                let mut key = cur[p].clone();
+                key[d] = want[p][d];
+                match groups.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, g)) => g.push(p),
+                    None => groups.push((key, vec![p])),
+                }
+            }
+            let mut ordered = Vec::new();
+            for (key, mut g) in groups {
+                g.sort_by_key(|&p| (cur[p][d].0, p));
+                // Copies of a piece (a replicated subgroup) go to separate groups: the j-th
+                // holder of each piece to the j-th group.
+                let copies = g.iter().filter(|&&p| cur[p][d] == cur[g[0]][d]).count();
+                for j in 0..copies {
+                    let sub: Vec<usize> = g.iter().copied().skip(j).step_by(copies).collect();
+                    // The members' pieces along d, in order, must tile the target once.
+                    let mut at = key[d].0;
+                    for &p in &sub {
+                        if cur[p][d].0 != at {
+                            return Ok(None);
+                        }
+                        at = cur[p][d].1;
+                    }
+                    if at != key[d].1 {
+                        return Ok(None);
+                    }
+                    ordered.push(sub);
+                }
+            }
+            if ordered.iter().any(|g| g.len() != ordered[0].len()) {
+                return Ok(None);
+            }
+            steps.push((d, ordered));
+            for p in 0..n {
+                cur[p][d] = want[p][d];
+            }
+        }
+        for (d, groups) in steps {
+            x = self.all_gather(x, d, &groups);
+        }
+        // What is left: each partition's target inside what it holds.
+        if (0..n).any(|p| cur[p] != want[p]) {
+            let shard: Vec<i64> = want[0].iter().map(|&(a, b)| b - a).collect();
+            let mut starts = Vec::new();
+            for d in 0..dims.len() {
+                let table: Vec<i32> = (0..n)
+                    .map(|p| (want[p][d].0 - cur[p][d].0) as i32)
+                    .collect();
+                starts.push(if table.iter().all(|&o| o == table[0]) {
+                    self.make(
+                        if table[0] == 0 { "zero" } else { "offset" },
+                        Op::Constant(Literal::scalar(table[0])),
+                        vec![],
+                        Shape::scalar(PrimitiveType::S32),
+                    )
+                } else {
+                    self.table("offset", table)?
+                });
+            }
+            let mut operands = vec![x];
+            operands.extend(starts);
+            x = self.make(
+                "dynamic-slice",
+                Op::DynamicSlice {
+                    slice_sizes: shard.clone(),
+                },
+                operands,
+                Shape::array(v.global.element_type(), &shard),
+            );
+        }
+        Ok(Some(x))
     }
 
     /// This partition's piece, under `to`, of a value every partition holds whole.
@@ -482,6 +634,13 @@ impl Emit {
                 v.sharding, to
             )));
         }
+        if let Some(id) = self.reshard_by_regions(v, to)? {
+            return Ok(Local {
+                id,
+                global: v.global.clone(),
+                sharding: to.clone(),
+            });
+        }
         let whole = self.gather_all(v)?;
         let id = self.split(whole, &v.global, to)?;
         Ok(Local {
@@ -491,6 +650,9 @@ impl Emit {
         })
     }
 }
+
+/// A piece of an array: per dimension, `[lo, hi)`.
+type Region = Vec<(i64, i64)>;
 
 fn bytes(s: &Shape) -> i64 {
     s.element_count() * s.element_type().byte_size() as i64

@@ -98,28 +98,97 @@ pub(super) fn broadcast(op: &HloSharding, dims: &[usize], out_rank: usize) -> Hl
     }
 }
 
-/// Reshape from `from` to `to`: a split dimension keeps its split when the dimensions
-/// before it hold as many elements in both shapes and both its sizes divide by its tiles
-/// (one contains the other, so each tile stays one contiguous block). `None` when a split
-/// dimension cannot keep its split.
+/// Reshape from `from` to `to`. The dimensions fall into groups, the fewest on each side
+/// with equal element counts (a dimension split into several, several merged into one, or
+/// one kept). Within a group the tiles must be contiguous blocks of equal size in row-major
+/// order on both sides: dimensions split whole (as many tiles as elements), then at most one
+/// split in part, then unsplit ones. The group's tiles then spread over the other side's
+/// dimensions the same way, major first: a [B, S, D] array split 8 ways along D reshaped to
+/// [B, S, H=4, D/4] is split 4 ways along H and 2 along D/4. The order of tiles in row-major
+/// order, and so the device list, is the same on both sides. `None` when a split cannot be
+/// kept (the value is gathered first).
 pub(super) fn reshape(op: &HloSharding, from: &[i64], to: &[i64]) -> Option<HloSharding> {
     let Some(t) = tiling_of(op, from.len()) else {
         return Some(HloSharding::Replicated);
     };
-    let mut map = vec![None; to.len()];
-    for (i, &tiles) in t.data_dims().iter().enumerate() {
-        if tiles == 1 {
-            continue;
+    let tiles = t.data_dims();
+    if from.contains(&0) || to.contains(&0) {
+        return tiles.iter().all(|&n| n == 1).then(|| op.clone());
+    }
+    let mut out = vec![1usize; to.len()];
+    let (mut i, mut j) = (0, 0);
+    while i < from.len() || j < to.len() {
+        let (i0, j0) = (i, j);
+        let (mut pf, mut pt) = (1i64, 1i64);
+        if i < from.len() {
+            pf = from[i];
+            i += 1;
         }
-        let before: i64 = from[..i].iter().product();
-        let j = (0..to.len()).find(|&j| to[..j].iter().product::<i64>() == before && to[j] != 1)?;
-        let (a, b, n) = (from[i], to[j], tiles as i64);
-        if a % n != 0 || b % n != 0 || (a % b != 0 && b % a != 0) || map[j].is_some() {
+        if j < to.len() {
+            pt = to[j];
+            j += 1;
+        }
+        while pf != pt {
+            if pf < pt {
+                pf *= *from.get(i)?;
+                i += 1;
+            } else {
+                pt *= *to.get(j)?;
+                j += 1;
+            }
+        }
+        // The group's tiles on the `from` side: contiguous equal blocks, or give up.
+        let mut n = 1usize;
+        // Set once a dimension left blocks unequal or apart: no split may follow it.
+        let mut blocked = false;
+        for d in i0..i {
+            let (size, k) = (from[d] as usize, tiles[d]);
+            if size == 1 {
+                if k != 1 {
+                    return None;
+                }
+            } else if k == 1 {
+                blocked = true;
+            } else {
+                if blocked || size % k != 0 {
+                    return None;
+                }
+                n *= k;
+                blocked = k != size;
+            }
+        }
+        // Spread over the `to` side, major first.
+        let mut left = n;
+        for d in j0..j {
+            if left == 1 {
+                break;
+            }
+            let size = to[d] as usize;
+            if left >= size {
+                if !left.is_multiple_of(size) {
+                    return None;
+                }
+                out[d] = size;
+                left /= size;
+            } else {
+                if !size.is_multiple_of(left) {
+                    return None;
+                }
+                out[d] = left;
+                left = 1;
+            }
+        }
+        if left != 1 {
             return None;
         }
-        map[j] = Some(i);
     }
-    Some(derive(t, &map))
+    let mut dims = out;
+    dims.extend(&t.dims[t.rank()..]);
+    Some(HloSharding::tiled(
+        dims,
+        t.devices.clone(),
+        t.subgroups.clone(),
+    ))
 }
 
 /// How a contraction (dot, reduce) over split dimensions runs: the result's sharding and
@@ -355,6 +424,41 @@ mod tests {
             "{devices=[4]<=[4]}"
         );
         assert!(reshape(&s("{devices=[1,2]<=[2]}"), &[8, 6], &[48]).is_none());
+    }
+
+    #[test]
+    fn reshape_spreads_a_split_over_the_dimensions_it_becomes() {
+        // Attention's heads: [B, S, D] split 8 ways along D, as [B, S, H=4, D/H=32]: 4 ways
+        // along H and 2 along D/H, the same devices in the same order; and back.
+        let x = s("{devices=[1,1,8]<=[8]}");
+        let heads = reshape(&x, &[8, 64, 128], &[8, 64, 4, 32]).unwrap();
+        assert_eq!(heads.to_string(), "{devices=[1,1,4,2]<=[8]}");
+        assert_eq!(reshape(&heads, &[8, 64, 4, 32], &[8, 64, 128]).unwrap(), x);
+        // With a replicated subgroup and a permuted device list, kept as is.
+        let y = s("{devices=[1,4,2]0,2,4,6,1,3,5,7 last_tile_dim_replicate}");
+        assert_eq!(
+            reshape(&y, &[6, 8], &[6, 2, 4]).unwrap().to_string(),
+            "{devices=[1,2,2,2]0,2,4,6,1,3,5,7 last_tile_dim_replicate}"
+        );
+        // Merged: the major dimension split whole, the minor in part.
+        assert_eq!(
+            reshape(&s("{devices=[2,2]<=[4]}"), &[2, 6], &[12])
+                .unwrap()
+                .to_string(),
+            "{devices=[4]<=[4]}"
+        );
+        // Not contiguous blocks: a minor split under an unsplit major one, or a major split
+        // in part over a split minor one.
+        assert!(reshape(&s("{devices=[2,2]<=[4]}"), &[4, 6], &[24]).is_none());
+        // A split that does not divide the dimensions it lands on.
+        assert!(reshape(&s("{devices=[8]<=[8]}"), &[24], &[3, 8]).is_none());
+        // Size-1 dimensions anywhere.
+        assert_eq!(
+            reshape(&s("{devices=[4,1]<=[4]}"), &[8, 1], &[1, 8])
+                .unwrap()
+                .to_string(),
+            "{devices=[1,4]<=[4]}"
+        );
     }
 
     #[test]
