@@ -541,3 +541,24 @@ ENTRY main {
     // One all-gather within pairs for the rows, one for the heads' width.
     assert_eq!(c, vec!["all-gather", "all-gather"]);
 }
+
+#[test]
+fn a_dot_is_led_by_the_operand_whose_follower_needs_no_move() {
+    // Attention's probabilities split along heads (copies over pairs) times values split
+    // along heads and their width: the values lead, the probabilities already follow, and
+    // nothing moves (led by the probabilities, the values' width was gathered).
+    let c = check(
+        "attention values",
+        r#"HloModule m, num_partitions=8
+ENTRY main {
+  a = f32[2,4,8,8] parameter(0)
+  as = f32[2,4,8,8] custom-call(a), custom_call_target="Sharding", backend_config="{devices=[1,4,1,1,2]<=[8] last_tile_dim_replicate}"
+  v = f32[2,4,8,16] parameter(1)
+  vs = f32[2,4,8,16] custom-call(v), custom_call_target="Sharding", backend_config="{devices=[1,4,1,2]<=[8]}"
+  o = f32[2,4,8,16] dot(as, vs), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={2}
+  ROOT r = (f32[2,4,8,16]) tuple(o)
+}
+"#,
+    );
+    assert!(c.is_empty(), "{c:?}");
+}

@@ -840,12 +840,28 @@ fn rule(
             }
         }
         Op::Dot { dnums, .. } => {
-            let p = rules::dot(
-                &ops[0].sharding,
-                &ops[1].sharding,
-                (ops[0].global.rank(), ops[1].global.rank()),
-                dnums,
-            );
+            // Either split operand may lead; the other follows. Lead with the one whose
+            // follower already has the sharding it needs (attention's probabilities, split
+            // along heads, times values split along heads and their width: the values
+            // lead, and nothing moves), else with the lhs.
+            let ranks = (ops[0].global.rank(), ops[1].global.rank());
+            let n = e.grid.partitions as usize;
+            let moved = |p: &rules::DotPlan| {
+                [(&ops[0], &p.lhs), (&ops[1], &p.rhs)]
+                    .iter()
+                    .filter(|(v, want)| {
+                        !rules::same_placement(&v.sharding, want, v.global.rank(), n)
+                    })
+                    .map(|(v, _)| v.global.element_count())
+                    .sum::<i64>()
+            };
+            let by_lhs = rules::dot_led(&ops[0].sharding, &ops[1].sharding, ranks, dnums, true);
+            let by_rhs = rules::dot_led(&ops[0].sharding, &ops[1].sharding, ranks, dnums, false);
+            let p = if moved(&by_rhs) < moved(&by_lhs) {
+                by_rhs
+            } else {
+                by_lhs
+            };
             let operands_even =
                 p.lhs.is_even(ops[0].global.dims()) && p.rhs.is_even(ops[1].global.dims());
             if even(&p.contraction.out) && operands_even {

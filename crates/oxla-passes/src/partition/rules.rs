@@ -235,11 +235,15 @@ fn free_dims(rank: usize, batch: &[i64], contracting: &[i64]) -> Vec<usize> {
 /// batch and free splits; the other operand is needed split the same way along batch and
 /// contracting dimensions and whole along its free ones; a split contracting dimension
 /// leaves partial sums over its groups.
-pub(super) fn dot(
+///
+/// The operand that leads is the lhs when `lead_lhs` (and it is split), else the rhs (when
+/// it is split); the follower's sharding is derived from the leader's.
+pub(super) fn dot_led(
     lhs: &HloSharding,
     rhs: &HloSharding,
     ranks: (usize, usize),
     dn: &DotDimensionNumbers,
+    lead_lhs: bool,
 ) -> DotPlan {
     let us = |v: &[i64]| v.iter().map(|&d| d as usize).collect::<Vec<_>>();
     let (lb, lc, rb, rc) = (
@@ -261,8 +265,9 @@ pub(super) fn dot(
     // (leader tiling, its batch/contracting/free dims, the follower's, leader is lhs)
     let (t, (b, c, f), (ob, oc, orank), lead_lhs) =
         match (tiling_of(lhs, ranks.0), tiling_of(rhs, ranks.1)) {
-            (Some(t), _) => (t, (&lb, &lc, &lf), (&rb, &rc, ranks.1), true),
-            (None, Some(t)) => (t, (&rb, &rc, &rf), (&lb, &lc, ranks.0), false),
+            (Some(t), _) if lead_lhs => (t, (&lb, &lc, &lf), (&rb, &rc, ranks.1), true),
+            (_, Some(t)) => (t, (&rb, &rc, &rf), (&lb, &lc, ranks.0), false),
+            (Some(t), None) => (t, (&lb, &lc, &lf), (&rb, &rc, ranks.1), true),
             (None, None) => return replicated(),
         };
     let mut follower = vec![None; orank];
@@ -480,30 +485,33 @@ mod tests {
     #[test]
     fn dot_rules() {
         // Data parallel: rows of the lhs split, the rhs whole.
-        let p = dot(
+        let p = dot_led(
             &s("{devices=[4,1]<=[4]}"),
             &HloSharding::Replicated,
             (2, 2),
             &dn(&[], &[1], &[], &[0]),
+            true,
         );
         assert_eq!(p.rhs, HloSharding::Replicated);
         assert_eq!(p.contraction.out.to_string(), "{devices=[4,1]<=[4]}");
         assert!(p.contraction.partial.is_none());
         // Column-parallel weights: the lhs whole, the result's columns split.
-        let p = dot(
+        let p = dot_led(
             &HloSharding::Replicated,
             &s("{devices=[1,4]<=[4]}"),
             (2, 2),
             &dn(&[], &[1], &[], &[0]),
+            true,
         );
         assert_eq!(p.lhs, HloSharding::Replicated);
         assert_eq!(p.contraction.out.to_string(), "{devices=[1,4]<=[4]}");
         // Row-parallel: contracting dimension split on both, partial sums.
-        let p = dot(
+        let p = dot_led(
             &s("{devices=[1,4]<=[4]}"),
             &s("{devices=[4,1]<=[4]}"),
             (2, 2),
             &dn(&[], &[1], &[], &[0]),
+            true,
         );
         assert!(same_placement(&p.rhs, &s("{devices=[4,1]<=[4]}"), 2, 4));
         assert!(p.contraction.out.is_replicated() || p.contraction.out.tiles(2) == vec![1, 1]);
