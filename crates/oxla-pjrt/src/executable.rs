@@ -162,7 +162,8 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
                 .collect()
         })
         .collect();
-    let me = client.topology().process;
+    let topology = client.topology();
+    let me = topology.process;
     let all = rows.iter().flatten().copied().collect::<Vec<_>>();
     let devices = match place.spans {
         true => {
@@ -174,7 +175,7 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
         }
         false => all
             .iter()
-            .filter(|&&d| client.topology().process_of(d) == me)
+            .filter(|&&d| topology.process_of(d) == me)
             .map(|&d| client.device(d as i32))
             .collect::<Result<Vec<_>>>()?,
     };

@@ -332,9 +332,24 @@ impl Emit {
             HloSharding::Tiled(_) if s.is_even(dims) && s.unreduced_dim().is_none() => {
                 let t = tiling_of(s, dims.len())?;
                 let shard = s.shard_dims(dims);
+                // Every partition's coordinates in one pass over the device list.
+                let mut coords = vec![None; n];
+                let mut c = vec![0usize; t.dims.len()];
+                for &device in &t.devices {
+                    if let Some(slot) = coords.get_mut(device) {
+                        *slot = Some(c.clone());
+                    }
+                    for k in (0..c.len()).rev() {
+                        c[k] += 1;
+                        if c[k] < t.dims[k] {
+                            break;
+                        }
+                        c[k] = 0;
+                    }
+                }
                 (0..n)
                     .map(|p| {
-                        let c = t.coords(p)?;
+                        let c = coords[p].clone()?;
                         Some(
                             (0..dims.len())
                                 .map(|d| (c[d] as i64 * shard[d], (c[d] as i64 + 1) * shard[d]))
