@@ -322,6 +322,31 @@ vmath_helpers! {
     "oxla_vtan_f32" => vtan_f32 = Tan;
 }
 
+/// `fn(ptr, n)`: f64 exp/log/log1p over `n` doubles in place at the CPU's vector width
+/// (`oxla_kernels::vmath64`, within 1 ulp of the interpreter's libm); f64 tiles of
+/// `schedule/wide_math.rs`.
+macro_rules! vmath64_helpers {
+    ($($sym:literal => $c:ident = $f:ident;)*) => {
+        $(extern "C" fn $c(ptr: *mut f64, n: i64) {
+            if ptr.is_null() || n <= 0 {
+                return;
+            }
+            // SAFETY: the JIT passes a tile buffer of at least `n` doubles.
+            let xs = unsafe { std::slice::from_raw_parts_mut(ptr, n as usize) };
+            oxla_kernels::vmath64::apply(oxla_kernels::vmath64::VFunc64::$f, xs);
+        })*
+        fn vmath64_helpers() -> Vec<Helper> {
+            vec![$(($sym, $c as *const u8, vec![I64, I64], None)),*]
+        }
+    };
+}
+
+vmath64_helpers! {
+    "oxla_vexp_f64" => vexp_f64 = Exp;
+    "oxla_vlog_f64" => vlog_f64 = Log;
+    "oxla_vlog1p_f64" => vlog1p_f64 = Log1p;
+}
+
 /// `fn(ptr, n, d)`: `n` floats divided by `d` in place at the CPU's vector width (a row
 /// tile's division by a value constant along the row, `schedule/wide_math.rs`).
 extern "C" fn vdiv_f32(ptr: *mut f32, n: i64, d: f32) {
@@ -640,6 +665,7 @@ fn vrow(op: oxla_kernels::rowminmax::MinMax, ptr: *const f32, n: i64) -> f32 {
 /// Every helper, for the JIT to declare.
 pub(crate) fn symbols() -> Vec<Helper> {
     let mut v = vmath_helpers();
+    v.extend(vmath64_helpers());
     v.push((
         "oxla_vdiv_f32",
         vdiv_f32 as *const u8,

@@ -408,7 +408,9 @@ fn build_kernel(
         let long = dims[rank - 1] >= crate::schedule::wide_min_extent()
             && spec.mode == KernelMode::Loop(LoopSchedule::Elementwise)
             && crate::schedule::wide_enabled();
-        let wide = long && out_lanes == 4;
+        // f32 kernels (4 lanes) tile f32 transcendentals, f64 ones (2 lanes) f64 exp, log and
+        // log1p; mixed kernels run a lane at a time and are not tiled.
+        let wide = long && (out_lanes == 4 || out_lanes == 2);
         // All of it at the full vector width, where it is only arithmetic
         // (`schedule/vector_program.rs`); else its transcendentals in tiles.
         let program = if (wide || (long && narrow)) && outs.len() == 1 {

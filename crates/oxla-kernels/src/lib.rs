@@ -20,7 +20,8 @@
 //! [`vmath`]: f32 exp, tanh, logistic, log, erf, log1p, sin, cos and tan over a slice at the
 //! CPU's vector width (AVX-512F, AVX2 + FMA, or a portable twin), for JIT kernels whose own
 //! vectors are 128-bit; [`trig`], [`atan2`] and [`pow`] compute sin/cos/tan, atan2 and power
-//! in f64 lanes, rounded once.
+//! in f64 lanes, rounded once; [`vmath64`]: f64 exp, log and log1p the same way (within 1 ulp
+//! of libm's).
 //!
 //! [`vprog`]: element-wise f32 programs (arithmetic and those transcendentals) over a range
 //! of elements at the same vector width, for JIT kernels that are only such arithmetic.
@@ -69,6 +70,7 @@ pub mod top_k;
 pub mod transpose;
 pub mod trig;
 pub mod vmath;
+pub mod vmath64;
 pub mod vprog;
 pub mod window;
 

@@ -131,7 +131,7 @@ pub(crate) struct Tile {
     pub prefix: Vec<IdxDim>,
     pub j0: Value,
     pub live: Vec<Value>,
-    pub bufs: Vec<(InstrId, Value)>,
+    pub bufs: Vec<(InstrId, Value, PrimitiveType)>,
 }
 
 pub(crate) fn flags() -> MemFlagsData {
@@ -718,7 +718,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let Some(t) = &self.tile else {
             return Ok(None);
         };
-        let Some(&(_, buf)) = t.bufs.iter().find(|(i, _)| *i == id) else {
+        let Some(&(_, buf, ty)) = t.bufs.iter().find(|(i, _, _)| *i == id) else {
             return Ok(None);
         };
         let n = idx.d.len();
@@ -733,13 +733,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             return Ok(None);
         }
         // `buf` is the tile's buffer moved back by its start (`wide_math::apply`).
-        Ok(Some(self.load(
-            PrimitiveType::F32,
-            buf,
-            base,
-            stride,
-            idx.lanes,
-        )?))
+        Ok(Some(self.load(ty, buf, base, stride, idx.lanes)?))
     }
 
     pub fn emit1(&mut self, ctx: &Ctx, id: InstrId, idx: &Idx) -> R<Val> {

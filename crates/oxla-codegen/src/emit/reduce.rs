@@ -260,8 +260,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             // Transcendentals of the operand at full vector width (schedule/wide_math.rs):
             // the last dimension reduced, the rows long enough, and no tile already open.
             let wide = if acc_n == 4
-                && l == 4
-                && t == PrimitiveType::F32
+                && ((l == 4 && t == PrimitiveType::F32) || (l == 2 && t == PrimitiveType::F64))
                 && ctx.cache_id.is_some()
                 && self.tile.is_none()
                 && d >= crate::schedule::wide_min_extent()
