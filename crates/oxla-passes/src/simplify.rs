@@ -4,7 +4,10 @@
 use std::collections::HashMap;
 
 use oxla_hlo::literal::Scalar;
-use oxla_hlo::{BinaryOp, HloComputation, HloInstruction, HloModule, InstrId, Op, Result};
+use oxla_hlo::{
+    BinaryOp, ComparisonDirection, HloComputation, HloInstruction, HloModule, InstrId, Op, Result,
+    UnaryOp,
+};
 
 use crate::rewrite::apply_replacements;
 
@@ -93,8 +96,105 @@ fn simplified(c: &HloComputation, id: InstrId) -> Option<InstrId> {
             }
             .filter(|&o| same_shape(o))
         }
+        // p != false, p == true (either side) of predicates: p itself. jnp's remainder
+        // compares a predicate with a folded `false`.
+        Op::Compare { direction, .. } => {
+            let (l, r) = (operand(0)?, operand(1)?);
+            let keep = match direction {
+                ComparisonDirection::Ne => 0,
+                ComparisonDirection::Eq => 1,
+                _ => return None,
+            };
+            let pred = |o: InstrId| shape_of(o).element_type().is_pred();
+            if !pred(l) || !pred(r) {
+                return None;
+            }
+            if is_splat(c, c.instr(r), keep) {
+                Some(l)
+            } else if is_splat(c, c.instr(l), keep) {
+                Some(r)
+            } else {
+                None
+            }
+            .filter(|&o| same_shape(o))
+        }
         _ => None,
     }
+}
+
+/// For `compare(sign(x), splat(k))` of integers, `k` in {-1, 0, 1}, with `==` or `!=`: the
+/// direction comparing `x` itself with the same splat gives the same predicate (sign(x) == 1
+/// is x >= 1, != 1 is x < 1; == -1 is x <= -1, != -1 is x > -1; == 0 and != 0 as they are).
+/// jnp's floor_divide compares sign(x) with sign(divisor), folded to a constant. `sign_left`:
+/// the sign is the left operand (else the direction is mirrored).
+fn sign_compare(
+    k: i64,
+    direction: ComparisonDirection,
+    sign_left: bool,
+) -> Option<ComparisonDirection> {
+    use ComparisonDirection::*;
+    let d = match (k, direction) {
+        (1, Eq) => Ge,
+        (1, Ne) => Lt,
+        (-1, Eq) => Le,
+        (-1, Ne) => Gt,
+        (0, d @ (Eq | Ne)) => d,
+        _ => return None,
+    };
+    Some(if sign_left {
+        d
+    } else {
+        match d {
+            Ge => Le,
+            Le => Ge,
+            Lt => Gt,
+            Gt => Lt,
+            d => d,
+        }
+    })
+}
+
+/// Rewrites `compare(sign(x), splat(k))` (integers) as a comparison of `x` with the splat
+/// ([`sign_compare`]): the sign, five vector steps, is then computed only for other users.
+fn compare_of_sign(c: &mut HloComputation) -> bool {
+    let mut changed = false;
+    for i in 0..c.instructions.len() {
+        let ins = &c.instructions[i];
+        let Op::Compare { direction, .. } = ins.op else {
+            continue;
+        };
+        let [l, r] = ins.operands[..] else {
+            continue;
+        };
+        for (side, sign_left) in [(0usize, true), (1, false)] {
+            let (s, k) = if sign_left { (l, r) } else { (r, l) };
+            let si = c.instr(s);
+            let (Op::Unary(UnaryOp::Sign), Some(&x)) = (&si.op, si.operands.first()) else {
+                continue;
+            };
+            if !si.shape.element_type().is_integer() {
+                continue;
+            }
+            let kv = [-1, 0, 1].into_iter().find(|&v| is_splat(c, c.instr(k), v));
+            let Some(d) = kv.and_then(|v| sign_compare(v, direction, sign_left)) else {
+                continue;
+            };
+            let ins = &mut c.instructions[i];
+            ins.operands[side] = x;
+            ins.op = Op::Compare {
+                direction: d,
+                comparison_type: match ins.op {
+                    Op::Compare {
+                        comparison_type, ..
+                    } => comparison_type,
+                    _ => None,
+                },
+            };
+            changed = true;
+            break;
+        }
+    }
+    changed
 }
 
 pub fn simplify(module: &mut HloModule) -> Result<bool> {
@@ -136,6 +236,7 @@ pub fn simplify(module: &mut HloModule) -> Result<bool> {
                 }
             }
         }
+        changed |= compare_of_sign(c);
         let mut rep = HashMap::new();
         for id in c.ids() {
             if let Some(o) = simplified(c, id) {

@@ -331,13 +331,12 @@ pub(crate) fn vector_program(
                 true
             }
             Op::Select => {
-                // b ^ ((a ^ b) & mask): the chosen operand's bits.
+                // The chosen operand's bits, by the mask.
                 let (m, a, b) = (arg(0)?, arg(1)?, arg(2)?);
                 if lanes(*ins.operands.first()?)? != Lanes::Pred {
                     return None;
                 }
-                let n = ops.len() as u32;
-                ops.extend([VOp::Xor(a, b), VOp::And(n, m), VOp::Xor(b, n + 1)]);
+                ops.push(VOp::Select(m, a, b));
                 true
             }
             Op::Binary(b @ (BinaryOp::Max | BinaryOp::Min))

@@ -48,6 +48,7 @@ pub(super) fn chains(ops: &[VOp]) -> Vec<u32> {
                     | VOp::Min(..)
                     | VOp::Atan2(..)
                     | VOp::Pow(..)
+                    | VOp::Select(..)
                     | VOp::CmpF(..)
                     | VOp::CmpS(..)
                     | VOp::CmpU(..)

@@ -356,6 +356,7 @@ pub(super) unsafe fn apply_link<V: Io, const B: usize, const HW: bool>(
             | VOp::Min(..)
             | VOp::Atan2(..)
             | VOp::Pow(..)
+            | VOp::Select(..)
             | VOp::CmpF(..)
             | VOp::CmpS(..)
             | VOp::CmpU(..)

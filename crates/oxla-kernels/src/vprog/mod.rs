@@ -34,7 +34,7 @@ mod x86;
 
 use analysis::{chains, fuse_xor_shifts, narrow_io};
 use chain::{run_chain, Chains, Narrow, CHAIN_BLOCK, OUT_BF16, OUT_F16, OUT_F32};
-use lanes::{binary, divide, iota, round_bf16, unary, Io, Portable};
+use lanes::{binary, compare, divide, iota, round_bf16, ternary, unary, Io, Portable};
 pub use narrow::{exact_bf16, exact_f16};
 pub use op::{signed_magic_32, Cmp, VOp, MIN_IOTA_ROW, STRIDED_32, STRIDED_BF16, STRIDED_F16};
 
@@ -740,6 +740,13 @@ impl VProg {
                         #[inline(always)]
                         |y: V, x: V| y.atan2(x),
                     ),
+                    VOp::Select(m, a, b) => ternary::<V>(
+                        dst,
+                        [src[m as usize], src[a as usize], src[b as usize]],
+                        n,
+                        #[inline(always)]
+                        |m: V, a: V, b: V| b.xor(a.xor(b).and(m)),
+                    ),
                     VOp::Pow(a, b) => binary::<V>(
                         dst,
                         src[a as usize],
@@ -764,29 +771,29 @@ impl VProg {
                         #[inline(always)]
                         |x: V, y: V| x.min_hlo(y),
                     ),
-                    VOp::CmpF(a, b, c) => binary::<V>(
+                    VOp::CmpF(a, b, c) => compare::<V>(
                         dst,
-                        src[a as usize],
-                        src[b as usize],
+                        (src[a as usize], src[b as usize]),
                         n,
+                        c,
                         #[inline(always)]
-                        move |x: V, y: V| x.cmp_f(y, c),
+                        |x: V, y: V, c| x.cmp_f(y, c),
                     ),
-                    VOp::CmpS(a, b, c) => binary::<V>(
+                    VOp::CmpS(a, b, c) => compare::<V>(
                         dst,
-                        src[a as usize],
-                        src[b as usize],
+                        (src[a as usize], src[b as usize]),
                         n,
+                        c,
                         #[inline(always)]
-                        move |x: V, y: V| x.cmp_s(y, c),
+                        |x: V, y: V, c| x.cmp_s(y, c),
                     ),
-                    VOp::CmpU(a, b, c) => binary::<V>(
+                    VOp::CmpU(a, b, c) => compare::<V>(
                         dst,
-                        src[a as usize],
-                        src[b as usize],
+                        (src[a as usize], src[b as usize]),
                         n,
+                        c,
                         #[inline(always)]
-                        move |x: V, y: V| x.cmp_u(y, c),
+                        |x: V, y: V, c| x.cmp_u(y, c),
                     ),
                     VOp::IotaCol(len) | VOp::IotaRow(len) => {
                         // SAFETY: dst is a slot (or the output) of the chunk's n elements.

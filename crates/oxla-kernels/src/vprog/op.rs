@@ -92,6 +92,9 @@ pub enum VOp {
     /// The output as s8 or u8 (`true`: signed), converted as HLO converts a float to an
     /// integer: truncated, saturated, NaN to 0. Only as the last step.
     OutputI8(u32, bool),
+    /// `Select(m, a, b)`: `a`'s bits where mask `m` (0 or all bits) is set, else `b`'s, in
+    /// one pass (it was three: xor, and, xor).
+    Select(u32, u32, u32),
     /// Input array `input` of `len` values, broadcast: element `e` reads its value
     /// `(e / div) % len`. A row value (a softmax's maximum: `div` the row length), a
     /// column value (a layer norm's scale: `div` 1, `len` the row length), or a run of
@@ -132,9 +135,10 @@ impl Cmp {
 
 impl VOp {
     /// The operands (indices of earlier steps).
-    pub(super) fn operands(self) -> ([u32; 2], usize) {
+    pub(super) fn operands(self) -> ([u32; 3], usize) {
         use VOp::*;
         match self {
+            Select(m, a, b) => ([m, a, b], 3),
             Input(_)
             | Scalar(_)
             | Const(_)
@@ -142,7 +146,7 @@ impl VOp {
             | IotaRow(_)
             | InputBf16(_)
             | InputF16(_)
-            | Strided { .. } => ([0, 0], 0),
+            | Strided { .. } => ([0, 0, 0], 0),
             Add(a, b)
             | Sub(a, b)
             | Mul(a, b)
@@ -159,7 +163,7 @@ impl VOp {
             | Pow(a, b)
             | CmpF(a, b, _)
             | CmpS(a, b, _)
-            | CmpU(a, b, _) => ([a, b], 2),
+            | CmpU(a, b, _) => ([a, b, 0], 2),
             Neg(a)
             | Abs(a)
             | Sqrt(a)
@@ -179,7 +183,7 @@ impl VOp {
             | OutputF16(a)
             | Rsqrt(a)
             | RoundEven(a)
-            | OutputI8(a, _) => ([a, 0], 1),
+            | OutputI8(a, _) => ([a, 0, 0], 1),
         }
     }
 
@@ -256,6 +260,7 @@ impl VOp {
             VOp::OutputI8(a, signed) => [42, a, signed as u32, 0, 0],
             VOp::Atan2(a, b) => [43, a, b, 0, 0],
             VOp::Pow(a, b) => [44, a, b, 0, 0],
+            VOp::Select(m, a, b) => [45, m, a, b, 0],
         }
     }
 
@@ -328,6 +333,7 @@ impl VOp {
             41 => VOp::RoundEven(a),
             43 => VOp::Atan2(a, b),
             44 => VOp::Pow(a, b),
+            45 => VOp::Select(a, b, x),
             42 => VOp::OutputI8(a, b != 0),
             _ => return None,
         })

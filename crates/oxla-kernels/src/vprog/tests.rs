@@ -41,6 +41,10 @@ fn reference(ops: &[VOp], ins: &[Vec<f32>], e: usize) -> f32 {
                     q
                 }
             }
+            VOp::Select(m, a, b) => {
+                let (m, a, b) = (x(m).to_bits(), x(a).to_bits(), x(b).to_bits());
+                f32::from_bits(b ^ ((a ^ b) & m))
+            }
             VOp::CmpF(a, b, c) => {
                 let (p, q) = (x(a), x(b));
                 let t = match c {
@@ -916,9 +920,9 @@ fn selects_comparisons_max_and_min_match_the_reference() {
         Func(VFunc::Log1p, 5), // 6
         Add(2, 6),             // 7 softplus
         CmpF(0, 0, Cmp::Ne),   // 8 x is NaN
-        Xor(0, 7),             // 9 select(8, x, softplus) = sp ^ ((x ^ sp) & m)
-        And(9, 8),             // 10
-        Xor(7, 10),            // 11
+        Select(8, 0, 7),       // 9 x where NaN, else softplus
+        Const(-2.5),           // 10
+        Select(8, 10, 9),      // 11 a splat where NaN
         Max(1, 11),            // 12 clamp below by 0
         Const(4.0),            // 13
         Min(13, 12),           // 14 and above by 4
@@ -959,7 +963,31 @@ fn selects_comparisons_max_and_min_match_the_reference() {
         iops.push(IAdd(acc, m + 3));
         acc = m + 4;
     }
-    for ops in [&ops, &iops] {
+    // Selects of every mix of pointer and splat operands (a mask of splats is a splat).
+    let mut sops = vec![Input(0), Input(1), Input(2), Const(0.0)];
+    let mut acc = 3u32;
+    let (c7, c9) = (4, 5);
+    sops.extend([Const(7.0), Const(-9.0)]);
+    let splat_mask = sops.len() as u32;
+    sops.push(CmpS(c7, c9, Cmp::Gt));
+    let mask = sops.len() as u32;
+    sops.push(CmpS(0, 2, Cmp::Lt));
+    for (m, a, b) in [
+        (mask, 1, 2),
+        (mask, 1, c7),
+        (mask, c9, 2),
+        (mask, c7, c9),
+        (splat_mask, 1, 2),
+        (splat_mask, 1, c9),
+        (splat_mask, c7, 2),
+        (splat_mask, c7, c9),
+    ] {
+        let k = sops.len() as u32;
+        sops.push(Select(m, a, b));
+        sops.push(IAdd(acc, k));
+        acc = k + 1;
+    }
+    for ops in [&ops, &iops, &sops] {
         let prog = VProg::new(ops).expect("program");
         for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: true }] {
             if !isa.available() {
