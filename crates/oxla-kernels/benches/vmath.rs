@@ -121,18 +121,57 @@ fn programs(c: &mut Criterion) {
         ISub(14, 15),
         IToF(16),
     ];
+    // JAX's bf16 GELU (tanh form): each operation rounded to bf16, the tanh rounded once,
+    // a bf16 input and output.
+    let gelu_bf16 = [
+        InputBf16(0),
+        Mul(0, 0),
+        RoundBf16(1),
+        Mul(2, 0),
+        RoundBf16(3),
+        Const(0.044_677_734),
+        Mul(5, 4),
+        RoundBf16(6),
+        Add(0, 7),
+        RoundBf16(8),
+        Const(0.796_875),
+        Mul(10, 9),
+        RoundBf16(11),
+        FuncBf16(VFunc::Tanh, 12),
+        Const(1.0),
+        Add(14, 13),
+        RoundBf16(15),
+        Const(0.5),
+        Mul(17, 16),
+        RoundBf16(18),
+        Mul(0, 19),
+        RoundBf16(20),
+        OutputBf16(21),
+    ];
     let n = 1 << 16;
     let x = inputs(n);
     let seed = [f32::from_bits(42)];
     let mut out = vec![0f32; n];
     let ins = [x.as_ptr(), seed.as_ptr()];
+    // The same values as bf16 bits (the narrow program's input).
+    let xb: Vec<u16> = x.iter().map(|v| (v.to_bits() >> 16) as u16).collect();
+    let ins_bf16 = [xb.as_ptr().cast::<f32>(), seed.as_ptr()];
     let mut group = c.benchmark_group("vprog");
     configure(&mut group, n);
-    for (label, ops) in [("gelu", &gelu[..]), ("hash", &hash[..])] {
+    for (label, ops) in [
+        ("gelu", &gelu[..]),
+        ("hash", &hash[..]),
+        ("gelu_bf16", &gelu_bf16[..]),
+    ] {
         let prog = VProg::new(ops).expect("the program fits");
         for (isa, name) in isas() {
+            let ins = if label.ends_with("bf16") {
+                ins_bf16
+            } else {
+                ins
+            };
             group.bench_function(BenchmarkId::new(format!("{label}_{name}"), n), |b| {
-                // SAFETY: the inputs and the output hold n floats (the seed one).
+                // SAFETY: the inputs and the output hold n values (the seed one).
                 b.iter(|| unsafe {
                     prog.run_with(isa, ins.as_ptr(), black_box(out.as_mut_ptr()), 0, n)
                 })

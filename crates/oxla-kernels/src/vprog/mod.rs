@@ -192,6 +192,12 @@ unsafe fn materialize(dst: *mut f32, v: Src, n: usize) {
     }
 }
 
+/// Whether chains run (`OXLA_VPROG_CHAINS=0`: no), read once.
+fn chains_on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("OXLA_VPROG_CHAINS").map_or(true, |v| v != "0"))
+}
+
 impl VProg {
     /// Checks `ops` and assigns slot buffers; `None` when the program is too long, needs
     /// more than [`MAX_SLOTS`] buffers, refers to a later step, or ends in a step that
@@ -267,7 +273,7 @@ impl VProg {
     }
 
     /// This program writing its output with non-temporal stores where its last step is a
-    /// chain (chains run at 16 lanes, so with AVX-512): for a long output (see
+    /// chain: for a long output (see
     /// [`STREAM_MIN`]) nothing reads again soon (a program's result), a store that misses
     /// the caches then costs no read of the line first and evicts nothing.
     pub fn with_streamed_output(self) -> VProg {
@@ -403,11 +409,15 @@ impl VProg {
             };
             *op = o;
         }
-        // Chains run at 16 lanes: with AVX2's 8 (and 16 registers) a chain's block of
-        // values does not stay in registers, and steps one at a time measured faster
-        // (criterion vprog/gelu_avx2 1.46 against 1.37 Gelem/s, vprog/hash_avx2 1.51
-        // against 1.32).
-        let chained = V::W >= 16;
+        // Chains run at 16 and 8 lanes. At AVX2's 8 (16 registers) a chain's block of
+        // values spills, and f32 programs gain nothing (criterion, Zen 3, best of three
+        // alternating runs: vprog/gelu_avx2 67 µs step by step, 68 chained; hash_avx2 52,
+        // 53); narrow ones, whose inputs chains widen in place and whose outputs they
+        // store, do (gelu_bf16_avx2 169 -> 134 µs; the broad bench's bf16 GELU, SiLU and
+        // RMSNorm programs and jnp's integer floor_divide ahead too). Smaller blocks were
+        // slower (gelu_avx2 at 4 vectors 104 µs, at 2 149: each link's dispatch per block).
+        // `OXLA_VPROG_CHAINS=0` runs every step on its own (to compare).
+        let chained = V::W >= 8 && chains_on();
         let chains = Chains::new(&ops[..len], &self.steps[..len]);
         let (lazy, fuse_out) = if chained {
             narrow_io(&ops[..len], &self.steps[..len])
