@@ -163,8 +163,13 @@ pub(crate) fn lower_loop(
         {
             let s = *b as usize;
             let same = s < state && matches!(leaves[s], Leaf::Same) && !in_place.contains(b);
-            *pack_once =
-                g.batch == 1 && g.types.is_wide_float() && (same || b_origin[s] == Origin::Const);
+            // A product of one row or one column streams B through gemv instead (as the
+            // GEMM step does): the blocked kernels on one row of A do six rows' work.
+            let skinny = g.m == 1 || g.n == 1;
+            *pack_once = g.batch == 1
+                && !skinny
+                && g.types.is_wide_float()
+                && (same || b_origin[s] == Origin::Const);
         }
     }
     Some(FlatLoop {
@@ -796,6 +801,14 @@ mod tests {
             packed_once(&gemm_loop("  w = f32[32,32] exponential(h)\n", "negate(h)")),
             [false]
         );
+        // One row of A (an RNN's state times its weights): B streamed by gemv, unpacked.
+        let one_row = |rows: usize| {
+            counter_loop(&format!("  x1 = f32[{rows},64] dot(x, h), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n  h1 = f32[64,64] copy(h)\n"))
+                .replace("f32[8,4]", &format!("f32[{rows},64]"))
+                .replace("f32[16,4]", "f32[64,64]")
+        };
+        assert_eq!(packed_once(&one_row(1)), [false]);
+        assert_eq!(packed_once(&one_row(8)), [true]);
     }
 
     #[test]
