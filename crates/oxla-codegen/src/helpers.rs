@@ -52,6 +52,11 @@ scalar_helpers! { float_helpers;
     "oxla_logistic_f64" => fn logistic_f64(x: f64) -> f64 { oxla_elem::logistic_f64(x) }
     "oxla_exp_f32" => fn exp_f32(x: f32) -> f32 { oxla_elem::exp_f32(x) }
     "oxla_exp_f64" => fn exp_f64(x: f64) -> f64 { oxla_elem::exp_f64(x) }
+    // An f64 kernel's exp, log and log1p: `vmath64`'s at every width (wide-math tiles and
+    // these one-lane calls give the same bits), within 1 ulp of the interpreter's.
+    "oxla_vm64_exp_f64" => fn vm64_exp_f64(x: f64) -> f64 { oxla_kernels::vmath64::scalar(oxla_kernels::vmath64::VFunc64::Exp, x) }
+    "oxla_vm64_log_f64" => fn vm64_log_f64(x: f64) -> f64 { oxla_kernels::vmath64::scalar(oxla_kernels::vmath64::VFunc64::Log, x) }
+    "oxla_vm64_log1p_f64" => fn vm64_log1p_f64(x: f64) -> f64 { oxla_kernels::vmath64::scalar(oxla_kernels::vmath64::VFunc64::Log1p, x) }
     "oxla_expm1_f32" => fn expm1_f32(x: f32) -> f32 { oxla_elem::expm1_f32(x) }
     "oxla_expm1_f64" => fn expm1_f64(x: f64) -> f64 { oxla_elem::expm1_f64(x) }
     "oxla_log_f32" => fn log_f32(x: f32) -> f32 { oxla_elem::log_f32(x) }
@@ -114,6 +119,18 @@ pub(crate) fn float_unary(op: UnaryOp, t: PrimitiveType) -> Option<&'static str>
         | Imag | Not | PopCnt | Clz => return None,
     };
     Some(if t == PrimitiveType::F32 { f32 } else { f64 })
+}
+
+/// The helper an f64 kernel calls for a float unary op that is not open-coded: exp, log and
+/// log1p as the wide-math tiles compute them (`vmath64`), the rest as [`float_unary`]'s.
+/// (f16/bf16 values, computed in f64 and rounded once, take [`float_unary`]'s libm ones.)
+pub(crate) fn f64_kernel_unary(op: UnaryOp) -> Option<&'static str> {
+    match op {
+        UnaryOp::Exp => Some("oxla_vm64_exp_f64"),
+        UnaryOp::Log => Some("oxla_vm64_log_f64"),
+        UnaryOp::Log1p => Some("oxla_vm64_log1p_f64"),
+        _ => float_unary(op, PrimitiveType::F64),
+    }
 }
 
 /// The helper computing a float binary op that is not open-coded (see `float_unary`).
@@ -794,6 +811,9 @@ mod tests {
                 if let Some(n) = float_unary(op, t) {
                     assert!(names.contains(n), "{n}");
                 }
+            }
+            if let Some(n) = f64_kernel_unary(op) {
+                assert!(names.contains(n), "{n}");
             }
             if let Some(n) = complex_unary(op) {
                 assert!(names.contains(n), "{n}");

@@ -11,9 +11,9 @@
 //! the normal numbers; log: x not a positive normal finite number; log1p: x ≤ −1 or not
 //! finite; NaNs everywhere) take the interpreter's expression itself (libm), one at a time.
 //!
-//! - exp: x = n·ln 2 + r (n = round(x·log2 e), ln 2 in two parts, |r| ≤ ln 2 / 2), then
-//!   exp r = 1 + (r + r²·(1/2! + r/3! + … + r^11/13!)) (truncation below 5e-18) and the
-//!   product with 2^n exact.
+//! - exp: x = n·ln 2 + r (n = round(x·log2 e), ln 2 in two parts, |r| ≤ ln 2 / 2, r's
+//!   rounding error kept), then exp r = 1 + r + r²·(1/2! + r/3! + … + r^11/13!) (truncation
+//!   below 5e-18) with 1 + r summed in two parts, and the product with 2^n exact.
 //! - log: x = 2^e·m with m in [√½, √2), f = m − 1 exact, s = f / (2 + f) (|s| < 0.172) and
 //!   ln(1 + f) = 2 atanh s = f − (f²/2 − s·(f²/2 + R)) with R = Σ 2s^2k / (2k + 1), k = 1..10
 //!   (truncation below 1e-18 relative): the large part f is exact, the corrections small.
@@ -21,8 +21,8 @@
 //!   as above plus c / u. Below 2^-54 in magnitude the result is x itself (the correctly
 //!   rounded value, ±0 keeping its sign).
 //!
-//! Measured against libm over every binade (the tests): within 1 ulp, equal for most
-//! arguments.
+//! Measured against libm over every binade (the tests): within 1 ulp, and libm's bits for
+//! all but 2% of exp's arguments, 1.3% of log's and 0.5% of log1p's.
 
 use crate::f64lanes::{horner, F64Lanes};
 use crate::trig::MAGIC;
@@ -126,10 +126,17 @@ fn exp<W: F64Lanes>(x: W) -> W {
     // k = MAGIC + n, n = round(x / ln 2).
     let k = x.fma(W::splat(LOG2_E), W::splat(MAGIC));
     let n = k.sub(W::splat(MAGIC));
-    let r = n.fma(W::splat(-LN2_HI), x);
-    let r = n.fma(W::splat(-LN2_LO), r);
-    let t = r.mul(r).fma(horner(r, &EXP), r);
-    t.add(W::splat(1.0)).scale_pow2(k)
+    // r + r_lo = x − n·ln 2: r_hi exact, r rounded, r_lo its rounding error.
+    let r_hi = n.fma(W::splat(-LN2_HI), x);
+    let r = n.fma(W::splat(-LN2_LO), r_hi);
+    let r_lo = n.fma(W::splat(-LN2_LO), r_hi.sub(r));
+    // exp(r + r_lo) = 1 + r + (r²·q + r_lo), the sum 1 + r kept in two parts (exact: |r| <
+    // 1), so that only the last addition rounds at the result's scale.
+    let s = r.mul(r).fma(horner(r, &EXP), r_lo);
+    let one = W::splat(1.0);
+    let a = one.add(r);
+    let e = one.sub(a).add(r);
+    a.add(e.add(s)).scale_pow2(k)
 }
 
 /// ln(2^e · m) + c for m in [1, 2) (brought to [√½, √2) here) and a small correction c.
@@ -389,6 +396,18 @@ mod tests {
                 xs.len()
             );
         }
+    }
+
+    #[test]
+    fn familiar_values_are_libms() {
+        use std::f64::consts::{E, LN_10, LN_2};
+        assert_eq!(scalar(VFunc64::Exp, 1.0), E);
+        assert_eq!(scalar(VFunc64::Exp, 0.0), 1.0);
+        assert_eq!(scalar(VFunc64::Log, E), 1.0);
+        assert_eq!(scalar(VFunc64::Log, 2.0), LN_2);
+        assert_eq!(scalar(VFunc64::Log, 10.0), LN_10);
+        assert_eq!(scalar(VFunc64::Log1p, 1.0), LN_2);
+        assert_eq!(scalar(VFunc64::Log1p, -0.0).to_bits(), (-0.0f64).to_bits());
     }
 
     #[test]

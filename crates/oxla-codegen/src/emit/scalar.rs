@@ -297,7 +297,12 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 Round | Cbrt | Erf | Logistic | Exp | Expm1 | Log | Log1p | Sin | Cos | Tan
                 | Tanh => {
                     let unsupported = || unsup(format!("{} on {t}", op.name()));
-                    let name = helpers::float_unary(op, t).ok_or_else(unsupported)?;
+                    let name = if t == PrimitiveType::F64 {
+                        helpers::f64_kernel_unary(op)
+                    } else {
+                        helpers::float_unary(op, t)
+                    }
+                    .ok_or_else(unsupported)?;
                     let name64 =
                         helpers::float_unary(op, PrimitiveType::F64).ok_or_else(unsupported)?;
                     return self.lanewise(&[x], &mut |em, a| {
