@@ -5,7 +5,7 @@
 //! it and reads the results back (`oxla-codegen`'s `schedule/wide_math.rs`), as it does
 //! for f32 with [`crate::vmath`].
 //!
-//! Written once over [`F64Lanes`] (AVX-512F 8 lanes, AVX2 + FMA 4, and `f64` itself, the
+//! Written once over `f64lanes.rs`'s `F64Lanes` (AVX-512F 8 lanes, AVX2 + FMA 4, and `f64` itself, the
 //! portable twin): IEEE operations and fused multiply-adds only, so every width gives the
 //! same bits. Lanes outside the ordinary range (exp: |x| ≥ 708, where the result leaves
 //! the normal numbers; log: x not a positive normal finite number; log1p: x ≤ −1 or not
