@@ -5,11 +5,12 @@
 //! it and reads the results back (`oxla-codegen`'s `schedule/wide_math.rs`), as it does
 //! for f32 with [`crate::vmath`].
 //!
-//! Written once over `f64lanes.rs`'s `F64Lanes` (AVX-512F 8 lanes, AVX2 + FMA 4, and `f64` itself, the
-//! portable twin): IEEE operations and fused multiply-adds only, so every width gives the
-//! same bits. Lanes outside the ordinary range (exp: |x| ≥ 708, where the result leaves
-//! the normal numbers; log: x not a positive normal finite number; log1p: x ≤ −1 or not
-//! finite; NaNs everywhere) take the interpreter's expression itself (libm), one at a time.
+//! Written once over `f64lanes.rs`'s `F64Lanes` (AVX-512F 8 lanes, AVX2 + FMA 4, and `f64`
+//! itself, the portable twin): IEEE operations and fused multiply-adds only, so every width
+//! gives the same bits. Lanes outside the ordinary range (exp: |x| ≥ 708, where the result
+//! leaves the normal numbers; log: x not a positive normal finite number; log1p: x ≤ −1 or
+//! not finite; NaNs everywhere) take the interpreter's expression itself (libm), one at a
+//! time.
 //!
 //! - exp: x = n·ln 2 + r (n = round(x·log2 e), ln 2 in two parts, |r| ≤ ln 2 / 2, r's
 //!   rounding error kept), then exp r = 1 + r + r²·(1/2! + r/3! + … + r^11/13!) (truncation
