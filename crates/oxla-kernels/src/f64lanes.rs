@@ -11,6 +11,45 @@ const EXP_BIAS_MAGIC: f64 = 4_503_599_627_371_519.0;
 const MANTISSA: u64 = 0x000f_ffff_ffff_ffff;
 const ONE: u64 = 0x3ff0_0000_0000_0000;
 
+/// ln 2 = LN2_HI + LN2_LO, LN2_HI with its low 32 bits zero (so n · LN2_HI is exact for
+/// |n| < 2^21).
+pub(crate) const LN2_HI: f64 = 0.693_147_180_369_123_8;
+pub(crate) const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+
+/// 1/13!, 1/12!, …, 1/1!, 1/0!: exp's Taylor coefficients, highest first (`pow.rs` takes
+/// them to 1/12!, `vmath64.rs` from 1/2! up to 1/13!).
+pub(crate) const INV_FACTORIALS: [f64; 14] = [
+    1.0 / 6_227_020_800.0,
+    1.0 / 479_001_600.0,
+    1.0 / 39_916_800.0,
+    1.0 / 3_628_800.0,
+    1.0 / 362_880.0,
+    1.0 / 40_320.0,
+    1.0 / 5_040.0,
+    1.0 / 720.0,
+    1.0 / 120.0,
+    1.0 / 24.0,
+    1.0 / 6.0,
+    0.5,
+    1.0,
+    1.0,
+];
+
+/// 1/21, 1/19, …, 1/3, highest first: (atanh(s)/s − 1)/s² = 1/3 + s²/5 + … + s^18/21 in s²
+/// (ln m = 2 atanh((m − 1)/(m + 1)): `pow.rs`, `vmath64.rs`).
+pub(crate) const ATANH: [f64; 10] = [
+    1.0 / 21.0,
+    1.0 / 19.0,
+    1.0 / 17.0,
+    1.0 / 15.0,
+    1.0 / 13.0,
+    1.0 / 11.0,
+    1.0 / 9.0,
+    1.0 / 7.0,
+    1.0 / 5.0,
+    1.0 / 3.0,
+];
+
 pub(crate) trait F64Lanes: Copy {
     type Mask: Copy;
     fn splat(x: f64) -> Self;

@@ -13,49 +13,15 @@
 //! Lanes with x not positive and finite (zero, negative, ±∞, NaN) or y not finite take the
 //! interpreter's expression itself ([`exact`]), one at a time.
 
-use crate::f64lanes::{horner, scalar2, Binary, F64Lanes};
+use crate::f64lanes::{horner, scalar2, Binary, F64Lanes, ATANH, INV_FACTORIALS, LN2_HI, LN2_LO};
 use crate::trig::MAGIC;
 
 const SQRT2: f64 = std::f64::consts::SQRT_2;
 const LN2: f64 = std::f64::consts::LN_2;
-/// ln 2 = LN2_HI + LN2_LO, LN2_HI with its low 32 bits zero (so n · LN2_HI is exact).
-const LN2_HI: f64 = 0.693_147_180_369_123_8;
-const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
 const LOG2_E: f64 = std::f64::consts::LOG2_E;
 /// |t| beyond which f32's result is ∞ or 0 whatever the rest (e^88.8 overflows f32, e^-104
 /// rounds to 0).
 const T_MAX: f64 = 200.0;
-
-/// (ln m / 2s − 1) / s² in s²: 1/3 + s²/5 + … + s^18/21, highest first.
-const LOG: [f64; 10] = [
-    1.0 / 21.0,
-    1.0 / 19.0,
-    1.0 / 17.0,
-    1.0 / 15.0,
-    1.0 / 13.0,
-    1.0 / 11.0,
-    1.0 / 9.0,
-    1.0 / 7.0,
-    1.0 / 5.0,
-    1.0 / 3.0,
-];
-
-/// Taylor coefficients of exp r, highest first (1/12! … 1/1!, 1).
-const EXP: [f64; 13] = [
-    1.0 / 479_001_600.0,
-    1.0 / 39_916_800.0,
-    1.0 / 3_628_800.0,
-    1.0 / 362_880.0,
-    1.0 / 40_320.0,
-    1.0 / 5_040.0,
-    1.0 / 720.0,
-    1.0 / 120.0,
-    1.0 / 24.0,
-    1.0 / 6.0,
-    0.5,
-    1.0,
-    1.0,
-];
 
 /// x^y for f64 lanes holding f32 operands, x positive and finite, y finite, before the
 /// rounding to f32.
@@ -68,7 +34,7 @@ pub(crate) fn eval<W: F64Lanes>(x: W, y: W) -> W {
     let one = W::splat(1.0);
     let s = m.sub(one).div(m.add(one));
     let s2 = s.mul(s);
-    let ln_m = s.add(s).mul(s2.fma(horner(s2, &LOG), one));
+    let ln_m = s.add(s).mul(s2.fma(horner(s2, &ATANH), one));
     let t = y.mul(e.fma(W::splat(LN2), ln_m));
     let t = W::select(t.gt(W::splat(T_MAX)), W::splat(T_MAX), t);
     let t = W::select(W::splat(-T_MAX).gt(t), W::splat(-T_MAX), t);
@@ -77,7 +43,8 @@ pub(crate) fn eval<W: F64Lanes>(x: W, y: W) -> W {
     let n = k.sub(W::splat(MAGIC));
     let r = n.fma(W::splat(-LN2_HI), t);
     let r = n.fma(W::splat(-LN2_LO), r);
-    horner(r, &EXP).scale_pow2(k)
+    // Taylor to r^12.
+    horner(r, &INV_FACTORIALS[1..]).scale_pow2(k)
 }
 
 /// An f32 widened to f64 bit for bit (a signaling NaN stays signaling, as `oxla-elem`
