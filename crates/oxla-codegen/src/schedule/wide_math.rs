@@ -116,10 +116,7 @@ impl TileFn {
 
     /// Bytes per element of the tile's buffer.
     fn size(self) -> i64 {
-        match self.ty() {
-            PrimitiveType::F64 => 8,
-            _ => 4,
-        }
+        self.ty().byte_size() as i64
     }
 }
 
