@@ -562,3 +562,98 @@ ENTRY main {
     );
     assert!(c.is_empty(), "{c:?}");
 }
+
+#[test]
+fn counters_from_iotas_are_made_at_each_pieces_shape() {
+    // Random bits as JAX makes them with `jax.threefry_partitionable`: counters from iotas
+    // along both dimensions, hashed by shifts, xors and adds with constants, then added to
+    // an argument split 2 x 2. Each partition makes its own counters (iota plus its
+    // offsets): no whole [16,12] array anywhere and no collective, the one-device result.
+    let text = r#"HloModule m, num_partitions=4
+ENTRY main {
+  x = f32[16,12] parameter(0)
+  xs = f32[16,12] custom-call(x), custom_call_target="Sharding", backend_config="{devices=[2,2]<=[4]}"
+  i0 = u32[16,12] iota(), iota_dimension=0
+  i1 = u32[16,12] iota(), iota_dimension=1
+  w = u32[] constant(12)
+  wb = u32[16,12] broadcast(w), dimensions={}
+  row = u32[16,12] multiply(i0, wb)
+  ctr = u32[16,12] add(row, i1)
+  k = u32[] constant(2654435769)
+  kb = u32[16,12] broadcast(k), dimensions={}
+  h1 = u32[16,12] multiply(ctr, kb)
+  s = u32[] constant(13)
+  sb = u32[16,12] broadcast(s), dimensions={}
+  h2 = u32[16,12] shift-right-logical(h1, sb)
+  h3 = u32[16,12] xor(h1, h2)
+  m = u32[] constant(65535)
+  mb = u32[16,12] broadcast(m), dimensions={}
+  h4 = u32[16,12] and(h3, mb)
+  f = f32[16,12] convert(h4)
+  a = f32[16,12] add(f, xs)
+  fi = f32[16,12] iota(), iota_dimension=1
+  b = f32[16,12] multiply(a, fi)
+  ROOT r = (f32[16,12]) tuple(b)
+}
+"#;
+    assert_eq!(check("counters", text), Vec::<String>::new());
+    let mut m = oxla::hlo::text::parse_module(text).unwrap();
+    oxla::passes::partition_spmd(&mut m).unwrap();
+    let printed = oxla::hlo::text::print_module(&m);
+    // The parameter and result types are the pieces' too.
+    assert!(
+        !printed.contains("[16,12]"),
+        "a whole array is made:\n{printed}"
+    );
+    assert!(printed.contains("iota"), "{printed}");
+}
+
+#[test]
+fn counters_hashed_in_a_loop_are_made_at_each_pieces_shape() {
+    // JAX's threefry runs its rounds in a loop over a state of counters: the loop runs on
+    // each partition's counters (its condition and body copied at the piece's shape).
+    let text = r#"HloModule m, num_partitions=4
+cond {
+  s = (s32[], u32[16]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(5)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], u32[16]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  v = u32[16] get-tuple-element(s), index=1
+  k = u32[] constant(2654435769)
+  kb = u32[16] broadcast(k), dimensions={}
+  h = u32[16] multiply(v, kb)
+  r = u32[] constant(7)
+  rb = u32[16] broadcast(r), dimensions={}
+  h2 = u32[16] shift-right-logical(h, rb)
+  h3 = u32[16] xor(h, h2)
+  ROOT t = (s32[], u32[16]) tuple(j, h3)
+}
+ENTRY main {
+  x = f32[16] parameter(0)
+  xs = f32[16] custom-call(x), custom_call_target="Sharding", backend_config="{devices=[4]<=[4]}"
+  c = u32[16] iota(), iota_dimension=0
+  z = s32[] constant(0)
+  s0 = (s32[], u32[16]) tuple(z, c)
+  w = (s32[], u32[16]) while(s0), condition=cond, body=body
+  bits = u32[16] get-tuple-element(w), index=1
+  m = u32[] constant(4095)
+  mb = u32[16] broadcast(m), dimensions={}
+  b = u32[16] and(bits, mb)
+  f = f32[16] convert(b)
+  a = f32[16] add(f, xs)
+  ROOT r = (f32[16]) tuple(a)
+}
+"#;
+    assert_eq!(check("hashed counters", text), Vec::<String>::new());
+    let mut m = oxla::hlo::text::parse_module(text).unwrap();
+    oxla::passes::partition_spmd(&mut m).unwrap();
+    let printed = oxla::hlo::text::print_module(&m);
+    let entry = printed.split("ENTRY").nth(1).unwrap();
+    assert!(!entry.contains("[16]"), "a whole array is made:\n{printed}");
+}

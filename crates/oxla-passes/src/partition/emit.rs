@@ -39,6 +39,11 @@ pub(super) struct Emit {
     pub whole: Vec<String>,
     /// Collectives emitted: (kind, bytes per partition), for reports and tests.
     pub collectives: Vec<(&'static str, i64)>,
+    /// The module's computations before this pass (loop bodies to remake at the pieces'
+    /// shapes, see [`Emit::remake`]).
+    pub callees: Vec<HloComputation>,
+    /// Loops remade at a piece's shape: (loop, piece dimensions) -> the new loop.
+    remade_loops: HashMap<(InstrId, Vec<i64>), Option<InstrId>>,
 }
 
 fn array_dims(s: &Shape) -> Vec<i64> {
@@ -60,6 +65,8 @@ impl Emit {
             uses: HashMap::new(),
             whole: Vec::new(),
             collectives: Vec::new(),
+            callees: Vec::new(),
+            remade_loops: HashMap::new(),
         }
     }
 
@@ -514,6 +521,21 @@ impl Emit {
                 return Ok(self.push(ins));
             }
         }
+        // A value made from iotas and constants by element-wise steps (random bits from
+        // counters, masks, positions) is made again at the piece's shape, each partition
+        // its own counters: no whole array made to be sliced (XLA's propagation reaches the
+        // iota the same way).
+        let even = shard
+            .iter()
+            .zip(&t.dims)
+            .zip(&dims)
+            .all(|((&s, &n), &d)| s * n as i64 == d);
+        if even {
+            let mut memo = HashMap::new();
+            if let Some(piece) = self.remake(whole, &t, &shard, &mut memo, 0)? {
+                return Ok(piece);
+            }
+        }
         let padded: Vec<i64> = shard
             .iter()
             .zip(&t.dims)
@@ -545,6 +567,216 @@ impl Emit {
             operands,
             Shape::array(global.element_type(), &shard),
         ))
+    }
+
+    /// This partition's piece (`shard` elements per dimension, split evenly as `t` says) of
+    /// the whole value `x`, made again from the iotas and constants it comes from by
+    /// element-wise steps; `None` where `x` is not made that way (a parameter's value, a
+    /// non-scalar constant, any other op), or is too deep to follow.
+    fn remake(
+        &mut self,
+        x: InstrId,
+        t: &Tiling,
+        shard: &[i64],
+        memo: &mut HashMap<InstrId, Option<InstrId>>,
+        depth: usize,
+    ) -> Result<Option<InstrId>> {
+        const MAX_DEPTH: usize = 256;
+        if let Some(&done) = memo.get(&x) {
+            return Ok(done);
+        }
+        if depth > MAX_DEPTH {
+            return Ok(None);
+        }
+        let src = self.instrs[x.index()].clone();
+        let Some(a) = src.shape.as_array() else {
+            return Ok(None);
+        };
+        let ty = a.element_type;
+        let local = Shape::array(ty, shard);
+        let piece = match &src.op {
+            // Floats only where converting the count rounds once as the whole iota does.
+            Op::Iota { dimension }
+                if ty.is_integer() || matches!(ty, PrimitiveType::F32 | PrimitiveType::F64) =>
+            {
+                let d = *dimension as usize;
+                if d >= shard.len() {
+                    return Ok(None);
+                }
+                if t.dims[d] == 1 {
+                    Some(self.make("iota", src.op.clone(), vec![], local))
+                } else {
+                    // Counted in s64 (exact for any piece), then converted as the whole
+                    // iota's elements are.
+                    let wide = Shape::array(PrimitiveType::S64, shard);
+                    let iota = self.make("iota", src.op.clone(), vec![], wide.clone());
+                    let off = self.offset(t, d, shard[d])?;
+                    let off = self.make(
+                        "convert",
+                        Op::Convert,
+                        vec![off],
+                        Shape::scalar(PrimitiveType::S64),
+                    );
+                    let off = self.make(
+                        "broadcast",
+                        Op::Broadcast { dimensions: vec![] },
+                        vec![off],
+                        wide.clone(),
+                    );
+                    let sum = self.make("add", Op::Binary(BinaryOp::Add), vec![iota, off], wide);
+                    Some(if ty == PrimitiveType::S64 {
+                        sum
+                    } else {
+                        self.make("convert", Op::Convert, vec![sum], local)
+                    })
+                }
+            }
+            // A broadcast of a scalar (or of anything along dimensions it adds).
+            Op::Broadcast { dimensions } => {
+                let from = array_dims(self.shape(src.operands[0]));
+                let added = (0..shard.len()).filter(|&d| t.dims[d] > 1).all(|d| {
+                    match dimensions.iter().position(|&r| r as usize == d) {
+                        None => true,
+                        Some(k) => from.get(k) == Some(&1),
+                    }
+                });
+                added.then(|| self.make("broadcast", src.op.clone(), src.operands.clone(), local))
+            }
+            Op::Unary(_)
+            | Op::Binary(_)
+            | Op::Compare { .. }
+            | Op::Select
+            | Op::Clamp
+            | Op::Convert
+            | Op::ReducePrecision { .. } => {
+                // Element-wise on operands of the same dimensions (a clamp's scalar bounds
+                // stay as they are).
+                let mut ops = Vec::with_capacity(src.operands.len());
+                let mut remade = false;
+                for &o in &src.operands {
+                    if self.shape(o).dims().is_empty() && !src.shape.dims().is_empty() {
+                        ops.push(o);
+                        continue;
+                    }
+                    match self.remake(o, t, shard, memo, depth + 1)? {
+                        Some(p) => {
+                            ops.push(p);
+                            remade = true;
+                        }
+                        None => {
+                            memo.insert(x, None);
+                            return Ok(None);
+                        }
+                    }
+                }
+                remade.then(|| self.make(&src.name, src.op.clone(), ops, local))
+            }
+            // An element of a loop's state (JAX's threefry runs its rounds in a loop).
+            Op::GetTupleElement { index } => {
+                let w = src.operands[0];
+                // An element of a tuple made here (an inlined call's results).
+                if matches!(self.instrs[w.index()].op, Op::Tuple) {
+                    let e = self.instrs[w.index()]
+                        .operands
+                        .get(*index as usize)
+                        .copied();
+                    let piece = match e {
+                        Some(e) => self.remake(e, t, shard, memo, depth + 1)?,
+                        None => None,
+                    };
+                    memo.insert(x, piece);
+                    return Ok(piece);
+                }
+                if !matches!(self.instrs[w.index()].op, Op::While) {
+                    return Ok(None);
+                }
+                match self.remake_loop(w, src.shape.dims(), t, shard, memo, depth)? {
+                    Some(nw) => Some(self.make(
+                        &src.name,
+                        Op::GetTupleElement { index: *index },
+                        vec![nw],
+                        local,
+                    )),
+                    None => None,
+                }
+            }
+            Op::BitcastConvert if self.shape(src.operands[0]).dims() == src.shape.dims() => {
+                let o = src.operands[0];
+                match self.remake(o, t, shard, memo, depth + 1)? {
+                    Some(p) => Some(self.make(&src.name, src.op.clone(), vec![p], local)),
+                    None => None,
+                }
+            }
+            _ => None,
+        };
+        memo.insert(x, piece);
+        Ok(piece)
+    }
+
+    /// The loop `w` run on pieces: every array of its state with the dimensions `global`
+    /// remade at `shard` (the others kept), its condition and body copied with those arrays'
+    /// shapes changed. `None` unless the initial state is a tuple whose such arrays can be
+    /// remade and the copied computations only compute element-wise on them (no iota,
+    /// constant, slice or call of that shape inside), so that the loop computes each
+    /// element from the same elements whatever the shape.
+    fn remake_loop(
+        &mut self,
+        w: InstrId,
+        global: &[i64],
+        t: &Tiling,
+        shard: &[i64],
+        memo: &mut HashMap<InstrId, Option<InstrId>>,
+        depth: usize,
+    ) -> Result<Option<InstrId>> {
+        let key = (w, shard.to_vec());
+        if let Some(&done) = self.remade_loops.get(&key) {
+            return Ok(done);
+        }
+        self.remade_loops.insert(key.clone(), None);
+        let src = self.instrs[w.index()].clone();
+        let init = self.instrs[src.operands[0].index()].clone();
+        let (&[cond, body], Op::Tuple) = (&src.called[..], &init.op) else {
+            return Ok(None);
+        };
+        let local_of = |sh: &Shape| -> Shape {
+            let one = |e: &Shape| match e.as_array() {
+                Some(a) if a.dims == global => Shape::array(a.element_type, shard),
+                _ => e.clone(),
+            };
+            match sh {
+                Shape::Tuple(ts) => Shape::Tuple(ts.iter().map(one).collect()),
+                _ => one(sh),
+            }
+        };
+        let mut elems = Vec::with_capacity(init.operands.len());
+        for &o in &init.operands {
+            if self.shape(o).is_array() && self.shape(o).dims() == global {
+                match self.remake(o, t, shard, memo, depth + 1)? {
+                    Some(p) => elems.push(p),
+                    None => return Ok(None),
+                }
+            } else {
+                elems.push(o);
+            }
+        }
+        let (Some(cond_c), Some(body_c)) = (
+            remade_callee(self.callees.get(cond.index()), &local_of),
+            remade_callee(self.callees.get(body.index()), &local_of),
+        ) else {
+            return Ok(None);
+        };
+        let state = local_of(&init.shape);
+        let tuple = self.make("tuple", Op::Tuple, elems, state.clone());
+        let mut ids = Vec::new();
+        for c in [cond_c, body_c] {
+            ids.push(ComputationId((self.base + self.new_comps.len()) as u32));
+            self.new_comps.push(c);
+        }
+        let mut ins = HloInstruction::new(&src.name, Op::While, vec![tuple], state);
+        ins.called = ids;
+        let nw = self.push(ins);
+        self.remade_loops.insert(key, Some(nw));
+        Ok(Some(nw))
     }
 
     /// `v` resharded to `to`, once: a value needed the same way twice (a weight in the
@@ -671,4 +903,52 @@ type Region = Vec<(i64, i64)>;
 
 fn bytes(s: &Shape) -> i64 {
     s.element_count() * s.element_type().byte_size() as i64
+}
+
+/// A copy of a loop's condition or body `c` with its values' shapes changed by `local_of`
+/// (renamed, to stay unique in the module), or `None` where a changed value is made or used
+/// by anything but an element-wise step, a broadcast of a scalar, the state's parameter,
+/// its elements and the tuple of the next state.
+fn remade_callee(
+    c: Option<&HloComputation>,
+    local_of: &dyn Fn(&Shape) -> Shape,
+) -> Option<HloComputation> {
+    let c = c?;
+    let changed = |id: InstrId| {
+        let sh = &c.instructions[id.index()].shape;
+        local_of(sh) != *sh
+    };
+    let mut out = c.clone();
+    out.name = format!("{}.piece", c.name);
+    for (i, ins) in out.instructions.iter_mut().enumerate() {
+        let orig = &c.instructions[i];
+        let shape = local_of(&orig.shape);
+        if shape != orig.shape || orig.operands.iter().any(|&o| changed(o)) {
+            let ok = orig.called.is_empty()
+                && match &orig.op {
+                    Op::Parameter { .. }
+                    | Op::GetTupleElement { .. }
+                    | Op::Tuple
+                    | Op::Unary(_)
+                    | Op::Binary(_)
+                    | Op::Compare { .. }
+                    | Op::Select
+                    | Op::Clamp
+                    | Op::Convert
+                    | Op::BitcastConvert
+                    | Op::ReducePrecision { .. } => true,
+                    Op::Broadcast { .. } => orig
+                        .operands
+                        .first()
+                        .is_some_and(|&o| c.instructions[o.index()].shape.dims().is_empty()),
+                    _ => false,
+                };
+            if !ok {
+                return None;
+            }
+        }
+        ins.shape = shape;
+        ins.name = format!("{}.piece", orig.name);
+    }
+    Some(out)
 }

@@ -27,8 +27,8 @@ mod rules;
 use std::collections::HashMap;
 
 use oxla_hlo::{
-    BinaryOp, Error, GridSize, HloComputation, HloInstruction, HloModule, HloSharding, InstrId,
-    Literal, Op, Result, Shape, SpmdSignature, UnaryOp,
+    BinaryOp, ComputationId, Error, GridSize, HloComputation, HloInstruction, HloModule,
+    HloSharding, InstrId, Literal, Op, Result, Shape, SpmdSignature, UnaryOp,
 };
 
 use emit::{Emit, Local};
@@ -433,6 +433,45 @@ fn with_dims(shape: &Shape, dims: &[i64]) -> Shape {
     Shape::array(shape.element_type(), dims)
 }
 
+/// Removes the computations the entry does not reach, directly or through others.
+fn drop_unreached_computations(module: &mut HloModule) {
+    let n = module.computations.len();
+    let mut reached = vec![false; n];
+    let mut stack = vec![module.entry.index()];
+    while let Some(ci) = stack.pop() {
+        if ci >= n || std::mem::replace(&mut reached[ci], true) {
+            continue;
+        }
+        for ins in &module.computations[ci].instructions {
+            stack.extend(ins.called.iter().map(|c| c.index()));
+        }
+    }
+    if reached.iter().all(|&r| r) {
+        return;
+    }
+    let mut new_index = vec![u32::MAX; n];
+    let mut next = 0u32;
+    for (i, &r) in reached.iter().enumerate() {
+        if r {
+            new_index[i] = next;
+            next += 1;
+        }
+    }
+    let old = std::mem::take(&mut module.computations);
+    for (i, mut c) in old.into_iter().enumerate() {
+        if !reached[i] {
+            continue;
+        }
+        for ins in &mut c.instructions {
+            for called in &mut ins.called {
+                *called = ComputationId(new_index[called.index()]);
+            }
+        }
+        module.computations.push(c);
+    }
+    module.entry = ComputationId(new_index[module.entry.index()]);
+}
+
 /// The automatic partitioner (see the module documentation).
 fn partition_auto(module: &mut HloModule) -> Result<bool> {
     let entry = module.entry.index();
@@ -472,6 +511,7 @@ fn partition_auto(module: &mut HloModule) -> Result<bool> {
     }
     let grid = GridSize::new(module.config.num_replicas, module.config.num_partitions);
     let mut e = Emit::new(grid, module.computations.len(), max_channel(module));
+    e.callees = module.computations.clone();
     let c = &module.computations[entry];
     let users = c.users();
     let mut vals: Vec<Option<Local>> = vec![None; c.instructions.len()];
@@ -694,6 +734,10 @@ fn partition_auto(module: &mut HloModule) -> Result<bool> {
             break;
         }
     }
+    // Whole values that were only sliced, now made at the pieces' shapes, go, and so do
+    // the computations nothing calls any more (loops remade on pieces, inlined calls).
+    crate::dce::dce(module)?;
+    drop_unreached_computations(module);
     module.config.spmd = Some(SpmdSignature {
         parameters: sig_params.into_iter().map(|(_, s)| s).collect(),
         results: sig_results,
