@@ -26,6 +26,7 @@
 //! ```
 
 pub mod collective;
+pub mod cost;
 pub mod error;
 pub mod inference;
 pub mod ir;
@@ -40,6 +41,7 @@ pub mod types;
 pub mod verifier;
 
 pub use collective::{collective_group, GridSize};
+pub use cost::{cost_analysis, CostAnalysis};
 pub use error::{Error, Result};
 pub use inference::infer_shape;
 pub use ir::{

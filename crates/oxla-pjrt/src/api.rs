@@ -126,7 +126,7 @@ table! {
     Executable_NumPartitions => impl executable::executable_num_partitions,
     Executable_NumOutputs => impl executable::executable_num_outputs,
     Executable_SizeOfGeneratedCodeInBytes => impl executable::executable_code_size,
-    Executable_GetCostAnalysis => stub,
+    Executable_GetCostAnalysis => impl executable::executable_cost_analysis,
     Executable_OutputMemoryKinds => impl executable::executable_output_memory_kinds,
     Executable_OptimizedProgram => impl executable::executable_optimized_program,
     Executable_Serialize => impl executable::executable_serialize,

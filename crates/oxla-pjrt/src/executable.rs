@@ -48,6 +48,8 @@ pub struct ExecState {
     spans: bool,
     device_assignment: Vec<u8>,
     fingerprint: String,
+    /// `PJRT_Executable_GetCostAnalysis`'s properties (static names, float values).
+    cost: Vec<PJRT_NamedValue>,
 }
 
 // SAFETY: the raw pointers are the client's devices and static strings, immutable.
@@ -117,6 +119,7 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
         ));
     }
     let hlo = imported.computation.into_module();
+    let cost = cost_properties(&oxla_hlo::cost_analysis(&hlo));
     let count = |v: Option<i64>, what: &str| -> Result<usize> {
         match v {
             None => Ok(0),
@@ -205,7 +208,32 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
         instances: all.len(),
         spans: place.spans,
         device_assignment: compile_options::serialize_device_assignment(&rows),
+        cost,
     })
+}
+
+/// The program's costs as XLA's CPU backend names them (`compiled.cost_analysis()`).
+fn cost_properties(c: &oxla_hlo::CostAnalysis) -> Vec<PJRT_NamedValue> {
+    let one = |name: &'static str, v: f64| PJRT_NamedValue {
+        struct_size: NAMED_VALUE_SIZE,
+        extension_start: std::ptr::null_mut(),
+        name: name.as_ptr() as *const c_char,
+        name_size: name.len(),
+        ty: NAMED_FLOAT,
+        value: NamedValueUnion {
+            float_value: v as f32,
+        },
+        value_size: 1,
+    };
+    let mut v = vec![one("bytes accessed", c.bytes_accessed)];
+    // XLA leaves out counts that are zero.
+    if c.flops > 0.0 {
+        v.push(one("flops", c.flops));
+    }
+    if c.transcendentals > 0.0 {
+        v.push(one("transcendentals", c.transcendentals));
+    }
+    v
 }
 
 /// Which runtime client runs a program and on which of its devices.
@@ -604,6 +632,17 @@ entry!(
             };
             program.code_size = text.len();
         }
+        Ok(())
+    }
+);
+
+entry!(
+    executable_cost_analysis,
+    PJRT_Executable_GetCostAnalysis_Args,
+    |a| {
+        let e = unsafe { handle(a.executable, "executable")? };
+        a.num_properties = e.state.cost.len();
+        a.properties = e.state.cost.as_ptr();
         Ok(())
     }
 );

@@ -277,6 +277,7 @@ args! {
     PJRT_Executable_SizeOfGeneratedCodeInBytes_Args { executable: *mut Executable, size_in_bytes: i64 }
     PJRT_Executable_Fingerprint_Args { executable: *mut Executable, executable_fingerprint: *const c_char, executable_fingerprint_size: usize }
     PJRT_Executable_OptimizedProgram_Args { executable: *mut Executable, program: *mut PJRT_Program }
+    PJRT_Executable_GetCostAnalysis_Args { executable: *mut Executable, num_properties: usize, properties: *const PJRT_NamedValue }
     PJRT_Executable_OutputElementTypes_Args { executable: *mut Executable, output_types: *const i32, num_output_types: usize }
     PJRT_Executable_OutputDimensions_Args { executable: *mut Executable, num_outputs: usize, dims: *const i64, dim_sizes: *const usize }
     PJRT_Executable_OutputMemoryKinds_Args { executable: *mut Executable, num_outputs: usize, memory_kinds: *const *const c_char, memory_kind_sizes: *const usize }
@@ -363,7 +364,7 @@ sizes! {
     PJRT_Executable_Destroy_Args, PJRT_Executable_Name_Args, PJRT_Executable_NumReplicas_Args,
     PJRT_Executable_NumPartitions_Args, PJRT_Executable_NumOutputs_Args,
     PJRT_Executable_SizeOfGeneratedCodeInBytes_Args, PJRT_Executable_Fingerprint_Args,
-    PJRT_Executable_OptimizedProgram_Args,
+    PJRT_Executable_OptimizedProgram_Args, PJRT_Executable_GetCostAnalysis_Args,
     PJRT_Executable_OutputElementTypes_Args, PJRT_Executable_OutputDimensions_Args,
     PJRT_Executable_OutputMemoryKinds_Args, PJRT_Executable_ParameterMemoryKinds_Args,
     PJRT_Executable_Serialize_Args, PJRT_Executable_GetCompileOptions_Args,
