@@ -676,10 +676,7 @@ impl Emit {
                 let w = src.operands[0];
                 // An element of a tuple made here (an inlined call's results).
                 if matches!(self.instrs[w.index()].op, Op::Tuple) {
-                    let e = self.instrs[w.index()]
-                        .operands
-                        .get(*index as usize)
-                        .copied();
+                    let e = self.instrs[w.index()].operands.get(*index).copied();
                     let piece = match e {
                         Some(e) => self.remake(e, t, shard, memo, depth + 1)?,
                         None => None,
