@@ -14,7 +14,11 @@
 //! - Results take the sharding annotated on them, else the one propagation gave them;
 //!   `ModuleConfig::spmd` records the global signature with every sharding for PJRT.
 //!
-//! Not yet: propagation backwards (from results and constraints to unannotated
+//! A replicated value split for its user is cut from the whole, except where it is made
+//! from iotas and constants by element-wise steps (and loops of them): then it is made
+//! again at the piece's shape (`emit.rs`, `remake`), as XLA's propagation reaches an iota.
+//!
+//! Not yet: propagation backwards in general (from results and constraints to unannotated
 //! parameters), dimensions that do not divide evenly, partitioned while/conditional bodies,
 //! gather/scatter/convolution/windowed rules (they run whole), and resharding without a
 //! full gather (all-to-all).
