@@ -288,7 +288,20 @@ pub fn gemm_dims(c: &HloComputation, ins: &HloInstruction) -> Option<GemmDims> {
     )?;
     let (k, ska, skb) = contract.unwrap_or((1, 0, 0));
     let (count, stride_a, stride_b) = batch.unwrap_or((1, 0, 0));
-    if m * n * k < GEMM_MIN_MACS || count * m * n != out.dims.iter().product::<i64>() {
+    // Many tiny f32/f64 products (every dimension 16 or less: attention over 8 x 8 blocks)
+    // run on the GEMM step's tiny-product kernel (`oxla-kernels` `gemm/tiny.rs`), which
+    // packs nothing, where a loop kernel computes one output element at a time.
+    let tiny_batch = count > 1
+        && (2..=16).contains(&m)
+        && (2..=16).contains(&n)
+        && (1..=16).contains(&k)
+        && count * m * n * k >= GEMM_MIN_MACS
+        && types.lhs == types.rhs
+        && types.rhs == types.out
+        && matches!(types.out, PrimitiveType::F32 | PrimitiveType::F64);
+    if (m * n * k < GEMM_MIN_MACS && !tiny_batch)
+        || count * m * n != out.dims.iter().product::<i64>()
+    {
         return None;
     }
     // A (m x k): plain where contiguous along k, else transposed where contiguous along m.

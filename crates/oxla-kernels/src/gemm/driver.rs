@@ -23,6 +23,8 @@ use super::{kernels, Batch, GemmArgs, Isa};
 /// An element type the driver can multiply.
 pub(crate) trait Scalar: Plain + Add<Output = Self> + Mul<Output = Self> {
     const ZERO: Self;
+    /// self · b + c rounded once (an FMA instruction where compiled with the feature).
+    fn mul_add(self, b: Self, c: Self) -> Self;
     /// The microkernel for `isa` (which the caller has checked is available).
     fn kernel(isa: Isa) -> Kernel<Self>;
     /// The microkernel for `isa` for a product whose A is packed (see [`read_a_in_place`]).
@@ -90,6 +92,10 @@ pub(crate) trait Scalar: Plain + Add<Output = Self> + Mul<Output = Self> {
 
 impl Scalar for f32 {
     const ZERO: f32 = 0.0;
+    #[inline(always)]
+    fn mul_add(self, b: f32, c: f32) -> f32 {
+        f32::mul_add(self, b, c)
+    }
     fn kernel(isa: Isa) -> Kernel<f32> {
         kernels::f32_kernel(isa)
     }
@@ -162,6 +168,10 @@ impl Scalar for f32 {
 
 impl Scalar for f64 {
     const ZERO: f64 = 0.0;
+    #[inline(always)]
+    fn mul_add(self, b: f64, c: f64) -> f64 {
+        f64::mul_add(self, b, c)
+    }
     fn kernel(isa: Isa) -> Kernel<f64> {
         kernels::f64_kernel(isa)
     }

@@ -25,6 +25,7 @@ mod driver;
 mod gemv;
 mod kernels;
 mod narrow;
+mod tiny;
 mod transpose;
 
 pub use ceiling::{sgemm_kernel_ceiling, sgemm_kernel_ceiling_rounds, KernelCeiling};
@@ -333,6 +334,10 @@ fn gemm_batched_with<T: Scalar>(
 ) -> Result<(), KernelError> {
     check_isa(isa)?;
     let spans = batch.check(args, a.len(), b.len(), c.len())?;
+    if batch.count > 1 && tiny::suits(args) {
+        tiny::batched(isa, args, batch, driver::max_threads(args), a, b, c);
+        return Ok(());
+    }
     if batch.count == 1 && T::tiles(isa, args, a, b, c, None) {
         return Ok(());
     }
