@@ -657,3 +657,48 @@ ENTRY main {
     let entry = printed.split("ENTRY").nth(1).unwrap();
     assert!(!entry.contains("[16]"), "a whole array is made:\n{printed}");
 }
+
+#[test]
+fn shard_map_inside_a_loop() {
+    // A pmap inside a fori_loop (JAX issue 1065's program): the loop runs whole on every
+    // partition; in its body, each partition takes its piece of the state, squares it and
+    // the pieces are gathered back. The argument is split too (the entry's rules).
+    let c = check_against(
+        "shard_map in a loop",
+        r#"HloModule m, num_partitions=4
+cond {
+  s = (s32[], f32[8,2]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(2)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[8,2]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  v = f32[8,2] get-tuple-element(s), index=1
+  vs = f32[8,2] custom-call(v), custom_call_target="Sharding", backend_config="{devices=[4,1]<=[4]}"
+  l = f32[2,2] custom-call(vs), custom_call_target="SPMDFullToShardShape", backend_config="{manual}"
+  m = f32[2,2] multiply(l, l)
+  mm = f32[2,2] custom-call(m), custom_call_target="Sharding", backend_config="{manual}"
+  f = f32[8,2] custom-call(mm), custom_call_target="SPMDShardToFullShape", backend_config="{devices=[4,1]<=[4]}"
+  ROOT t = (s32[], f32[8,2]) tuple(j, f)
+}
+ENTRY main {
+  x = f32[8,2] parameter(0)
+  z = s32[] constant(0)
+  s0 = (s32[], f32[8,2]) tuple(z, x)
+  w = (s32[], f32[8,2]) while(s0), condition=cond, body=body
+  r = f32[8,2] get-tuple-element(w), index=1
+  ROOT o = (f32[8,2]) tuple(r)
+}
+"#,
+        Some(
+            "HloModule r\nENTRY main {\n  x = f32[8,2] parameter(0)\n  m = f32[8,2] multiply(x, x)\n  m2 = f32[8,2] multiply(m, m)\n  ROOT r = (f32[8,2]) tuple(m2)\n}\n",
+        ),
+    );
+    // The pieces gathered back in the body (the collective counter reads the entry and
+    // the body alike).
+    assert_eq!(c, vec!["all-gather"]);
+}

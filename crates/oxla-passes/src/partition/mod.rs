@@ -476,6 +476,91 @@ fn drop_unreached_computations(module: &mut HloModule) {
     module.entry = ComputationId(new_index[module.entry.index()]);
 }
 
+/// Computation `ci`, which every partition runs whole, with its shard_maps' entries
+/// (`SPMDFullToShardShape`: this partition's piece of the whole value, as the `Sharding`
+/// annotation before it splits it) and exits (`SPMDShardToFullShape`: the pieces gathered
+/// back as its annotation says) made explicit; other annotations are the identity.
+fn shard_maps_in_whole_computation(
+    module: &mut HloModule,
+    ci: usize,
+    grid: GridSize,
+) -> Result<()> {
+    let c = module.computations[ci].clone();
+    let mut e = Emit::new(grid, module.computations.len(), max_channel(module));
+    let mut map: Vec<InstrId> = Vec::with_capacity(c.instructions.len());
+    for ins in &c.instructions {
+        let operand = |k: usize| -> Result<InstrId> {
+            ins.operands
+                .get(k)
+                .map(|o| map[o.index()])
+                .ok_or_else(|| Error::invalid(format!("{}: missing operand {k}", ins.name)))
+        };
+        let id = match target(&ins.op) {
+            Some(SHARDING) => operand(0)?,
+            Some(TO_SHARD) => {
+                let src = c.instr(ins.operands[0]);
+                let sh = match target(&src.op) {
+                    Some(SHARDING) => annotation(&src.op)?,
+                    _ => HloSharding::Replicated,
+                };
+                let sh = automatic_part(&sh).unwrap_or(sh);
+                let piece = e.split(operand(0)?, &src.shape, &sh)?;
+                if e.shape(piece).dims() != ins.shape.dims() {
+                    return Err(Error::unimplemented(format!(
+                        "{} ({TO_SHARD}) inside {}: the piece of {} under {sh} is {}, the \
+                         shard_map takes {}",
+                        ins.name,
+                        c.name,
+                        src.shape,
+                        e.shape(piece),
+                        ins.shape
+                    )));
+                }
+                piece
+            }
+            Some(TO_FULL) => {
+                let sh = annotation(&ins.op)?;
+                let sh = automatic_part(&sh).unwrap_or(sh);
+                if !sh.is_even(ins.shape.dims()) {
+                    return Err(Error::unimplemented(format!(
+                        "{} ({TO_FULL}) inside {}: {} does not split evenly as {sh}",
+                        ins.name, c.name, ins.shape
+                    )));
+                }
+                let piece = Local {
+                    id: operand(0)?,
+                    global: ins.shape.clone(),
+                    sharding: sh,
+                };
+                e.gather_all(&piece)?
+            }
+            _ => {
+                let mut copy = ins.clone();
+                copy.operands = ins.operands.iter().map(|o| map[o.index()]).collect();
+                e.push(copy)
+            }
+        };
+        map.push(id);
+    }
+    let suffix = format!(".w{ci}");
+    let mut instructions = std::mem::take(&mut e.instrs);
+    for ins in &mut instructions {
+        ins.name.push_str(&suffix);
+    }
+    let mut new_comps = std::mem::take(&mut e.new_comps);
+    for (k, nc) in new_comps.iter_mut().enumerate() {
+        nc.name = format!("{}{suffix}.{k}", nc.name);
+    }
+    module.computations[ci] = HloComputation {
+        name: c.name.clone(),
+        instructions,
+        parameters: c.parameters.iter().map(|p| map[p.index()]).collect(),
+        root: map[c.root.index()],
+    };
+    module.computations.extend(new_comps);
+    Ok(())
+}
+
 /// The automatic partitioner (see the module documentation).
 fn partition_auto(module: &mut HloModule) -> Result<bool> {
     let entry = module.entry.index();
@@ -490,30 +575,31 @@ fn partition_auto(module: &mut HloModule) -> Result<bool> {
             stack.extend(ins.called.iter().map(|c| c.index()));
         }
     }
-    // Annotations in other computations are the identity; shard_maps only at the entry.
-    for (ci, c) in module.computations.iter_mut().enumerate() {
-        if ci == entry || !reached[ci] {
+    let grid = GridSize::new(module.config.num_replicas, module.config.num_partitions);
+    // Other computations run whole on every partition: a shard_map inside one (a pmap in a
+    // loop) cuts each partition's piece from the whole value and gathers the pieces back
+    // after; other annotations there are the identity.
+    for (ci, &r) in reached.iter().enumerate() {
+        if ci == entry || !r {
             continue;
         }
+        let has_shard_map = module.computations[ci]
+            .instructions
+            .iter()
+            .any(|ins| matches!(target(&ins.op), Some(TO_SHARD | TO_FULL)));
+        if has_shard_map {
+            shard_maps_in_whole_computation(module, ci, grid)?;
+            continue;
+        }
+        let c = &mut module.computations[ci];
         let mut rep = HashMap::new();
         for (i, ins) in c.instructions.iter().enumerate() {
-            match target(&ins.op) {
-                Some(SHARDING) => {
-                    rep.insert(InstrId(i as u32), ins.operands[0]);
-                }
-                Some(t @ (TO_SHARD | TO_FULL)) => {
-                    return Err(Error::unimplemented(format!(
-                        "{} (custom-call {t}) inside {}: a shard_map inside a loop, \
-                         conditional or call is not partitioned yet",
-                        ins.name, c.name
-                    )))
-                }
-                _ => {}
+            if target(&ins.op) == Some(SHARDING) {
+                rep.insert(InstrId(i as u32), ins.operands[0]);
             }
         }
         crate::rewrite::apply_replacements(c, &rep);
     }
-    let grid = GridSize::new(module.config.num_replicas, module.config.num_partitions);
     let mut e = Emit::new(grid, module.computations.len(), max_channel(module));
     e.callees = module.computations.clone();
     let c = &module.computations[entry];
