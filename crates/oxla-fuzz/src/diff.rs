@@ -214,6 +214,27 @@ pub fn explain(p: &Program, operands: &[Literal], m: &Mismatch) -> Option<String
             within_f32_ulp(&m.leaves, 5)
                 .then(|| format!("f32 vector {u:?} (≤ 5 ulp; results below 2.4e-38 flush)"))
         }
+        // f64 exp, log and log1p in vectors (`oxla_kernels::vmath64`, within 1 ulp of
+        // libm's): one ulp per such op where the program is a chain of them (log1p of log1p:
+        // their slopes near the chain's values carry the first one's ulp through).
+        Kind::Unary(u @ (UnaryOp::Exp | UnaryOp::Log | UnaryOp::Log1p))
+            if matches!(in_type, F64) =>
+        {
+            let live = p.live();
+            let ops: Vec<&Kind> = p
+                .nodes
+                .iter()
+                .zip(&live)
+                .filter(|&(_, &l)| l)
+                .map(|(n, _)| &n.kind)
+                .collect();
+            let vector =
+                |k: &Kind| matches!(k, Kind::Unary(UnaryOp::Exp | UnaryOp::Log | UnaryOp::Log1p));
+            let chain = ops.iter().all(|k| vector(k) || matches!(k, Kind::Param(_)));
+            let n = ops.iter().filter(|k| vector(k)).count() as u64;
+            let bound = if chain { n.max(1) } else { 1 };
+            (max_ulp <= bound).then(|| format!("f64 vector {u:?} (≤ 1 ulp per op, {n} here)"))
+        }
         // f32 atan2 and pow in f64 lanes (within 1 ulp).
         Kind::Binary(b @ (BinaryOp::Atan2 | BinaryOp::Pow)) if matches!(in_type, F32) => {
             within_f32_ulp(&m.leaves, 1).then(|| format!("f32 {b:?} in f64 lanes (≤ 1 ulp)"))
