@@ -93,13 +93,7 @@ fn count(c: &HloComputation, ins: &crate::HloInstruction, cost: &mut CostAnalysi
     match &ins.op {
         Op::Unary(u) if transcendental(*u) => cost.transcendentals += out,
         Op::Binary(BinaryOp::Pow | BinaryOp::Atan2) => cost.transcendentals += out,
-        Op::Unary(_)
-        | Op::Binary(_)
-        | Op::Compare { .. }
-        | Op::Select
-        | Op::Clamp
-        | Op::Convert
-        | Op::Map { .. } => cost.flops += out,
+        op if op.is_elementwise_compute() || matches!(op, Op::Map { .. }) => cost.flops += out,
         // One reducer step per input element beyond each output's first.
         Op::Reduce { .. } => {
             let inputs = ins.operands.len() / 2;

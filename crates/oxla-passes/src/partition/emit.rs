@@ -642,13 +642,7 @@ impl Emit {
                 });
                 added.then(|| self.make("broadcast", src.op.clone(), src.operands.clone(), local))
             }
-            Op::Unary(_)
-            | Op::Binary(_)
-            | Op::Compare { .. }
-            | Op::Select
-            | Op::Clamp
-            | Op::Convert
-            | Op::ReducePrecision { .. } => {
+            op if op.is_elementwise_compute() => {
                 // Element-wise on operands of the same dimensions (a clamp's scalar bounds
                 // stay as they are).
                 let mut ops = Vec::with_capacity(src.operands.len());
@@ -923,17 +917,11 @@ fn remade_callee(
         if shape != orig.shape || orig.operands.iter().any(|&o| changed(o)) {
             let ok = orig.called.is_empty()
                 && match &orig.op {
+                    op if op.is_elementwise_compute() => true,
                     Op::Parameter { .. }
                     | Op::GetTupleElement { .. }
                     | Op::Tuple
-                    | Op::Unary(_)
-                    | Op::Binary(_)
-                    | Op::Compare { .. }
-                    | Op::Select
-                    | Op::Clamp
-                    | Op::Convert
-                    | Op::BitcastConvert
-                    | Op::ReducePrecision { .. } => true,
+                    | Op::BitcastConvert => true,
                     Op::Broadcast { .. } => orig
                         .operands
                         .first()
