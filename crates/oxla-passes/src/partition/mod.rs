@@ -10,7 +10,9 @@
 //!   (`emit.rs`: all-gather, slice at the partition's offsets, all-reduce of partial sums).
 //!   An op without a rule runs whole on every partition (operands gathered): always correct,
 //!   never fast. `shard_map` regions (`SPMDFullToShardShape` … `SPMDShardToFullShape`) may
-//!   sit anywhere in the entry: their values are "manual" and run as written.
+//!   sit anywhere in the entry: their values are "manual" and run as written. Loops,
+//!   conditionals and calls run whole on every partition; a shard_map inside one cuts this
+//!   partition's piece at its entry and gathers the pieces at its exit.
 //! - Results take the sharding annotated on them, else the one propagation gave them;
 //!   `ModuleConfig::spmd` records the global signature with every sharding for PJRT.
 //!
