@@ -138,10 +138,11 @@ fn count(c: &HloComputation, ins: &crate::HloInstruction, cost: &mut CostAnalysi
             });
             cost.flops += 2.0 * out * per;
         }
-        Op::Fft { .. } => {
-            // 5 n log2 n per transform, as the usual count for a radix-2 FFT.
-            let n = out.max(1.0);
-            cost.flops += 5.0 * n * n.log2().max(1.0);
+        Op::Fft { fft_length, .. } => {
+            // 5 n log2 n per transform of length n (the usual count for a radix-2 FFT): the
+            // transform's length, not the whole batch's element count, is n.
+            let n: f64 = fft_length.iter().map(|&d| d.max(1) as f64).product();
+            cost.flops += 5.0 * out * n.log2().max(1.0);
         }
         _ => {}
     }
