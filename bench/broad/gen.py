@@ -801,7 +801,37 @@ def elementwise():
     simple("ew_isfinite_select_2048", "elementwise", "where(isfinite(x / y), x / y, 0) on [2048, 2048]", lambda x, y: jnp.where(jnp.isfinite(x / y), x / y, 0.0), [n, n])
 
 
-GROUPS = [matmuls, convs, pools_scans_reductions, data_movement, topk_sort, loops, nn_ops, complex_ops, models, elementwise]
+# ----------------------------------------------------------------------------------------
+# random numbers (threefry: integer hash rounds, element-wise DAGs with values used twice)
+# ----------------------------------------------------------------------------------------
+
+def random_bits():
+    def key(rng):
+        return np.asarray(jax.random.key_data(jax.random.PRNGKey(int(rng.integers(1 << 31)))))
+
+    def bern(rng):
+        return (lambda k: jax.random.bernoulli(jax.random.wrap_key_data(k), 0.9, (512, 1024))), [("key", key(rng))]
+    add("rng_bernoulli_512x1024", "rng", "jax.random.bernoulli(key, 0.9, [512, 1024]) (threefry2x32)", bern, exact=True)
+
+    def normal(rng):
+        return (lambda k: jax.random.normal(jax.random.wrap_key_data(k), (1024, 1024))), [("key", key(rng))]
+    add("rng_normal_1024x1024", "rng", "jax.random.normal(key, [1024, 1024]) f32 (threefry2x32, erf_inv)", normal, rtol=1e-5, atol_rel=1e-5)
+
+    def dropout(rng):
+        x = arr(rng, (1024, 1024), np.float32)
+
+        def f(k, x):
+            keep = jax.random.bernoulli(jax.random.wrap_key_data(k), 0.9, x.shape)
+            return jnp.where(keep, x / 0.9, 0.0)
+        return f, [("key", key(rng)), ("x", x)]
+    add("rng_dropout_1024x1024", "rng", "dropout(p=0.1) of [1024, 1024] f32: bernoulli mask, scale, select", dropout, rtol=1e-6, atol_rel=1e-6)
+
+    def bits(rng):
+        return (lambda k: jax.random.bits(jax.random.wrap_key_data(k), (1 << 20,), jnp.uint32)), [("key", key(rng))]
+    add("rng_bits_u32_1m", "rng", "jax.random.bits(key, [1M]) u32 (threefry2x32 alone)", bits, exact=True)
+
+
+GROUPS = [matmuls, convs, pools_scans_reductions, data_movement, topk_sort, loops, nn_ops, complex_ops, models, elementwise, random_bits]
 
 # ----------------------------------------------------------------------------------------
 # writing

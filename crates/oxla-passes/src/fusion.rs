@@ -57,7 +57,7 @@ fn fusible_producer(ins: &HloInstruction) -> bool {
 /// producer stays out of a fusion whose loop would evaluate each of its elements several
 /// times (it reaches the root through a broadcast, as RoPE's sin/cos tables or a per-row
 /// log do): it runs once as its own kernel and the fusion reads its result.
-fn expensive(ins: &HloInstruction) -> bool {
+pub(crate) fn expensive(ins: &HloInstruction) -> bool {
     use oxla_hlo::{BinaryOp as B, UnaryOp as U};
     match &ins.op {
         Op::Unary(u) => matches!(

@@ -20,7 +20,7 @@ const MAX_MEMBERS: usize = 16;
 
 /// The computations that run as programs: the entry and, transitively, the computations
 /// of its whiles, conditionals and calls (not fusions, reducers or comparators).
-fn program_computations(module: &HloModule) -> BTreeSet<usize> {
+pub(crate) fn program_computations(module: &HloModule) -> BTreeSet<usize> {
     let mut seen = BTreeSet::new();
     let mut stack = vec![module.entry.index()];
     while let Some(ci) = stack.pop() {

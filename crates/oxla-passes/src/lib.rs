@@ -7,7 +7,7 @@
 //!
 //! - [`Pipeline::with_fusion`]: the compiler's pipeline (layout assignment, call inlining,
 //!   simplification, constant folding, CSE, DCE, convolution and dot canonicalization,
-//!   fusion, horizontal fusion, and last [`plan_execution`]), run to a fixed point by
+//!   fusion, multi-output fusion, horizontal fusion, and last [`plan_execution`]), run to a fixed point by
 //!   [`Pipeline::run`]; [`Pipeline::standard`] is the cleanup subset.
 //! - [`plan::decide`]: the execution plan of one instruction (an [`oxla_hlo::ExecPlan`]): how
 //!   it runs, chosen once from its op, element types and operand layouts.
@@ -29,6 +29,7 @@ mod fusion;
 mod horizontal;
 mod inline;
 mod layout;
+mod multi_output;
 mod partition;
 pub mod plan;
 mod rewrite;
@@ -48,6 +49,7 @@ pub use fusion::fuse;
 pub use horizontal::fuse_scalars;
 pub use inline::inline_calls;
 pub use layout::assign_layouts;
+pub use multi_output::fuse_multi_output;
 pub use partition::{partition_manual, partition_spmd};
 pub use plan::plan_execution;
 pub use simplify::simplify;
@@ -98,6 +100,7 @@ impl Pipeline {
         p.passes.push(("convolution-to-gemm", convolution_to_gemm));
         p.passes.push(("dot-canonicalization", canonicalize_dots));
         p.passes.push(("fusion", fuse));
+        p.passes.push(("multi-output-fusion", fuse_multi_output));
         p.passes.push(("horizontal-fusion", fuse_scalars));
         p.passes.push(("execution-plan", plan_execution));
         p

@@ -82,6 +82,7 @@ fn pass_by_name(name: &str) -> Option<PassFn> {
         "dot-canon" | "dot-canonicalization" => canonicalize_dots,
         "fusion" => fuse,
         "horizontal-fusion" => fuse_scalars,
+        "multi-output-fusion" => fuse_multi_output,
         "layout" | "layout-assignment" => assign_layouts,
         "plan" | "execution-plan" => plan_execution,
         "spmd" | "spmd-partitioning" => partition_spmd,

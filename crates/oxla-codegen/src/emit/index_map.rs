@@ -78,7 +78,17 @@ impl<'a, 'b> Emitter<'a, 'b> {
             .iter()
             .zip(&od)
             .map(|(&k, &n)| if n == 1 { (zero, 0) } else { idx.d[k as usize] })
-            .collect();
+            .collect::<Vec<_>>();
+        let integer = ins.shape.element_type().is_integer();
+        if lanes > 1 && integer && d.iter().all(|&(_, stride)| stride == 0) {
+            // One integer for every lane (a scalar, or a row's value along the lanes):
+            // computed as a scalar and splat, so that a shift by it (a threefry rotation's
+            // `32 - r`) stays one vector shift, not one per lane. A float keeps its vector
+            // form: as a scalar, a transcendental would call the exact function per vector
+            // step where the vector approximation costs a few instructions.
+            let v = self.emit1(ctx, ins.operands[0], &Idx { d, lanes: 1 })?;
+            return self.splat(v, lanes);
+        }
         self.emit1(ctx, ins.operands[0], &Idx { d, lanes })
     }
 
