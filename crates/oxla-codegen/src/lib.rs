@@ -34,7 +34,7 @@ mod schedule;
 use std::sync::Arc;
 
 use cranelift_jit::JITModule;
-use oxla_hlo::{ComputationId, HloModule, InstrId, LoopSchedule, PrimitiveType, Result};
+use oxla_hlo::{ComputationId, Error, HloModule, InstrId, LoopSchedule, PrimitiveType, Result};
 
 /// The native entry point of a kernel.
 pub type KernelFn = unsafe extern "C" fn(*const *const u8, *const *mut u8, i64, i64);
@@ -134,8 +134,26 @@ pub struct CodegenTimes {
     pub clif_insts: usize,
 }
 
-/// Compiles `specs` into one code object.
+/// Stack for code generation's thread: emission recurses over a kernel's operands (a few
+/// KiB a level in debug builds, 1-2 KiB in release), and a fused body may be hundreds of
+/// operations deep (an unrolled hash), more than a caller's thread may have (2 MiB for
+/// Rust's spawned threads). Only the pages it touches are committed.
+const CODEGEN_STACK: usize = 64 << 20;
+
+/// Compiles `specs` into one code object (on a thread of its own, see [`CODEGEN_STACK`]).
 pub fn compile_kernels(m: &HloModule, specs: &[KernelSpec]) -> Result<Compiled> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("oxla-codegen".into())
+            .stack_size(CODEGEN_STACK)
+            .spawn_scoped(s, || compile_kernels_here(m, specs))
+            .map_err(|e| Error::internal(format!("JIT: no code generation thread: {e}")))?
+            .join()
+            .unwrap_or_else(|_| Err(Error::internal("JIT: code generation stopped unexpectedly")))
+    })
+}
+
+fn compile_kernels_here(m: &HloModule, specs: &[KernelSpec]) -> Result<Compiled> {
     let t0 = std::time::Instant::now();
     let (mut jm, helpers) = jit::new_module()?;
     let t1 = std::time::Instant::now();

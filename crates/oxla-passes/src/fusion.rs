@@ -13,9 +13,10 @@ use oxla_hlo::{
 use crate::dce::dce;
 
 /// The longest producer chain one fusion takes in: code generation inlines a fusion by
-/// recursion over operands, so its depth bounds the compiler's stack (and a kernel this
-/// long gains nothing from fusing further).
-const MAX_FUSION_DEPTH: usize = 64;
+/// recursion over operands (on a thread with a stack for it, `oxla-codegen`'s
+/// `CODEGEN_STACK`), so its depth bounds the compiler's stack. An unrolled threefry hash
+/// (20 rounds, a few operations deep each) needs about 100 to stay one kernel.
+const MAX_FUSION_DEPTH: usize = 256;
 /// The most instructions one fusion takes in (compile time per kernel stays bounded).
 const MAX_FUSION_SIZE: usize = 512;
 

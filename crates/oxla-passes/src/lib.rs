@@ -6,6 +6,7 @@
 //! Main entry points:
 //!
 //! - [`Pipeline::with_fusion`]: the compiler's pipeline (layout assignment, call inlining,
+//!   unrolling of short counted loops,
 //!   simplification, constant folding, CSE, DCE, convolution and dot canonicalization,
 //!   fusion, multi-output fusion, horizontal fusion, and last [`plan_execution`]), run to a fixed point by
 //!   [`Pipeline::run`]; [`Pipeline::standard`] is the cleanup subset.
@@ -35,6 +36,7 @@ pub mod plan;
 mod rewrite;
 pub mod row_groups;
 mod simplify;
+mod unroll;
 
 use oxla_hlo::{HloModule, Result};
 
@@ -53,6 +55,7 @@ pub use multi_output::fuse_multi_output;
 pub use partition::{partition_manual, partition_spmd};
 pub use plan::plan_execution;
 pub use simplify::simplify;
+pub use unroll::unroll_loops;
 
 /// Receives `(pass name, module text)`.
 pub type DumpFn = Box<dyn FnMut(&str, &str)>;
@@ -95,6 +98,7 @@ impl Pipeline {
         let mut p = Pipeline::standard();
         p.passes.insert(0, ("layout-assignment", assign_layouts));
         p.passes.insert(1, ("call-inlining", inline_calls));
+        p.passes.insert(2, ("loop-unrolling", unroll_loops));
         p.passes
             .push(("convolution-canonicalization", canonicalize_convolutions));
         p.passes.push(("convolution-to-gemm", convolution_to_gemm));

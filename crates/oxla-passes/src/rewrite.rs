@@ -78,3 +78,56 @@ pub fn fused_parameters(
     let ids = (0..body.len()).map(|k| InstrId(k as u32)).collect();
     (body, ids)
 }
+
+/// Reorders `c`'s arena so that every operand precedes its users, keeping the existing
+/// order wherever it already does.
+pub fn topological_order(c: &mut HloComputation) {
+    let n = c.instructions.len();
+    let mut order: Vec<usize> = Vec::with_capacity(n);
+    let mut state = vec![0u8; n]; // 0 new, 1 on the stack, 2 placed
+    for start in 0..n {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+        state[start] = 1;
+        while let Some(&mut (i, ref mut k)) = stack.last_mut() {
+            let ops = &c.instructions[i].operands;
+            if *k < ops.len() {
+                let o = ops[*k].index();
+                *k += 1;
+                if state[o] == 0 {
+                    state[o] = 1;
+                    stack.push((o, 0));
+                }
+            } else {
+                state[i] = 2;
+                order.push(i);
+                stack.pop();
+            }
+        }
+    }
+    if order.iter().enumerate().all(|(k, &i)| k == i) {
+        return;
+    }
+    let mut new_id = vec![0u32; n];
+    for (k, &i) in order.iter().enumerate() {
+        new_id[i] = k as u32;
+    }
+    let mut old: Vec<Option<HloInstruction>> = std::mem::take(&mut c.instructions)
+        .into_iter()
+        .map(Some)
+        .collect();
+    for &i in &order {
+        if let Some(mut ins) = old[i].take() {
+            for o in &mut ins.operands {
+                *o = InstrId(new_id[o.index()]);
+            }
+            c.instructions.push(ins);
+        }
+    }
+    for p in &mut c.parameters {
+        *p = InstrId(new_id[p.index()]);
+    }
+    c.root = InstrId(new_id[c.root.index()]);
+}

@@ -1,12 +1,13 @@
-//! Algebraic simplification: rewrites that replace an instruction by one of its operands.
+//! Algebraic simplification: rewrites that replace an instruction by one of its operands
+//! (and a few that narrow an instruction in place).
 //! Each rule keeps bit-exact results (e.g. `x + 0` only for integers, since -0 + 0 is +0).
 
 use std::collections::HashMap;
 
 use oxla_hlo::literal::Scalar;
 use oxla_hlo::{
-    BinaryOp, ComparisonDirection, HloComputation, HloInstruction, HloModule, InstrId, Op, Result,
-    UnaryOp,
+    ArrayShape, BinaryOp, ComparisonDirection, HloComputation, HloInstruction, HloModule, InstrId,
+    Literal, Op, PrimitiveType, Result, Shape, UnaryOp,
 };
 
 use crate::rewrite::apply_replacements;
@@ -50,6 +51,14 @@ fn simplified(c: &HloComputation, id: InstrId) -> Option<InstrId> {
             same_shape(o) && start.iter().all(|&s| s == 0) && strides.iter().all(|&s| s == 1)
         }),
         Op::Reverse { dimensions } => operand(0).filter(|_| dimensions.is_empty()),
+        // An element of a tuple built here is that value (an unrolled loop's state).
+        Op::GetTupleElement { index } => {
+            let t = c.instr(operand(0)?);
+            match t.op {
+                Op::Tuple => t.operands.get(*index).copied(),
+                _ => None,
+            }
+        }
         Op::Pad(cfg) => operand(0).filter(|_| {
             cfg.dimensions.iter().all(|d| {
                 d.edge_padding_low == 0 && d.edge_padding_high == 0 && d.interior_padding == 0
@@ -197,6 +206,169 @@ fn compare_of_sign(c: &mut HloComputation) -> bool {
     changed
 }
 
+/// The largest value of integer type `t` (`None`: not a whole-byte integer type).
+fn int_max(t: PrimitiveType) -> Option<u64> {
+    use PrimitiveType::*;
+    Some(match t {
+        S8 => i8::MAX as u64,
+        S16 => i16::MAX as u64,
+        S32 => i32::MAX as u64,
+        S64 => i64::MAX as u64,
+        U8 => u8::MAX as u64,
+        U16 => u16::MAX as u64,
+        U32 => u32::MAX as u64,
+        U64 => u64::MAX,
+        _ => None?,
+    })
+}
+
+/// The largest value of `id` where it is a non-negative integer index computed from iotas,
+/// broadcast non-negative constants, additions and multiplications (JAX's flat element
+/// index `1024 * iota0 + iota1`), without overflow.
+fn index_max(c: &HloComputation, id: InstrId, depth: usize) -> Option<u64> {
+    let ins = c.instr(id);
+    int_max(ins.shape.element_type())?;
+    if depth > 16 {
+        return None;
+    }
+    match &ins.op {
+        Op::Iota { dimension } => {
+            let n = *ins.shape.as_array()?.dims.get(*dimension as usize)?;
+            Some(n.max(1) as u64 - 1)
+        }
+        Op::Broadcast { .. } | Op::Constant(_) => u64::try_from(splat_int(c, id)?).ok(),
+        Op::Binary(b @ (BinaryOp::Add | BinaryOp::Mul)) => {
+            let x = index_max(c, ins.operands[0], depth + 1)?;
+            let y = index_max(c, ins.operands[1], depth + 1)?;
+            let v = if *b == BinaryOp::Add {
+                x.checked_add(y)?
+            } else {
+                x.checked_mul(y)?
+            };
+            (v <= int_max(ins.shape.element_type())?).then_some(v)
+        }
+        _ => None,
+    }
+}
+
+/// The integer value of a broadcast scalar constant.
+fn splat_int(c: &HloComputation, id: InstrId) -> Option<i128> {
+    let ins = c.instr(id);
+    match (&ins.op, ins.operands.first()) {
+        (Op::Broadcast { .. }, Some(&o)) => splat_int(c, o),
+        (Op::Constant(l), _) if l.shape().is_scalar() => match l.scalars().first()? {
+            Scalar::Int(i) => Some(*i),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Appends the instructions computing index `id` (see [`index_max`]) in type `t`, which
+/// holds every value it takes; returns the new value.
+fn narrowed(c: &mut HloComputation, id: InstrId, t: PrimitiveType) -> Option<InstrId> {
+    let ins = c.instr(id).clone();
+    let dims = ins.shape.dims().to_vec();
+    let push = |c: &mut HloComputation, name: String, op: Op, operands: Vec<InstrId>, d: &[i64]| {
+        c.instructions.push(HloInstruction::new(
+            name,
+            op,
+            operands,
+            Shape::Array(ArrayShape::new(t, d)),
+        ));
+        InstrId(c.instructions.len() as u32 - 1)
+    };
+    let name = format!("{}.{}", ins.name, t.name());
+    match &ins.op {
+        Op::Iota { dimension } => Some(push(
+            c,
+            name,
+            Op::Iota {
+                dimension: *dimension,
+            },
+            vec![],
+            &dims,
+        )),
+        Op::Broadcast { .. } | Op::Constant(_) => {
+            let v = i64::try_from(splat_int(c, id)?).ok()?;
+            let l = Literal::from_i64s(t, &[], &[v]).ok()?;
+            let k = push(c, format!("{name}.value"), Op::Constant(l), vec![], &[]);
+            Some(push(
+                c,
+                name,
+                Op::Broadcast { dimensions: vec![] },
+                vec![k],
+                &dims,
+            ))
+        }
+        Op::Binary(b) => {
+            let x = narrowed(c, ins.operands[0], t)?;
+            let y = narrowed(c, ins.operands[1], t)?;
+            Some(push(c, name, Op::Binary(*b), vec![x, y], &dims))
+        }
+        _ => None,
+    }
+}
+
+/// Converts of 64-bit counters to narrower integers (JAX's threefry splits a u64 element
+/// index into its high and low 32 bits): `convert(index)` to a type that holds every value
+/// of the index is the index computed in that type, and `convert(shift-right-logical(index,
+/// k))` with every value below `2^k` is zero. The kernel then computes in 32-bit lanes
+/// alone (one 64-bit value made a whole threefry kernel run one element at a time).
+fn narrow_index_converts(c: &mut HloComputation) -> bool {
+    let mut rep = HashMap::new();
+    let n = c.instructions.len();
+    for i in 0..n {
+        let ins = &c.instructions[i];
+        let (Op::Convert, Some(&x)) = (&ins.op, ins.operands.first()) else {
+            continue;
+        };
+        let to = ins.shape.element_type();
+        let Some(max) = int_max(to) else { continue };
+        if c.instr(x).shape.element_type() == to {
+            continue;
+        }
+        if index_max(c, x, 0).is_some_and(|m| m <= max) {
+            if let Some(v) = narrowed(c, x, to) {
+                rep.insert(InstrId(i as u32), v);
+            }
+            continue;
+        }
+        let xi = c.instr(x);
+        if let (Op::Binary(BinaryOp::ShiftRightLogical), [v, k]) = (&xi.op, &xi.operands[..]) {
+            let (Some(m), Some(k)) = (index_max(c, *v, 0), splat_int(c, *k)) else {
+                continue;
+            };
+            if k >= 64 || (0..64).contains(&k) && m >> k == 0 {
+                let zero = Literal::from_i64s(to, &[], &[0]);
+                let Ok(zero) = zero else { continue };
+                let name = c.instructions[i].name.clone();
+                let dims = c.instructions[i].shape.dims().to_vec();
+                c.instructions.push(HloInstruction::new(
+                    format!("{name}.zero"),
+                    Op::Constant(zero),
+                    vec![],
+                    Shape::Array(ArrayShape::new(to, &[])),
+                ));
+                let z = InstrId(c.instructions.len() as u32 - 1);
+                c.instructions.push(HloInstruction::new(
+                    format!("{name}.zeros"),
+                    Op::Broadcast { dimensions: vec![] },
+                    vec![z],
+                    Shape::Array(ArrayShape::new(to, &dims)),
+                ));
+                rep.insert(InstrId(i as u32), InstrId(c.instructions.len() as u32 - 1));
+            }
+        }
+    }
+    if c.instructions.len() == n {
+        return false;
+    }
+    apply_replacements(c, &rep);
+    crate::rewrite::topological_order(c);
+    true
+}
+
 pub fn simplify(module: &mut HloModule) -> Result<bool> {
     let mut changed = false;
     for c in &mut module.computations {
@@ -237,6 +409,7 @@ pub fn simplify(module: &mut HloModule) -> Result<bool> {
             }
         }
         changed |= compare_of_sign(c);
+        changed |= narrow_index_converts(c);
         let mut rep = HashMap::new();
         for id in c.ids() {
             if let Some(o) = simplified(c, id) {
