@@ -4,7 +4,7 @@
 //! producer joins its consumer's fusion only when that consumer is its one user, so nothing
 //! is computed twice. Dots, convolutions and the rest are left as they are.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use oxla_hlo::{
     ComputationId, FusionKind, HloComputation, HloInstruction, HloModule, InstrId, Op, Result,
@@ -159,6 +159,9 @@ fn duplicate_cheap(c: &mut HloComputation) -> bool {
     if !dup.iter().any(|&d| d) {
         return false;
     }
+    // Copies are named `{name}.dup{k}` with `k` not taken yet (an earlier round's copy that
+    // no fusion took keeps its name in the computation).
+    let mut names: HashSet<String> = c.instructions.iter().map(|i| i.name.clone()).collect();
     let old = std::mem::take(&mut c.instructions);
     let mut first: Vec<InstrId> = Vec::with_capacity(old.len());
     // (user, original operand) -> the copy that user reads.
@@ -184,13 +187,20 @@ fn duplicate_cheap(c: &mut HloComputation) -> bool {
                 // Copy k lands right after the original.
                 copy_for.insert((u.index(), i), InstrId((out.len() + k) as u32));
             }
+            let mut k = 0;
             let copies: Vec<HloInstruction> = us
                 .iter()
-                .enumerate()
                 .skip(1)
-                .map(|(k, _)| {
+                .map(|_| {
                     let mut copy = ins.clone();
-                    copy.name = format!("{}.dup{k}", ins.name);
+                    loop {
+                        k += 1;
+                        let name = format!("{}.dup{k}", ins.name);
+                        if names.insert(name.clone()) {
+                            copy.name = name;
+                            break;
+                        }
+                    }
                     copy
                 })
                 .collect();

@@ -126,6 +126,12 @@ fn trips(module: &HloModule, c: &HloComputation, w: &HloInstruction) -> Option<i
 
 pub fn unroll_loops(module: &mut HloModule) -> Result<bool> {
     let mut changed = false;
+    // Instruction names are unique in the module (the verifier checks it).
+    let mut names: HashSet<String> = module
+        .computations
+        .iter()
+        .flat_map(|c| c.instructions.iter().map(|i| i.name.clone()))
+        .collect();
     for ci in 0..module.computations.len() {
         let c = &module.computations[ci];
         let plan: Vec<Option<i64>> = c
@@ -140,7 +146,6 @@ pub fn unroll_loops(module: &mut HloModule) -> Result<bool> {
             continue;
         }
         changed = true;
-        let mut names: HashSet<String> = c.instructions.iter().map(|i| i.name.clone()).collect();
         let mut out: Vec<HloInstruction> = Vec::with_capacity(c.instructions.len());
         let mut map: Vec<InstrId> = Vec::with_capacity(c.instructions.len());
         for (i, ins) in c.instructions.iter().enumerate() {
