@@ -223,7 +223,8 @@ fn int_max(t: PrimitiveType) -> Option<u64> {
 }
 
 /// The largest value of `id` where it is a non-negative integer index computed from iotas,
-/// broadcast non-negative constants, additions and multiplications (JAX's flat element
+/// non-negative constants (broadcast, reshaped, converted, or an element picked by a
+/// dynamic-slice: a partition's offset), additions and multiplications (JAX's flat element
 /// index `1024 * iota0 + iota1`), without overflow.
 fn index_max(c: &HloComputation, id: InstrId, depth: usize) -> Option<u64> {
     let ins = c.instr(id);
@@ -236,7 +237,19 @@ fn index_max(c: &HloComputation, id: InstrId, depth: usize) -> Option<u64> {
             let n = *ins.shape.as_array()?.dims.get(*dimension as usize)?;
             Some(n.max(1) as u64 - 1)
         }
-        Op::Broadcast { .. } | Op::Constant(_) => u64::try_from(splat_int(c, id)?).ok(),
+        Op::Constant(l) => {
+            let v = l.to_i64s();
+            let m = v.iter().copied().max()?;
+            (v.iter().all(|&x| x >= 0)).then_some(m as u64)
+        }
+        // The same values (or a subset of them), in another shape or type.
+        Op::Broadcast { .. } | Op::Reshape | Op::DynamicSlice { .. } => {
+            index_max(c, *ins.operands.first()?, depth + 1)
+        }
+        Op::Convert => {
+            let m = index_max(c, ins.operands[0], depth + 1)?;
+            (m <= int_max(ins.shape.element_type())?).then_some(m)
+        }
         Op::Binary(b @ (BinaryOp::Add | BinaryOp::Mul)) => {
             let x = index_max(c, ins.operands[0], depth + 1)?;
             let y = index_max(c, ins.operands[1], depth + 1)?;
@@ -266,7 +279,33 @@ fn splat_int(c: &HloComputation, id: InstrId) -> Option<i128> {
 
 /// Appends the instructions computing index `id` (see [`index_max`]) in type `t`, which
 /// holds every value it takes; returns the new value.
-fn narrowed(c: &mut HloComputation, id: InstrId, t: PrimitiveType) -> Option<InstrId> {
+fn narrowed(
+    c: &mut HloComputation,
+    id: InstrId,
+    t: PrimitiveType,
+    memo: &mut Narrowed,
+) -> Option<InstrId> {
+    if let Some(&v) = memo.values.get(&(id, t)) {
+        return Some(v);
+    }
+    let v = narrowed_new(c, id, t, memo)?;
+    memo.values.insert((id, t), v);
+    Some(v)
+}
+
+/// What [`narrowed`] made: each value once per type, under names not taken.
+#[derive(Default)]
+struct Narrowed {
+    values: HashMap<(InstrId, PrimitiveType), InstrId>,
+    names: std::collections::HashSet<String>,
+}
+
+fn narrowed_new(
+    c: &mut HloComputation,
+    id: InstrId,
+    t: PrimitiveType,
+    memo: &mut Narrowed,
+) -> Option<InstrId> {
     let ins = c.instr(id).clone();
     let dims = ins.shape.dims().to_vec();
     let push = |c: &mut HloComputation, name: String, op: Op, operands: Vec<InstrId>, d: &[i64]| {
@@ -278,7 +317,12 @@ fn narrowed(c: &mut HloComputation, id: InstrId, t: PrimitiveType) -> Option<Ins
         ));
         InstrId(c.instructions.len() as u32 - 1)
     };
-    let name = format!("{}.{}", ins.name, t.name());
+    let mut name = format!("{}.{}", ins.name, t.name());
+    let mut k = 1;
+    while !memo.names.insert(name.clone()) {
+        k += 1;
+        name = format!("{}.{}.{k}", ins.name, t.name());
+    }
     match &ins.op {
         Op::Iota { dimension } => Some(push(
             c,
@@ -289,21 +333,25 @@ fn narrowed(c: &mut HloComputation, id: InstrId, t: PrimitiveType) -> Option<Ins
             vec![],
             &dims,
         )),
-        Op::Broadcast { .. } | Op::Constant(_) => {
-            let v = i64::try_from(splat_int(c, id)?).ok()?;
-            let l = Literal::from_i64s(t, &[], &[v]).ok()?;
-            let k = push(c, format!("{name}.value"), Op::Constant(l), vec![], &[]);
-            Some(push(
-                c,
-                name,
-                Op::Broadcast { dimensions: vec![] },
-                vec![k],
-                &dims,
-            ))
+        Op::Constant(l) => {
+            let l = Literal::from_i64s(t, &dims, &l.to_i64s()).ok()?;
+            Some(push(c, name, Op::Constant(l), vec![], &dims))
+        }
+        // The operand's values fit `t` as well: the convert disappears.
+        Op::Convert => narrowed(c, ins.operands[0], t, memo),
+        Op::Broadcast { .. } | Op::Reshape => {
+            let x = narrowed(c, ins.operands[0], t, memo)?;
+            Some(push(c, name, ins.op.clone(), vec![x], &dims))
+        }
+        Op::DynamicSlice { .. } => {
+            let x = narrowed(c, ins.operands[0], t, memo)?;
+            let mut operands = ins.operands.clone();
+            operands[0] = x;
+            Some(push(c, name, ins.op.clone(), operands, &dims))
         }
         Op::Binary(b) => {
-            let x = narrowed(c, ins.operands[0], t)?;
-            let y = narrowed(c, ins.operands[1], t)?;
+            let x = narrowed(c, ins.operands[0], t, memo)?;
+            let y = narrowed(c, ins.operands[1], t, memo)?;
             Some(push(c, name, Op::Binary(*b), vec![x, y], &dims))
         }
         _ => None,
@@ -317,6 +365,10 @@ fn narrowed(c: &mut HloComputation, id: InstrId, t: PrimitiveType) -> Option<Ins
 /// alone (one 64-bit value made a whole threefry kernel run one element at a time).
 fn narrow_index_converts(c: &mut HloComputation) -> bool {
     let mut rep = HashMap::new();
+    let mut memo = Narrowed {
+        names: c.instructions.iter().map(|i| i.name.clone()).collect(),
+        ..Narrowed::default()
+    };
     let n = c.instructions.len();
     for i in 0..n {
         let ins = &c.instructions[i];
@@ -329,7 +381,7 @@ fn narrow_index_converts(c: &mut HloComputation) -> bool {
             continue;
         }
         if index_max(c, x, 0).is_some_and(|m| m <= max) {
-            if let Some(v) = narrowed(c, x, to) {
+            if let Some(v) = narrowed(c, x, to, &mut memo) {
                 rep.insert(InstrId(i as u32), v);
             }
             continue;
