@@ -143,35 +143,8 @@ fn build_body(
     for &m in members {
         let ins = &c.instructions[m];
         let args: Vec<InstrId> = ins.operands.iter().map(|o| param_of[o]).collect();
-        let root = match &ins.op {
-            // A loop fusion's body is copied in, its parameters read the shared ones.
-            Op::Fusion { .. } => {
-                let f = module.computation(ins.called[0]);
-                let mut map: Vec<InstrId> = Vec::with_capacity(f.instructions.len());
-                for fi in &f.instructions {
-                    let id = match fi.op {
-                        Op::Parameter { number } => args[number],
-                        _ => {
-                            let mut x = fi.clone();
-                            x.name = format!("{tag}.{}", fi.name);
-                            x.operands = fi.operands.iter().map(|o| map[o.index()]).collect();
-                            body.push(x);
-                            InstrId(body.len() as u32 - 1)
-                        }
-                    };
-                    map.push(id);
-                }
-                map[f.root.index()]
-            }
-            _ => {
-                let mut x = ins.clone();
-                x.name = format!("{tag}.{}", ins.name);
-                x.operands = args;
-                x.plan = None;
-                body.push(x);
-                InstrId(body.len() as u32 - 1)
-            }
-        };
+        // A loop fusion's body is copied in, its parameters read the shared ones.
+        let root = crate::rewrite::copy_kernel(module, &mut body, ins, args, tag);
         roots.push(root);
         shapes.push(ins.shape.clone());
     }

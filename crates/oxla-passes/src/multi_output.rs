@@ -282,37 +282,9 @@ fn build(
     for &m in set {
         let ins = &c.instructions[m];
         let args: Vec<InstrId> = ins.operands.iter().map(|o| value[&o.index()]).collect();
-        let id = match &ins.op {
-            // A loop fusion's body is copied in; its parameters read the members' values
-            // or the shared parameters.
-            Op::Fusion { .. } => {
-                let f = module.computation(ins.called[0]);
-                let mut map: Vec<InstrId> = Vec::with_capacity(f.instructions.len());
-                for fi in &f.instructions {
-                    let id = match fi.op {
-                        Op::Parameter { number } => args[number],
-                        _ => {
-                            let mut x = fi.clone();
-                            x.name = format!("{tag}.{}", fi.name);
-                            x.operands = fi.operands.iter().map(|o| map[o.index()]).collect();
-                            x.plan = None;
-                            body.push(x);
-                            InstrId(body.len() as u32 - 1)
-                        }
-                    };
-                    map.push(id);
-                }
-                map[f.root.index()]
-            }
-            _ => {
-                let mut x = ins.clone();
-                x.name = format!("{tag}.{}", ins.name);
-                x.operands = args;
-                x.plan = None;
-                body.push(x);
-                InstrId(body.len() as u32 - 1)
-            }
-        };
+        // A loop fusion's body is copied in; its parameters read the members' values or the
+        // shared parameters.
+        let id = crate::rewrite::copy_kernel(module, &mut body, ins, args, tag);
         value.insert(m, id);
     }
     let (root, shape, name) = if let [only] = outputs[..] {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use oxla_hlo::{HloComputation, HloInstruction, InstrId, Op};
+use oxla_hlo::{HloComputation, HloInstruction, HloModule, InstrId, Op};
 
 /// Follows replacement chains to the final instruction.
 pub fn resolve(rep: &HashMap<InstrId, InstrId>, mut id: InstrId) -> InstrId {
@@ -130,4 +130,43 @@ pub fn topological_order(c: &mut HloComputation) {
         *p = InstrId(new_id[p.index()]);
     }
     c.root = InstrId(new_id[c.root.index()]);
+}
+
+/// Copies kernel `ins` into the fused body `body`: a loop fusion's instructions (its
+/// parameters reading `args`) or the lone instruction (its operands `args`), named with the
+/// prefix `tag`. Returns the copy of the kernel's result.
+pub fn copy_kernel(
+    module: &HloModule,
+    body: &mut Vec<HloInstruction>,
+    ins: &HloInstruction,
+    args: Vec<InstrId>,
+    tag: &str,
+) -> InstrId {
+    let push = |body: &mut Vec<HloInstruction>, src: &HloInstruction, operands| {
+        let mut x = src.clone();
+        x.name = format!("{tag}.{}", src.name);
+        x.operands = operands;
+        x.plan = None;
+        body.push(x);
+        InstrId(body.len() as u32 - 1)
+    };
+    match (&ins.op, ins.called.first()) {
+        (Op::Fusion { .. }, Some(&c)) => {
+            let f = module.computation(c);
+            let mut map: Vec<InstrId> = Vec::with_capacity(f.instructions.len());
+            for fi in &f.instructions {
+                let id = match fi.op {
+                    Op::Parameter { number } => args[number],
+                    _ => push(
+                        body,
+                        fi,
+                        fi.operands.iter().map(|o| map[o.index()]).collect(),
+                    ),
+                };
+                map.push(id);
+            }
+            map[f.root.index()]
+        }
+        _ => push(body, ins, args),
+    }
 }
