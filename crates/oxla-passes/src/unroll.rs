@@ -14,7 +14,8 @@
 use std::collections::HashSet;
 
 use oxla_hlo::{
-    BinaryOp, ComparisonDirection, HloComputation, HloInstruction, HloModule, InstrId, Op, Result,
+    BinaryOp, ComparisonDirection, ComparisonType, HloComputation, HloInstruction, HloModule,
+    InstrId, Op, Result,
 };
 
 /// Most iterations unrolled.
@@ -32,8 +33,9 @@ fn int_constant(ins: &HloInstruction) -> Option<i64> {
     }
 }
 
-/// `(k, n)` where `c`'s root is `get-tuple-element(param, k) < n` for a constant `n`.
-fn counted_condition(c: &HloComputation) -> Option<(usize, i64)> {
+/// `(k, n, unsigned)` where `c`'s root is `get-tuple-element(param, k) < n` for a constant
+/// `n`, compared as unsigned numbers or not.
+fn counted_condition(c: &HloComputation) -> Option<(usize, i64, bool)> {
     let root = c.root_instr();
     let (x, y) = match &root.op {
         Op::Compare {
@@ -48,7 +50,14 @@ fn counted_condition(c: &HloComputation) -> Option<(usize, i64)> {
     };
     let n = int_constant(c.instr(y))?;
     let k = state_element(c, x)?;
-    Some((k, n))
+    let unsigned = matches!(
+        root.op,
+        Op::Compare {
+            comparison_type: Some(ComparisonType::Unsigned),
+            ..
+        }
+    ) || c.instr(x).shape.element_type().is_unsigned_int();
+    Some((k, n, unsigned))
 }
 
 /// `k` where `id` is `get-tuple-element(param 0, k)` of `c`.
@@ -110,7 +119,7 @@ fn trips(module: &HloModule, c: &HloComputation, w: &HloInstruction) -> Option<i
     if !plain(cond) || !plain(body) {
         return None;
     }
-    let (k, n) = counted_condition(cond)?;
+    let (k, n, unsigned) = counted_condition(cond)?;
     if !increments(body, k) {
         return None;
     }
@@ -119,6 +128,11 @@ fn trips(module: &HloModule, c: &HloComputation, w: &HloInstruction) -> Option<i
         return None;
     }
     let start = int_constant(c.instr(*init.operands.get(k)?))?;
+    // The count below is signed arithmetic: an unsigned comparison agrees with it only
+    // where neither end is negative.
+    if unsigned && (start < 0 || n < 0) {
+        return None;
+    }
     let trips = n.saturating_sub(start).max(0);
     let copied = (trips as usize).saturating_mul(body.instructions.len());
     (trips <= MAX_TRIPS && copied <= MAX_COPIED).then_some(trips)
