@@ -140,7 +140,8 @@ pub struct CodegenTimes {
 /// Rust's spawned threads). Only the pages it touches are committed.
 const CODEGEN_STACK: usize = 64 << 20;
 
-/// Compiles `specs` into one code object (on a thread of its own, see [`CODEGEN_STACK`]).
+/// Compiles `specs` into one code object (on a thread of its own with a 64 MiB stack:
+/// emission recurses over a kernel's operands).
 pub fn compile_kernels(m: &HloModule, specs: &[KernelSpec]) -> Result<Compiled> {
     std::thread::scope(|s| {
         std::thread::Builder::new()
