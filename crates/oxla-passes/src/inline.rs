@@ -46,26 +46,9 @@ pub fn inline_calls(module: &mut HloModule) -> Result<bool> {
                 }
             };
             let body = &module.computations[callee.index()];
-            let mut inner: Vec<InstrId> = Vec::with_capacity(body.instructions.len());
-            for bi in &body.instructions {
-                if let Op::Parameter { number } = bi.op {
-                    inner.push(operands.get(number).copied().unwrap_or(InstrId(0)));
-                    continue;
-                }
-                let mut n = bi.clone();
-                n.operands = bi.operands.iter().map(|o| inner[o.index()]).collect();
-                let mut name = format!("{}.{}", ins.name, bi.name);
-                let mut k = 1;
-                while names.contains(&name) {
-                    k += 1;
-                    name = format!("{}.{}.{k}", ins.name, bi.name);
-                }
-                names.insert(name.clone());
-                n.name = name;
-                out.push(n);
-                inner.push(InstrId(out.len() as u32 - 1));
-            }
-            map.push(inner[body.root.index()]);
+            let root =
+                crate::rewrite::copy_callee(&mut out, body, &operands, &ins.name, &mut names);
+            map.push(root);
         }
         let c = &mut module.computations[ci];
         c.instructions = out;

@@ -170,3 +170,36 @@ pub fn copy_kernel(
         _ => push(body, ins, args),
     }
 }
+
+/// Copies callee `body` into `out` (call inlining, loop unrolling): its parameter `n` reads
+/// `args[n]`, each copy is named `{prefix}.{name}` (with `.k` added until the name is not in
+/// `names`) and its plan is cleared. Returns the copy of the callee's root.
+pub fn copy_callee(
+    out: &mut Vec<HloInstruction>,
+    body: &HloComputation,
+    args: &[InstrId],
+    prefix: &str,
+    names: &mut std::collections::HashSet<String>,
+) -> InstrId {
+    let mut inner: Vec<InstrId> = Vec::with_capacity(body.instructions.len());
+    for bi in &body.instructions {
+        if let Op::Parameter { number } = bi.op {
+            inner.push(args.get(number).copied().unwrap_or(InstrId(0)));
+            continue;
+        }
+        let mut n = bi.clone();
+        n.operands = bi.operands.iter().map(|o| inner[o.index()]).collect();
+        let mut name = format!("{prefix}.{}", bi.name);
+        let mut k = 1;
+        while names.contains(&name) {
+            k += 1;
+            name = format!("{prefix}.{}.{k}", bi.name);
+        }
+        names.insert(name.clone());
+        n.name = name;
+        n.plan = None;
+        out.push(n);
+        inner.push(InstrId(out.len() as u32 - 1));
+    }
+    inner[body.root.index()]
+}

@@ -175,27 +175,8 @@ pub fn unroll_loops(module: &mut HloModule) -> Result<bool> {
             // The state entering the next iteration.
             let mut state = operands[0];
             for t in 0..trips {
-                let mut inner: Vec<InstrId> = Vec::with_capacity(body.instructions.len());
-                for bi in &body.instructions {
-                    if let Op::Parameter { .. } = bi.op {
-                        inner.push(state);
-                        continue;
-                    }
-                    let mut n = bi.clone();
-                    n.operands = bi.operands.iter().map(|o| inner[o.index()]).collect();
-                    let mut name = format!("{}.unrolled{t}.{}", ins.name, bi.name);
-                    let mut k = 1;
-                    while names.contains(&name) {
-                        k += 1;
-                        name = format!("{}.unrolled{t}.{}.{k}", ins.name, bi.name);
-                    }
-                    names.insert(name.clone());
-                    n.name = name;
-                    n.plan = None;
-                    out.push(n);
-                    inner.push(InstrId(out.len() as u32 - 1));
-                }
-                state = inner[body.root.index()];
+                let prefix = format!("{}.unrolled{t}", ins.name);
+                state = crate::rewrite::copy_callee(&mut out, body, &[state], &prefix, &mut names);
             }
             map.push(state);
         }
