@@ -15,6 +15,8 @@
 
 use crate::trig::{self, Trig};
 
+mod trig32;
+
 /// An f32 function the routines compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VFunc {
@@ -28,9 +30,10 @@ pub enum VFunc {
     /// log(1 + x), through [`VFunc::Log`] (within 4 ulp): the JIT's f32 `log_plus_one`
     /// everywhere.
     Log1p,
-    /// Sine, cosine and tangent: reduced by π/2 and summed in f64, rounded once (within 1
-    /// ulp of the interpreter's, nearly always equal; `trig.rs`), the JIT's f32 `sine`,
-    /// `cosine` and `tan` everywhere.
+    /// Sine and cosine: reduced by π/2 and summed in f32 lanes up to |x| = 32768
+    /// (`trig32.rs`), in f64 lanes beyond (`trig.rs`), within 1 ulp of the interpreter's;
+    /// tangent in f64 lanes everywhere (nearly always equal to the interpreter's). The JIT's
+    /// f32 `sine`, `cosine` and `tan` everywhere.
     Sin,
     Cos,
     Tan,
@@ -359,6 +362,20 @@ pub(crate) trait Lanes: Copy {
     fn sub_shl23(self, k: i32) -> Self;
     /// (exponent field - 127 as a float, the mantissa with a zero exponent, in [1, 2)).
     fn exponent_mantissa(self) -> (Self, Self);
+    /// |self| (the sign bit cleared).
+    fn magnitude(self) -> Self;
+    /// self * b + c, always fused (one rounding), whatever `mul_add` does.
+    fn fma(self, b: Self, c: Self) -> Self {
+        self.mul_add(b, c)
+    }
+    /// Lanes whose bit `bit` (of the f32's bits) is set.
+    fn bit_set(self, bit: u32) -> Self::Mask;
+    /// self with its sign flipped where `x`'s sign bit is set.
+    fn xor_sign_of(self, x: Self) -> Self;
+    /// self with its sign flipped where bit `bit` of `k`'s bits is set.
+    fn xor_bit_to_sign(self, k: Self, bit: u32) -> Self;
+    /// Lanes where `self <= b` does not hold (above it, or NaN).
+    fn not_le(self, b: Self) -> Self::Mask;
     /// Sine, cosine or tangent, computed in f64 lanes (`trig.rs`).
     fn trig(self, f: Trig) -> Self;
     /// atan2(self, x), computed in f64 lanes (`atan2.rs`).
@@ -451,6 +468,34 @@ impl<const FMA: bool> Lanes for Scalar<FMA> {
         (Scalar(e), Scalar(m))
     }
     #[inline(always)]
+    fn magnitude(self) -> Self {
+        Scalar(self.0.abs())
+    }
+    #[inline(always)]
+    fn fma(self, b: Self, c: Self) -> Self {
+        Scalar(self.0.mul_add(b.0, c.0))
+    }
+    #[inline(always)]
+    fn bit_set(self, bit: u32) -> bool {
+        self.0.to_bits() >> bit & 1 != 0
+    }
+    #[inline(always)]
+    fn xor_sign_of(self, x: Self) -> Self {
+        Scalar(f32::from_bits(
+            self.0.to_bits() ^ (x.0.to_bits() & 0x8000_0000),
+        ))
+    }
+    #[inline(always)]
+    fn xor_bit_to_sign(self, k: Self, bit: u32) -> Self {
+        Scalar(f32::from_bits(
+            self.0.to_bits() ^ ((k.0.to_bits() >> bit & 1) << 31),
+        ))
+    }
+    #[inline(always)]
+    fn not_le(self, b: Self) -> bool {
+        !(self.0 <= b.0)
+    }
+    #[inline(always)]
     fn trig(self, f: Trig) -> Self {
         Scalar(trig::scalar(f, self.0))
     }
@@ -488,8 +533,8 @@ pub(crate) fn eval<V: Lanes>(f: VFunc, x: V) -> V {
         VFunc::Log => log(x),
         VFunc::Erf => erf(x),
         VFunc::Log1p => log1p(x),
-        VFunc::Sin => x.trig(Trig::Sin),
-        VFunc::Cos => x.trig(Trig::Cos),
+        VFunc::Sin => trig32::sin_cos(Trig::Sin, x),
+        VFunc::Cos => trig32::sin_cos(Trig::Cos, x),
         VFunc::Tan => x.trig(Trig::Tan),
     }
 }
@@ -792,6 +837,41 @@ pub(crate) mod x86 {
             }
         }
         #[inline(always)]
+        fn magnitude(self) -> Self {
+            unsafe {
+                Z(_mm512_castsi512_ps(_mm512_and_si512(
+                    _mm512_castps_si512(self.0),
+                    _mm512_set1_epi32(i32::MAX),
+                )))
+            }
+        }
+        #[inline(always)]
+        fn bit_set(self, bit: u32) -> __mmask16 {
+            unsafe {
+                _mm512_test_epi32_mask(_mm512_castps_si512(self.0), _mm512_set1_epi32(1 << bit))
+            }
+        }
+        #[inline(always)]
+        fn xor_sign_of(self, x: Self) -> Self {
+            unsafe {
+                let sign = _mm512_and_si512(_mm512_castps_si512(x.0), _mm512_set1_epi32(i32::MIN));
+                Z(_mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(self.0), sign)))
+            }
+        }
+        #[inline(always)]
+        fn xor_bit_to_sign(self, k: Self, bit: u32) -> Self {
+            unsafe {
+                let shift = _mm_cvtsi32_si128(31 - bit as i32);
+                let b = _mm512_sll_epi32(_mm512_castps_si512(k.0), shift);
+                let sign = _mm512_and_si512(b, _mm512_set1_epi32(i32::MIN));
+                Z(_mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(self.0), sign)))
+            }
+        }
+        #[inline(always)]
+        fn not_le(self, b: Self) -> __mmask16 {
+            unsafe { _mm512_cmp_ps_mask::<_CMP_NLE_UQ>(self.0, b.0) }
+        }
+        #[inline(always)]
         fn trig(self, f: Trig) -> Self {
             unsafe { Z(crate::trig::x86::trig_avx512(f, self.0)) }
         }
@@ -893,6 +973,37 @@ pub(crate) mod x86 {
                 );
                 (Y(_mm256_cvtepi32_ps(e)), Y(_mm256_castsi256_ps(mb)))
             }
+        }
+        #[inline(always)]
+        fn magnitude(self) -> Self {
+            unsafe { Y(_mm256_and_ps(self.0, _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX)))) }
+        }
+        /// The bit moved to each lane's sign: what `blendv`, `movemask` and `or` read of
+        /// a mask (the other bits are not all ones or zeros).
+        #[inline(always)]
+        fn bit_set(self, bit: u32) -> __m256 {
+            unsafe {
+                let shift = _mm_cvtsi32_si128(31 - bit as i32);
+                _mm256_castsi256_ps(_mm256_sll_epi32(_mm256_castps_si256(self.0), shift))
+            }
+        }
+        #[inline(always)]
+        fn xor_sign_of(self, x: Self) -> Self {
+            unsafe {
+                let sign = _mm256_and_ps(x.0, _mm256_set1_ps(-0.0));
+                Y(_mm256_xor_ps(self.0, sign))
+            }
+        }
+        #[inline(always)]
+        fn xor_bit_to_sign(self, k: Self, bit: u32) -> Self {
+            unsafe {
+                let sign = _mm256_and_ps(k.bit_set(bit), _mm256_set1_ps(-0.0));
+                Y(_mm256_xor_ps(self.0, sign))
+            }
+        }
+        #[inline(always)]
+        fn not_le(self, b: Self) -> __m256 {
+            unsafe { _mm256_cmp_ps::<_CMP_NLE_UQ>(self.0, b.0) }
         }
         #[inline(always)]
         fn trig(self, f: Trig) -> Self {
