@@ -15,7 +15,10 @@
 
 use crate::trig::{self, Trig};
 
+mod erf;
 mod trig32;
+
+use erf::erf;
 
 /// An f32 function the routines compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -376,6 +379,11 @@ pub(crate) trait Lanes: Copy {
     fn xor_bit_to_sign(self, k: Self, bit: u32) -> Self;
     /// Lanes where `self <= b` does not hold (above it, or NaN).
     fn not_le(self, b: Self) -> Self::Mask;
+    /// An index in each lane's bits: `min(trunc(self), max)` for `self` ≥ 0 (for NaN and
+    /// beyond `i32`, whatever the implementation gives, below 8 in its low bits).
+    fn trunc_index(self, max: i32) -> Self;
+    /// `table[i]` for the index `i` in each lane of `self` (from `trunc_index`, below 8).
+    fn permute8(self, table: &[f32; 8]) -> Self;
     /// Sine, cosine or tangent, computed in f64 lanes (`trig.rs`).
     fn trig(self, f: Trig) -> Self;
     /// atan2(self, x), computed in f64 lanes (`atan2.rs`).
@@ -496,6 +504,15 @@ impl<const FMA: bool> Lanes for Scalar<FMA> {
         !(self.0 <= b.0)
     }
     #[inline(always)]
+    fn trunc_index(self, max: i32) -> Self {
+        // NaN truncates to 0 here and to i32::MIN in SIMD: both index 0.
+        Scalar(f32::from_bits((self.0 as i32).min(max) as u32))
+    }
+    #[inline(always)]
+    fn permute8(self, table: &[f32; 8]) -> Self {
+        Scalar(table[(self.0.to_bits() & 7) as usize])
+    }
+    #[inline(always)]
     fn trig(self, f: Trig) -> Self {
         Scalar(trig::scalar(f, self.0))
     }
@@ -568,54 +585,6 @@ pub(crate) fn log1p<V: Lanes>(x: V) -> V {
     let r = V::select(x.lt(k(-1.0)), V::splat(f32::from_bits(0xffc0_0000)), r);
     V::select(x.unord(x), x.add(x), r)
 }
-
-/// erf(x) = x·P(x²) for |x| < 1; from 1 to 4, 1 − exp(−x²)·Q(|x| − 2.5) with its sign,
-/// x² taken as s + e exactly (e from a fused multiply-add) so that exp(−x²) =
-/// exp(−s)·(1 − e) loses nothing to the rounding of s; ±1 past 4 (erf rounds to ±1 in f32
-/// from 3.92); a NaN itself, quieted. P and Q are near-minimax fits made for this (relative
-/// error 1.2e-7 for erf(x)/x, 1.1e-7 for erfc(x)·exp(x²)).
-#[inline(always)]
-pub(crate) fn erf<V: Lanes>(x: V) -> V {
-    let one = k::<V>(1.0);
-    let zero = k::<V>(0.0);
-    let ax = V::select(x.lt(zero), x.neg(), x);
-    let s = x.mul(x);
-    let small = x.mul(horner(s, &ERF_P));
-    let e = x.mul_add(x, s.neg());
-    let c = exp(s.neg()).mul(horner(ax.sub(k(2.5)), &ERFC_Q));
-    let c = c.mul_add(e.neg(), c);
-    let big = V::select(ax.gt(k(4.0)), one, one.sub(c));
-    let big = V::select(x.lt(zero), big.neg(), big);
-    let r = V::select(ax.lt(one), small, big);
-    V::select(x.unord(x), x.add(x), r)
-}
-
-/// erf(x)/x in powers of x² below 1, highest first (fitted in f64 to `mpmath`'s erf,
-/// Lawson-weighted least squares on Chebyshev nodes; f32 coefficients).
-pub const ERF_P: [f64; 6] = [
-    -0.000_563_157_489_523_291_6,
-    0.004_917_593_672_871_59,
-    -0.026_711_354_032_158_85,
-    0.112_801_820_039_749_15,
-    -0.376_123_279_333_114_6,
-    1.128_379_106_521_606_4,
-];
-
-/// erfc(x)·exp(x²) on [1, 4] in powers of x − 2.5, highest first (fitted as [`ERF_P`]).
-pub const ERFC_Q: [f64; 12] = [
-    -3.972_070_317_104_226e-7,
-    1.664_511_842_136_562_3e-6,
-    -3.926_728_822_989_389e-6,
-    1.439_432_344_341_185e-5,
-    -5.912_390_042_794_868_4e-5,
-    2.128_928_899_765_014_6e-4,
-    -7.335_403_934_121_132e-4,
-    2.466_045_087_203_383_4e-3,
-    -8.001_540_787_518_024e-3,
-    2.493_818_663_060_665e-2,
-    -7.434_735_447_168_35e-2,
-    0.210_806_354_880_332_95,
-];
 
 /// exp(x): x = n ln2 + r, 2·exp(r) by a degree-6 polynomial, times 2^(n-1) built in the
 /// exponent field; > 88.72 is +inf, results below f32's smallest normal flush to 0 (see
@@ -872,6 +841,23 @@ pub(crate) mod x86 {
             unsafe { _mm512_cmp_ps_mask::<_CMP_NLE_UQ>(self.0, b.0) }
         }
         #[inline(always)]
+        fn trunc_index(self, max: i32) -> Self {
+            unsafe {
+                let i = _mm512_cvttps_epi32(self.0);
+                Z(_mm512_castsi512_ps(_mm512_min_epi32(i, _mm512_set1_epi32(max))))
+            }
+        }
+        #[inline(always)]
+        fn permute8(self, table: &[f32; 8]) -> Self {
+            unsafe {
+                // Only the low 8 entries are indexed; the upper half repeats them.
+                let t = _mm256_loadu_ps(table.as_ptr());
+                let t = _mm512_insertf32x8::<1>(_mm512_castps256_ps512(t), t);
+                let i = _mm512_and_si512(_mm512_castps_si512(self.0), _mm512_set1_epi32(7));
+                Z(_mm512_permutexvar_ps(i, t))
+            }
+        }
+        #[inline(always)]
         fn trig(self, f: Trig) -> Self {
             unsafe { Z(crate::trig::x86::trig_avx512(f, self.0)) }
         }
@@ -1004,6 +990,23 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn not_le(self, b: Self) -> __m256 {
             unsafe { _mm256_cmp_ps::<_CMP_NLE_UQ>(self.0, b.0) }
+        }
+        #[inline(always)]
+        fn trunc_index(self, max: i32) -> Self {
+            unsafe {
+                let i = _mm256_cvttps_epi32(self.0);
+                Y(_mm256_castsi256_ps(_mm256_min_epi32(i, _mm256_set1_epi32(max))))
+            }
+        }
+        #[inline(always)]
+        fn permute8(self, table: &[f32; 8]) -> Self {
+            // vpermps reads the index's low 3 bits.
+            unsafe {
+                Y(_mm256_permutevar8x32_ps(
+                    _mm256_loadu_ps(table.as_ptr()),
+                    _mm256_castps_si256(self.0),
+                ))
+            }
         }
         #[inline(always)]
         fn trig(self, f: Trig) -> Self {
