@@ -125,6 +125,20 @@ fn minor_transpose(ins: &HloInstruction) -> bool {
     }
 }
 
+/// Whether `ins` reads or makes complex values. A kernel holding one runs an element per
+/// iteration (`oxla-codegen`'s complex.rs), so a real transcendental beside it would lose
+/// its vector width (and run its one-lane form: atan2 in f64 lanes a pair at a time):
+/// the two stay in kernels of their own, which exchange an array. `angle(z) + |z·w|` on
+/// c64 [1024, 1024], Zen 3: 12.3 ms as one kernel.
+fn complex_kind(c: &HloComputation, ins: &HloInstruction) -> bool {
+    let complex = |i: &HloInstruction| {
+        i.shape
+            .as_array()
+            .is_some_and(|a| a.element_type.is_complex())
+    };
+    complex(ins) || ins.operands.iter().any(|&o| complex(c.instr(o)))
+}
+
 /// Elements of an array-shaped instruction (0 for tuples and tokens).
 fn elements(ins: &HloInstruction) -> i64 {
     ins.shape
@@ -253,6 +267,9 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
         let mut group: Vec<Option<usize>> = vec![None; n];
         let mut depth = vec![0usize; n];
         let mut size: HashMap<usize, usize> = HashMap::new();
+        // Per fusion root: whether a member is complex-kind, and whether one is a real
+        // transcendental ([`complex_kind`]).
+        let mut kinds: HashMap<usize, (bool, bool)> = HashMap::new();
         for i in (0..n).rev() {
             let ins = &c.instructions[i];
             // A reduce can root an input fusion: its producers are computed in its loop.
@@ -278,6 +295,13 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
             }
             let root = group[i].unwrap_or(i);
             group[i] = Some(root);
+            let kind = |ins: &HloInstruction| {
+                let cx = complex_kind(c, ins);
+                (cx, !cx && expensive(ins))
+            };
+            if root == i {
+                kinds.insert(root, kind(ins));
+            }
             // How many elements the fusion's loop runs over (a reduce: its operand's).
             let loop_elements = {
                 let r = &c.instructions[root];
@@ -298,7 +322,10 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
                 // a value another kernel also needs stays materialized).
                 let all_users_here = users[oi].iter().all(|u| group[u.index()] == Some(root));
                 let members = size.entry(root).or_insert(1);
+                let (has_cx, has_exp) = kinds.get(&root).copied().unwrap_or_default();
+                let (p_cx, p_exp) = kind(producer);
                 if fusible_producer(producer)
+                    && !(p_cx && has_exp || p_exp && has_cx)
                     && !recomputed(producer, loop_elements)
                     && !minor_transpose(producer)
                     && all_users_here
@@ -310,6 +337,7 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
                     group[oi] = Some(root);
                     depth[oi] = depth[i] + 1;
                     *members += 1;
+                    kinds.insert(root, (has_cx || p_cx, has_exp || p_exp));
                 }
             }
         }
