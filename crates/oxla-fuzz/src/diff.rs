@@ -239,13 +239,13 @@ pub fn explain(p: &Program, operands: &[Literal], m: &Mismatch) -> Option<String
         Kind::Binary(b @ (BinaryOp::Atan2 | BinaryOp::Pow)) if matches!(in_type, F32) => {
             within_f32_ulp(&m.leaves, 1).then(|| format!("f32 {b:?} in f64 lanes (≤ 1 ulp)"))
         }
-        // A loop applying tanh or logistic `trip` times (its history holds every iteration's
-        // value, which the minimizer does not unroll): their slopes are at most 1, so each
-        // application adds its own error and amplifies none. (The generator gives no
-        // history to loops of exp or log, whose iterates amplify it.)
+        // A loop applying tanh, logistic, sine or cosine `trip` times (its history holds
+        // every iteration's value, which the minimizer does not unroll): their slopes are at
+        // most 1, so each application adds its own error and amplifies none. (The generator
+        // gives no history to loops of exp or log, whose iterates amplify it.)
         Kind::While {
             trip,
-            step: Step::Unary(u @ (UnaryOp::Logistic | UnaryOp::Tanh)),
+            step: Step::Unary(u @ (UnaryOp::Logistic | UnaryOp::Tanh | UnaryOp::Sin | UnaryOp::Cos)),
             ..
         } if matches!(in_type, F32) => {
             let bound = 5 * (*trip).max(1) as u64;

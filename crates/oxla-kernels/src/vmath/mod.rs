@@ -824,7 +824,10 @@ pub(crate) mod x86 {
         fn xor_sign_of(self, x: Self) -> Self {
             unsafe {
                 let sign = _mm512_and_si512(_mm512_castps_si512(x.0), _mm512_set1_epi32(i32::MIN));
-                Z(_mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(self.0), sign)))
+                Z(_mm512_castsi512_ps(_mm512_xor_si512(
+                    _mm512_castps_si512(self.0),
+                    sign,
+                )))
             }
         }
         #[inline(always)]
@@ -833,7 +836,10 @@ pub(crate) mod x86 {
                 let shift = _mm_cvtsi32_si128(31 - bit as i32);
                 let b = _mm512_sll_epi32(_mm512_castps_si512(k.0), shift);
                 let sign = _mm512_and_si512(b, _mm512_set1_epi32(i32::MIN));
-                Z(_mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(self.0), sign)))
+                Z(_mm512_castsi512_ps(_mm512_xor_si512(
+                    _mm512_castps_si512(self.0),
+                    sign,
+                )))
             }
         }
         #[inline(always)]
@@ -844,7 +850,10 @@ pub(crate) mod x86 {
         fn trunc_index(self, max: i32) -> Self {
             unsafe {
                 let i = _mm512_cvttps_epi32(self.0);
-                Z(_mm512_castsi512_ps(_mm512_min_epi32(i, _mm512_set1_epi32(max))))
+                Z(_mm512_castsi512_ps(_mm512_min_epi32(
+                    i,
+                    _mm512_set1_epi32(max),
+                )))
             }
         }
         #[inline(always)]
@@ -962,7 +971,12 @@ pub(crate) mod x86 {
         }
         #[inline(always)]
         fn magnitude(self) -> Self {
-            unsafe { Y(_mm256_and_ps(self.0, _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX)))) }
+            unsafe {
+                Y(_mm256_and_ps(
+                    self.0,
+                    _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX)),
+                ))
+            }
         }
         /// The bit moved to each lane's sign: what `blendv`, `movemask` and `or` read of
         /// a mask (the other bits are not all ones or zeros).
@@ -995,7 +1009,10 @@ pub(crate) mod x86 {
         fn trunc_index(self, max: i32) -> Self {
             unsafe {
                 let i = _mm256_cvttps_epi32(self.0);
-                Y(_mm256_castsi256_ps(_mm256_min_epi32(i, _mm256_set1_epi32(max))))
+                Y(_mm256_castsi256_ps(_mm256_min_epi32(
+                    i,
+                    _mm256_set1_epi32(max),
+                )))
             }
         }
         #[inline(always)]
