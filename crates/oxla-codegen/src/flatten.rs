@@ -16,12 +16,13 @@ use oxla_hlo::{ArrayShape, HloComputation, InstrId, Op, Shape};
 /// Rows at least this long keep the nest (a tile already fills them).
 const MAX_ROW: i64 = 512;
 
-/// The kernel body `comp` (result `root`, of dimensions `dims`) with every array of
-/// `dims` made one-dimensional, when the kernel is element-wise throughout and its rows
-/// are short multiples of `lanes`; `None` otherwise.
+/// The kernel body `comp` (result `root`, inputs `leaves`, of dimensions `dims`) with every
+/// array of the output's element count made one-dimensional, when the kernel is element-wise
+/// throughout and its rows are short multiples of `lanes`; `None` otherwise.
 pub(crate) fn flat_body(
     comp: &HloComputation,
     root: InstrId,
+    leaves: &[InstrId],
     dims: &[i64],
     split: usize,
     lanes: u32,
@@ -32,8 +33,15 @@ pub(crate) fn flat_body(
         return None;
     }
     let n: i64 = dims.iter().product();
-    let full = |s: &Shape| matches!(s, Shape::Array(a) if a.dims == dims);
     let scalar = |s: &Shape| matches!(s, Shape::Array(a) if a.dims.is_empty());
+    // An array of the output's element count in row-major order: its elements sit at the
+    // output's linear positions, so element-wise steps over it and reshapes of it read each
+    // in place (RoPE's [512, 32] angles computed, then seen as [1, 512, 1, 32]).
+    let same_count = |s: &Shape| {
+        matches!(s, Shape::Array(a)
+            if a.dims.iter().product::<i64>() == n
+                && a.layout.as_ref().is_none_or(|l| l.is_row_major()))
+    };
     // Every instruction the root reaches must be element-wise at the output's index.
     let mut seen = vec![false; comp.instructions.len()];
     let mut stack = vec![root];
@@ -42,10 +50,23 @@ pub(crate) fn flat_body(
             continue;
         }
         let ins = comp.instr(id);
+        // The kernel's inputs (a lone instruction's operands, in the computation it sits in).
+        if leaves.contains(&id) && id != root {
+            if !(same_count(&ins.shape) || scalar(&ins.shape)) {
+                return None;
+            }
+            continue;
+        }
+        // Element-wise operations over arrays of the output's element count keep every
+        // element at its linear position, whatever their dimensions; reshapes between such
+        // arrays too.
         let ok = match &ins.op {
-            Op::Parameter { .. } => full(&ins.shape) || scalar(&ins.shape),
+            Op::Parameter { .. } => same_count(&ins.shape) || scalar(&ins.shape),
             Op::Constant(_) => scalar(&ins.shape),
-            Op::Broadcast { .. } => full(&ins.shape) && scalar(&comp.instr(ins.operands[0]).shape),
+            Op::Broadcast { .. } => {
+                same_count(&ins.shape) && scalar(&comp.instr(ins.operands[0]).shape)
+            }
+            Op::Reshape => same_count(&ins.shape) && same_count(&comp.instr(ins.operands[0]).shape),
             Op::Unary(_)
             | Op::Binary(_)
             | Op::Compare { .. }
@@ -53,11 +74,11 @@ pub(crate) fn flat_body(
             | Op::Clamp
             | Op::Convert => {
                 // Scalar operands of clamp/select are read as broadcasts.
-                full(&ins.shape)
-                    && ins
-                        .operands
-                        .iter()
-                        .all(|&o| full(&comp.instr(o).shape) || scalar(&comp.instr(o).shape))
+                same_count(&ins.shape)
+                    && ins.operands.iter().all(|&o| {
+                        let s = &comp.instr(o).shape;
+                        same_count(s) || scalar(s)
+                    })
             }
             Op::Tuple => id == root,
             _ => false,
@@ -67,10 +88,11 @@ pub(crate) fn flat_body(
         }
         stack.extend(ins.operands.iter().copied());
     }
-    // Arrays of the output's dimensions become [n], also as tuple elements.
+    // Arrays of the output's dimensions (or element count: reshaped parameters) become
+    // [n], also as tuple elements.
     fn flat(s: &Shape, dims: &[i64], n: i64) -> Shape {
         match s {
-            Shape::Array(a) if a.dims == dims => {
+            Shape::Array(a) if a.dims == dims || a.dims.iter().product::<i64>() == n => {
                 Shape::Array(ArrayShape::new(a.element_type, &[n]))
             }
             Shape::Tuple(t) => Shape::Tuple(t.iter().map(|x| flat(x, dims, n)).collect()),

@@ -183,7 +183,15 @@ fn build_kernel(
     // then `body`, `dims` and the range below are those of the flat form.
     let flat = match spec.mode {
         KernelMode::Loop(LoopSchedule::Elementwise) => {
-            crate::flatten::flat_body(body, root, &kernel_dims, split_dim(&kernel_dims), out_lanes)
+            let leaves: Vec<InstrId> = leaf_ids.iter().map(|&(id, _)| id).collect();
+            crate::flatten::flat_body(
+                body,
+                root,
+                &leaves,
+                &kernel_dims,
+                split_dim(&kernel_dims),
+                out_lanes,
+            )
         }
         _ => None,
     };
