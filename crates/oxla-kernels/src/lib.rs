@@ -80,7 +80,7 @@ pub use gemm::{
     dgemm_pack_b_with, dgemm_prepacked, dgemm_then, dgemm_then_with, dgemm_with, hgemm_batched,
     hgemm_batched_with, hgemm_reference, igemm_batched, igemm_batched_with, igemm_reference,
     narrow_into, sgemm, sgemm_batched, sgemm_batched_with, sgemm_ex, sgemm_ex_with, sgemm_pack_b,
-    sgemm_pack_b_with, sgemm_prepacked, sgemm_then, sgemm_then_with, sgemm_with, widen, Batch,
-    Epilogue, GemmArgs, Half, Int8, Isa, KernelCeiling, KernelError, PackedB,
+    sgemm_pack_b_with, sgemm_prepacked, sgemm_then, sgemm_then_with, sgemm_with, widen,
+    with_widened, Batch, Epilogue, GemmArgs, Half, Int8, Isa, KernelCeiling, KernelError, PackedB,
 };
 pub use gemm::{sgemm_kernel_ceiling, sgemm_kernel_ceiling_rounds};

@@ -33,7 +33,7 @@ pub use driver::Epilogue;
 use driver::Scalar;
 pub use narrow::{
     hgemm_batched, hgemm_batched_with, hgemm_reference, igemm_batched, igemm_batched_with,
-    igemm_reference, narrow_into, widen, Half, Int8,
+    igemm_reference, narrow_into, widen, with_widened, Half, Int8,
 };
 
 /// Which microkernel to run.

@@ -9,9 +9,10 @@
 //!   Intel's it ran slower than widening, see `Narrow::pick`).
 //! - int8 with [`Isa::Avx512`] on a CPU with AMX-INT8: `tdpb[su][su]d` on the tiles; without
 //!   AMX but with AVX512_VNNI: `vpdpbusd` (`avx512_narrow`).
-//! - every other bf16 / f16 product: both operands widened to f32 (exact), then the f32
-//!   GEMM of `isa` (which itself takes the AMX f32 path where it applies). Widening is
-//!   O(mk + kn) next to the O(mnk) product.
+//! - every other bf16 / f16 product: both operands widened to f32 (exact), across the pool
+//!   into scratch memory the thread keeps (up to 256 MiB), then the f32 GEMM of `isa`
+//!   (which itself takes the AMX f32 path where it applies). Widening is O(mk + kn) next
+//!   to the O(mnk) product, but a skinny product is about as cheap as its widening.
 //! - every other int8 product: widened to f64 (exact), the f64 GEMM of `isa`, and each sum
 //!   (an integer below 2^53 in magnitude for `k < 2^37`, so exact in any order) wrapped
 //!   to int32. [`Isa::Portable`] runs the plain integer twin instead.
@@ -24,7 +25,11 @@
 //! (sequential) by the summation error. Integer paths are exact: bit for bit against
 //! [`igemm_reference`].
 
+use std::cell::Cell;
+use std::thread::LocalKey;
+
 use super::{Batch, GemmArgs, Isa, KernelError};
+use crate::buf::AlignedBuf;
 
 /// A 16-bit float type of GEMM operands (stored as its bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -291,7 +296,34 @@ pub fn hgemm_batched(
     hgemm_batched_with(super::best_for::<f32>(args.n), ty, args, batch, a, b, c)
 }
 
-/// One product, both operands widened to f32 (exact), on the f32 GEMM of `isa`.
+thread_local! {
+    /// The widened A and B of the thread's last widened product: fresh memory for a
+    /// [16, 4096] x [4096, 4096] bf16 product's 64 MiB B faulted in at about 0.5 ms per MiB
+    /// on every call (a 2-core Zen 3 KVM), more than the product itself.
+    static WIDE_A: Cell<AlignedBuf> = Cell::default();
+    static WIDE_B: Cell<AlignedBuf> = Cell::default();
+}
+
+/// Widened operands larger than this are freed after the product, not kept.
+const KEEP_WIDE_BYTES: usize = 256 << 20;
+
+/// Runs `f` on this thread's buffer `key` grown to `len` f32s (taken out of its slot
+/// meanwhile), keeping it afterwards unless it is larger than [`KEEP_WIDE_BYTES`].
+fn with_wide<R>(
+    key: &'static LocalKey<Cell<AlignedBuf>>,
+    len: usize,
+    f: impl FnOnce(&mut [f32]) -> R,
+) -> R {
+    let mut buf = key.try_with(Cell::take).unwrap_or_default();
+    let r = f(buf.slice(len));
+    if len.saturating_mul(4) <= KEEP_WIDE_BYTES {
+        let _ = key.try_with(|slot| slot.set(buf));
+    }
+    r
+}
+
+/// One product, both operands widened to f32 (exact) into kept scratch memory, split over
+/// `args.threads` threads, on the f32 GEMM of `isa`.
 fn hgemm_widened(
     isa: Isa,
     ty: Half,
@@ -300,8 +332,52 @@ fn hgemm_widened(
     b: &[u16],
     c: &mut [f32],
 ) -> Result<(), KernelError> {
-    let (wa, wb) = (widen(ty, a), widen(ty, b));
-    super::gemm_ex_with(isa, args, &wa, &wb, c)
+    with_wide(&WIDE_A, a.len(), |wa| {
+        widen_into(ty, a, wa, args.threads);
+        with_wide(&WIDE_B, b.len(), |wb| {
+            widen_into(ty, b, wb, args.threads);
+            super::gemm_ex_with(isa, args, wa, wb, c)
+        })
+    })
+}
+
+/// `f` of `x` widened to f32 (exact), in this thread's kept scratch memory (as a widened B
+/// is), converted across the pool when `threads` > 1: a mixed f32 x bf16 / f16 product's
+/// narrow operand.
+pub fn with_widened<R>(ty: Half, x: &[u16], threads: usize, f: impl FnOnce(&[f32]) -> R) -> R {
+    with_wide(&WIDE_B, x.len(), |w| {
+        widen_into(ty, x, w, threads);
+        f(w)
+    })
+}
+
+/// Elements one task of [`widen_into`] converts.
+const WIDEN_CHUNK: usize = 1 << 18;
+
+/// `x` widened to f32 into `out` (as long), in chunks across the pool when `threads` > 1.
+fn widen_into(ty: Half, x: &[u16], out: &mut [f32], threads: usize) {
+    let one = |x: &[u16], out: &mut [f32]| {
+        if ty == Half::F16 {
+            crate::rowsum::widen_f16(x, out);
+        } else {
+            for (o, &h) in out.iter_mut().zip(x) {
+                *o = ty.to_f32(h);
+            }
+        }
+    };
+    let tasks = x.len().div_ceil(WIDEN_CHUNK);
+    if threads <= 1 || tasks <= 1 {
+        return one(x, out);
+    }
+    let (n, base) = (x.len().min(out.len()), out.as_mut_ptr() as usize);
+    crate::pool::parallel_for(tasks, &|t| {
+        let lo = (t * WIDEN_CHUNK).min(n);
+        let hi = (lo + WIDEN_CHUNK).min(n);
+        // SAFETY: the tasks' ranges [lo, hi) are disjoint and inside `out`, which outlives
+        // the parallel loop.
+        let o = unsafe { std::slice::from_raw_parts_mut((base as *mut f32).add(lo), hi - lo) };
+        one(&x[lo..hi], o);
+    });
 }
 
 /// `x` widened to f32 (exact): bf16 by a shift, f16 with F16C's `vcvtph2ps` where the
@@ -558,6 +634,31 @@ mod tests {
                     "{ty:?} {:#010x}: {h:#06x} != {want:#06x}",
                     v.to_bits()
                 );
+            }
+        }
+    }
+
+    /// Widening across the pool (several chunks, a short last one) and into kept scratch
+    /// gives every element's exact value, twice in a row (the second call reuses the
+    /// memory the first grew).
+    #[test]
+    fn widening_in_chunks_is_exact() {
+        let n = 2 * WIDEN_CHUNK + 1234;
+        let x: Vec<u16> = (0..n)
+            .map(|i| (i as u32).wrapping_mul(40503) as u16)
+            .collect();
+        for ty in [Half::Bf16, Half::F16] {
+            for _ in 0..2 {
+                with_widened(ty, &x, 4, |w| {
+                    assert_eq!(w.len(), n);
+                    for (&h, &v) in x.iter().zip(w) {
+                        let want = ty.to_f32(h);
+                        assert!(
+                            v.to_bits() == want.to_bits() || v.is_nan() && want.is_nan(),
+                            "{ty:?} {h:#06x}: {v} != {want}"
+                        );
+                    }
+                });
             }
         }
     }

@@ -287,23 +287,14 @@ impl Programs {
                 }
                 Ok(())
             }
-            // Mixed f32 x bf16 / f16: the narrow operand widened (exactly) for the f32 GEMM.
+            // Mixed f32 x bf16 / f16: the narrow operand widened (exactly) for the f32 GEMM,
+            // as laid out (strides and leading dimensions unchanged), into kept scratch
+            // memory (`oxla_kernels::with_widened`).
             (l, r, PrimitiveType::F32) if l == PrimitiveType::F32 || r == PrimitiveType::F32 => {
-                let widen = |t: PrimitiveType, p: *const u8, len: usize| {
-                    let ty = match t {
-                        PrimitiveType::BF16 => oxla_kernels::Half::Bf16,
-                        _ => oxla_kernels::Half::F16,
-                    };
-                    // SAFETY: the operand holds `len` elements of type `t` (checked at
-                    // compile time).
-                    oxla_kernels::widen(ty, unsafe { std::slice::from_raw_parts(p.cast(), len) })
+                let half = |t: PrimitiveType| match t {
+                    PrimitiveType::BF16 => oxla_kernels::Half::Bf16,
+                    _ => oxla_kernels::Half::F16,
                 };
-                // Widened as laid out (strides and leading dimensions unchanged).
-                let (na, nb) = (g.span_a(), g.span_b());
-                let wa = (l != PrimitiveType::F32).then(|| widen(l, a.0, na));
-                let wb = (r != PrimitiveType::F32).then(|| widen(r, b.0, nb));
-                let a = wa.as_ref().map_or(a, |w| SendPtr(w.as_ptr().cast::<u8>()));
-                let b = wb.as_ref().map_or(b, |w| SendPtr(w.as_ptr().cast::<u8>()));
                 let f32s = GemmDims {
                     types: oxla_passes::plan::GemmTypes {
                         lhs: PrimitiveType::F32,
@@ -312,7 +303,23 @@ impl Programs {
                     },
                     ..*g
                 };
-                self.gemm::<f32>(&f32s, a, b, c, name, then, None)
+                let (na, nb) = (g.span_a(), g.span_b());
+                let wide = |w: &[f32]| SendPtr(w.as_ptr().cast::<u8>());
+                if l != PrimitiveType::F32 {
+                    // SAFETY: A holds `na` elements of type `l` (checked at compile time).
+                    let x = unsafe { std::slice::from_raw_parts(a.0.cast::<u16>(), na) };
+                    oxla_kernels::with_widened(half(l), x, self.threads, |w| {
+                        self.gemm::<f32>(&f32s, wide(w), b, c, name, then, None)
+                    })
+                } else if r != PrimitiveType::F32 {
+                    // SAFETY: B holds `nb` elements of type `r` (checked at compile time).
+                    let x = unsafe { std::slice::from_raw_parts(b.0.cast::<u16>(), nb) };
+                    oxla_kernels::with_widened(half(r), x, self.threads, |w| {
+                        self.gemm::<f32>(&f32s, a, wide(w), c, name, then, None)
+                    })
+                } else {
+                    self.gemm::<f32>(&f32s, a, b, c, name, then, None)
+                }
             }
             _ => self.gemm_narrow(g, a, b, c, name, then),
         }
