@@ -324,8 +324,9 @@ pub fn fuse(module: &mut HloModule) -> Result<bool> {
                 let members = size.entry(root).or_insert(1);
                 let (has_cx, has_exp) = kinds.get(&root).copied().unwrap_or_default();
                 let (p_cx, p_exp) = kind(producer);
+                let mixes = p_cx && has_exp || p_exp && has_cx;
                 if fusible_producer(producer)
-                    && !(p_cx && has_exp || p_exp && has_cx)
+                    && !mixes
                     && !recomputed(producer, loop_elements)
                     && !minor_transpose(producer)
                     && all_users_here

@@ -501,7 +501,7 @@ impl<const FMA: bool> Lanes for Scalar<FMA> {
     }
     #[inline(always)]
     fn not_le(self, b: Self) -> bool {
-        !(self.0 <= b.0)
+        self.0 > b.0 || self.0.is_nan() || b.0.is_nan()
     }
     #[inline(always)]
     fn trunc_index(self, max: i32) -> Self {
