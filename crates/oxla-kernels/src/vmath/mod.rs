@@ -859,9 +859,10 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn permute8(self, table: &[f32; 8]) -> Self {
             unsafe {
-                // Only the low 8 entries are indexed; the upper half repeats them.
-                let t = _mm256_loadu_ps(table.as_ptr());
-                let t = _mm512_insertf32x8::<1>(_mm512_castps256_ps512(t), t);
+                // Only the low 8 entries are indexed (indices 0..8), so the upper half may be
+                // anything: no insert (AVX512DQ's, which a caller compiled for AVX512F alone
+                // called out of line, a third of ew_erf's time).
+                let t = _mm512_castps256_ps512(_mm256_loadu_ps(table.as_ptr()));
                 let i = _mm512_and_si512(_mm512_castps_si512(self.0), _mm512_set1_epi32(7));
                 Z(_mm512_permutexvar_ps(i, t))
             }
