@@ -174,6 +174,14 @@ pub fn assign_buffers(c: &HloComputation) -> BufferAssignment {
                 owner[i] = owner[o.index()];
                 Slot::Alias(o)
             }
+            // So does a scatter of one operand (its update-only kernel skips the copy).
+            Op::Scatter { .. }
+                if ins.operands.len() == 3 && updates_in_place(c, &ins.operands, &uses, &slots) =>
+            {
+                let o = ins.operands[0];
+                owner[i] = owner[o.index()];
+                Slot::Alias(o)
+            }
             op => match aliases(op, c, &ins.operands, &ins.shape) {
                 Some(o) => {
                     owner[i] = owner[o.index()];

@@ -7,7 +7,7 @@
 //!
 //! - [`Pipeline::with_fusion`]: the compiler's pipeline (layout assignment, call inlining,
 //!   unrolling of short counted loops,
-//!   simplification, constant folding, CSE, DCE, convolution and dot canonicalization,
+//!   simplification, element-wise ops sunk below in-place updates, constant folding, CSE, DCE, convolution and dot canonicalization,
 //!   fusion, multi-output fusion, horizontal fusion, and last [`plan_execution`]), run to a fixed point by
 //!   [`Pipeline::run`]; [`Pipeline::standard`] is the cleanup subset.
 //! - [`plan::decide`]: the execution plan of one instruction (an [`oxla_hlo::ExecPlan`]): how
@@ -36,6 +36,7 @@ pub mod plan;
 mod rewrite;
 pub mod row_groups;
 mod simplify;
+mod sink_updates;
 mod unroll;
 
 use oxla_hlo::{HloModule, Result};
@@ -55,6 +56,7 @@ pub use multi_output::fuse_multi_output;
 pub use partition::{partition_manual, partition_spmd};
 pub use plan::plan_execution;
 pub use simplify::simplify;
+pub use sink_updates::sink_updates;
 pub use unroll::unroll_loops;
 
 /// Receives `(pass name, module text)`.
@@ -99,6 +101,7 @@ impl Pipeline {
         p.passes.insert(0, ("layout-assignment", assign_layouts));
         p.passes.insert(1, ("call-inlining", inline_calls));
         p.passes.insert(2, ("loop-unrolling", unroll_loops));
+        p.passes.push(("sink-updates", sink_updates));
         p.passes
             .push(("convolution-canonicalization", canonicalize_convolutions));
         p.passes.push(("convolution-to-gemm", convolution_to_gemm));

@@ -518,13 +518,17 @@ impl<'m> Builder<'m> {
                 {
                     stack.extend(c.instr(ins.operands[0]).operands.get(index).copied())
                 }
-                _ => {
-                    if matches!(ba.slots[id.index()], Slot::Arena { .. })
-                        && (owned_root || in_place.contains(&id.index()))
-                    {
+                _ => match ba.slots[id.index()] {
+                    Slot::Arena { .. } if owned_root || in_place.contains(&id.index()) => {
                         to_owned[id.index()] = true;
                     }
-                }
+                    // A result updated in place from an arena value (`x * 2` then a scatter
+                    // into it): that value is computed into owned memory, which the update
+                    // then writes (`may_update_in_place`), instead of the result being
+                    // copied out of the arena.
+                    Slot::Alias(o) if owned_root && in_place.contains(&id.index()) => stack.push(o),
+                    _ => {}
+                },
             }
         }
         let mut step_of = vec![None; c.instructions.len()];

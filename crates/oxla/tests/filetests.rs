@@ -84,6 +84,7 @@ fn pass_by_name(name: &str) -> Option<PassFn> {
         "horizontal-fusion" => fuse_scalars,
         "multi-output-fusion" => fuse_multi_output,
         "unroll" | "loop-unrolling" => unroll_loops,
+        "sink-updates" => sink_updates,
         "layout" | "layout-assignment" => assign_layouts,
         "plan" | "execution-plan" => plan_execution,
         "spmd" | "spmd-partitioning" => partition_spmd,

@@ -222,6 +222,15 @@ impl Programs {
     ) -> bool {
         match (&vals[ins.operands[0].index()], kind) {
             (V::Arr { keep: None, .. }, InPlace::Arena) => true,
+            // An arena value computed into owned memory because the update's result is the
+            // program's (`Builder::program`'s `to_owned`): ours while nothing else holds it.
+            (V::Arr { keep: Some(k), .. }, InPlace::Arena) => {
+                let mine = held_only_by(k, 1);
+                if mine {
+                    k.written();
+                }
+                mine
+            }
             (V::Arr { keep: Some(k), .. }, InPlace::Owned { holders }) => {
                 let mine = held_only_by(k, holders);
                 if mine {
