@@ -10,18 +10,47 @@
 //! instructions in all), and only bodies and conditions without side effects, random
 //! numbers, or computations of their own to run (loops, calls, fusions, custom calls): a
 //! copy then means exactly what the iteration meant.
+//!
+//! A longer counted loop with a small body is unrolled in part: its body becomes
+//! [`partial_factor`] copies of itself (the condition, still `i < N`, then runs once per
+//! group), after the trip count's remainder runs as copies before the loop. A loop whose
+//! iteration is a few scalar operations (`fori_loop` over a scalar state) spent most of its
+//! time in the runtime's per-iteration dispatch; a loop of element-wise passes over an array
+//! (Newton iterations) fuses a group's passes into one.
 
 use std::collections::HashSet;
 
 use oxla_hlo::{
-    BinaryOp, ComparisonDirection, ComparisonType, HloComputation, HloInstruction, HloModule,
-    InstrId, Op, Result,
+    BinaryOp, ComparisonDirection, ComparisonType, ComputationId, HloComputation, HloInstruction,
+    HloModule, InstrId, Op, Result,
 };
 
 /// Most iterations unrolled.
 const MAX_TRIPS: i64 = 8;
 /// Most body instructions the copies add in all.
 const MAX_COPIED: usize = 1024;
+/// Most body instructions of a loop unrolled in part.
+const MAX_PARTIAL_BODY: usize = 64;
+
+/// Copies of the body in one iteration of a loop unrolled in part, for a body of `len`
+/// instructions: eight of a short one, four of a longer one.
+fn partial_factor(len: usize) -> i64 {
+    if len <= 32 {
+        8
+    } else {
+        4
+    }
+}
+
+/// How a counted loop is unrolled.
+#[derive(Clone, Copy)]
+enum Unroll {
+    /// Into this many copies of its body.
+    Full(i64),
+    /// The remainder of `trips` over `by` as copies before the loop, whose body becomes `by`
+    /// copies.
+    Partial { trips: i64, by: i64 },
+}
 
 /// The integer value of a scalar constant.
 fn int_constant(ins: &HloInstruction) -> Option<i64> {
@@ -109,9 +138,9 @@ fn plain(c: &HloComputation) -> bool {
     })
 }
 
-/// How many times `w` (a `while` of computation `c`) runs its body, where it is a short
-/// counted loop that may be unrolled.
-fn trips(module: &HloModule, c: &HloComputation, w: &HloInstruction) -> Option<i64> {
+/// How `w` (a `while` of computation `c`) is unrolled, where it is a counted loop that may
+/// be: in full where it is short, in part where its body is small.
+fn trips(module: &HloModule, c: &HloComputation, w: &HloInstruction) -> Option<Unroll> {
     let [cond, body] = w.called[..] else {
         return None;
     };
@@ -134,8 +163,20 @@ fn trips(module: &HloModule, c: &HloComputation, w: &HloInstruction) -> Option<i
         return None;
     }
     let trips = n.saturating_sub(start).max(0);
-    let copied = (trips as usize).saturating_mul(body.instructions.len());
-    (trips <= MAX_TRIPS && copied <= MAX_COPIED).then_some(trips)
+    let len = body.instructions.len();
+    let copied = (trips as usize).saturating_mul(len);
+    if trips <= MAX_TRIPS && copied <= MAX_COPIED {
+        return Some(Unroll::Full(trips));
+    }
+    // Not a body that updates a carried array in place: the runtime's loop updates a state
+    // element in place once per iteration, and a copy after the first would copy it.
+    let updates = body
+        .instructions
+        .iter()
+        .any(|i| matches!(i.op, Op::DynamicUpdateSlice | Op::Scatter { .. }));
+    let by = partial_factor(len);
+    (len <= MAX_PARTIAL_BODY && !updates && trips >= 2 * by)
+        .then_some(Unroll::Partial { trips, by })
 }
 
 pub fn unroll_loops(module: &mut HloModule) -> Result<bool> {
@@ -146,9 +187,12 @@ pub fn unroll_loops(module: &mut HloModule) -> Result<bool> {
         .iter()
         .flat_map(|c| c.instructions.iter().map(|i| i.name.clone()))
         .collect();
+    // Bodies of loops unrolled in part, appended to the module after the walk.
+    let mut bodies: Vec<HloComputation> = Vec::new();
+    let first_new = module.computations.len();
     for ci in 0..module.computations.len() {
         let c = &module.computations[ci];
-        let plan: Vec<Option<i64>> = c
+        let plan: Vec<Option<Unroll>> = c
             .instructions
             .iter()
             .map(|ins| match ins.op {
@@ -164,7 +208,7 @@ pub fn unroll_loops(module: &mut HloModule) -> Result<bool> {
         let mut map: Vec<InstrId> = Vec::with_capacity(c.instructions.len());
         for (i, ins) in c.instructions.iter().enumerate() {
             let operands: Vec<InstrId> = ins.operands.iter().map(|o| map[o.index()]).collect();
-            let Some(trips) = plan[i] else {
+            let Some(unroll) = plan[i] else {
                 let mut n = ins.clone();
                 n.operands = operands;
                 out.push(n);
@@ -172,11 +216,25 @@ pub fn unroll_loops(module: &mut HloModule) -> Result<bool> {
                 continue;
             };
             let body = module.computation(ins.called[1]);
+            let (before, by) = match unroll {
+                Unroll::Full(trips) => (trips, None),
+                Unroll::Partial { trips, by } => (trips % by, Some(by)),
+            };
             // The state entering the next iteration.
             let mut state = operands[0];
-            for t in 0..trips {
+            for t in 0..before {
                 let prefix = format!("{}.unrolled{t}", ins.name);
                 state = crate::rewrite::copy_callee(&mut out, body, &[state], &prefix, &mut names);
+            }
+            if let Some(by) = by {
+                let id = ComputationId((first_new + bodies.len()) as u32);
+                bodies.push(unrolled_body(body, by, &mut names));
+                let mut w = ins.clone();
+                w.operands = vec![state];
+                w.called[1] = id;
+                w.plan = None;
+                out.push(w);
+                state = InstrId(out.len() as u32 - 1);
             }
             map.push(state);
         }
@@ -187,8 +245,41 @@ pub fn unroll_loops(module: &mut HloModule) -> Result<bool> {
         }
         c.root = map[c.root.index()];
     }
+    module.computations.extend(bodies);
     if changed {
         crate::dce::dce(module)?;
     }
     Ok(changed)
+}
+
+/// `by` copies of loop body `body`, one after another, as a new body (named after it).
+fn unrolled_body(body: &HloComputation, by: i64, names: &mut HashSet<String>) -> HloComputation {
+    let p = body.instr(body.parameters[0]);
+    let mut param = p.clone();
+    param.name = fresh(names, &format!("{}.by{by}", p.name));
+    param.plan = None;
+    let mut instructions = vec![param];
+    let mut state = InstrId(0);
+    for t in 0..by {
+        let prefix = format!("{}.by{by}.{t}", body.name);
+        state = crate::rewrite::copy_callee(&mut instructions, body, &[state], &prefix, names);
+    }
+    HloComputation {
+        name: fresh(names, &format!("{}.by{by}", body.name)),
+        instructions,
+        parameters: vec![InstrId(0)],
+        root: state,
+    }
+}
+
+/// `stem`, or `stem.k` for the first `k` that makes it new to `names` (which then holds it).
+fn fresh(names: &mut HashSet<String>, stem: &str) -> String {
+    let mut name = stem.to_string();
+    let mut k = 1;
+    while names.contains(&name) {
+        k += 1;
+        name = format!("{stem}.{k}");
+    }
+    names.insert(name.clone());
+    name
 }
