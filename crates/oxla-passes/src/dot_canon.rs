@@ -265,11 +265,11 @@ fn fold_operand_transposes(c: &mut HloComputation) -> bool {
     changed
 }
 
-/// Folds exact widening converts feeding both operands of a large dot into the dot:
+/// Folds exact widening converts feeding the operands of a large dot into the dot:
 /// `dot(convert(a), convert(b))` with bf16 (or f16) `a` and `b` converted to f32, or 8-bit
 /// integers converted to s32, becomes `dot(a, b)` with the same result type, where that
 /// narrow dot is one the GEMM kernels take (`GemmTypes::supported`) and large enough for
-/// them. The conversions are exact, so the dot computes the same products and sums (f32
+/// them; so does `dot(x, convert(b))` of an f32 `x` (the mixed f32 x bf16 / f16 product). The conversions are exact, so the dot computes the same products and sums (f32
 /// or wrapping s32 accumulation either way); the GEMM then reads the narrow operands
 /// (half or a quarter of the bytes) instead of a loop kernel first writing them widened.
 /// A convert with other users stays for them (DCE removes it otherwise).
@@ -297,9 +297,20 @@ fn fold_widening_converts(c: &mut HloComputation) -> bool {
             );
             exact.then_some((src, t))
         };
-        let (Some((a, ta)), Some((b, tb))) = (source(0), source(1)) else {
+        // One side converted is folded too where the mixed product is one the kernels
+        // take (f32 x bf16 / f16: JAX converts the narrow operand itself before the dot).
+        let (sa, sb) = (source(0), source(1));
+        if sa.is_none() && sb.is_none() {
             continue;
+        }
+        let as_is = |k: usize| {
+            let o = dot.operands[k];
+            (o, c.instr(o).shape.element_type())
         };
+        let ((a, ta), (b, tb)) = (
+            sa.unwrap_or_else(|| as_is(0)),
+            sb.unwrap_or_else(|| as_is(1)),
+        );
         let types = GemmTypes {
             lhs: ta,
             rhs: tb,

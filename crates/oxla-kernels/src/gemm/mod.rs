@@ -22,6 +22,7 @@ mod avx2_int8;
 mod avx512_narrow;
 mod ceiling;
 mod driver;
+mod few_rows;
 mod gemv;
 mod kernels;
 mod narrow;
@@ -31,6 +32,7 @@ mod transpose;
 pub use ceiling::{sgemm_kernel_ceiling, sgemm_kernel_ceiling_rounds, KernelCeiling};
 pub use driver::Epilogue;
 use driver::Scalar;
+pub use few_rows::{sgemm_bf16_few_rows, FEW_ROWS_MAX};
 pub use narrow::{
     hgemm_batched, hgemm_batched_with, hgemm_reference, igemm_batched, igemm_batched_with,
     igemm_reference, narrow_into, widen, with_widened, Half, Int8,

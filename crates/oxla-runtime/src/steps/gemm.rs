@@ -311,6 +311,47 @@ impl Programs {
                     oxla_kernels::with_widened(half(l), x, self.threads, |w| {
                         self.gemm::<f32>(&f32s, wide(w), b, c, name, then, None)
                     })
+                } else if r == PrimitiveType::BF16
+                    && !g.trans_b
+                    && g.m <= oxla_kernels::FEW_ROWS_MAX
+                {
+                    // Few rows times bf16 B: B streamed and widened in registers
+                    // (`gemm/few_rows.rs`), one matrix of the batch at a time, then the
+                    // epilogue over all rows.
+                    for t in 0..g.batch {
+                        // SAFETY: shapes were checked at compile time: A and B span these
+                        // elements (f32, bf16), C is [batch, m, n] f32.
+                        let (sa, sb, sc) = unsafe {
+                            (
+                                std::slice::from_raw_parts(
+                                    a.0.cast::<f32>().add(t * g.stride_a),
+                                    na - t * g.stride_a,
+                                ),
+                                std::slice::from_raw_parts(
+                                    b.0.cast::<u16>().add(t * g.stride_b),
+                                    nb - t * g.stride_b,
+                                ),
+                                std::slice::from_raw_parts_mut(
+                                    c.0.cast::<f32>().add(t * g.m * g.n),
+                                    g.m * g.n,
+                                ),
+                            )
+                        };
+                        oxla_kernels::sgemm_bf16_few_rows(
+                            (g.m, g.n, g.k),
+                            sa,
+                            (g.lda, g.trans_a),
+                            sb,
+                            g.ldb,
+                            sc,
+                            g.n,
+                            self.threads,
+                        );
+                    }
+                    if let Some(then) = then {
+                        self.for_rows(g.m, g.n, then);
+                    }
+                    Ok(())
                 } else if r != PrimitiveType::F32 {
                     // SAFETY: B holds `nb` elements of type `r` (checked at compile time).
                     let x = unsafe { std::slice::from_raw_parts(b.0.cast::<u16>(), nb) };
