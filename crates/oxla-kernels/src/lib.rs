@@ -81,7 +81,7 @@ pub use gemm::{
     hgemm_batched_with, hgemm_reference, igemm_batched, igemm_batched_with, igemm_reference,
     narrow_into, sgemm, sgemm_batched, sgemm_batched_with, sgemm_bf16_few_rows, sgemm_ex,
     sgemm_ex_with, sgemm_pack_b, sgemm_pack_b_with, sgemm_prepacked, sgemm_then, sgemm_then_with,
-    sgemm_with, widen, with_widened, Batch, Epilogue, GemmArgs, Half, Int8, Isa, KernelCeiling,
-    KernelError, PackedB, FEW_ROWS_MAX,
+    sgemm_with, widen, with_sums, with_widened, Batch, Epilogue, GemmArgs, Half, Int8, Isa,
+    KernelCeiling, KernelError, PackedB, FEW_ROWS_MAX,
 };
 pub use gemm::{sgemm_kernel_ceiling, sgemm_kernel_ceiling_rounds};

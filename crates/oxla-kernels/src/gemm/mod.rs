@@ -35,7 +35,7 @@ use driver::Scalar;
 pub use few_rows::{sgemm_bf16_few_rows, FEW_ROWS_MAX};
 pub use narrow::{
     hgemm_batched, hgemm_batched_with, hgemm_reference, igemm_batched, igemm_batched_with,
-    igemm_reference, narrow_into, widen, with_widened, Half, Int8,
+    igemm_reference, narrow_into, widen, with_sums, with_widened, Half, Int8,
 };
 
 /// Which microkernel to run.

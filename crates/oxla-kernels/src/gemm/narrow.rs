@@ -302,6 +302,15 @@ thread_local! {
     /// on every call (a 2-core Zen 3 KVM), more than the product itself.
     static WIDE_A: Cell<AlignedBuf> = Cell::default();
     static WIDE_B: Cell<AlignedBuf> = Cell::default();
+    /// A narrow product's f32 sums before they are rounded to its type ([`with_sums`]).
+    static SUMS: Cell<AlignedBuf> = Cell::default();
+}
+
+/// `f` of this thread's kept f32 scratch memory of `len` elements (what an earlier call
+/// left there, or zeros): a bf16 / f16 product's f32 sums before rounding, which a fresh
+/// allocation faulted in on every call (4 MiB for a 1024^2 result, about 2 ms).
+pub fn with_sums<R>(len: usize, f: impl FnOnce(&mut [f32]) -> R) -> R {
+    with_wide(&SUMS, len, f)
 }
 
 /// Widened operands larger than this are freed after the product, not kept.

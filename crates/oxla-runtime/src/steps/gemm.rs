@@ -427,9 +427,8 @@ impl Programs {
                         let sc = unsafe { std::slice::from_raw_parts_mut(c.0.cast::<f32>(), nc) };
                         oxla_kernels::hgemm_batched(ty, &args, &batch, sa, sb, sc)
                     }
-                    Some(out) => {
-                        let mut acc = vec![0f32; nc];
-                        oxla_kernels::hgemm_batched(ty, &args, &batch, sa, sb, &mut acc).map(|()| {
+                    Some(out) => oxla_kernels::with_sums(nc, |acc| {
+                        oxla_kernels::hgemm_batched(ty, &args, &batch, sa, sb, acc).map(|()| {
                             // Rounded to the narrow type a range of rows at a time, across
                             // the pool (a serial pass over 256 x 4096 took as long as the
                             // product on 16 cores).
@@ -446,7 +445,7 @@ impl Programs {
                                 oxla_kernels::narrow_into(out, &acc[r0 * n..r1 * n], sc);
                             });
                         })
-                    }
+                    }),
                     None => Err(oxla_kernels::KernelError(format!(
                         "gemm: no kernel for {:?}",
                         g.types
