@@ -107,35 +107,27 @@ unsafe fn columns(
     unsafe { columns_body(a, mk, b, ldb, c, ldc, cols) }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2,fma")]
-unsafe fn columns_avx512(
-    a: &[f32],
-    mk: (usize, usize),
-    b: &[u16],
-    ldb: usize,
-    c: SyncPtr<f32>,
-    ldc: usize,
-    cols: (usize, usize),
-) {
-    // SAFETY: the caller's promise.
-    unsafe { columns_body(a, mk, b, ldb, c, ldc, cols) }
+/// [`columns_body`] compiled for an instruction set: `unsafe fn $name` enabling `$features`.
+macro_rules! columns_for {
+    ($name:ident, $features:literal) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        unsafe fn $name(
+            a: &[f32],
+            mk: (usize, usize),
+            b: &[u16],
+            ldb: usize,
+            c: SyncPtr<f32>,
+            ldc: usize,
+            cols: (usize, usize),
+        ) {
+            // SAFETY: the caller's promise (`columns`').
+            unsafe { columns_body(a, mk, b, ldb, c, ldc, cols) }
+        }
+    };
 }
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn columns_avx2(
-    a: &[f32],
-    mk: (usize, usize),
-    b: &[u16],
-    ldb: usize,
-    c: SyncPtr<f32>,
-    ldc: usize,
-    cols: (usize, usize),
-) {
-    // SAFETY: the caller's promise.
-    unsafe { columns_body(a, mk, b, ldb, c, ldc, cols) }
-}
+columns_for!(columns_avx512, "avx512f,avx2,fma");
+columns_for!(columns_avx2, "avx2,fma");
 
 #[inline(always)]
 unsafe fn columns_body(
