@@ -169,11 +169,21 @@ fn trips(module: &HloModule, c: &HloComputation, w: &HloInstruction) -> Option<U
         return Some(Unroll::Full(trips));
     }
     // Not a body that updates a carried array in place: the runtime's loop updates a state
-    // element in place once per iteration, and a copy after the first would copy it.
-    let updates = body
-        .instructions
-        .iter()
-        .any(|i| matches!(i.op, Op::DynamicUpdateSlice | Op::Scatter { .. }));
+    // element in place once per iteration, and a copy after the first would copy it. Nor
+    // one with a dense product or transform, whose iteration outweighs its dispatch (and
+    // whose loop-invariant operands the runtime's loop packs once: while_tanh_matmul's
+    // copies outside the loop packed its weights every time).
+    let updates = body.instructions.iter().any(|i| {
+        matches!(
+            i.op,
+            Op::DynamicUpdateSlice
+                | Op::Scatter { .. }
+                | Op::Dot { .. }
+                | Op::Convolution { .. }
+                | Op::Fft { .. }
+                | Op::Sort { .. }
+        )
+    });
     let by = partial_factor(len);
     (len <= MAX_PARTIAL_BODY && !updates && trips >= 2 * by)
         .then_some(Unroll::Partial { trips, by })
