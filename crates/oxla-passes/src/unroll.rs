@@ -11,7 +11,7 @@
 //! numbers, or computations of their own to run (loops, calls, fusions, custom calls): a
 //! copy then means exactly what the iteration meant.
 //!
-//! A longer counted loop with a small body is unrolled in part: its body becomes
+//! A longer counted loop with a small element-wise body is unrolled in part: its body becomes
 //! [`partial_factor`] copies of itself (the condition, still `i < N`, then runs once per
 //! group), after the trip count's remainder runs as copies before the loop. A loop whose
 //! iteration is a few scalar operations (`fori_loop` over a scalar state) spent most of its
@@ -168,24 +168,32 @@ fn trips(module: &HloModule, c: &HloComputation, w: &HloInstruction) -> Option<U
     if trips <= MAX_TRIPS && copied <= MAX_COPIED {
         return Some(Unroll::Full(trips));
     }
-    // Not a body that updates a carried array in place: the runtime's loop updates a state
-    // element in place once per iteration, and a copy after the first would copy it. Nor
-    // one with a dense product or transform, whose iteration outweighs its dispatch (and
-    // whose loop-invariant operands the runtime's loop packs once: while_tanh_matmul's
-    // copies outside the loop packed its weights every time).
-    let updates = body.instructions.iter().any(|i| {
-        matches!(
-            i.op,
-            Op::DynamicUpdateSlice
-                | Op::Scatter { .. }
-                | Op::Dot { .. }
-                | Op::Convolution { .. }
-                | Op::Fft { .. }
-                | Op::Sort { .. }
-        )
+    // Only a body of element-wise work on its state (and scalars broadcast): each copy
+    // reads the previous one's values at their own positions. A body that reads a value at
+    // two positions (a roll's slices beside the value itself) would, fused across eight
+    // copies, recompute the first copy 2^8 times per element (while_vec16: compile 3 ms ->
+    // 8 s, run 0.32 -> 20 ms); an in-place update of a carried array would be copied after
+    // the first; a dense product outweighs its dispatch anyway.
+    let pointwise = body.instructions.iter().all(|i| {
+        i.op.is_elementwise_compute()
+            || matches!(
+                i.op,
+                Op::Parameter { .. }
+                    | Op::GetTupleElement { .. }
+                    | Op::Tuple
+                    | Op::Constant(_)
+                    | Op::Iota { .. }
+            )
+            || matches!(i.op, Op::Broadcast { .. })
+                && i.operands.iter().all(|&o| {
+                    body.instr(o)
+                        .shape
+                        .as_array()
+                        .is_some_and(|a| a.rank() == 0)
+                })
     });
     let by = partial_factor(len);
-    (len <= MAX_PARTIAL_BODY && !updates && trips >= 2 * by)
+    (len <= MAX_PARTIAL_BODY && pointwise && trips >= 2 * by)
         .then_some(Unroll::Partial { trips, by })
 }
 
