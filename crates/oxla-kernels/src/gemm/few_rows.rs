@@ -239,10 +239,10 @@ unsafe fn block<const R: usize>(a: &[f32], b: &[u16], blk: &Block, c: *mut f32) 
         acc.copy_from_slice(unsafe { std::slice::from_raw_parts(c.add(r * ldc), NB) });
     }
     for p in p0..p0 + kc {
-        let row: &[u16; NB] = b[p * ldb + j..p * ldb + j + NB]
-            .try_into()
-            .expect("a block of NB columns");
-        let bw: [f32; NB] = std::array::from_fn(|l| widen(row[l]));
+        let mut bw = [0f32; NB];
+        for (x, &h) in bw.iter_mut().zip(&b[p * ldb + j..p * ldb + j + NB]) {
+            *x = widen(h);
+        }
         for (r, acc) in acc.iter_mut().enumerate() {
             let x = a[r * k + p];
             for (s, &y) in acc.iter_mut().zip(&bw) {
