@@ -257,13 +257,7 @@ mod tests {
     #[test]
     fn rows_match_the_sequential_fold_bit_for_bit() {
         let sp = special();
-        let mut seed = 0x9e37_79b9u32;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
+        let mut next = crate::testutil::xorshift32(0x9e37_79b9);
         for n in [0usize, 1, 7, 8, 15, 16, 17, 63, 64, 65, 130, 1024, 1031] {
             for case in 0..12 {
                 let mut xs: Vec<f32> = (0..n)

@@ -68,3 +68,14 @@ pub(crate) fn check_binary_lanes(
         }
     }
 }
+
+/// A xorshift generator of u32s from `seed` (not zero): the tests' cheap reproducible
+/// inputs.
+pub(crate) fn xorshift32(mut seed: u32) -> impl FnMut() -> u32 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed
+    }
+}

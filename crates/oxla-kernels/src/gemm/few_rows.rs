@@ -288,13 +288,7 @@ mod tests {
 
     #[test]
     fn few_row_products_match_ordered_fused_sums() {
-        let mut seed = 0x9e37_79b9u32;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
+        let mut next = crate::testutil::xorshift32(0x9e37_79b9);
         for &(m, n, k, trans_a, threads) in &[
             (1, 40, 7, false, 1),
             (3, 33, 19, true, 2),
