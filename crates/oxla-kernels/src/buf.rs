@@ -61,6 +61,8 @@ thread_local! {
     pub(crate) static PACK_A: Cell<AlignedBuf> = Cell::default();
     /// Packed B panels, owned by the thread that called the GEMM.
     pub(crate) static PACK_B: Cell<AlignedBuf> = Cell::default();
+    /// A block of B packed by the task that multiplies by it (a GEMM of few rows).
+    pub(crate) static PACK_BLOCK: Cell<AlignedBuf> = Cell::default();
 }
 
 /// Runs `f` on this thread's buffer `key`, grown to `len` elements. The buffer is taken out

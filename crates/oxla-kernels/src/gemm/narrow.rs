@@ -685,7 +685,7 @@ mod tests {
         ty.from_f32(x)
     }
 
-    const SIZES: [(usize, usize, usize); 8] = [
+    const SIZES: [(usize, usize, usize); 9] = [
         (1, 1, 1),
         (2, 3, 5),
         (17, 33, 65),
@@ -694,6 +694,8 @@ mod tests {
         (100, 37, 200),
         (130, 70, 1100),
         (31, 200, 129),
+        // Few rows, several phases of depth and column blocks (the tiles' streaming B).
+        (70, 300, 1500),
     ];
 
     fn isas() -> Vec<Isa> {
