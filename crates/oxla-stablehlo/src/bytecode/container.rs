@@ -141,6 +141,9 @@ impl<'a> Container<'a> {
     }
 }
 
+/// What a string table entry that is not UTF-8 reads as.
+pub const NOT_UTF8: &str = "<bytes that are not UTF-8>";
+
 /// The string table: a count, then each string's size (NUL included) from the last string to
 /// the first, then the strings' bytes, which end the section.
 fn read_strings(mut c: Cursor<'_>) -> Result<Vec<&str>> {
@@ -165,8 +168,11 @@ fn read_strings(mut c: Cursor<'_>) -> Result<Vec<&str>> {
             )));
         }
         let s = &bytes[end - size..end - 1];
-        *slot = std::str::from_utf8(s)
-            .map_err(|_| malformed(data.offset() + end - size, "a UTF-8 string"))?;
+        // Names are ASCII; a string of other bytes is an attribute's opaque payload (JAX's
+        // `InspectSharding` custom call carries a native callback's address as its
+        // backend_config), which the importer never interprets: it reads as a marker, so
+        // the module still parses and the op is refused by name.
+        *slot = std::str::from_utf8(s).unwrap_or(NOT_UTF8);
         end -= size;
     }
     if end != 0 {
@@ -291,4 +297,18 @@ fn read_properties(mut c: Cursor<'_>) -> Result<Vec<Cursor<'_>>> {
         out.push(c.sub(size, "property blob bytes")?);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table of "op" and the byte 0xFF (not UTF-8): the count, the sizes (NUL included)
+    /// last to first, as prefix varints (`n << 1 | 1`), then the data.
+    #[test]
+    fn a_string_of_other_bytes_reads_as_the_marker() {
+        let table = [5u8, 5, 7, b'o', b'p', 0, 0xff, 0];
+        let strings = read_strings(Cursor::new(&table)).unwrap();
+        assert_eq!(strings, vec!["op", NOT_UTF8]);
+    }
 }
