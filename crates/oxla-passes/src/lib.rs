@@ -37,6 +37,7 @@ mod rewrite;
 pub mod row_groups;
 mod simplify;
 mod sink_updates;
+mod sub_byte_bitcasts;
 mod unroll;
 
 use oxla_hlo::{HloModule, Result};
@@ -57,6 +58,7 @@ pub use partition::{partition_manual, partition_spmd};
 pub use plan::plan_execution;
 pub use simplify::simplify;
 pub use sink_updates::sink_updates;
+pub use sub_byte_bitcasts::expand_sub_byte_bitcasts;
 pub use unroll::unroll_loops;
 
 /// Receives `(pass name, module text)`.
@@ -98,9 +100,11 @@ impl Pipeline {
     /// The standard pipeline followed by loop fusion (the form code generation takes).
     pub fn with_fusion() -> Pipeline {
         let mut p = Pipeline::standard();
-        p.passes.insert(0, ("layout-assignment", assign_layouts));
-        p.passes.insert(1, ("call-inlining", inline_calls));
-        p.passes.insert(2, ("loop-unrolling", unroll_loops));
+        p.passes
+            .insert(0, ("sub-byte-bitcasts", expand_sub_byte_bitcasts));
+        p.passes.insert(1, ("layout-assignment", assign_layouts));
+        p.passes.insert(2, ("call-inlining", inline_calls));
+        p.passes.insert(3, ("loop-unrolling", unroll_loops));
         p.passes.push(("sink-updates", sink_updates));
         p.passes
             .push(("convolution-canonicalization", canonicalize_convolutions));

@@ -334,6 +334,7 @@ impl Client {
         let mut pipeline = if options.opt_level == 0 {
             let mut p = oxla_passes::Pipeline::standard();
             p.passes = vec![
+                ("sub-byte-bitcasts", oxla_passes::expand_sub_byte_bitcasts),
                 ("layout-assignment", oxla_passes::assign_layouts),
                 ("execution-plan", oxla_passes::plan_execution),
             ];

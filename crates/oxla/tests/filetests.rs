@@ -85,6 +85,7 @@ fn pass_by_name(name: &str) -> Option<PassFn> {
         "multi-output-fusion" => fuse_multi_output,
         "unroll" | "loop-unrolling" => unroll_loops,
         "sink-updates" => sink_updates,
+        "sub-byte-bitcasts" => expand_sub_byte_bitcasts,
         "layout" | "layout-assignment" => assign_layouts,
         "plan" | "execution-plan" => plan_execution,
         "spmd" | "spmd-partitioning" => partition_spmd,
