@@ -76,3 +76,19 @@ def test_platform_dependent_picks_the_cpu_branch(oxla):
     f = jax.jit(lambda x: lax.platform_dependent(x, cpu=lambda v: v + 1.0, default=lambda v: v * 0.0))
     x = jax.device_put(np.float32(2.0), oxla)
     assert float(f(x)) == 3.0
+
+
+@pytest.mark.parametrize("shape,k,dim", [((2, 16), 3, 1), ((5, 7, 9), 4, 1), ((40,), 5, 0)])
+def test_approx_top_k_is_exact_as_on_cpu(oxla, cpu, shape, k, dim):
+    # `custom_call @ApproxTopK` (is_fallback): XLA's CPU backend sorts exactly; ties
+    # (columns 0 and 1 equal) keep the lower index first.
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    x[..., 0] = x[..., 1]
+    for f in (
+        lambda x: lax.approx_max_k(x, k, reduction_dimension=dim),
+        lambda x: lax.approx_min_k(x, k, reduction_dimension=dim),
+        lambda x: lax.approx_max_k(x, k, reduction_dimension=dim, aggregate_to_topk=False),
+    ):
+        got, want = on(oxla, f, x), on(cpu, f, x)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(np.asarray(g), np.asarray(w))

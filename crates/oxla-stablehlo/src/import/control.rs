@@ -137,6 +137,9 @@ impl Importer<'_> {
                 {
                     return Ok(Some(vec![args[0]]));
                 }
+                if target == "ApproxTopK" {
+                    return self.approx_top_k(b, op, args).map(Some);
+                }
                 let n = op.result_types.len();
                 let shape = if n == 1 {
                     result_shape(op, 0)?
@@ -178,6 +181,70 @@ impl Importer<'_> {
             _ => return Ok(None),
         };
         results.map(Some)
+    }
+
+    /// JAX's `approx_max_k` / `approx_min_k` (`custom_call @ApproxTopK`: N operands, then
+    /// their N initial values; `called_computations` the comparator of 2N scalars;
+    /// `reduction_dim` and `top_k` in `mhlo.backend_config`) as XLA's CPU backend runs it:
+    /// exactly, a stable sort of the operands together by the comparator along the
+    /// reduction dimension, then each result's first elements there (`top_k` of them when
+    /// aggregated; as many as the result type says either way).
+    fn approx_top_k(
+        &mut self,
+        b: &mut XlaBuilder,
+        op: &Operation,
+        args: &[XlaOp],
+    ) -> Result<Vec<XlaOp>> {
+        let n = op.result_types.len();
+        if n == 0 || args.len() != 2 * n {
+            return Err(Error::invalid(format!(
+                "ApproxTopK: {} operands for {n} results (operands, then their initial values)",
+                args.len()
+            )));
+        }
+        let cfg = op
+            .attr("mhlo.backend_config")
+            .ok_or_else(|| Error::invalid("ApproxTopK without mhlo.backend_config"))?;
+        let dim = cfg
+            .field("reduction_dim")
+            .and_then(Attr::as_int)
+            .ok_or_else(|| Error::invalid("ApproxTopK without an integer reduction_dim"))?
+            as i64;
+        let comparator = match op.attr("called_computations") {
+            Some(Attr::Array(a)) => match a.as_slice() {
+                [Attr::Symbol(s)] => s.clone(),
+                _ => return Err(Error::invalid("ApproxTopK: one comparator expected")),
+            },
+            _ => return Err(Error::invalid("ApproxTopK without a comparator")),
+        };
+        let cmp = self.callee(&comparator)?;
+        let rank = b.get_shape(args[0])?.rank() as i64;
+        if dim < 0 || dim >= rank {
+            return Err(Error::invalid(format!(
+                "ApproxTopK: reduction_dim {dim} of a rank-{rank} operand"
+            )));
+        }
+        let sorted = b.sort(&args[..n], &cmp, dim, true);
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let want = result_shape(op, i)?;
+            let keep = *want.dims().get(dim as usize).ok_or_else(|| {
+                Error::invalid("ApproxTopK: a result of another rank than its operand")
+            })?;
+            let v = if n == 1 {
+                sorted
+            } else {
+                b.get_tuple_element(sorted, i)
+            };
+            let have = b.get_shape(v)?.dims()[dim as usize];
+            if keep > have {
+                return Err(Error::invalid(format!(
+                    "ApproxTopK: {keep} results along dimension {dim} of {have}"
+                )));
+            }
+            out.push(b.slice_in_dim(v, 0, keep, 1, dim));
+        }
+        Ok(out)
     }
 
     /// A region with captured values threaded through one tuple parameter: the tuple holds
