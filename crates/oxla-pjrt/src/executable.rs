@@ -1,8 +1,9 @@
 //! `PJRT_LoadedExecutable` / `PJRT_Executable`: a StableHLO program (MLIR bytecode or text)
 //! imported and compiled by the runtime for the replicas × partitions and device assignment
 //! of its `CompileOptionsProto`; execution queued on the client's thread with outputs as
-//! promises; donation of the parameters the program marks (`tf.aliasing_output`,
-//! `jax.buffer_donor`) unless the caller lists them as non-donatable; serialization as the
+//! promises; donation of the parameters the program marks (`tf.aliasing_output`, and a
+//! `jax.buffer_donor` where a result of its size can take its memory, as XLA aliases) unless
+//! the caller lists them as non-donatable; serialization as the
 //! program and its options (deserializing recompiles).
 
 use std::ffi::c_char;
@@ -93,6 +94,56 @@ fn donatable(f: &oxla_stablehlo::ast::Func, i: usize) -> bool {
             .is_some_and(|a| matches!(a, oxla_stablehlo::ast::Attr::Bool(true)))
 }
 
+/// Which marked parameters execution consumes, as XLA aliases them: one with
+/// `tf.aliasing_output` always; a `jax.buffer_donor` only where a result of its (per-device)
+/// byte size is left for it (XLA's `OptimizeInputOutputBufferAlias` matches sizes, so a
+/// reshaped donor aliases too), matched in parameter order after the explicit aliases take
+/// theirs. An unmatched donor stays alive, as on XLA (`x @ x.T` with `x` donated leaves `x`
+/// usable).
+fn donors(
+    f: &oxla_stablehlo::ast::Func,
+    marked: &[bool],
+    params: &[Shape],
+    outputs: &[(PrimitiveType, Vec<i64>)],
+) -> Vec<bool> {
+    let mut free = vec![true; outputs.len()];
+    let explicit = |i: usize| {
+        f.arg_attr(i, "tf.aliasing_output")
+            .and_then(oxla_stablehlo::ast::Attr::as_int)
+    };
+    for i in 0..marked.len() {
+        if let Some(k) = explicit(i).and_then(|k| usize::try_from(k).ok()) {
+            if let Some(slot) = free.get_mut(k) {
+                *slot = false;
+            }
+        }
+    }
+    (0..marked.len())
+        .map(|i| {
+            if !marked[i] {
+                return false;
+            }
+            if explicit(i).is_some() {
+                return true;
+            }
+            let Some(Shape::Array(a)) = params.get(i) else {
+                return false;
+            };
+            let bytes =
+                |t: PrimitiveType, d: &[i64]| d.iter().product::<i64>() as usize * t.byte_size();
+            let size = bytes(a.element_type, &a.dims);
+            let hit = outputs
+                .iter()
+                .enumerate()
+                .position(|(k, (t, d))| free[k] && bytes(*t, d) == size);
+            if let Some(k) = hit {
+                free[k] = false;
+            }
+            hit.is_some()
+        })
+        .collect()
+}
+
 /// Imports and compiles `program` for `client`.
 pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) -> Result<ExecState> {
     if format != "mlir" {
@@ -110,7 +161,7 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
         .find(|f| f.name == "main")
         .or_else(|| module.funcs.first())
         .ok_or_else(|| Error::invalid("the program has no function"))?;
-    let donatable = (0..entry.args.len()).map(|i| donatable(entry, i)).collect();
+    let marked: Vec<bool> = (0..entry.args.len()).map(|i| donatable(entry, i)).collect();
     // Token arguments and results cross PJRT as `bool[0]` arrays, as JAX passes them.
     let imported = oxla_stablehlo::import_with(&module, None, true)?;
     if imported.num_check_outputs != 0 {
@@ -184,6 +235,7 @@ pub fn compile(client: &Client, format: &str, program: &[u8], options: &[u8]) ->
     };
     let mut outputs = Vec::new();
     leaves(exe.result_shape(), &mut outputs);
+    let donatable = donors(entry, &marked, exe.parameter_shapes(), &outputs);
     let output_types = outputs.iter().map(|(t, _)| types::to_pjrt(*t)).collect();
     let output_dims = outputs.iter().flat_map(|(_, d)| d.clone()).collect();
     let output_dim_sizes = outputs.iter().map(|(_, d)| d.len()).collect();

@@ -65,6 +65,19 @@ def test_donated_buffer_read_again(oxla):
         f(a)
 
 
+def test_donor_without_a_result_of_its_size_stays_alive(oxla):
+    # As XLA: a donated argument is consumed only when a result of its byte size can take
+    # its memory; `x @ x.T` of a [8, 2] x has none, a reshape has one.
+    x = jax.device_put(np.arange(16, dtype=np.float32).reshape(8, 2), oxla)
+    out = jax.jit(lambda v: v @ v.T, donate_argnums=0)(x)
+    assert not x.is_deleted()
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(x) @ np.asarray(x).T)
+    y = jax.device_put(np.arange(16, dtype=np.float32).reshape(16, 1), oxla)
+    r = jax.jit(lambda v: v.reshape(16) + 1, donate_argnums=0)(y)
+    assert y.is_deleted()
+    np.testing.assert_array_equal(np.asarray(r), np.arange(16) + 1)
+
+
 def test_device_id_out_of_range(oxla):
     with pytest.raises(Exception, match="no device with id 99"):
         oxla.client.device_from_local_hardware_id(99)
