@@ -228,7 +228,8 @@ fn expand(out: &mut Out<'_>, x: InstrId, shape: &Shape) -> Result<InstrId> {
     out.narrow(low, t)
 }
 
-/// Rewrites every bitcast-convert [`wanted`] takes.
+/// Rewrites every bitcast-convert across widths to or from a 2- or 4-bit integer, and
+/// between such signed and unsigned types (see the module docs).
 pub fn expand_sub_byte_bitcasts(module: &mut HloModule) -> Result<bool> {
     let mut changed = false;
     for c in &mut module.computations {
