@@ -232,3 +232,18 @@ fn f32_sine_and_cosine_loops_are_explained() {
         );
     }
 }
+
+/// Program seed 10111916 (`--max-dim 16`): `log(log(x))` in f64 at x = 3, where the
+/// vector log's 1-ulp error in log 3 (within its bound) becomes 14 ulp of log log 3 (the
+/// outer log's slope near 1); explained by carrying 1 ulp per op through the chain.
+#[test]
+fn an_f64_log_chain_carries_its_ulp_through() {
+    let report = one_program_with(10111916, oxla_fuzz::GenConfig::default().max_ops, 16);
+    assert!(report.findings.is_empty(), "{}", report.summary());
+    assert_eq!(
+        report.explained.values().sum::<u64>(),
+        1,
+        "{}",
+        report.summary()
+    );
+}
