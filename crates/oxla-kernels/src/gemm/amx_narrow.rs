@@ -234,7 +234,10 @@ fn pack_b<E: Plain + Default>(
                 let (pj, w) = (jp * NR, cols(jp));
                 let o = (jp - first) * panel;
                 prefetch_rows(b, (p0 + PREFETCH_ROWS) * rs + pj, rs, g);
-                if w == NR && avx2() {
+                #[cfg(target_arch = "x86_64")]
+                if w == NR && std::arch::is_x86_feature_detected!("avx2") {
+                    // (Every CPU reaching these kernels has AVX2: they need AMX or
+                    // AVX-512; checked all the same.)
                     let start = p0 * rs + pj;
                     let (t0, t1) = (o + at(p0, 0), o + at(p0, 16));
                     let need = start + (g - 1) * rs + NR;
@@ -310,16 +313,6 @@ fn pack_b<E: Plain + Default>(
     }
 }
 
-/// Whether this CPU runs AVX2 (every CPU that reaches these kernels does: they need AMX
-/// or AVX-512; checked all the same).
-#[inline(always)]
-fn avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("avx2");
-    #[cfg(not(target_arch = "x86_64"))]
-    false
-}
-
 /// One panel's 32 columns of a group of rows of B, interleaved as the tiles read them:
 /// four rows of bytes (`esz` 1) or two of 16-bit elements (`esz` 2) from `src` (rows
 /// `rs` bytes apart); columns 0-15 go to the 64 bytes at `dst0`, 16-31 to `dst1`. Each
@@ -365,11 +358,6 @@ unsafe fn interleave_panel_avx2(
             }
         }
     }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-unsafe fn interleave_panel_avx2(_: *const u8, _: usize, _: usize, _: *mut u8, _: *mut u8) {
-    unreachable!("avx2() is false off x86_64")
 }
 
 /// Rows of B ahead of the packing that [`prefetch_rows`] asks for: each group of rows
