@@ -462,20 +462,6 @@ fn within_chain_interval(p: &Program, m: &Mismatch) -> bool {
         return false;
     };
     let xs: Vec<f64> = arg.scalars().iter().map(|v| v.as_f64()).collect();
-    let step = |v: f64, up: bool| {
-        if !v.is_finite() {
-            return v;
-        }
-        if v == 0.0 {
-            return if up {
-                f64::from_bits(1)
-            } else {
-                -f64::from_bits(1)
-            };
-        }
-        let b = v.to_bits();
-        f64::from_bits(if (v > 0.0) == up { b + 1 } else { b - 1 })
-    };
     m.leaves.iter().all(|(_, d)| {
         d.pairs.iter().all(|&(i, got, _)| {
             let Some(&x) = xs.get(i) else {
@@ -483,7 +469,7 @@ fn within_chain_interval(p: &Program, m: &Mismatch) -> bool {
             };
             let (mut lo, mut hi) = (x, x);
             for f in &funcs {
-                (lo, hi) = (step(f(lo), false), step(f(hi), true));
+                (lo, hi) = (f(lo).next_down(), f(hi).next_up());
             }
             lo <= got && got <= hi
         })
