@@ -117,38 +117,67 @@ unsafe fn reduce_window_with(
     }
     let lead = r - 1;
     let positions: usize = g.size[..lead].iter().product();
-    // Each window position's input row (in floats), or None where it reads padding.
-    let mut offs: Vec<Option<usize>> = Vec::with_capacity(positions);
-    let mut o = vec![0usize; lead];
+    // Each input dimension's stride in floats (the channels' rows), and each window
+    // position's offset from its window's first position (row-major, the last dimension
+    // fastest): a pixel whose window lies inside the input reads `base + rel[i]`, so only
+    // pixels on a padded border recompute their positions one by one.
+    let mut in_stride = vec![c; lead];
+    for k in (0..lead.saturating_sub(1)).rev() {
+        in_stride[k] = in_stride[k + 1] * g.in_dims[k + 1];
+    }
+    let mut rel: Vec<usize> = Vec::with_capacity(positions);
     let mut wpos = vec![0usize; lead];
+    for _ in 0..positions {
+        rel.push(
+            (0..lead)
+                .map(|k| wpos[k] * g.dilation[k] * in_stride[k])
+                .sum(),
+        );
+        next(&mut wpos, &g.size[..lead]);
+    }
+    // Each window position's input row (in floats), or None where it reads padding.
+    let mut offs: Vec<Option<usize>> = vec![None; positions];
+    // The output pixel's coordinates, from `lo`'s once, then counted up.
+    let mut o = vec![0usize; lead];
+    let mut rest = lo / c;
+    for k in (0..lead).rev() {
+        o[k] = rest % g.out_dims[k];
+        rest /= g.out_dims[k];
+    }
     let mut e = lo;
     while e < hi {
         let (p, c0) = (e / c, e % c);
         let c1 = c.min(c0 + (hi - e));
-        let mut rest = p;
-        for k in (0..lead).rev() {
-            o[k] = rest % g.out_dims[k];
-            rest /= g.out_dims[k];
-        }
-        offs.clear();
-        wpos.iter_mut().for_each(|v| *v = 0);
-        for _ in 0..positions {
-            let mut at = Some(0usize);
-            for k in 0..lead {
-                let q = (o[k] * g.stride[k] + wpos[k] * g.dilation[k]).checked_sub(g.pad_low[k]);
-                at = match (at, q) {
-                    (Some(a), Some(q)) if q < g.in_dims[k] => Some(a * g.in_dims[k] + q),
-                    _ => None,
-                };
+        // The window's first position per dimension (before padding), and whether its
+        // last stays inside the input.
+        let mut base = 0usize;
+        let mut inside = true;
+        for k in 0..lead {
+            let first = o[k] * g.stride[k];
+            let last = first + (g.size[k] - 1) * g.dilation[k];
+            match first.checked_sub(g.pad_low[k]) {
+                Some(q) if last - g.pad_low[k] < g.in_dims[k] => base += q * in_stride[k],
+                _ => inside = false,
             }
-            offs.push(at.map(|a| a * c));
-            // The next position, the last window dimension fastest.
-            for k in (0..lead).rev() {
-                wpos[k] += 1;
-                if wpos[k] < g.size[k] {
-                    break;
+        }
+        if inside {
+            for (d, &r) in offs.iter_mut().zip(&rel) {
+                *d = Some(base + r);
+            }
+        } else {
+            wpos.iter_mut().for_each(|v| *v = 0);
+            for d in offs.iter_mut() {
+                let mut at = Some(0usize);
+                for k in 0..lead {
+                    let q =
+                        (o[k] * g.stride[k] + wpos[k] * g.dilation[k]).checked_sub(g.pad_low[k]);
+                    at = match (at, q) {
+                        (Some(a), Some(q)) if q < g.in_dims[k] => Some(a * g.in_dims[k] + q),
+                        _ => None,
+                    };
                 }
-                wpos[k] = 0;
+                *d = at.map(|a| a * c);
+                next(&mut wpos, &g.size[..lead]);
             }
         }
         // SAFETY: every offset is a row of x; pixel p's channels are in out.
@@ -167,7 +196,23 @@ unsafe fn reduce_window_with(
                 _ => pixel_scalar(op, x, dst, init, (c0, c1), &offs),
             }
         }
+        if c1 == c {
+            // The pixel is done: the next one.
+            next(&mut o, &g.out_dims[..lead]);
+        }
         e += c1 - c0;
+    }
+}
+
+/// Counts `idx` up by one in row-major order within `dims` (the last fastest, wrapping to
+/// zeros past the end).
+fn next(idx: &mut [usize], dims: &[usize]) {
+    for k in (0..idx.len()).rev() {
+        idx[k] += 1;
+        if idx[k] < dims[k] {
+            return;
+        }
+        idx[k] = 0;
     }
 }
 
