@@ -3,7 +3,8 @@
 //! call also restores its 8 KB of inputs) for each instruction set this CPU runs, the f32
 //! row max/min (`rowminmax`) over a 4096-element row, and a vector program (`vprog`: JAX's
 //! tanh GELU, 9 arithmetic steps and a tanh; the matmul benches' integer hash) over 64K
-//! elements per instruction set (elements/s = elements per second).
+//! elements per instruction set, and three bf16 programs of norms and softmax
+//! (`vprog_narrow`) over 128K (elements/s = elements per second).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -181,5 +182,80 @@ fn programs(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, vmath, rows, programs);
+/// The narrow programs of a bf16 RMSNorm's scaling (`x * r[row] * w[col]`, rows of 512),
+/// a bf16 softmax's exponential (`exp(x - m[row])`, rows of 1024) and its division
+/// (`e / s[row]`), each rounded to bf16 after every step, over 128K elements: row values
+/// splat per chunk, column values widened per chunk, bf16 in and out.
+fn narrow_programs(c: &mut Criterion) {
+    use oxla_kernels::vprog::STRIDED_BF16;
+    use VOp::*;
+    let n = 1 << 17;
+    let bf = |v: f32| (v.to_bits() >> 16) as u16;
+    let x: Vec<u16> = inputs(n).iter().map(|&v| bf(v)).collect();
+    let rows: Vec<u16> = inputs(n / 512).iter().map(|&v| bf(v.abs() + 0.5)).collect();
+    let cols: Vec<u16> = inputs(512).iter().map(|&v| bf(v)).collect();
+    let row = |input, div| Strided {
+        input,
+        div,
+        len: (n as u32) / div,
+        kind: STRIDED_BF16,
+    };
+    let rmsnorm = vec![
+        InputBf16(0),
+        row(1, 512),
+        Mul(0, 1),
+        RoundBf16(2),
+        Strided {
+            input: 2,
+            div: 1,
+            len: 512,
+            kind: STRIDED_BF16,
+        },
+        Mul(3, 4),
+        RoundBf16(5),
+        OutputBf16(6),
+    ];
+    let exp = vec![
+        InputBf16(0),
+        row(1, 1024),
+        Sub(0, 1),
+        RoundBf16(2),
+        FuncBf16(VFunc::Exp, 3),
+        OutputBf16(4),
+    ];
+    let div = vec![
+        InputBf16(0),
+        row(1, 1024),
+        Div(0, 1),
+        RoundBf16(2),
+        OutputBf16(3),
+    ];
+    let mut out = vec![0u16; n];
+    let ins = [
+        x.as_ptr().cast::<f32>(),
+        rows.as_ptr().cast::<f32>(),
+        cols.as_ptr().cast::<f32>(),
+    ];
+    let mut group = c.benchmark_group("vprog_narrow");
+    configure(&mut group, n);
+    for (label, ops) in [
+        ("rmsnorm_bf16", rmsnorm),
+        ("softmax_exp_bf16", exp),
+        ("softmax_div_bf16", div),
+    ] {
+        let prog = VProg::new(&ops).expect("the program fits");
+        for (isa, name) in isas() {
+            group.bench_function(BenchmarkId::new(format!("{label}_{name}"), n), |b| {
+                // SAFETY: the inputs hold n, n / 512 (n / 1024 read) and 512 values, the
+                // output n bf16 values.
+                b.iter(|| unsafe {
+                    prog.run_with(isa, ins.as_ptr(), black_box(out.as_mut_ptr().cast()), 0, n)
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, vmath, rows, programs, narrow_programs);
 criterion_main!(benches);

@@ -119,36 +119,58 @@ unsafe fn strided<V: Io>(
     kind: u32,
 ) -> Src {
     let (d, l) = (div.max(1) as usize, len.max(1) as usize);
-    let h = p.cast::<u16>();
-    // SAFETY (the reads below): every index is below `len`.
-    let value = |i: usize| -> f32 {
-        match kind {
-            STRIDED_BF16 => f32::from_bits((unsafe { *h.add(i) } as u32) << 16),
-            STRIDED_F16 => {
-                let mut x = [0f32];
-                unsafe { narrow::load_f16::<Portable>(x.as_mut_ptr(), h.add(i), 1) };
-                x[0]
+    /// Value `i` of the input, widened. (Functions, not closures: a closure out of line
+    /// loses its caller's target features, and widened at SSE2's width.)
+    ///
+    /// # Safety
+    /// `p` holds `i + 1` values of `kind`.
+    #[inline(always)]
+    unsafe fn value(p: *const f32, kind: u32, i: usize) -> f32 {
+        let h = p.cast::<u16>();
+        // SAFETY: as the caller promises.
+        unsafe {
+            match kind {
+                STRIDED_BF16 => f32::from_bits((*h.add(i) as u32) << 16),
+                STRIDED_F16 => {
+                    let mut x = [0f32];
+                    narrow::load_f16::<Portable>(x.as_mut_ptr(), h.add(i), 1);
+                    x[0]
+                }
+                _ => *p.add(i),
             }
-            _ => unsafe { *p.add(i) },
         }
-    };
-    // `m` values from index `i` to `dst[j..]`, widened.
-    let run = |j: usize, i: usize, m: usize| unsafe {
-        match kind {
-            STRIDED_BF16 => narrow::load_bf16(dst.add(j), h.add(i), m),
-            STRIDED_F16 => narrow::load_f16::<V>(dst.add(j), h.add(i), m),
-            _ => std::ptr::copy_nonoverlapping(p.add(i), dst.add(j), m),
+    }
+    /// `m` values of the input from index `i` to `dst[j..]`, widened.
+    ///
+    /// # Safety
+    /// `p` holds `i + m` values of `kind`, `dst` `j + m` floats.
+    #[inline(always)]
+    unsafe fn run<V: Io>(
+        p: *const f32,
+        kind: u32,
+        dst: *mut f32,
+        (j, i, m): (usize, usize, usize),
+    ) {
+        let h = p.cast::<u16>();
+        // SAFETY: as the caller promises.
+        unsafe {
+            match kind {
+                STRIDED_BF16 => narrow::load_bf16::<V>(dst.add(j), h.add(i), m),
+                STRIDED_F16 => narrow::load_f16::<V>(dst.add(j), h.add(i), m),
+                _ => std::ptr::copy_nonoverlapping(p.add(i), dst.add(j), m),
+            }
         }
-    };
+    }
+    // SAFETY (the reads below): every index is below `len`, every write below `n`.
     if d > 1 {
         let (first, last) = (c0 / d, (c0 + n - 1) / d);
         if first == last {
-            return Src::Splat(value(first % l));
+            return Src::Splat(unsafe { value(p, kind, first % l) });
         }
         let mut j = 0;
         for r in first..=last {
             let end = ((r + 1) * d - c0).min(n);
-            let v = value(r % l);
+            let v = unsafe { value(p, kind, r % l) };
             for t in j..end {
                 // SAFETY: t < n.
                 unsafe { *dst.add(t) = v };
@@ -165,7 +187,7 @@ unsafe fn strided<V: Io>(
     let (mut j, mut i) = (0, off);
     while j < n {
         let m = (l - i).min(n - j);
-        run(j, i, m);
+        unsafe { run::<V>(p, kind, dst, (j, i, m)) };
         j += m;
         i = 0;
     }
@@ -827,7 +849,7 @@ impl VProg {
                         // SAFETY: input k holds `hi` bf16 values; dst a chunk's floats.
                         unsafe {
                             let p = (*inputs.add(k as usize)).cast::<u16>().add(c0);
-                            narrow::load_bf16(dst, p, n);
+                            narrow::load_bf16::<V>(dst, p, n);
                         }
                         Src::Ptr(dst)
                     }

@@ -33,10 +33,17 @@ fn widen(h: u16) -> f32 {
 /// # Safety
 /// `src` holds `n` bf16 values, `dst` `n` floats.
 #[inline(always)]
-pub(super) unsafe fn load_bf16(dst: *mut f32, src: *const u16, n: usize) {
-    for i in 0..n {
+pub(super) unsafe fn load_bf16<V: Io>(dst: *mut f32, src: *const u16, n: usize) {
+    let mut i = 0;
+    while i + V::W <= n {
+        // SAFETY: i + W <= n.
+        unsafe { V::load_bf16(src.add(i)).store(dst.add(i)) };
+        i += V::W;
+    }
+    while i < n {
         // SAFETY: i < n.
         unsafe { *dst.add(i) = widen(*src.add(i)) };
+        i += 1;
     }
 }
 
@@ -213,9 +220,69 @@ pub(super) unsafe fn store_f16<V: Io>(dst: *mut u16, a: Src, n: usize) {
     }
 }
 
+/// `y` (`f`'s f32 results for the arguments `x`, all bf16 values, or f16 ones when `F16`)
+/// rounded to bf16 (f16), exactly as [`exact_bf16`] ([`exact_f16`]): lanes near a
+/// rounding boundary redone in f64 (see the module docs).
+#[inline(always)]
+pub(super) fn round_checked<V: Io, const F16: bool, const HW: bool>(f: VFunc, x: V, y: V) -> V {
+    let bits = |b: u32| V::splat(f32::from_bits(b));
+    let r = if F16 {
+        y.round_f16()
+    } else {
+        round_bf16::<V, HW>(y)
+    };
+    let d = if F16 {
+        // Lanes where stepping SLACK units either way rounds elsewhere.
+        let slack = bits(SLACK);
+        let lo = y.isub(slack).round_f16();
+        let hi = y.iadd(slack).round_f16();
+        lo.xor(r).or(hi.xor(r))
+    } else {
+        // bf16's rounding boundaries are the f32 values whose low 16 bits are 0x8000,
+        // in every binade: lanes within SLACK units of one, and zeros, subnormals,
+        // infinities and NaNs (whose neighbours are other kinds of value): a sound test
+        // with one rounding instead of three.
+        let low = y.iadd(bits(SLACK.wrapping_sub(0x8000))).and(bits(0xffff));
+        let near = low.cmp_u(bits(2 * SLACK), Cmp::Le);
+        let e = y.and(bits(0x7f80_0000));
+        near.or(e.ieq(bits(0))).or(e.ieq(bits(0x7f80_0000)))
+    };
+    if d.any() {
+        redo::<V, F16>(f, x, r, d)
+    } else {
+        r
+    }
+}
+
+/// [`round_checked`]'s rare lanes: `r` with each lane flagged in `d` recomputed from its
+/// argument in `x` by the f64 function (out of line, so that the check's callers, chains
+/// among them, keep their registers).
+#[cold]
+#[inline(never)]
+fn redo<V: Io, const F16: bool>(f: VFunc, x: V, r: V, d: V) -> V {
+    let (mut xs, mut rs, mut ds) = ([0f32; 16], [0f32; 16], [0f32; 16]);
+    // SAFETY: a vector is at most 16 floats.
+    unsafe {
+        x.store(xs.as_mut_ptr());
+        r.store(rs.as_mut_ptr());
+        d.store(ds.as_mut_ptr());
+    }
+    for k in 0..V::W {
+        if ds[k].to_bits() != 0 {
+            rs[k] = if F16 {
+                exact_f16(f, xs[k])
+            } else {
+                exact_bf16(f, xs[k])
+            };
+        }
+    }
+    // SAFETY: as above.
+    unsafe { V::load(rs.as_ptr()) }
+}
+
 /// `dst[i]` (holding `f`'s f32 results for the arguments `args[i]`, all bf16 values, or
 /// f16 ones when `F16`) rounded to bf16 (f16), exactly as [`exact_bf16`] ([`exact_f16`]),
-/// for `i < n` (see the module docs).
+/// for `i < n` ([`round_checked`]).
 ///
 /// # Safety
 /// `dst` and `args` hold `n` floats.
@@ -226,71 +293,25 @@ pub(super) unsafe fn fix<V: Io, const F16: bool, const HW: bool>(
     n: usize,
     f: VFunc,
 ) {
-    #[inline(always)]
-    fn round<V: Io, const F16: bool, const HW: bool>(y: V) -> V {
-        if F16 {
-            y.round_f16()
-        } else {
-            round_bf16::<V, HW>(y)
-        }
-    }
-    #[inline(always)]
-    unsafe fn at<V: Io, const F16: bool, const HW: bool>(
-        dst: *mut f32,
-        args: *const f32,
-        i: usize,
-        f: VFunc,
-    ) {
-        let bits = |b: u32| V::splat(f32::from_bits(b));
-        // SAFETY: the caller's i + W <= n.
-        let y = unsafe { V::load(dst.add(i)) };
-        let r = round::<V, F16, HW>(y);
-        // SAFETY: as above.
-        unsafe { r.store(dst.add(i)) };
-        let d = if F16 {
-            // Lanes where stepping SLACK units either way rounds elsewhere.
-            let slack = bits(SLACK);
-            let lo = round::<V, F16, HW>(y.isub(slack));
-            let hi = round::<V, F16, HW>(y.iadd(slack));
-            lo.xor(r).or(hi.xor(r))
-        } else {
-            // bf16's rounding boundaries are the f32 values whose low 16 bits are 0x8000,
-            // in every binade: lanes within SLACK units of one, and zeros, subnormals,
-            // infinities and NaNs (whose neighbours are other kinds of value): a sound test
-            // with one rounding instead of three.
-            let low = y.iadd(bits(SLACK.wrapping_sub(0x8000))).and(bits(0xffff));
-            let near = low.cmp_u(bits(2 * SLACK), Cmp::Le);
-            let e = y.and(bits(0x7f80_0000));
-            near.or(e.ieq(bits(0))).or(e.ieq(bits(0x7f80_0000)))
-        };
-        if d.any() {
-            let mut flags = [0f32; 16];
-            // SAFETY: a vector is at most 16 floats.
-            unsafe { d.store(flags.as_mut_ptr()) };
-            for (k, fl) in flags[..V::W].iter().enumerate() {
-                if fl.to_bits() != 0 {
-                    // SAFETY: i + k < n.
-                    unsafe {
-                        let x = *args.add(i + k);
-                        *dst.add(i + k) = if F16 {
-                            exact_f16(f, x)
-                        } else {
-                            exact_bf16(f, x)
-                        };
-                    }
-                }
-            }
-        }
-    }
     let mut i = 0;
     while i + V::W <= n {
         // SAFETY: i + W <= n.
-        unsafe { at::<V, F16, HW>(dst, args, i, f) };
+        unsafe {
+            let r = round_checked::<V, F16, HW>(f, V::load(args.add(i)), V::load(dst.add(i)));
+            r.store(dst.add(i));
+        }
         i += V::W;
     }
     while i < n {
         // SAFETY: i < n.
-        unsafe { at::<Portable, F16, false>(dst, args, i, f) };
+        unsafe {
+            let r = round_checked::<Portable, F16, false>(
+                f,
+                Portable::load(args.add(i)),
+                Portable::load(dst.add(i)),
+            );
+            r.store(dst.add(i));
+        }
         i += 1;
     }
 }
