@@ -63,21 +63,46 @@ pub fn row_minmax(op: MinMax, xs: &[f32]) -> f32 {
 }
 
 /// The max or min of a row of bf16 values (their bits), as f32 (a bf16 value widened, so
-/// its top 16 bits are the result's bits): the row widened a block at a time into a stack
-/// buffer and each block's result folded in order with `step` (max and min are exact and,
-/// but for which NaN, associative; a block's result is its first NaN, so the fold keeps the
-/// row's first).
+/// its top 16 bits are the result's bits): the vector kernels widen the row in registers as
+/// they read it; the portable twin widens a block at a time into a stack buffer and folds
+/// each block's result in order with `step` (max and min are exact and, but for which NaN,
+/// associative; a block's result is its first NaN, so the fold keeps the row's first).
 pub fn row_minmax_bf16(op: MinMax, xs: &[u16]) -> f32 {
-    const BLOCK: usize = 1024;
-    let mut buf = [0f32; BLOCK];
-    let mut acc = row_minmax_scalar(op, &[]);
-    for chunk in xs.chunks(BLOCK) {
-        for (d, &h) in buf.iter_mut().zip(chunk) {
-            *d = f32::from_bits((h as u32) << 16);
+    row_minmax_bf16_with(VIsa::detect(), op, xs)
+}
+
+/// [`row_minmax_bf16`] with implementation `isa` (which the CPU must run).
+fn row_minmax_bf16_with(isa: VIsa, op: MinMax, xs: &[u16]) -> f32 {
+    let widen = |h: u16| f32::from_bits((h as u32) << 16);
+    let wide = match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the caller's `isa` is one the CPU runs.
+        VIsa::Avx512 => unsafe { x86::avx512_bf16(op, xs) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above (the caller's `isa`).
+        VIsa::Avx2 => unsafe { x86::avx2_bf16(op, xs) },
+        _ => {
+            const BLOCK: usize = 1024;
+            let mut buf = [0f32; BLOCK];
+            let mut acc = row_minmax_scalar(op, &[]);
+            for chunk in xs.chunks(BLOCK) {
+                for (d, &h) in buf.iter_mut().zip(chunk) {
+                    *d = widen(h);
+                }
+                acc = step(op, acc, row_minmax_scalar(op, &buf[..chunk.len()]));
+            }
+            return acc;
         }
-        acc = step(op, acc, row_minmax(op, &buf[..chunk.len()]));
+    };
+    match wide {
+        Some(v) => v,
+        // A NaN somewhere: the first one, as the sequential fold returns it.
+        None => xs
+            .iter()
+            .map(|&h| widen(h))
+            .find(|x| x.is_nan())
+            .unwrap_or(f32::NAN),
     }
-    acc
 }
 
 /// The max or min of a row of f16 values (their bits), as f32 (the f16 value widened
@@ -112,15 +137,61 @@ mod x86 {
     /// Lanes combined with [`step`]'s rule; `None` when the row has a NaN.
     #[target_feature(enable = "avx512f")]
     pub(super) unsafe fn avx512(op: MinMax, xs: &[f32]) -> Option<f32> {
-        let n = xs.len();
         let p = xs.as_ptr();
+        // SAFETY: every load lies in the slice (the tail masked to it).
+        unsafe {
+            fold512(
+                op,
+                xs.len(),
+                #[inline(always)]
+                |i| _mm512_loadu_ps(p.add(i)),
+                #[inline(always)]
+                |i, m, ident| _mm512_mask_loadu_ps(ident, m, p.add(i)),
+            )
+        }
+    }
+
+    /// [`avx512`] of a bf16 row, each 16 values widened in registers as they are read.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn avx512_bf16(op: MinMax, xs: &[u16]) -> Option<f32> {
+        let p = xs.as_ptr();
+        let widen =
+            |h: __m256i| _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(h)));
+        // SAFETY: every load lies in the slice (the tail through a copy).
+        unsafe {
+            fold512(
+                op,
+                xs.len(),
+                #[inline(always)]
+                |i| widen(_mm256_loadu_si256(p.add(i).cast())),
+                #[inline(always)]
+                |i, m, ident| {
+                    let k = (m as u32).count_ones() as usize;
+                    let mut buf = [0u16; 16];
+                    buf[..k].copy_from_slice(std::slice::from_raw_parts(p.add(i), k));
+                    let x = widen(_mm256_loadu_si256(buf.as_ptr().cast()));
+                    _mm512_mask_blend_ps(m, ident, x)
+                },
+            )
+        }
+    }
+
+    /// The fold of [`avx512`] over `n` elements, `load(i)` the 16 from `i`, `tail(i, m,
+    /// ident)` the lanes of mask `m` from `i`, `ident`'s elsewhere.
+    #[target_feature(enable = "avx512f")]
+    unsafe fn fold512(
+        op: MinMax,
+        n: usize,
+        load: impl Fn(usize) -> __m512,
+        tail: impl Fn(usize, __mmask16, __m512) -> __m512,
+    ) -> Option<f32> {
         let max = op == MinMax::Max;
         let ident = if max {
             f32::NEG_INFINITY
         } else {
             f32::INFINITY
         };
-        // SAFETY: every load lies in the slice (the tail masked to it).
+        // SAFETY: the loads are the caller's.
         unsafe {
             let fold = |a: __m512, b: __m512| {
                 // a < b (max) or b < a (min): b; the converse: a; equal: and / or.
@@ -148,20 +219,24 @@ mod x86 {
                 let r = _mm512_mask_blend_ps(keep_a, eq, a);
                 _mm512_mask_blend_ps(take_b, r, b)
             };
-            let mut acc = [_mm512_set1_ps(ident); 4];
+            let id = _mm512_set1_ps(ident);
+            let mut acc = [id; 4];
             let mut nan: __mmask16 = 0;
             let mut i = 0;
             while i + 64 <= n {
                 for (k, a) in acc.iter_mut().enumerate() {
-                    let x = _mm512_loadu_ps(p.add(i + 16 * k));
+                    let x = load(i + 16 * k);
                     nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(x, x);
                     *a = fold(*a, x);
                 }
                 i += 64;
             }
             while i < n {
-                let m: __mmask16 = ((1u32 << (n - i).min(16)) - 1) as __mmask16;
-                let x = _mm512_mask_loadu_ps(_mm512_set1_ps(ident), m, p.add(i));
+                let x = if i + 16 <= n {
+                    load(i)
+                } else {
+                    tail(i, ((1u32 << (n - i)) - 1) as __mmask16, id)
+                };
                 nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(x, x);
                 acc[0] = fold(acc[0], x);
                 i += 16;
@@ -179,15 +254,63 @@ mod x86 {
     /// As [`avx512`] at 8 lanes.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn avx2(op: MinMax, xs: &[f32]) -> Option<f32> {
-        let n = xs.len();
         let p = xs.as_ptr();
+        // SAFETY: every load lies in the slice; the last partial vector goes through a copy.
+        unsafe {
+            fold256(
+                op,
+                xs.len(),
+                #[inline(always)]
+                |i| _mm256_loadu_ps(p.add(i)),
+                #[inline(always)]
+                |i, k, ident| {
+                    let mut buf = [ident; 8];
+                    buf[..k].copy_from_slice(std::slice::from_raw_parts(p.add(i), k));
+                    _mm256_loadu_ps(buf.as_ptr())
+                },
+            )
+        }
+    }
+
+    /// [`avx2`] of a bf16 row, widened in registers.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn avx2_bf16(op: MinMax, xs: &[u16]) -> Option<f32> {
+        let p = xs.as_ptr();
+        let widen =
+            |h: __m128i| _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(h)));
+        // SAFETY: every load lies in the slice; the last partial vector goes through a copy.
+        unsafe {
+            fold256(
+                op,
+                xs.len(),
+                #[inline(always)]
+                |i| widen(_mm_loadu_si128(p.add(i).cast())),
+                #[inline(always)]
+                |i, k, ident| {
+                    let mut buf = [(ident.to_bits() >> 16) as u16; 8];
+                    buf[..k].copy_from_slice(std::slice::from_raw_parts(p.add(i), k));
+                    widen(_mm_loadu_si128(buf.as_ptr().cast()))
+                },
+            )
+        }
+    }
+
+    /// The fold of [`avx2`] over `n` elements, `load(i)` the 8 from `i`, `tail(i, k,
+    /// ident)` the `k` from `i` then `ident`.
+    #[target_feature(enable = "avx2")]
+    unsafe fn fold256(
+        op: MinMax,
+        n: usize,
+        load: impl Fn(usize) -> __m256,
+        tail: impl Fn(usize, usize, f32) -> __m256,
+    ) -> Option<f32> {
         let max = op == MinMax::Max;
         let ident = if max {
             f32::NEG_INFINITY
         } else {
             f32::INFINITY
         };
-        // SAFETY: every load lies in the slice; the last partial vector goes through a copy.
+        // SAFETY: the loads are the caller's.
         unsafe {
             let fold = |a: __m256, b: __m256| {
                 let (lo, hi) = if max { (a, b) } else { (b, a) };
@@ -206,17 +329,18 @@ mod x86 {
             let mut i = 0;
             while i + 32 <= n {
                 for (k, a) in acc.iter_mut().enumerate() {
-                    let x = _mm256_loadu_ps(p.add(i + 8 * k));
+                    let x = load(i + 8 * k);
                     nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(x, x));
                     *a = fold(*a, x);
                 }
                 i += 32;
             }
             while i < n {
-                let k = (n - i).min(8);
-                let mut buf = [ident; 8];
-                buf[..k].copy_from_slice(std::slice::from_raw_parts(p.add(i), k));
-                let x = _mm256_loadu_ps(buf.as_ptr());
+                let x = if i + 8 <= n {
+                    load(i)
+                } else {
+                    tail(i, n - i, ident)
+                };
                 nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(x, x));
                 acc[0] = fold(acc[0], x);
                 i += 8;
@@ -339,9 +463,12 @@ mod tests {
 
     #[test]
     fn bf16_rows_match_the_sequential_fold_bit_for_bit() {
-        let sp = special();
-        for n in [0usize, 1, 5, 1023, 1024, 1025, 3000] {
+        let mut with_nans = special();
+        with_nans.extend([f32::from_bits(0x7fc1_0000), f32::from_bits(0xff81_0000)]);
+        for n in [0usize, 1, 5, 17, 100, 1023, 1024, 1025, 3000] {
             for k in 0..4u32 {
+                // The last pattern's rows hold NaNs (a quiet one, a signaling negative one).
+                let sp = if k == 3 { with_nans.clone() } else { special() };
                 let row: Vec<u16> = (0..n)
                     .map(|i| {
                         let i = i as u32;
@@ -359,11 +486,15 @@ mod tests {
                     .collect();
                 for op in [MinMax::Max, MinMax::Min] {
                     let want = row_minmax_scalar(op, &wide);
-                    assert_eq!(
-                        row_minmax_bf16(op, &row).to_bits(),
-                        want.to_bits(),
-                        "{op:?} n={n} k={k}"
-                    );
+                    for isa in [VIsa::Avx512, VIsa::Avx2, VIsa::Scalar { fma: false }] {
+                        if isa.available() {
+                            assert_eq!(
+                                row_minmax_bf16_with(isa, op, &row).to_bits(),
+                                want.to_bits(),
+                                "{isa:?} {op:?} n={n} k={k}"
+                            );
+                        }
+                    }
                 }
             }
         }
