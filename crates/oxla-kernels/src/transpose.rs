@@ -181,11 +181,14 @@ impl TransposePlan {
     }
 }
 
-/// Whether the CPU runs AVX2 (the whole-tile path).
+/// Whether tiles take the AVX2 path: the kernels' detected width is a vector one (so
+/// `OXLA_VMATH=scalar` runs the portable twin here too) and the CPU has AVX2.
 fn avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx2")
+        use crate::vmath::VIsa;
+        matches!(VIsa::detect(), VIsa::Avx512 | VIsa::Avx2)
+            && std::arch::is_x86_feature_detected!("avx2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -154,7 +154,7 @@ unsafe fn reduce_window_with(
         let mut inside = true;
         for k in 0..lead {
             let first = o[k] * g.stride[k];
-            let last = first + (g.size[k] - 1) * g.dilation[k];
+            let last = first + g.size[k].saturating_sub(1) * g.dilation[k];
             match first.checked_sub(g.pad_low[k]) {
                 Some(q) if last - g.pad_low[k] < g.in_dims[k] => base += q * in_stride[k],
                 _ => inside = false,
