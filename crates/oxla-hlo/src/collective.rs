@@ -166,6 +166,41 @@ pub fn group_of(
     }))
 }
 
+/// The peer of a send (its target) or recv (its source) with `source_target_pairs`, as a
+/// flat process id, or `None` where this process is no source (send) or no target (recv).
+/// The ids of the pairs are partition ids within the caller's replica when the program has
+/// several partitions, else replica ids (XLA's point-to-point grouping).
+pub fn p2p_peer(
+    pairs: &[(i64, i64)],
+    sending: bool,
+    grid: GridSize,
+    replica: i64,
+    partition: i64,
+) -> Result<Option<usize>> {
+    let (mine, count, what) = if grid.partitions > 1 {
+        (partition, grid.partitions, "partitions")
+    } else {
+        (replica, grid.replicas, "replicas")
+    };
+    let peer = pairs.iter().find_map(|&(s, t)| match sending {
+        true if s == mine => Some(t),
+        false if t == mine => Some(s),
+        _ => None,
+    });
+    match peer {
+        None => Ok(None),
+        Some(p) if (0..count).contains(&p) => Ok(Some(if grid.partitions > 1 {
+            grid.process_id(replica, p)
+        } else {
+            grid.process_id(p, partition)
+        })),
+        Some(p) => Err(Error::invalid(format!(
+            "{}: source-target pair names {p}, outside the program's {count} {what}",
+            if sending { "send" } else { "recv" }
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,5 +253,23 @@ mod tests {
     fn out_of_range_ids_are_errors() {
         let grid = GridSize::new(2, 1);
         assert!(group_of(&vec![vec![0, 5]], None, false, false, grid, 0, 0).is_err());
+    }
+
+    #[test]
+    fn p2p_peers_are_partitions_when_there_are_several_else_replicas() {
+        let pairs = [(0, 1), (1, 0)];
+        // 2 replicas x 2 partitions: partition ids within the caller's replica.
+        let g = GridSize::new(2, 2);
+        assert_eq!(p2p_peer(&pairs, true, g, 1, 0).unwrap(), Some(3));
+        assert_eq!(p2p_peer(&pairs, false, g, 1, 0).unwrap(), Some(3));
+        // 3 replicas x 1 partition: replica ids; replica 2 is in no pair.
+        let g = GridSize::new(3, 1);
+        assert_eq!(p2p_peer(&pairs, true, g, 0, 0).unwrap(), Some(1));
+        assert_eq!(p2p_peer(&pairs, true, g, 2, 0).unwrap(), None);
+        let e = p2p_peer(&[(0, 5)], true, g, 0, 0).unwrap_err();
+        assert!(
+            e.to_string().contains("outside the program's 3 replicas"),
+            "{e}"
+        );
     }
 }

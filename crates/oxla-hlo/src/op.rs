@@ -647,10 +647,15 @@ pub enum Op {
     Outfeed {
         config: String,
     },
-    /// (token) → (value, u32 context, token)
+    /// (value, token) → (value, u32 context, token)
     Send {
         channel_id: i64,
         is_host_transfer: bool,
+        /// Which instance sends to which (XLA's `_xla_send_recv_source_target_pairs`):
+        /// instance `s` of each pair `(s, t)` sends to instance `t`, and an instance that is
+        /// no source sends nothing. Empty: the channel links the instances of one process,
+        /// each payload to whichever receiver takes it next.
+        source_target_pairs: Vec<(i64, i64)>,
     },
     /// (send) → token
     SendDone {
@@ -661,6 +666,9 @@ pub enum Op {
     Recv {
         channel_id: i64,
         is_host_transfer: bool,
+        /// As [`Op::Send`]'s: instance `t` of each pair `(s, t)` receives from instance `s`,
+        /// and an instance that is no target receives zeros (as in collective-permute).
+        source_target_pairs: Vec<(i64, i64)>,
     },
     /// (recv) → (value, token)
     RecvDone {

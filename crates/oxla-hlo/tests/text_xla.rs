@@ -387,7 +387,8 @@ fn feeds_and_channels_with_root_not_last() {
         find(e, "send").op,
         Op::Send {
             channel_id: 16,
-            is_host_transfer: true
+            is_host_transfer: true,
+            source_target_pairs: vec![],
         }
     );
     assert_eq!(

@@ -13,12 +13,17 @@ use crate::process::Process;
 use crate::reduce::Reducer;
 
 type Key = (String, Vec<usize>, u64);
+/// A channel queue: the channel id and, with source-target pairs, the target process.
+type ChannelQueue = (i64, Option<usize>);
 
 #[derive(Default)]
 struct State {
     infeed: HashMap<usize, VecDeque<Literal>>,
     outfeed: HashMap<usize, Vec<Literal>>,
-    channels: HashMap<i64, VecDeque<Literal>>,
+    /// Payloads by channel and, for a send with source-target pairs, target process.
+    channels: HashMap<ChannelQueue, VecDeque<Literal>>,
+    /// Per process: the last request id, and the channel queue each pending recv waits on.
+    requests: HashMap<usize, (u32, HashMap<u32, ChannelQueue>)>,
     slots: HashMap<Key, (HashMap<usize, Literal>, usize)>,
     counters: HashMap<(usize, String), u64>,
 }
@@ -174,6 +179,16 @@ impl Grid {
         )
     }
 
+    fn p2p_peer(&self, pairs: &[(i64, i64)], sending: bool, p: &Process) -> Result<Option<usize>> {
+        oxla_hlo::collective::p2p_peer(
+            pairs,
+            sending,
+            oxla_hlo::GridSize::new(self.num_replicas, self.num_partitions),
+            p.replica,
+            p.partition,
+        )
+    }
+
     pub fn side_effect(
         &self,
         p: &Process,
@@ -209,13 +224,20 @@ impl Grid {
                     .push(args[0].clone());
                 Ok(Literal::token())
             }
-            Op::Send { channel_id, .. } => {
-                self.lock()?
-                    .channels
-                    .entry(*channel_id)
-                    .or_default()
-                    .push_back(args[0].clone());
-                self.cv.notify_all();
+            Op::Send {
+                channel_id,
+                source_target_pairs,
+                ..
+            } => {
+                let to = self.p2p_peer(source_target_pairs, true, p)?;
+                if source_target_pairs.is_empty() || to.is_some() {
+                    self.lock()?
+                        .channels
+                        .entry((*channel_id, to))
+                        .or_default()
+                        .push_back(args[0].clone());
+                    self.cv.notify_all();
+                }
                 Ok(Literal::tuple(vec![
                     args[0].clone(),
                     Literal::scalar(0u32),
@@ -223,15 +245,33 @@ impl Grid {
                 ]))
             }
             Op::SendDone { .. } => Ok(Literal::token()),
-            Op::Recv { channel_id, .. } => {
-                let v = self.wait_pop("recv", p, |st| {
-                    st.channels
-                        .get_mut(channel_id)
-                        .and_then(VecDeque::pop_front)
-                })?;
+            Op::Recv {
+                channel_id,
+                source_target_pairs,
+                ..
+            } => {
+                let from = self.p2p_peer(source_target_pairs, false, p)?;
+                let want = ins
+                    .shape
+                    .tuple_elements()
+                    .and_then(|t| t.first())
+                    .ok_or_else(|| Error::internal("recv of a non-tuple shape"))?;
+                // No source sends to this process: zeros (as collective-permute gives), done
+                // at once (request 0). Otherwise the wait is recv-done's, under a request id,
+                // so a program may post its recv before the matching send (XLA's order).
+                let request = if !source_target_pairs.is_empty() && from.is_none() {
+                    0
+                } else {
+                    let mut st = self.lock()?;
+                    let n = st.requests.entry(me).or_default();
+                    n.0 += 1;
+                    let id = n.0;
+                    n.1.insert(id, (*channel_id, from.map(|_| me)));
+                    id
+                };
                 Ok(Literal::tuple(vec![
-                    v,
-                    Literal::scalar(0u32),
+                    Literal::zeros(want)?,
+                    Literal::scalar(request),
                     Literal::token(),
                 ]))
             }
@@ -239,7 +279,27 @@ impl Grid {
                 let t = args[0]
                     .tuple_elements()
                     .ok_or_else(|| Error::internal("recv-done of a non-tuple"))?;
-                Ok(Literal::tuple(vec![t[0].clone(), Literal::token()]))
+                let request = t
+                    .get(1)
+                    .ok_or_else(|| Error::internal("recv-done of a short tuple"))?
+                    .get_linear(0)?
+                    .as_i128() as u32;
+                let v = if request == 0 {
+                    t[0].clone()
+                } else {
+                    let key = self
+                        .lock()?
+                        .requests
+                        .get_mut(&me)
+                        .and_then(|r| r.1.remove(&request))
+                        .ok_or_else(|| {
+                            Error::runtime(format!("recv-done of an unknown request {request}"))
+                        })?;
+                    self.wait_pop("recv", p, |st| {
+                        st.channels.get_mut(&key).and_then(VecDeque::pop_front)
+                    })?
+                };
+                Ok(Literal::tuple(vec![v, Literal::token()]))
             }
             Op::AllReduce {
                 replica_groups,

@@ -52,6 +52,37 @@ pub enum ReduceOp {
     Min,
 }
 
+/// One end of a send/recv channel of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ChannelKey {
+    /// The run (execution) the channel belongs to.
+    pub run: u64,
+    /// The channel id of the send and recv.
+    pub channel: i64,
+    /// (source, target) instances of a channel with source-target pairs. `None`: the
+    /// channel links the instances of one process, each payload to whichever receiver takes
+    /// it next.
+    pub peers: Option<(usize, usize)>,
+}
+
+impl ChannelKey {
+    /// The timeout's reason.
+    pub fn nothing_sent(&self) -> String {
+        match self.peers {
+            Some((s, t)) => format!(
+                "instance {s} sent nothing to instance {t} on channel {}",
+                self.channel
+            ),
+            None => format!("nothing was sent on channel {}", self.channel),
+        }
+    }
+
+    /// What a payload is queued under: the channel and its target, if it has one.
+    pub fn queue(&self) -> (u64, i64, Option<usize>) {
+        (self.run, self.channel, self.peers.map(|p| p.1))
+    }
+}
+
 /// A transport between the program instances of a run.
 pub trait Communicator: Send + Sync + std::panic::RefUnwindSafe {
     /// Called by every member of `key.group` (`me` is the caller's process id) with its
@@ -91,11 +122,11 @@ pub trait Communicator: Send + Sync + std::panic::RefUnwindSafe {
         self.rendezvous(key, me, op, contribution, timeout, f)
     }
 
-    /// Queues `payload` on `channel` of `run` (does not wait for the receiver).
-    fn send(&self, run: u64, channel: i64, payload: Vec<Buffer>) -> Result<()>;
+    /// Queues `payload` on the channel (does not wait for the receiver).
+    fn send(&self, key: &ChannelKey, payload: Vec<Buffer>) -> Result<()>;
 
-    /// Takes the next payload of `channel`, waiting up to `timeout`.
-    fn recv(&self, run: u64, channel: i64, timeout: Duration) -> Result<Vec<Buffer>>;
+    /// Takes the next payload of the channel, waiting up to `timeout`.
+    fn recv(&self, key: &ChannelKey, timeout: Duration) -> Result<Vec<Buffer>>;
 
     /// Fails every wait of `run` (a participant failed; the others must not wait for it).
     fn abort(&self, run: u64, why: &str);
@@ -135,7 +166,7 @@ struct Slot {
 #[derive(Default)]
 struct State {
     slots: HashMap<RendezvousKey, Slot>,
-    channels: HashMap<(u64, i64), VecDeque<Vec<Buffer>>>,
+    channels: HashMap<(u64, i64, Option<usize>), VecDeque<Vec<Buffer>>>,
     aborted: HashMap<u64, String>,
 }
 
@@ -294,33 +325,34 @@ impl Communicator for LocalCommunicator {
         r
     }
 
-    fn send(&self, run: u64, channel: i64, payload: Vec<Buffer>) -> Result<()> {
+    fn send(&self, key: &ChannelKey, payload: Vec<Buffer>) -> Result<()> {
         self.lock()?
             .channels
-            .entry((run, channel))
+            .entry(key.queue())
             .or_default()
             .push_back(payload);
         self.cv.notify_all();
         Ok(())
     }
 
-    fn recv(&self, run: u64, channel: i64, timeout: Duration) -> Result<Vec<Buffer>> {
+    fn recv(&self, key: &ChannelKey, timeout: Duration) -> Result<Vec<Buffer>> {
         let deadline = Instant::now() + timeout;
         let mut st = self.lock()?;
         loop {
             if let Some(v) = st
                 .channels
-                .get_mut(&(run, channel))
+                .get_mut(&key.queue())
                 .and_then(VecDeque::pop_front)
             {
                 return Ok(v);
             }
-            if let Some(why) = st.aborted.get(&run) {
+            if let Some(why) = st.aborted.get(&key.run) {
                 return Err(Error::runtime(format!("aborted: {why}")));
             }
             if Instant::now() >= deadline {
                 return Err(Error::runtime(format!(
-                    "timed out after {timeout:?}: nothing was sent on channel {channel}"
+                    "timed out after {timeout:?}: {}",
+                    key.nothing_sent()
                 )));
             }
             st = self.wait(st, Some(deadline))?;
@@ -449,7 +481,14 @@ mod tests {
         let c = LocalCommunicator::new();
         std::thread::scope(|s| {
             let c = &c;
-            let h = s.spawn(move || c.recv(1, 5, Duration::from_secs(30)));
+            let h = s.spawn(move || {
+                let k = ChannelKey {
+                    run: 1,
+                    channel: 5,
+                    peers: None,
+                };
+                c.recv(&k, Duration::from_secs(30))
+            });
             std::thread::sleep(Duration::from_millis(20));
             c.abort(1, "replica 1 failed");
             let e = h.join().unwrap().unwrap_err();

@@ -48,7 +48,7 @@ use std::path::PathBuf;
 pub use buffer::Buffer;
 pub use cancel::Cancel;
 pub use client::{Client, ClientOptions};
-pub use comm::{Communicator, LocalCommunicator, RendezvousKey};
+pub use comm::{ChannelKey, Communicator, LocalCommunicator, RendezvousKey};
 pub use custom_call::{ArrayView, ArrayViewMut, CustomCallArgs, HostFn};
 pub use device::DeviceAssignment;
 pub use exec::{

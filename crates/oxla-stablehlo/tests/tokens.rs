@@ -56,3 +56,34 @@ module @m {
         .collect();
     assert_eq!(params, ["pred[0]", "f32[2]", "pred[0]"]);
 }
+
+/// Send/recv carry their source-target pairs, as XLA's frontend attribute or as
+/// StableHLO's own attribute, and print back as the frontend attribute.
+#[test]
+fn send_recv_pairs_import_from_either_form() {
+    let text = r#"
+module @m {
+  func.func public @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %t = stablehlo.after_all : !stablehlo.token
+    %s = "stablehlo.send"(%x, %t) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, is_host_transfer = false, mhlo.frontend_attributes = {_xla_send_recv_source_target_pairs = "{{0,1},{1,0}}"}} : (tensor<2xf32>, !stablehlo.token) -> !stablehlo.token
+    %r:2 = "stablehlo.recv"(%s) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, is_host_transfer = false, source_target_pairs = dense<[[1, 0]]> : tensor<1x2xi64>} : (!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)
+    return %r#0 : tensor<2xf32>
+  }
+}"#;
+    let module = parse_module(text).expect("parses");
+    let imp = import(&module, None).expect("imports");
+    let hlo = oxla_hlo::text::print_module(imp.computation.module());
+    assert!(
+        hlo.contains(r#"_xla_send_recv_source_target_pairs="{{0,1},{1,0}}""#),
+        "{hlo}"
+    );
+    assert!(
+        hlo.contains(r#"_xla_send_recv_source_target_pairs="{{1,0}}""#),
+        "{hlo}"
+    );
+    let bad = text.replace("{{0,1},{1,0}}", "{{0,1},{x}}");
+    let Err(e) = import(&parse_module(&bad).expect("parses"), None) else {
+        panic!("bad pairs imported");
+    };
+    assert!(e.to_string().contains("source-target pairs"), "{e}");
+}

@@ -1,6 +1,7 @@
 //! Collectives across processes over MPI, checked against the same programs run in one
 //! process: every collective kind (all-reduce, all-gather, reduce-scatter, all-to-all,
-//! collective-permute) and a data-parallel MLP training loop, bit for bit with exact
+//! collective-permute), send/recv by channel with source-target pairs, and a data-parallel
+//! MLP training loop, bit for bit with exact
 //! reduction (`MpiCommunicator::set_exact_reduction`: members are folded in group order
 //! either way). Then the fast all-reduces (`MPI_Iallreduce`, reduced in each process first):
 //! integer sums and float maxima and minima bit for bit, float sums and products within a
@@ -56,6 +57,44 @@ fn collectives(n: usize) -> String {
         m = 4 * n,
         g = 4 * n * n,
         p = pairs.join(",")
+    )
+}
+
+/// Send/recv by channel with source-target pairs, each recv posted before its send: f32 on
+/// a ring forward (channel 1), an (s32, f32) tuple back to every even instance (channel 2;
+/// odd instances get zeros).
+fn send_recv(n: usize) -> String {
+    let fwd: Vec<String> = (0..n).map(|i| format!("{{{i},{}}}", (i + 1) % n)).collect();
+    let back: Vec<String> = (0..n)
+        .step_by(2)
+        .map(|i| format!("{{{},{i}}}", (i + n - 1) % n))
+        .collect();
+    let fa = |p: &[String]| {
+        format!(
+            "frontend_attributes={{_xla_send_recv_source_target_pairs=\"{{{}}}\"}}",
+            p.join(",")
+        )
+    };
+    let (a, b) = (fa(&fwd), fa(&back));
+    format!(
+        "HloModule send_recv, replica_count={n}\n\
+         ENTRY e {{\n  x = f32[{m}] parameter(0)\n  tok = token[] after-all()\n\
+         r1 = (f32[{m}], u32[], token[]) recv(tok), channel_id=1, {a}\n\
+         r2 = ((s32[{m}], f32[3]), u32[], token[]) recv(tok), channel_id=2, {b}\n\
+         s1 = (f32[{m}], u32[], token[]) send(x, tok), channel_id=1, {a}\n\
+         sd1 = token[] send-done(s1), channel_id=1\n\
+         xi = s32[{m}] convert(x)\n  x3 = f32[3] slice(x), slice={{[0:3]}}\n\
+         pl = (s32[{m}], f32[3]) tuple(xi, x3)\n\
+         s2 = ((s32[{m}], f32[3]), u32[], token[]) send(pl, tok), channel_id=2, {b}\n\
+         sd2 = token[] send-done(s2), channel_id=2\n\
+         d1 = (f32[{m}], token[]) recv-done(r1), channel_id=1\n\
+         d2 = ((s32[{m}], f32[3]), token[]) recv-done(r2), channel_id=2\n\
+         v1 = f32[{m}] get-tuple-element(d1), index=0\n\
+         v2 = (s32[{m}], f32[3]) get-tuple-element(d2), index=0\n\
+         v2a = s32[{m}] get-tuple-element(v2), index=0\n\
+         v2b = f32[3] get-tuple-element(v2), index=1\n\
+         ROOT t = (f32[{m}], s32[{m}], f32[3]) tuple(v1, v2a, v2b)\n}}\n",
+        m = 4 * n,
     )
 }
 
@@ -248,6 +287,15 @@ fn run(
         same(&got[k], &want[i], &format!("collectives, instance {i}"))?;
     }
     println!("process {me}/{procs}: all-reduce, all-gather, reduce-scatter, all-to-all and collective-permute of {n} instances match one process");
+
+    let text = send_recv(n);
+    let (exe, exe1) = (compile(&client, &text)?, compile(&one, &text)?);
+    let got = exe.execute_local(&mine)?;
+    let want = exe1.execute_sharded(&xs.iter().map(|x| vec![x]).collect::<Vec<_>>())?;
+    for (k, i) in ids.clone().enumerate() {
+        same(&got[k], &want[i], &format!("send/recv, instance {i}"))?;
+    }
+    println!("process {me}/{procs}: send/recv by channel of {n} instances (source-target pairs across processes) match one process");
 
     // Fast all-reduces (every process switches at the same point of the program).
     comm.set_exact_reduction(false);

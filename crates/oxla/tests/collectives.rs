@@ -334,6 +334,50 @@ fn permute_broadcast_and_ids() {
     check("ids", &text);
 }
 
+/// Send/recv with source-target pairs: each recv is posted before the matching send (XLA's
+/// order), so the wait must be recv-done's; instances that are no target get zeros.
+fn send_recv(r: i64, p: i64, t: &str, pairs: &str, back: &str) -> String {
+    let fa = |pairs: &str| {
+        format!("frontend_attributes={{_xla_send_recv_source_target_pairs=\"{pairs}\"}}")
+    };
+    format!(
+        "{}ENTRY %main (x: {t}[6]) -> ({t}[6], ({t}[2,3], {t}[1])) {{\n\
+         %x = {t}[6] parameter(0)\n  %tok = token[] after-all()\n\
+         %r = ({t}[6], u32[], token[]) recv(%tok), channel_id=2, {a}\n\
+         %r2 = (({t}[2,3], {t}[1]), u32[], token[]) recv(%tok), channel_id=3, {b}\n\
+         %s = ({t}[6], u32[], token[]) send(%x, %tok), channel_id=2, {a}\n\
+         %sd = token[] send-done(%s), channel_id=2\n\
+         %x2 = {t}[2,3] reshape(%x)\n  %x1 = {t}[1] slice(%x), slice={{[5:6]}}\n\
+         %pl = ({t}[2,3], {t}[1]) tuple(%x2, %x1)\n\
+         %s2 = (({t}[2,3], {t}[1]), u32[], token[]) send(%pl, %sd), channel_id=3, {b}\n\
+         %sd2 = token[] send-done(%s2), channel_id=3\n\
+         %rd = ({t}[6], token[]) recv-done(%r), channel_id=2\n\
+         %rd2 = (({t}[2,3], {t}[1]), token[]) recv-done(%r2), channel_id=3\n\
+         %v = {t}[6] get-tuple-element(%rd), index=0\n\
+         %v2 = ({t}[2,3], {t}[1]) get-tuple-element(%rd2), index=0\n\
+         ROOT %o = ({t}[6], ({t}[2,3], {t}[1])) tuple(%v, %v2)\n}}\n",
+        header(r, p),
+        a = fa(pairs),
+        b = fa(back),
+    )
+}
+
+#[test]
+fn send_recv_with_source_target_pairs() {
+    for t in ["f32", "s8"] {
+        // A ring over 4 replicas, and a partial map back (replica 1 and 2 get zeros).
+        check(
+            &format!("send/recv ring {t}"),
+            &send_recv(4, 1, t, "{{0,1},{1,2},{2,3},{3,0}}", "{{1,0},{2,3}}"),
+        );
+        // Over partitions within each replica.
+        check(
+            &format!("send/recv partitions {t}"),
+            &send_recv(2, 2, t, "{{0,1},{1,0}}", "{{1,0}}"),
+        );
+    }
+}
+
 #[test]
 fn a_declared_shape_that_does_not_fit_the_group_is_an_error() {
     // With a channel the all-gather spans partitions, so only the run knows the group size

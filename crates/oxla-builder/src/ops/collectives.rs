@@ -41,10 +41,23 @@ impl XlaBuilder {
 
     /// `send` then `send-done`; returns the token of the done op.
     pub fn send(&mut self, x: XlaOp, token: XlaOp, channel_id: i64) -> XlaOp {
+        self.send_with_pairs(x, token, channel_id, &[])
+    }
+
+    /// `send` then `send-done` from each source instance of `source_target_pairs` to its
+    /// target (instances that are no source send nothing); returns the done op's token.
+    pub fn send_with_pairs(
+        &mut self,
+        x: XlaOp,
+        token: XlaOp,
+        channel_id: i64,
+        source_target_pairs: &[(i64, i64)],
+    ) -> XlaOp {
         let s = self.add_instr(
             Op::Send {
                 channel_id,
                 is_host_transfer: false,
+                source_target_pairs: source_target_pairs.to_vec(),
             },
             &[x, token],
             vec![],
@@ -63,10 +76,24 @@ impl XlaBuilder {
 
     /// `recv` then `recv-done`; returns the (data, token) tuple of the done op.
     pub fn recv(&mut self, token: XlaOp, shape: &Shape, channel_id: i64) -> XlaOp {
+        self.recv_with_pairs(token, shape, channel_id, &[])
+    }
+
+    /// `recv` then `recv-done` on each target instance of `source_target_pairs` from its
+    /// source (instances that are no target receive zeros); returns the done op's
+    /// (data, token) tuple.
+    pub fn recv_with_pairs(
+        &mut self,
+        token: XlaOp,
+        shape: &Shape,
+        channel_id: i64,
+        source_target_pairs: &[(i64, i64)],
+    ) -> XlaOp {
         let r = self.add_instr(
             Op::Recv {
                 channel_id,
                 is_host_transfer: false,
+                source_target_pairs: source_target_pairs.to_vec(),
             },
             &[token],
             vec![],

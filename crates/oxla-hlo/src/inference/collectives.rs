@@ -49,10 +49,14 @@ pub(super) fn infer(
             token_operand(T, operands, 1, 2)?;
             Ok(Shape::Token)
         }
-        Op::Send { .. } => {
+        Op::Send {
+            source_target_pairs,
+            ..
+        } => {
             const T: &str = "Send";
             count(T, operands, 2)?;
             token_operand(T, operands, 1, 2)?;
+            check_pairs(T, source_target_pairs, operands)?;
             Ok(Shape::Tuple(vec![
                 operands[0].without_layout(),
                 u32s(),
@@ -71,9 +75,13 @@ pub(super) fn infer(
                 )),
             }
         }
-        Op::Recv { .. } => {
+        Op::Recv {
+            source_target_pairs,
+            ..
+        } => {
             const T: &str = "Recv";
             token_operand(T, operands, 0, 1)?;
+            check_pairs(T, source_target_pairs, operands)?;
             let d = super::common::declared(T, declared)?;
             match d {
                 Shape::Tuple(t) if t.len() == 3 && t[1].compatible(&u32s()) && t[2].is_token() => {
@@ -284,17 +292,7 @@ pub(super) fn infer(
         } => {
             const T: &str = "CollectivePermute";
             count(T, operands, 1)?;
-            for (i, &(s, t)) in source_target_pairs.iter().enumerate() {
-                if s < 0 || t < 0 {
-                    return Err(fail(T, "replica ids must be non-negative", operands));
-                }
-                if source_target_pairs[..i].iter().any(|p| p.0 == s) {
-                    return Err(fail(T, format!("source {s} appears twice"), operands));
-                }
-                if source_target_pairs[..i].iter().any(|p| p.1 == t) {
-                    return Err(fail(T, format!("target {t} appears twice"), operands));
-                }
-            }
+            check_pairs(T, source_target_pairs, operands)?;
             Ok(operands[0].without_layout())
         }
         Op::CollectiveBroadcast { replica_groups, .. } => {
@@ -386,4 +384,21 @@ fn group_size(op: &str, groups: &ReplicaGroups, operands: &[&Shape]) -> Result<O
         return Err(fail(op, "replica groups must not be empty", operands));
     }
     Ok(Some(first.len() as i64))
+}
+
+/// Source-target pairs (collective-permute, send, recv): ids non-negative, no source and no
+/// target twice.
+fn check_pairs(t: &str, pairs: &[(i64, i64)], operands: &[&Shape]) -> Result<()> {
+    for (i, &(s, d)) in pairs.iter().enumerate() {
+        if s < 0 || d < 0 {
+            return Err(fail(t, "replica ids must be non-negative", operands));
+        }
+        if pairs[..i].iter().any(|p| p.0 == s) {
+            return Err(fail(t, format!("source {s} appears twice"), operands));
+        }
+        if pairs[..i].iter().any(|p| p.1 == d) {
+            return Err(fail(t, format!("target {d} appears twice"), operands));
+        }
+    }
+    Ok(())
 }

@@ -7,6 +7,9 @@ use super::printer::all_to_all_implied_split_count;
 use crate::error::{Error, Result};
 use crate::op::*;
 
+/// The frontend attribute XLA writes send/recv's instance pairs in.
+pub(crate) const SEND_RECV_PAIRS: &str = "_xla_send_recv_source_target_pairs";
+
 /// XLA opcodes Oxla knows of but does not implement.
 const UNSUPPORTED_OPCODES: &[&str] = &[
     "domain",
@@ -165,6 +168,33 @@ impl<'a> Attrs<'a> {
             self.int("channel_id")?.unwrap_or(0),
             self.flag("is_host_transfer")?,
         ))
+    }
+    /// Send/recv's instance pairs: XLA writes them as the frontend attribute
+    /// `_xla_send_recv_source_target_pairs="{{0,1},{1,2}}"`.
+    fn send_recv_pairs(&self) -> Result<Vec<(i64, i64)>> {
+        let map = self
+            .get("frontend_attributes", parse_string_map)?
+            .unwrap_or_default();
+        let Some((_, text)) = map.iter().find(|(k, _)| k == SEND_RECV_PAIRS) else {
+            return Ok(Vec::new());
+        };
+        let start = self
+            .find("frontend_attributes")
+            .map_or(self.opcode_pos, |a| a.start);
+        let bad = |why: String| {
+            error_at(
+                self.src,
+                start,
+                format!("{SEND_RECV_PAIRS}=\"{text}\": {why}"),
+            )
+        };
+        let mut c = Cursor::new(text);
+        let pairs = parse_pairs(&mut c).map_err(|e| bad(e.to_string()))?;
+        c.skip_ws();
+        if !c.at_end() {
+            return Err(bad("text after the pairs".into()));
+        }
+        Ok(pairs)
     }
 }
 
@@ -470,6 +500,7 @@ pub(crate) fn build_op(a: &Attrs, num_replicas: i64) -> Result<Op> {
             Op::Send {
                 channel_id,
                 is_host_transfer,
+                source_target_pairs: a.send_recv_pairs()?,
             }
         }
         "send-done" => {
@@ -484,6 +515,7 @@ pub(crate) fn build_op(a: &Attrs, num_replicas: i64) -> Result<Op> {
             Op::Recv {
                 channel_id,
                 is_host_transfer,
+                source_target_pairs: a.send_recv_pairs()?,
             }
         }
         "recv-done" => {

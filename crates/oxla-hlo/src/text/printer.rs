@@ -501,12 +501,29 @@ fn attributes(
         Op::Send {
             channel_id,
             is_host_transfer,
-        }
-        | Op::SendDone {
-            channel_id,
-            is_host_transfer,
+            source_target_pairs,
         }
         | Op::Recv {
+            channel_id,
+            is_host_transfer,
+            source_target_pairs,
+        } => {
+            a.push(("channel_id", channel_id.to_string()));
+            if *is_host_transfer {
+                a.push(("is_host_transfer", "true".into()));
+            }
+            if !source_target_pairs.is_empty() {
+                tail.push((
+                    "frontend_attributes",
+                    format!(
+                        "{{{}={}}}",
+                        super::op_attrs::SEND_RECV_PAIRS,
+                        quote(&fmt_pairs(source_target_pairs))
+                    ),
+                ));
+            }
+        }
+        Op::SendDone {
             channel_id,
             is_host_transfer,
         }

@@ -125,6 +125,7 @@ pub fn collectives(v: &mut Cases) {
             Op::Send {
                 channel_id: 3,
                 is_host_transfer: true,
+                source_target_pairs: vec![],
             },
             &["f32[2]", "token[]"],
             "(f32[2], u32[], token[])",
@@ -149,6 +150,7 @@ pub fn collectives(v: &mut Cases) {
             Op::Recv {
                 channel_id: 4,
                 is_host_transfer: false,
+                source_target_pairs: vec![(0, 1), (1, 0)],
             },
             &["token[]"],
             "(f32[2], u32[], token[])",

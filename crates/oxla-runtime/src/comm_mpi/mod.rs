@@ -22,8 +22,12 @@
 //! gives an error naming the op, the instance and its process within the client's timeout;
 //! MPI's error handler is set to return, not abort.
 //!
-//! Not yet: send/recv by channel across processes, and `MPI_Iallreduce` over groups that
-//! span some processes but not all (they go point to point).
+//! Send/recv by channel is `channels.rs`: a channel with source-target pairs crosses
+//! processes as one message per payload; one without pairs links the instances of one
+//! process.
+//!
+//! Not yet: `MPI_Iallreduce` over groups that span some processes but not all (they go
+//! point to point).
 
 use std::collections::{HashMap, VecDeque};
 use std::ffi::{c_int, c_void};
@@ -35,12 +39,14 @@ use mpi::ffi;
 use mpi::traits::Communicator as _;
 use oxla_hlo::{Error, PrimitiveType, Result};
 
-use crate::comm::{Communicator, Contributions, PlainReduce, ReduceOp, RendezvousKey};
+use crate::comm::{ChannelKey, Communicator, Contributions, PlainReduce, ReduceOp, RendezvousKey};
 use crate::Buffer;
 
 mod all_reduce;
+mod channels;
 
 use all_reduce::*;
+use channels::Channels;
 
 /// Tags below this are left to other users of `MPI_COMM_WORLD`.
 const TAG_BASE: c_int = 1000;
@@ -127,6 +133,9 @@ pub struct MpiCommunicator {
     exact: AtomicBool,
     slots: Mutex<HashMap<RendezvousKey, LocalSlot>>,
     cv: Condvar,
+    /// Send/recv payloads waiting for their receiver (`channels.rs`).
+    channels: Mutex<Channels>,
+    channel_cv: Condvar,
 }
 
 impl std::panic::RefUnwindSafe for MpiCommunicator {}
@@ -200,6 +209,8 @@ impl MpiCommunicator {
             exact: AtomicBool::new(exact),
             slots: Mutex::new(HashMap::new()),
             cv: Condvar::new(),
+            channels: Mutex::new(Channels::default()),
+            channel_cv: Condvar::new(),
             rank: world.rank() as usize,
             size: world.size() as usize,
             env: Env(Mutex::new(Some(universe))),
@@ -633,16 +644,12 @@ impl Communicator for MpiCommunicator {
         self.reduce(key, me, op, plain, cross, mine, timeout)
     }
 
-    fn send(&self, _run: u64, channel: i64, _payload: Vec<Buffer>) -> Result<()> {
-        Err(Error::unimplemented(format!(
-            "send on channel {channel}: send/recv between processes over MPI is not supported yet"
-        )))
+    fn send(&self, key: &ChannelKey, payload: Vec<Buffer>) -> Result<()> {
+        self.p2p_send(key, payload)
     }
 
-    fn recv(&self, _run: u64, channel: i64, _timeout: Duration) -> Result<Vec<Buffer>> {
-        Err(Error::unimplemented(format!(
-            "recv on channel {channel}: send/recv between processes over MPI is not supported yet"
-        )))
+    fn recv(&self, key: &ChannelKey, timeout: Duration) -> Result<Vec<Buffer>> {
+        self.p2p_recv(key, timeout)
     }
 
     fn abort(&self, run: u64, why: &str) {
@@ -652,6 +659,8 @@ impl Communicator for MpiCommunicator {
         // Wake local members waiting for each other; take the lock so none misses it.
         drop(self.slots.lock());
         self.cv.notify_all();
+        drop(self.channels.lock());
+        self.channel_cv.notify_all();
     }
 
     fn finish(&self, run: u64) {
@@ -660,6 +669,9 @@ impl Communicator for MpiCommunicator {
         }
         if let Ok(mut s) = self.slots.lock() {
             s.retain(|k, _| k.run != run);
+        }
+        if let Ok(mut c) = self.channels.lock() {
+            c.forget(run);
         }
         let _ = self.progress();
     }

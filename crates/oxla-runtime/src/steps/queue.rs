@@ -6,13 +6,14 @@
 
 use std::sync::Arc;
 
+use oxla_hlo::collective::p2p_peer;
 use oxla_hlo::{ArrayShape, Error, Op, PrimitiveType, Result, Shape};
 
 use crate::exec::{array_bytes, Bytes, V};
 use crate::plan::Programs;
 use crate::queue::Item;
 use crate::run::StepCtx;
-use crate::Buffer;
+use crate::{Buffer, ChannelKey};
 
 /// The buffers of `v`'s array leaves (arena memory copied out, owned memory shared).
 fn to_buffers(v: &V) -> Result<Vec<Buffer>> {
@@ -72,6 +73,20 @@ fn array_leaves(shape: &Shape, out: &mut Vec<(PrimitiveType, Vec<i64>)>) {
         Shape::Tuple(t) => t.iter().for_each(|s| array_leaves(s, out)),
         Shape::Token => {}
     }
+}
+
+/// A value of `shape` whose arrays are all zeros (a recv no source sends to).
+fn zeros_value(shape: &Shape) -> Result<V> {
+    let mut w = Vec::new();
+    array_leaves(shape, &mut w);
+    let leaves = w
+        .into_iter()
+        .map(|(t, dims)| {
+            let a = ArrayShape::new(t, &dims);
+            Buffer::from_bytes(a.clone(), &vec![0u8; array_bytes(&a)])
+        })
+        .collect::<Result<Vec<_>>>()?;
+    from_buffers(shape, &mut leaves.into_iter())
 }
 
 /// A u32 scalar 0 (the context element of send / recv results).
@@ -144,44 +159,106 @@ impl Programs {
         let (x, ins) = (s.x, s.ins);
         let operand = |k: usize| s.vals[ins.operands[k].index()].clone();
         match &ins.op {
-            Op::Send { channel_id, .. } => {
+            Op::Send {
+                channel_id,
+                source_target_pairs,
+                ..
+            } => {
                 let v = operand(0);
-                x.shared.comm.send(x.run, *channel_id, to_buffers(&v)?)?;
+                let me = x.grid.process_id(x.replica, x.partition);
+                let to = p2p_peer(source_target_pairs, true, x.grid, x.replica, x.partition)?;
+                // With pairs, an instance that is no source sends nothing.
+                if source_target_pairs.is_empty() || to.is_some() {
+                    let key = ChannelKey {
+                        run: x.run,
+                        channel: *channel_id,
+                        peers: to.map(|t| (me, t)),
+                    };
+                    x.shared.comm.send(&key, to_buffers(&v)?)?;
+                }
                 Ok(V::Tuple(vec![v, context_value()?, V::Token]))
             }
             Op::SendDone { .. } => Ok(V::Token),
-            Op::Recv { channel_id, .. } => {
-                let want = ins
-                    .shape
-                    .tuple_elements()
-                    .and_then(|t| t.first())
-                    .cloned()
-                    .unwrap_or(Shape::Token);
-                let leaves = x.shared.comm.recv(x.run, *channel_id, x.shared.timeout)?;
-                let mut w = Vec::new();
-                array_leaves(&want, &mut w);
-                let got: Vec<_> = leaves.iter().map(|b| b.signature()).collect();
-                if w != got {
-                    return Err(Error::runtime(format!(
-                        "expected {want} on channel {channel_id}, received {}",
-                        Item {
-                            tuple: true,
-                            leaves
-                        }
-                        .shape()
-                    )));
+            Op::Recv { .. } => {
+                // A recv whose only users are recv-dones leaves the wait to them, so a
+                // program may post its recv before the matching send (XLA's order); the
+                // data slot holds a token until then.
+                if waits_in_recv_done(s.c, s.i) {
+                    return Ok(V::Tuple(vec![V::Token, context_value()?, V::Token]));
                 }
-                let data = from_buffers(&want, &mut leaves.into_iter())?;
+                let data = receive(s, ins)?;
                 Ok(V::Tuple(vec![data, context_value()?, V::Token]))
             }
-            Op::RecvDone { .. } => match operand(0) {
-                V::Tuple(t) if !t.is_empty() => Ok(V::Tuple(vec![t[0].clone(), V::Token])),
-                _ => Err(Error::internal("recv-done of a non-tuple")),
-            },
+            Op::RecvDone { .. } => {
+                let r = ins.operands[0];
+                let recv = s.c.instr(r);
+                if matches!(recv.op, Op::Recv { .. }) && waits_in_recv_done(s.c, r.index()) {
+                    return Ok(V::Tuple(vec![receive(s, recv)?, V::Token]));
+                }
+                match operand(0) {
+                    V::Tuple(t) if !t.is_empty() => Ok(V::Tuple(vec![t[0].clone(), V::Token])),
+                    _ => Err(Error::internal("recv-done of a non-tuple")),
+                }
+            }
             op => Err(Error::internal(format!(
                 "{} is not a channel op",
                 op.opcode_name()
             ))),
         }
     }
+}
+
+/// Whether every user of instruction `i` of `c` is a recv-done.
+fn waits_in_recv_done(c: &oxla_hlo::HloComputation, i: usize) -> bool {
+    let mut users = c
+        .instructions
+        .iter()
+        .filter(|u| u.operands.iter().any(|o| o.index() == i))
+        .peekable();
+    users.peek().is_some() && users.all(|u| matches!(u.op, Op::RecvDone { .. }))
+}
+
+/// The data `recv` (an `Op::Recv` of the step's computation) receives on this instance.
+fn receive(s: &StepCtx, recv: &oxla_hlo::HloInstruction) -> Result<V> {
+    let x = s.x;
+    let Op::Recv {
+        channel_id,
+        source_target_pairs,
+        ..
+    } = &recv.op
+    else {
+        return Err(Error::internal("receive of a non-recv"));
+    };
+    let want = recv
+        .shape
+        .tuple_elements()
+        .and_then(|t| t.first())
+        .cloned()
+        .unwrap_or(Shape::Token);
+    let me = x.grid.process_id(x.replica, x.partition);
+    let from = p2p_peer(source_target_pairs, false, x.grid, x.replica, x.partition)?;
+    if !source_target_pairs.is_empty() && from.is_none() {
+        // No source sends to this instance: zeros, as collective-permute gives.
+        return zeros_value(&want);
+    }
+    let key = ChannelKey {
+        run: x.run,
+        channel: *channel_id,
+        peers: from.map(|s| (s, me)),
+    };
+    let leaves = x.shared.comm.recv(&key, x.shared.timeout)?;
+    let mut w = Vec::new();
+    array_leaves(&want, &mut w);
+    let got: Vec<_> = leaves.iter().map(|b| b.signature()).collect();
+    if w != got {
+        return Err(Error::runtime(format!(
+            "expected {want} on channel {channel_id}, received {}",
+            Item {
+                tuple: true,
+                leaves
+            }
+            .shape()
+        )));
+    }
+    from_buffers(&want, &mut leaves.into_iter())
 }

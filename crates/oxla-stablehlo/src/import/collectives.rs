@@ -87,7 +87,8 @@ impl Importer<'_> {
             "stablehlo.send" => {
                 let n = args.len() - 1;
                 let v = if n == 1 { args[0] } else { b.tuple(&args[..n]) };
-                one(b.send(v, args[n], channel_id(op).unwrap_or(0)))
+                let pairs = send_recv_pairs(op)?;
+                one(b.send_with_pairs(v, args[n], channel_id(op).unwrap_or(0), &pairs))
             }
             "stablehlo.recv" => {
                 let n = op.result_types.len().saturating_sub(1);
@@ -98,7 +99,8 @@ impl Importer<'_> {
                 } else {
                     Shape::Tuple(data)
                 };
-                let r = b.recv(args[0], &dshape, channel_id(op).unwrap_or(0));
+                let pairs = send_recv_pairs(op)?;
+                let r = b.recv_with_pairs(args[0], &dshape, channel_id(op).unwrap_or(0), &pairs);
                 let d = b.get_tuple_element(r, 0);
                 let tok = b.get_tuple_element(r, 1);
                 let mut out = Self::results(b, d, n);
@@ -239,4 +241,39 @@ impl Importer<'_> {
             _ => {}
         });
     }
+}
+
+/// Send/recv's instance pairs: a `source_target_pairs` attribute (StableHLO's newer form)
+/// or XLA's frontend attribute `_xla_send_recv_source_target_pairs = "{{0,1},{1,2}}"`.
+fn send_recv_pairs(op: &Operation) -> Result<Vec<(i64, i64)>> {
+    let bad = |why: &str| Error::invalid(format!("{}: source-target pairs {why}", op.name));
+    let flat: Vec<i64> = if let Some(a) = op.attr("source_target_pairs") {
+        a.as_ints()
+            .ok_or_else(|| bad("are not a list of integers"))?
+    } else {
+        let text = match op.attr("mhlo.frontend_attributes") {
+            Some(Attr::Dict(d)) => d.iter().find_map(|(k, v)| match v {
+                Attr::Str(s) if k == "_xla_send_recv_source_target_pairs" => Some(s.as_str()),
+                _ => None,
+            }),
+            _ => None,
+        };
+        let Some(text) = text else {
+            return Ok(Vec::new());
+        };
+        if !text
+            .chars()
+            .all(|c| c.is_ascii_digit() || "{}, -".contains(c))
+        {
+            return Err(bad(&format!("\"{text}\" are not {{{{s,t}},...}}")));
+        }
+        text.split(|c: char| !(c.is_ascii_digit() || c == '-'))
+            .filter(|w| !w.is_empty())
+            .map(|w| w.parse::<i64>().map_err(|_| bad(&format!("\"{text}\""))))
+            .collect::<Result<_>>()?
+    };
+    if !flat.len().is_multiple_of(2) {
+        return Err(bad("have an odd count of ids"));
+    }
+    Ok(flat.chunks(2).map(|c| (c[0], c[1])).collect())
 }
