@@ -99,7 +99,9 @@ fn send_recv(n: usize) -> String {
 }
 
 /// The all-reduces MPI reduces itself: f32 sum, maximum, minimum and product, s32 sum, u8
-/// maximum, and an f32 sum of `big` elements (over one 4 MiB chunk).
+/// maximum, an f32 sum of `big` elements (over one 4 MiB chunk), bf16 sum and maximum, f16
+/// sum (Oxla's own MPI operations) and c64 sum; s32 sums over halves of the instances and
+/// over even and odd ones, an f32 maximum over the latter (communicators of some processes).
 fn fast_collectives(n: usize, big: usize) -> String {
     let red = |name: &str, t: &str, op: &str| {
         format!(
@@ -107,9 +109,20 @@ fn fast_collectives(n: usize, big: usize) -> String {
         )
     };
     format!(
-        "HloModule fast, replica_count={n}\n{}{}{}{}{}{}\
+        "HloModule fast, replica_count={n}\n{}{}{}{}{}{}{}{}{}{}\
          ENTRY e {{\n  x = f32[{m}] parameter(0)\n  i = s32[{m}] parameter(1)\n  b = f32[{big}] parameter(2)\n\
          u = u8[{m}] convert(i)\n\
+         four = u8[] constant(4)\n  fours = u8[{m}] broadcast(four), dimensions={{}}\n\
+         u4 = u8[{m}] shift-right-logical(u, fours)\n\
+         hb = bf16[{m}] convert(u4)\n  hf = f16[{m}] convert(u)\n\
+         re = f32[{m}] convert(u4)\n  im = f32[{m}] convert(u)\n  cx = c64[{m}] complex(re, im)\n\
+         hbs = bf16[{m}] all-reduce(hb), replica_groups={{}}, to_apply=addb\n\
+         hbm = bf16[{m}] all-reduce(hb), replica_groups={{}}, to_apply=mxb\n\
+         hfs = f16[{m}] all-reduce(hf), replica_groups={{}}, to_apply=addh\n\
+         cxs = c64[{m}] all-reduce(cx), replica_groups={{}}, to_apply=addc\n\
+         gh = s32[{m}] all-reduce(i), replica_groups={halves}, to_apply=addi\n\
+         gs = s32[{m}] all-reduce(i), replica_groups={strided}, to_apply=addi\n\
+         gm = f32[{m}] all-reduce(x), replica_groups={strided}, to_apply=mx\n\
          ar = f32[{m}] all-reduce(x), replica_groups={{}}, to_apply=add\n\
          am = f32[{m}] all-reduce(x), replica_groups={{}}, to_apply=mx\n\
          an = f32[{m}] all-reduce(x), replica_groups={{}}, to_apply=mn\n\
@@ -117,15 +130,34 @@ fn fast_collectives(n: usize, big: usize) -> String {
          ai = s32[{m}] all-reduce(i), replica_groups={{}}, to_apply=addi\n\
          au = u8[{m}] all-reduce(u), replica_groups={{}}, to_apply=mxu\n\
          ab = f32[{big}] all-reduce(b), replica_groups={{}}, to_apply=add\n\
-         ROOT t = (f32[{m}], f32[{m}], f32[{m}], f32[{m}], s32[{m}], u8[{m}], f32[{big}]) tuple(ar, am, an, ap, ai, au, ab)\n}}\n",
+         ROOT t = (f32[{m}], f32[{m}], f32[{m}], f32[{m}], s32[{m}], u8[{m}], f32[{big}], bf16[{m}], bf16[{m}], f16[{m}], c64[{m}], s32[{m}], s32[{m}], f32[{m}]) tuple(ar, am, an, ap, ai, au, ab, hbs, hbm, hfs, cxs, gh, gs, gm)\n}}\n",
         red("add", "f32", "add"),
         red("mx", "f32", "maximum"),
         red("mn", "f32", "minimum"),
         red("mul", "f32", "multiply"),
         red("addi", "s32", "add"),
         red("mxu", "u8", "maximum"),
+        red("addb", "bf16", "add"),
+        red("mxb", "bf16", "maximum"),
+        red("addh", "f16", "add"),
+        red("addc", "c64", "add"),
         m = 64 * n,
+        halves = groups(&[(0..n / 2).collect(), (n / 2..n).collect()]),
+        strided = groups(&[(0..n).step_by(2).collect(), (1..n).step_by(2).collect()]),
     )
+}
+
+/// `{{0,1},{2,3}}`, skipping empty groups.
+fn groups(g: &[Vec<usize>]) -> String {
+    let inner: Vec<String> = g
+        .iter()
+        .filter(|v| !v.is_empty())
+        .map(|v| {
+            let ids: Vec<String> = v.iter().map(|i| i.to_string()).collect();
+            format!("{{{}}}", ids.join(","))
+        })
+        .collect();
+    format!("{{{}}}", inner.join(","))
 }
 
 /// One SGD step of a ReLU MLP on this instance's rows, gradients and loss summed over
@@ -332,8 +364,16 @@ fn run(
         close(&g[3], &w[3], 1e-5, &what("f32 product"))?;
         same(&g[4..6], &w[4..6], &what("s32 sum and u8 maximum"))?;
         close(&g[6], &w[6], 1e-5, &what("4 MiB f32 sum"))?;
+        // Small integers: their bf16, f16 and complex sums are exact in any order.
+        same(
+            &g[7..11],
+            &w[7..11],
+            &what("bf16 sum and maximum, f16 sum, c64 sum"),
+        )?;
+        same(&g[11..13], &w[11..13], &what("s32 sums over groups"))?;
+        close(&g[13], &w[13], 0.0, &what("f32 maximum over groups"))?;
     }
-    println!("process {me}/{procs}: fast all-reduces of {n} instances match one process (integers, maxima and minima bit for bit, float sums and products within 1e-5)");
+    println!("process {me}/{procs}: fast all-reduces of {n} instances match one process (integers, maxima and minima bit for bit, float sums and products within 1e-5; bf16, f16 and c64 sums of small integers bit for bit; groups of some instances bit for bit)");
     comm.set_exact_reduction(!fast);
 
     let text = mlp_step(n);

@@ -38,21 +38,24 @@ impl MpiCommunicator {
     /// some processes would need a communicator of its own, made collectively.
     pub(super) fn route(&self, key: &RendezvousKey, p: PlainReduce) -> Option<(PlainReduce, bool)> {
         mpi_type(p.ty)?;
+        if p.ty.is_complex() && matches!(p.op, ReduceOp::Max | ReduceOp::Min) {
+            return None;
+        }
         if key.group.iter().all(|&m| self.owner(m) == self.rank) {
             // Folded here in group order: exact.
             return Some((p, false));
         }
+        // A group of some instances reduces over a communicator of its own processes
+        // (`group_comm`); the job-wide group over `Handles::coll`.
         let n = self.local * self.size;
-        if key.group.len() != n {
-            return None;
-        }
         let mut seen = vec![false; n];
         for &m in &key.group {
             if m >= n || std::mem::replace(&mut seen[m], true) {
                 return None;
             }
         }
-        let order_free = !p.ty.is_float() || matches!(p.op, ReduceOp::Max | ReduceOp::Min);
+        let order_free =
+            !p.ty.is_floating_or_complex() || matches!(p.op, ReduceOp::Max | ReduceOp::Min);
         if self.exact_reduction() && !order_free {
             return None;
         }
@@ -220,6 +223,7 @@ impl MpiCommunicator {
             .first()
             .ok_or_else(|| Error::internal(format!("{op}: no members")))?;
         check_same_shapes(op, members)?;
+        let comm = self.group_comm(key, op, timeout, deadline)?;
         let dt = mpi_type(plain.ty)
             .ok_or_else(|| Error::internal(format!("{op}: no MPI type for {}", plain.ty)))?;
         let mop = self.mpi_op(plain);
@@ -256,7 +260,7 @@ impl MpiCommunicator {
                 2,
                 ffi::RSMPI_UINT64_T,
                 ffi::RSMPI_MAX,
-                self.handles.coll,
+                comm,
                 &mut header_req,
             )
         };
@@ -304,7 +308,7 @@ impl MpiCommunicator {
                         (len / es) as c_int,
                         dt,
                         mop,
-                        self.handles.coll,
+                        comm,
                         &mut request,
                     )
                 };
@@ -383,6 +387,67 @@ impl MpiCommunicator {
         Ok(())
     }
 
+    /// The communicator `key.group`'s processes all-reduce over: `Handles::coll` for the
+    /// job-wide group, else one per set of instances, made on first use with
+    /// `MPI_Comm_create_group` (collective over those processes only) and kept. Each local
+    /// leader runs one all-reduce at a time on it, so concurrent groups never share one.
+    /// The creation blocks inside MPI, so it runs on a helper thread, waited for until the
+    /// deadline: a peer that never joins gives an error, and the thread is left behind.
+    pub(super) fn group_comm(
+        &self,
+        key: &RendezvousKey,
+        op: &str,
+        timeout: Duration,
+        deadline: Instant,
+    ) -> Result<ffi::MPI_Comm> {
+        let mut set = key.group.clone();
+        set.sort_unstable();
+        if set.len() == self.local * self.size {
+            return Ok(self.handles.coll);
+        }
+        let lock = || {
+            self.group_comms
+                .lock()
+                .map_err(|_| Error::internal("MPI communicator lock poisoned"))
+        };
+        if let Some(c) = lock()?.get(&set) {
+            return Ok(c.0);
+        }
+        let mut ranks: Vec<c_int> = set.iter().map(|&m| self.owner(m) as c_int).collect();
+        ranks.dedup();
+        // The tag tells concurrent creations apart: equal on every member, from the set.
+        let tag = (fingerprint_of(&set) % 30_000) as c_int + 1;
+        let coll = Comm(self.handles.coll);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("oxla-mpi-group".into())
+            .spawn(move || {
+                let coll = coll;
+                let _ = tx.send(create_group(coll.0, &ranks, tag).map(Comm));
+            });
+        if let Err(e) = spawned {
+            return Err(Error::runtime(format!(
+                "{op}: no thread to make its group: {e}"
+            )));
+        }
+        let wait = deadline.saturating_duration_since(Instant::now());
+        let made = match rx.recv_timeout(wait) {
+            Ok(r) => r,
+            Err(_) => {
+                self.failed.store(true, Ordering::Release);
+                self.broken.store(true, Ordering::Release);
+                return Err(Error::runtime(format!(
+                    "{op}: timed out after {:.1} s making the communicator of its group with {} \
+                     (a peer that died, stalls or runs another program)",
+                    timeout.as_secs_f64(),
+                    self.peers(key)
+                )));
+            }
+        };
+        let c = made.map_err(|e| e.context(op))?;
+        Ok(lock()?.entry(set).or_insert(c).0)
+    }
+
     /// After an all-reduce was left in flight, no MPI call may progress it.
     pub(super) fn check_unbroken(&self, op: &str) -> Result<()> {
         if self.broken.load(Ordering::Acquire) {
@@ -417,6 +482,9 @@ impl MpiCommunicator {
     }
 
     pub(super) fn mpi_op(&self, p: PlainReduce) -> ffi::MPI_Op {
+        if let Some(k) = half_index(p) {
+            return self.handles.half[k];
+        }
         // SAFETY: reads of MPI's constant handles.
         unsafe {
             match (p.op, p.ty.is_float()) {
@@ -550,6 +618,10 @@ pub(super) fn mpi_type(ty: PrimitiveType) -> Option<ffi::MPI_Datatype> {
             T::U16 => ffi::RSMPI_UINT16_T,
             T::U32 => ffi::RSMPI_UINT32_T,
             T::U64 => ffi::RSMPI_UINT64_T,
+            // Reduced by Oxla's own MPI operations (`HALF_OPS`), which know the type.
+            T::BF16 | T::F16 => ffi::RSMPI_UINT16_T,
+            T::C64 => ffi::RSMPI_FLOAT_COMPLEX,
+            T::C128 => ffi::RSMPI_DOUBLE_COMPLEX,
             _ => return None,
         })
     }
@@ -630,10 +702,54 @@ pub(super) fn fold(p: PlainReduce, acc: &mut [u8], src: &[u8]) {
             }
         };
     }
+    // bf16 and f16 widen to f32, reduce and round back, as the in-process reducers do.
+    macro_rules! half {
+        ($t:ty) => {
+            match p.op {
+                ReduceOp::Sum => lanes!($t, |a, b| <$t>::from_f32(a.to_f32() + b.to_f32())),
+                ReduceOp::Product => {
+                    lanes!($t, |a, b| <$t>::from_f32(a.to_f32() * b.to_f32()))
+                }
+                ReduceOp::Max => lanes!($t, |a, b| {
+                    let (x, y) = (a.to_f32(), b.to_f32());
+                    if x.is_nan() || y < x || (y == x && !x.is_sign_negative()) {
+                        a
+                    } else {
+                        b
+                    }
+                }),
+                ReduceOp::Min => lanes!($t, |a, b| {
+                    let (x, y) = (a.to_f32(), b.to_f32());
+                    if x.is_nan() || x < y || (x == y && x.is_sign_negative()) {
+                        a
+                    } else {
+                        b
+                    }
+                }),
+            }
+        };
+    }
+    // Complex sums and products (maxima and minima are not routed here).
+    macro_rules! complex {
+        ($t:ty) => {
+            match p.op {
+                ReduceOp::Sum => lanes!([$t; 2], |a, b| [a[0] + b[0], a[1] + b[1]]),
+                ReduceOp::Product => lanes!([$t; 2], |a, b| [
+                    a[0] * b[0] - a[1] * b[1],
+                    a[0] * b[1] + a[1] * b[0]
+                ]),
+                ReduceOp::Max | ReduceOp::Min => {}
+            }
+        };
+    }
     use PrimitiveType as T;
     match p.ty {
         T::F32 => float!(f32),
         T::F64 => float!(f64),
+        T::BF16 => half!(half::bf16),
+        T::F16 => half!(half::f16),
+        T::C64 => complex!(f32),
+        T::C128 => complex!(f64),
         T::S8 => int!(i8),
         T::S16 => int!(i16),
         T::S32 => int!(i32),
@@ -691,4 +807,121 @@ pub(super) unsafe extern "C" fn float_min(
 ) {
     // SAFETY: MPI's arguments, passed on.
     unsafe { user_reduce(ReduceOp::Min, invec, inout, len, datatype) }
+}
+
+/// Which of `Handles::half` reduces `p`: bf16 then f16, each sum, product, maximum, minimum.
+pub(super) fn half_index(p: PlainReduce) -> Option<usize> {
+    let t = match p.ty {
+        PrimitiveType::BF16 => 0,
+        PrimitiveType::F16 => 4,
+        _ => return None,
+    };
+    Some(
+        t + match p.op {
+            ReduceOp::Sum => 0,
+            ReduceOp::Product => 1,
+            ReduceOp::Max => 2,
+            ReduceOp::Min => 3,
+        },
+    )
+}
+
+/// An MPI user operation over `MPI_UINT16_T` elements that are really `$ty`.
+macro_rules! half_op {
+    ($name:ident, $ty:ident, $op:ident) => {
+        pub(super) unsafe extern "C" fn $name(
+            invec: *mut c_void,
+            inout: *mut c_void,
+            len: *mut c_int,
+            _datatype: *mut ffi::MPI_Datatype,
+        ) {
+            if invec.is_null() || inout.is_null() || len.is_null() {
+                return;
+            }
+            // SAFETY: MPI passes `len` 2-byte elements at both pointers.
+            unsafe {
+                let n = usize::try_from(*len).unwrap_or(0) * 2;
+                let acc = std::slice::from_raw_parts_mut(inout.cast::<u8>(), n);
+                let src = std::slice::from_raw_parts(invec.cast::<u8>().cast_const(), n);
+                fold(
+                    PlainReduce {
+                        op: ReduceOp::$op,
+                        ty: PrimitiveType::$ty,
+                    },
+                    acc,
+                    src,
+                );
+            }
+        }
+    };
+}
+
+half_op!(bf16_sum, BF16, Sum);
+half_op!(bf16_prod, BF16, Product);
+half_op!(bf16_max, BF16, Max);
+half_op!(bf16_min, BF16, Min);
+half_op!(f16_sum, F16, Sum);
+half_op!(f16_prod, F16, Product);
+half_op!(f16_max, F16, Max);
+half_op!(f16_min, F16, Min);
+
+/// The user functions of `Handles::half`, in `half_index`'s order.
+pub(super) type UserFn =
+    unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int, *mut ffi::MPI_Datatype);
+pub(super) const HALF_OPS: [UserFn; 8] = [
+    bf16_sum, bf16_prod, bf16_max, bf16_min, f16_sum, f16_prod, f16_max, f16_min,
+];
+
+/// An MPI communicator handle that may cross threads (MPI_THREAD_MULTIPLE).
+#[derive(Clone, Copy)]
+pub(super) struct Comm(pub ffi::MPI_Comm);
+
+// SAFETY: MPI handles may be used from any thread under MPI_THREAD_MULTIPLE.
+unsafe impl Send for Comm {}
+
+/// A communicator of the processes `ranks` of `parent` (ascending), made with
+/// `MPI_Comm_create_group` (only they call it), errors returned rather than aborting.
+fn create_group(parent: ffi::MPI_Comm, ranks: &[c_int], tag: c_int) -> Result<ffi::MPI_Comm> {
+    let mut all = std::mem::MaybeUninit::<ffi::MPI_Group>::uninit();
+    // SAFETY: a communicator of ours; out-pointer to a local.
+    check(
+        unsafe { ffi::MPI_Comm_group(parent, all.as_mut_ptr()) },
+        "MPI_Comm_group",
+    )?;
+    // SAFETY: written by the successful call.
+    let mut all = unsafe { all.assume_init() };
+    let mut sub = std::mem::MaybeUninit::<ffi::MPI_Group>::uninit();
+    // SAFETY: `ranks.len()` valid, distinct ranks of `all`.
+    let rc =
+        unsafe { ffi::MPI_Group_incl(all, ranks.len() as c_int, ranks.as_ptr(), sub.as_mut_ptr()) };
+    // SAFETY: our group handle, no longer needed.
+    unsafe { ffi::MPI_Group_free(&mut all) };
+    check(rc, "MPI_Group_incl")?;
+    // SAFETY: written by the successful call.
+    let mut sub = unsafe { sub.assume_init() };
+    let mut comm = std::mem::MaybeUninit::<ffi::MPI_Comm>::uninit();
+    // SAFETY: every process of `sub` makes this call with the same group and tag.
+    let rc = unsafe { ffi::MPI_Comm_create_group(parent, sub, tag, comm.as_mut_ptr()) };
+    // SAFETY: our group handle, no longer needed.
+    unsafe { ffi::MPI_Group_free(&mut sub) };
+    check(rc, "MPI_Comm_create_group")?;
+    // SAFETY: written by the successful call.
+    let comm = unsafe { comm.assume_init() };
+    // SAFETY: our new communicator and MPI's constant.
+    check(
+        unsafe { ffi::MPI_Comm_set_errhandler(comm, ffi::RSMPI_ERRORS_RETURN) },
+        "MPI_Comm_set_errhandler",
+    )?;
+    Ok(comm)
+}
+
+/// FNV-1a of a set of instances.
+fn fingerprint_of(set: &[usize]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &m in set {
+        for b in (m as u64).to_le_bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
 }

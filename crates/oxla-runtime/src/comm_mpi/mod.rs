@@ -4,11 +4,14 @@
 //! with `L` local devices per process, process `p` runs instances `p·L .. (p+1)·L`
 //! (instance id = replica × partitions + partition), so an instance's process is `id / L`.
 //!
-//! An all-reduce whose reducer is a plain sum, product, maximum or minimum, over every
-//! instance of the job or only this process's, is reduced in the process first (the last
-//! local member to arrive folds everyone's operands and the others wait for it), then across
-//! processes with MPI's own `MPI_Iallreduce`, in chunks of a few MiB, polled with `MPI_Test`
-//! until the client's timeout (a blocking `MPI_Allreduce` would hang on a dead peer). Float
+//! An all-reduce whose reducer is a plain sum, product, maximum or minimum (integers, f32,
+//! f64, c64 and c128 sums and products with MPI's operations; bf16 and f16 and float maxima
+//! and minima with Oxla's own, which keep NaNs and order zeros as the reducers do) is
+//! reduced in the process first (the last local member to arrive folds everyone's operands
+//! and the others wait for it), then across the group's processes with MPI's own
+//! `MPI_Iallreduce` (over every process, or over a communicator of the group's processes,
+//! made on first use and kept), in chunks of a few MiB, polled with `MPI_Test` until the
+//! client's timeout (a blocking `MPI_Allreduce` would hang on a dead peer). Float
 //! sums and products then add up in MPI's order, not the group's: with exact reduction
 //! ([`MpiCommunicator::set_exact_reduction`], `OXLA_MPI_EXACT_REDUCTION=1`) they take the
 //! point-to-point path below instead; integer reductions, maxima and minima are exact either
@@ -25,9 +28,6 @@
 //! Send/recv by channel is `channels.rs`: a channel with source-target pairs crosses
 //! processes as one message per payload; one without pairs links the instances of one
 //! process.
-//!
-//! Not yet: `MPI_Iallreduce` over groups that span some processes but not all (they go
-//! point to point).
 
 use std::collections::{HashMap, VecDeque};
 use std::ffi::{c_int, c_void};
@@ -87,6 +87,9 @@ struct Handles {
     /// drop NaNs and order zeros by argument position.
     fmax: ffi::MPI_Op,
     fmin: ffi::MPI_Op,
+    /// bf16 and f16 sum, product, maximum and minimum (`all_reduce::half_index`): MPI has
+    /// no such types, so they travel as `MPI_UINT16_T` under Oxla's own operations.
+    half: [ffi::MPI_Op; 8],
 }
 
 // SAFETY: MPI handles may be used from any thread under MPI_THREAD_MULTIPLE, and these are
@@ -133,6 +136,9 @@ pub struct MpiCommunicator {
     exact: AtomicBool,
     slots: Mutex<HashMap<RendezvousKey, LocalSlot>>,
     cv: Condvar,
+    /// Communicators of all-reduce groups of some processes, by their sorted instances
+    /// (`all_reduce::group_comm`).
+    group_comms: Mutex<HashMap<Vec<usize>, Comm>>,
     /// Send/recv payloads waiting for their receiver (`channels.rs`).
     channels: Mutex<Channels>,
     channel_cv: Condvar,
@@ -180,12 +186,7 @@ impl MpiCommunicator {
             unsafe { ffi::MPI_Comm_set_errhandler(coll, ffi::RSMPI_ERRORS_RETURN) },
             "MPI_Comm_set_errhandler",
         )?;
-        let user_op = |f: unsafe extern "C" fn(
-            *mut c_void,
-            *mut c_void,
-            *mut c_int,
-            *mut ffi::MPI_Datatype,
-        )| {
+        let user_op = |f: UserFn| {
             let mut op = std::mem::MaybeUninit::<ffi::MPI_Op>::uninit();
             // SAFETY: a commutative reduction function that reads and writes `len` elements.
             check(
@@ -200,6 +201,14 @@ impl MpiCommunicator {
             coll,
             fmax: user_op(float_max)?,
             fmin: user_op(float_min)?,
+            half: {
+                let mut ops = Vec::with_capacity(HALF_OPS.len());
+                for f in HALF_OPS {
+                    ops.push(user_op(f)?);
+                }
+                ops.try_into()
+                    .map_err(|_| Error::internal("eight half-precision MPI operations"))?
+            },
         };
         let exact = std::env::var("OXLA_MPI_EXACT_REDUCTION")
             .is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "no"));
@@ -209,6 +218,7 @@ impl MpiCommunicator {
             exact: AtomicBool::new(exact),
             slots: Mutex::new(HashMap::new()),
             cv: Condvar::new(),
+            group_comms: Mutex::new(HashMap::new()),
             channels: Mutex::new(Channels::default()),
             channel_cv: Condvar::new(),
             rank: world.rank() as usize,
@@ -736,5 +746,56 @@ mod tests {
         let mut acc = vec![0x80u8, 5];
         fold(p(ReduceOp::Max), &mut acc, &[0x7f, 0xfb]);
         assert_eq!(acc, [0x7f, 5]);
+    }
+
+    #[test]
+    fn half_and_complex_reductions_match_the_reducers() {
+        let p = |op, ty| PlainReduce { op, ty };
+        let bf = |v: &[f32]| -> Vec<u8> {
+            v.iter()
+                .flat_map(|&x| half::bf16::from_f32(x).to_bits().to_le_bytes())
+                .collect()
+        };
+        let mut acc = bf(&[1.0, 256.0, f32::NAN, -0.0]);
+        fold(
+            p(ReduceOp::Sum, PrimitiveType::BF16),
+            &mut acc,
+            &bf(&[2.5, 1.0, 1.0, 0.0]),
+        );
+        // 256 + 1 rounds to even in bf16 (8 bits of mantissa).
+        let want = bf(&[3.5, 256.0, f32::NAN, 0.0]);
+        assert_eq!(acc[..6], want[..6]);
+        assert!(half::bf16::from_bits(u16::from_le_bytes([acc[4], acc[5]])).is_nan());
+        assert_eq!(acc[6..], want[6..]);
+        let hf = |v: &[f32]| -> Vec<u8> {
+            v.iter()
+                .flat_map(|&x| half::f16::from_f32(x).to_bits().to_le_bytes())
+                .collect()
+        };
+        let mut acc = hf(&[1.0, -0.0, 3.0]);
+        fold(
+            p(ReduceOp::Max, PrimitiveType::F16),
+            &mut acc,
+            &hf(&[2.0, 0.0, f32::NAN]),
+        );
+        assert_eq!(acc[..4], hf(&[2.0, 0.0])[..]);
+        assert!(half::f16::from_bits(u16::from_le_bytes([acc[4], acc[5]])).is_nan());
+        let mut acc = bytes(&[1.0, 2.0, 3.0, -1.0]);
+        fold(
+            p(ReduceOp::Product, PrimitiveType::C64),
+            &mut acc,
+            &bytes(&[0.5, 1.0, 2.0, 0.0]),
+        );
+        // (1+2i)(0.5+i) = -1.5+2i; (3-i)(2) = 6-2i.
+        assert_eq!(acc, bytes(&[-1.5, 2.0, 6.0, -2.0]));
+        let mut acc = bytes(&[1.0, 2.0]);
+        fold(
+            p(ReduceOp::Sum, PrimitiveType::C64),
+            &mut acc,
+            &bytes(&[0.5, -4.0]),
+        );
+        assert_eq!(acc, bytes(&[1.5, -2.0]));
+        assert_eq!(half_index(p(ReduceOp::Min, PrimitiveType::F16)), Some(7));
+        assert_eq!(half_index(p(ReduceOp::Sum, PrimitiveType::F32)), None);
     }
 }
