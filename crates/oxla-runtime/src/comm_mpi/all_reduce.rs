@@ -32,10 +32,9 @@ impl MpiCommunicator {
     }
 
     /// Whether an all-reduce takes the reduce-in-process path, and whether it then crosses
-    /// processes (`MPI_Iallreduce`). Only groups of this process alone or of every instance
-    /// of the job do: every process then issues its job-wide all-reduces in program order,
-    /// one at a time (every local instance joins each), so MPI matches them up; a group of
-    /// some processes would need a communicator of its own, made collectively.
+    /// processes (`MPI_Iallreduce`). Every process issues a group's all-reduces in program
+    /// order, one at a time (every local member of the group joins each), on the group's
+    /// own communicator (`group_comm`), so MPI matches them up.
     pub(super) fn route(&self, key: &RendezvousKey, p: PlainReduce) -> Option<(PlainReduce, bool)> {
         mpi_type(p.ty)?;
         if p.ty.is_complex() && matches!(p.op, ReduceOp::Max | ReduceOp::Min) {

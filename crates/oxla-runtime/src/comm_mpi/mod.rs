@@ -17,7 +17,10 @@
 //! point-to-point path below instead; integer reductions, maxima and minima are exact either
 //! way. That path is `all_reduce.rs`.
 //!
-//! Every other collective's members exchange their contributions point to point, each pair
+//! Every other collective over every instance of the job gathers all contributions to every
+//! process with one `MPI_Iallgather` (`gather.rs`), and each member computes its result
+//! from them in group order. Every other group's members exchange their contributions
+//! point to point, each pair
 //! of instances on its own tag (messages between two ranks on one tag arrive in order, and
 //! each instance runs its collectives in program order), and every member then computes the
 //! result from all contributions, as in-process members do. Sends are non-blocking and the
@@ -44,9 +47,11 @@ use crate::Buffer;
 
 mod all_reduce;
 mod channels;
+mod gather;
 
 use all_reduce::*;
 use channels::Channels;
+use gather::GatherSlots;
 
 /// Tags below this are left to other users of `MPI_COMM_WORLD`.
 const TAG_BASE: c_int = 1000;
@@ -139,6 +144,9 @@ pub struct MpiCommunicator {
     /// Communicators of all-reduce groups of some processes, by their sorted instances
     /// (`all_reduce::group_comm`).
     group_comms: Mutex<HashMap<Vec<usize>, Comm>>,
+    /// Job-wide collectives meeting in this process before their all-gather (`gather.rs`).
+    gathers: Mutex<GatherSlots>,
+    gather_cv: Condvar,
     /// Send/recv payloads waiting for their receiver (`channels.rs`).
     channels: Mutex<Channels>,
     channel_cv: Condvar,
@@ -219,6 +227,8 @@ impl MpiCommunicator {
             slots: Mutex::new(HashMap::new()),
             cv: Condvar::new(),
             group_comms: Mutex::new(HashMap::new()),
+            gathers: Mutex::new(HashMap::new()),
+            gather_cv: Condvar::new(),
             channels: Mutex::new(Channels::default()),
             channel_cv: Condvar::new(),
             rank: world.rank() as usize,
@@ -590,6 +600,30 @@ impl Communicator for MpiCommunicator {
         f: &mut dyn FnMut(&Contributions) -> Result<()>,
     ) -> Result<()> {
         let pos = self.check_member(key, me, op)?;
+        if self.gathers(key) {
+            let all = self.gather(key, me, op, contribution, timeout);
+            if all.is_err() {
+                self.failed.store(true, Ordering::Release);
+            }
+            let all = all?;
+            let c: usize = contribution.iter().map(|b| b.len()).sum();
+            let parts: Vec<Vec<&[u8]>> = key
+                .group
+                .iter()
+                .map(|&m| {
+                    let mut at = m * c;
+                    contribution
+                        .iter()
+                        .map(|b| {
+                            let s = &all[at..at + b.len()];
+                            at += b.len();
+                            s
+                        })
+                        .collect()
+                })
+                .collect();
+            return f(&parts);
+        }
         let got = self.exchange(key, me, pos, op, contribution, timeout);
         if got.is_err() {
             self.failed.store(true, Ordering::Release);
@@ -671,6 +705,8 @@ impl Communicator for MpiCommunicator {
         self.cv.notify_all();
         drop(self.channels.lock());
         self.channel_cv.notify_all();
+        drop(self.gathers.lock());
+        self.gather_cv.notify_all();
     }
 
     fn finish(&self, run: u64) {
@@ -682,6 +718,9 @@ impl Communicator for MpiCommunicator {
         }
         if let Ok(mut c) = self.channels.lock() {
             c.forget(run);
+        }
+        if let Ok(mut g) = self.gathers.lock() {
+            g.retain(|k, _| k.run != run);
         }
         let _ = self.progress();
     }

@@ -1,0 +1,327 @@
+//! Job-wide collectives on MPI's own all-gather: a collective (all-gather, reduce-scatter,
+//! all-to-all, collective-permute, broadcast, or an all-reduce MPI does not reduce) whose
+//! group is every instance of the job meets in each process first (the last local member
+//! to arrive leads, the others wait for it, as in `all_reduce.rs`), then one
+//! `MPI_Iallgather` moves every process's contributions to every process, polled until the
+//! client's timeout, and each member computes its result from all of them in group order
+//! (bit for bit what one process computes). That is one MPI collective, on MPI's own
+//! algorithms, in place of every member sending its whole contribution to every other.
+//! A small all-reduce of a fingerprint of the op runs first, so processes running different
+//! programs get an error naming the op, not a mismatched gather.
+
+use std::collections::HashMap;
+use std::ffi::{c_int, c_void};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, MutexGuard};
+use std::time::{Duration, Instant};
+
+use mpi::ffi;
+use oxla_hlo::{Error, Result};
+
+use super::all_reduce::{ffi_request, test};
+use super::{check, MpiCommunicator};
+use crate::comm::RendezvousKey;
+
+/// The local members of one job-wide gather meeting in this process.
+pub(super) struct GatherSlot {
+    /// Each local member's contribution, its buffers back to back, by local index.
+    parts: Vec<Option<Vec<u8>>>,
+    arrived: usize,
+    /// Every instance's contribution, in instance order, once the leader has it.
+    outcome: Option<Result<Arc<Vec<u8>>>>,
+    /// Members yet to collect the outcome.
+    left: usize,
+}
+
+pub(super) type GatherSlots = HashMap<RendezvousKey, GatherSlot>;
+
+impl MpiCommunicator {
+    /// Whether a collective over `key.group` takes the gather path: groups of every
+    /// instance of a job of several processes.
+    pub(super) fn gathers(&self, key: &RendezvousKey) -> bool {
+        let n = self.local * self.size;
+        if self.size < 2 || key.group.len() != n {
+            return false;
+        }
+        let mut seen = vec![false; n];
+        key.group
+            .iter()
+            .all(|&m| m < n && !std::mem::replace(&mut seen[m], true))
+    }
+
+    fn lock_gathers(&self) -> Result<MutexGuard<'_, GatherSlots>> {
+        self.gathers
+            .lock()
+            .map_err(|_| Error::internal("MPI communicator lock poisoned"))
+    }
+
+    /// Every instance's contribution (buffers back to back, in instance order) once all
+    /// have arrived; `me` is a local instance of the job-wide group.
+    pub(super) fn gather(
+        &self,
+        key: &RendezvousKey,
+        me: usize,
+        op: &str,
+        contribution: &[&[u8]],
+        timeout: Duration,
+    ) -> Result<Arc<Vec<u8>>> {
+        let deadline = Instant::now() + timeout;
+        let lpos = me % self.local;
+        let l = self.local;
+        let mut slots = self.lock_gathers()?;
+        if let Some(why) = self.aborted(key.run) {
+            return Err(Error::runtime(format!("{op}: run aborted: {why}")));
+        }
+        let slot = slots.entry(key.clone()).or_insert_with(|| GatherSlot {
+            parts: vec![None; l],
+            arrived: 0,
+            outcome: None,
+            left: 0,
+        });
+        if slot.parts[lpos].is_some() || slot.outcome.is_some() {
+            return Err(Error::internal(format!(
+                "{op}: instance {me} joined a collective twice"
+            )));
+        }
+        slot.parts[lpos] = Some(contribution.concat());
+        slot.arrived += 1;
+        if slot.arrived < l {
+            self.gather_cv.notify_all();
+            return self.await_gather(slots, key, op, lpos, timeout, deadline);
+        }
+        let parts: Vec<Vec<u8>> = slot
+            .parts
+            .iter_mut()
+            .flatten()
+            .map(std::mem::take)
+            .collect();
+        drop(slots);
+        let lens: Vec<usize> = contribution.iter().map(|c| c.len()).collect();
+        let r = self
+            .gather_across(key, op, &parts, &lens, timeout, deadline)
+            .map(Arc::new);
+        if l > 1 {
+            let mut slots = self.lock_gathers()?;
+            if let Some(s) = slots.get_mut(key) {
+                s.outcome = Some(r.clone());
+                s.left = l - 1;
+            }
+            self.gather_cv.notify_all();
+        } else {
+            self.lock_gathers()?.remove(key);
+        }
+        r
+    }
+
+    /// A local member that is not the leader: waits for the others (up to the deadline),
+    /// then for the leader's outcome (bounded by the leader's own deadline).
+    fn await_gather(
+        &self,
+        mut slots: MutexGuard<'_, GatherSlots>,
+        key: &RendezvousKey,
+        op: &str,
+        lpos: usize,
+        timeout: Duration,
+        deadline: Instant,
+    ) -> Result<Arc<Vec<u8>>> {
+        loop {
+            let s = slots
+                .get_mut(key)
+                .ok_or_else(|| Error::internal(format!("{op}: local gather slot vanished")))?;
+            if let Some(outcome) = &s.outcome {
+                let r = outcome.clone();
+                s.left = s.left.saturating_sub(1);
+                if s.left == 0 {
+                    slots.remove(key);
+                }
+                return r;
+            }
+            let mut wait = Duration::from_millis(100);
+            if s.arrived < s.parts.len() {
+                let aborted = self.aborted(key.run);
+                let now = Instant::now();
+                if aborted.is_some() || now >= deadline {
+                    let missing: Vec<String> = (0..s.parts.len())
+                        .filter(|&k| s.parts[k].is_none())
+                        .map(|k| {
+                            format!(
+                                "instance {} (process {})",
+                                self.rank * self.local + k,
+                                self.rank
+                            )
+                        })
+                        .collect();
+                    s.parts[lpos] = None;
+                    s.arrived -= 1;
+                    if s.arrived == 0 {
+                        slots.remove(key);
+                    }
+                    return Err(Error::runtime(match aborted {
+                        Some(why) => format!("{op}: run aborted: {why}"),
+                        None => format!(
+                            "{op}: timed out after {:.1} s waiting for {} (a device of this \
+                             process that has not reached this collective)",
+                            timeout.as_secs_f64(),
+                            missing.join(", ")
+                        ),
+                    }));
+                }
+                wait = wait.min(deadline - now);
+            }
+            slots = self
+                .gather_cv
+                .wait_timeout(slots, wait)
+                .map(|(g, _)| g)
+                .map_err(|_| Error::internal("MPI communicator lock poisoned"))?;
+        }
+    }
+
+    /// The leader's step: the fingerprint check, then one `MPI_Iallgather` of this
+    /// process's contributions. Left in flight (timeout, abort), a request may still write
+    /// its buffers, so they are leaked and the communicator makes no more MPI calls.
+    fn gather_across(
+        &self,
+        key: &RendezvousKey,
+        op: &str,
+        parts: &[Vec<u8>],
+        lens: &[usize],
+        timeout: Duration,
+        deadline: Instant,
+    ) -> Result<Vec<u8>> {
+        self.check_unbroken(op)?;
+        let c: usize = lens.iter().sum();
+        if parts.iter().any(|p| p.len() != c) {
+            return Err(Error::runtime(format!(
+                "{op}: the participants' operands differ in shape"
+            )));
+        }
+        let count = c_int::try_from(c * parts.len()).map_err(|_| {
+            Error::unimplemented(format!(
+                "{op}: {} bytes from one process in one collective over MPI (2 GiB at most)",
+                c * parts.len()
+            ))
+        })?;
+        let fail = |bufs: Vec<Vec<u8>>, e: Error| -> Result<Vec<u8>> {
+            self.failed.store(true, Ordering::Release);
+            self.broken.store(true, Ordering::Release);
+            std::mem::forget(bufs);
+            Err(e)
+        };
+        let print = fingerprint(op, key, lens);
+        let mut header: Vec<u64> = vec![print, !print, 0, 0];
+        let mut req = ffi_request();
+        // SAFETY: MPI initialized; the words stay alive until the request completes or are
+        // leaked.
+        let rc = unsafe {
+            let h = header.as_mut_ptr();
+            ffi::MPI_Iallreduce(
+                h.cast::<c_void>(),
+                h.add(2).cast::<c_void>(),
+                2,
+                ffi::RSMPI_UINT64_T,
+                ffi::RSMPI_MAX,
+                self.handles.coll,
+                &mut req,
+            )
+        };
+        if let Err(e) = check(rc, "MPI_Iallreduce") {
+            return fail(vec![], e.context(op));
+        }
+        if let Err(e) = self.wait_request(&mut req, key, op, timeout, deadline) {
+            // The request may still write the header's words.
+            std::mem::forget(header);
+            return fail(vec![], e);
+        }
+        if header[2] != print || header[3] != !print {
+            return fail(
+                vec![],
+                Error::runtime(format!(
+                    "collectives out of step: this process calls {op} (run {}, #{} over {:?}, \
+                     {lens:?} bytes) and another process something else; every process must \
+                     run the same programs in the same order",
+                    key.run, key.seq, key.group
+                )),
+            );
+        }
+        let send = parts.concat();
+        let mut recv = vec![0u8; send.len() * self.size];
+        let mut req = ffi_request();
+        // SAFETY: `count` bytes at `send`, `count` from each of the job's processes into
+        // `recv`; both alive until the request completes, or leaked.
+        let rc = unsafe {
+            ffi::MPI_Iallgather(
+                send.as_ptr().cast::<c_void>(),
+                count,
+                ffi::RSMPI_UINT8_T,
+                recv.as_mut_ptr().cast::<c_void>(),
+                count,
+                ffi::RSMPI_UINT8_T,
+                self.handles.coll,
+                &mut req,
+            )
+        };
+        if let Err(e) = check(rc, "MPI_Iallgather") {
+            return fail(vec![send, recv], e.context(op));
+        }
+        if let Err(e) = self.wait_request(&mut req, key, op, timeout, deadline) {
+            return fail(vec![send, recv], e);
+        }
+        Ok(recv)
+    }
+
+    /// Tests `req` until it completes, the run is aborted or the deadline passes.
+    fn wait_request(
+        &self,
+        req: &mut ffi::MPI_Request,
+        key: &RendezvousKey,
+        op: &str,
+        timeout: Duration,
+        deadline: Instant,
+    ) -> Result<()> {
+        let mut spins = 0u32;
+        loop {
+            if test(req).map_err(|e| self.peer_error(op, key, e))? {
+                return Ok(());
+            }
+            spins = spins.wrapping_add(1);
+            if spins % 64 != 0 {
+                continue;
+            }
+            if let Some(why) = self.aborted(key.run) {
+                return Err(Error::runtime(format!("{op}: run aborted: {why}")));
+            }
+            if Instant::now() >= deadline {
+                return Err(Error::runtime(format!(
+                    "{op}: timed out after {:.1} s waiting for {} (an MPI collective does not \
+                     tell which of them has not arrived: a peer that died, stalls or runs \
+                     another program)",
+                    timeout.as_secs_f64(),
+                    self.peers(key)
+                )));
+            }
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// A hash (FNV-1a) of what a process's gathered collective is: equal on every process that
+/// runs the same one.
+fn fingerprint(op: &str, key: &RendezvousKey, lens: &[usize]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |b: &[u8]| {
+        for &x in b {
+            h = (h ^ x as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    };
+    eat(b"gather ");
+    eat(op.as_bytes());
+    eat(&key.run.to_le_bytes());
+    eat(&key.seq.to_le_bytes());
+    for &g in &key.group {
+        eat(&(g as u64).to_le_bytes());
+    }
+    for &l in lens {
+        eat(&(l as u64).to_le_bytes());
+    }
+    h
+}
