@@ -101,7 +101,8 @@ fn send_recv(n: usize) -> String {
 /// The all-reduces MPI reduces itself: f32 sum, maximum, minimum and product, s32 sum, u8
 /// maximum, an f32 sum of `big` elements (over one 4 MiB chunk), bf16 sum and maximum, f16
 /// sum (Oxla's own MPI operations) and c64 sum; s32 sums over halves of the instances and
-/// over even and odd ones, an f32 maximum over the latter (communicators of some processes).
+/// over even and odd ones, an f32 maximum over the latter (communicators of some processes); and an all-gather of
+/// the big operand (over several 4 MiB chunks of `MPI_Iallgather`).
 fn fast_collectives(n: usize, big: usize) -> String {
     let red = |name: &str, t: &str, op: &str| {
         format!(
@@ -123,6 +124,7 @@ fn fast_collectives(n: usize, big: usize) -> String {
          gh = s32[{m}] all-reduce(i), replica_groups={halves}, to_apply=addi\n\
          gs = s32[{m}] all-reduce(i), replica_groups={strided}, to_apply=addi\n\
          gm = f32[{m}] all-reduce(x), replica_groups={strided}, to_apply=mx\n\
+         bg = f32[{bign}] all-gather(b), replica_groups={{}}, dimensions={{0}}\n\
          ar = f32[{m}] all-reduce(x), replica_groups={{}}, to_apply=add\n\
          am = f32[{m}] all-reduce(x), replica_groups={{}}, to_apply=mx\n\
          an = f32[{m}] all-reduce(x), replica_groups={{}}, to_apply=mn\n\
@@ -130,7 +132,7 @@ fn fast_collectives(n: usize, big: usize) -> String {
          ai = s32[{m}] all-reduce(i), replica_groups={{}}, to_apply=addi\n\
          au = u8[{m}] all-reduce(u), replica_groups={{}}, to_apply=mxu\n\
          ab = f32[{big}] all-reduce(b), replica_groups={{}}, to_apply=add\n\
-         ROOT t = (f32[{m}], f32[{m}], f32[{m}], f32[{m}], s32[{m}], u8[{m}], f32[{big}], bf16[{m}], bf16[{m}], f16[{m}], c64[{m}], s32[{m}], s32[{m}], f32[{m}]) tuple(ar, am, an, ap, ai, au, ab, hbs, hbm, hfs, cxs, gh, gs, gm)\n}}\n",
+         ROOT t = (f32[{m}], f32[{m}], f32[{m}], f32[{m}], s32[{m}], u8[{m}], f32[{big}], bf16[{m}], bf16[{m}], f16[{m}], c64[{m}], s32[{m}], s32[{m}], f32[{m}], f32[{bign}]) tuple(ar, am, an, ap, ai, au, ab, hbs, hbm, hfs, cxs, gh, gs, gm, bg)\n}}\n",
         red("add", "f32", "add"),
         red("mx", "f32", "maximum"),
         red("mn", "f32", "minimum"),
@@ -142,6 +144,7 @@ fn fast_collectives(n: usize, big: usize) -> String {
         red("addh", "f16", "add"),
         red("addc", "c64", "add"),
         m = 64 * n,
+        bign = big * n,
         halves = groups(&[(0..n / 2).collect(), (n / 2..n).collect()]),
         strided = groups(&[(0..n).step_by(2).collect(), (1..n).step_by(2).collect()]),
     )
@@ -372,6 +375,7 @@ fn run(
         )?;
         same(&g[11..13], &w[11..13], &what("s32 sums over groups"))?;
         close(&g[13], &w[13], 0.0, &what("f32 maximum over groups"))?;
+        close(&g[14], &w[14], 0.0, &what("all-gather over 4 MiB chunks"))?;
     }
     println!("process {me}/{procs}: fast all-reduces of {n} instances match one process (integers, maxima and minima bit for bit, float sums and products within 1e-5; bf16, f16 and c64 sums of small integers bit for bit; groups of some instances bit for bit)");
     comm.set_exact_reduction(!fast);
@@ -488,6 +492,67 @@ fn bench() -> Result<()> {
                 t_mpi / t_oxla,
                 gbps(t_fresh),
                 t_fresh / t_oxla
+            );
+        }
+        bytes *= 4;
+    }
+    // All-gather: Oxla's (one MPI_Iallgather per 4 MiB chunk, then each result built from
+    // the gathered contributions) against MPI_Allgather and MPI_Iallgather (tested until
+    // done) into one reused buffer.
+    if me == 0 {
+        println!(
+            "all-gather\nbytes_per_process\toxla_GBps\tmpi_GBps\toxla/mpi\tmpi_nb_GBps\toxla/mpi_nb"
+        );
+    }
+    let mut bytes = 1024usize;
+    while bytes <= 64 << 20 {
+        let len = bytes / 4;
+        let text = format!(
+            "HloModule ag, replica_count={n}\nENTRY e {{\n  x = f32[{len}] parameter(0)\n  \
+             ROOT r = f32[{all}] all-gather(x), replica_groups={{}}, dimensions={{0}}\n}}\n",
+            all = len * n
+        );
+        let exe = compile(&client, &text)?;
+        let x = Buffer::from_slice(&values(len, me), &[len as i64])?;
+        let iters = (256usize << 20).div_ceil(bytes * n).clamp(3, 2000);
+        let time = |f: &mut dyn FnMut() -> Result<()>| -> Result<f64> {
+            f()?;
+            world.barrier();
+            let t0 = std::time::Instant::now();
+            for _ in 0..iters {
+                f()?;
+            }
+            world.barrier();
+            Ok(t0.elapsed().as_secs_f64() / iters as f64)
+        };
+        let t_oxla = time(&mut || exe.execute_local(&[vec![&x]]).map(|_| ()))?;
+        let src = values(len, me);
+        let mut dst = vec![0f32; len * n];
+        let t_mpi = time(&mut || {
+            world.all_gather_into(&src[..], &mut dst[..]);
+            Ok(())
+        })?;
+        let t_imm = time(&mut || {
+            mpi::request::scope(|sc| {
+                let mut r = world.immediate_all_gather_into(sc, &src[..], &mut dst[..]);
+                loop {
+                    match r.test() {
+                        Ok(_) => break,
+                        Err(q) => r = q,
+                    }
+                }
+            });
+            Ok(())
+        })?;
+        if me == 0 {
+            let gbps = |t: f64| (bytes * n) as f64 / t / 1e9;
+            println!(
+                "{bytes}\t{:.3}\t{:.3}\t{:.2}\t{:.3}\t{:.2}",
+                gbps(t_oxla),
+                gbps(t_mpi),
+                t_mpi / t_oxla,
+                gbps(t_imm),
+                t_imm / t_oxla
             );
         }
         bytes *= 4;

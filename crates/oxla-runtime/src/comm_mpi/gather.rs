@@ -1,15 +1,15 @@
 //! Job-wide collectives on MPI's own all-gather: a collective (all-gather, reduce-scatter,
 //! all-to-all, collective-permute, broadcast, or an all-reduce MPI does not reduce) whose
 //! group is every instance of the job meets in each process first (the last local member
-//! to arrive leads, the others wait for it, as in `all_reduce.rs`), then one
-//! `MPI_Iallgather` moves every process's contributions to every process, polled until the
-//! client's timeout, and each member computes its result from all of them in group order
+//! to arrive leads, the others wait for it, as in `all_reduce.rs`), then `MPI_Iallgather`
+//! moves every process's contributions to every process, in chunks of a few MiB with
+//! several in flight, polled until the client's timeout, and each member computes its result from all of them in group order
 //! (bit for bit what one process computes). That is one MPI collective, on MPI's own
 //! algorithms, in place of every member sending its whole contribution to every other.
 //! A small all-reduce of a fingerprint of the op runs first, so processes running different
 //! programs get an error naming the op, not a mismatched gather.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, MutexGuard};
@@ -19,13 +19,14 @@ use mpi::ffi;
 use oxla_hlo::{Error, Result};
 
 use super::all_reduce::{ffi_request, test};
-use super::{check, MpiCommunicator};
+use super::{check, MpiCommunicator, CHUNK_BYTES, WINDOW};
 use crate::comm::RendezvousKey;
 
 /// The local members of one job-wide gather meeting in this process.
 pub(super) struct GatherSlot {
-    /// Each local member's contribution, its buffers back to back, by local index.
-    parts: Vec<Option<Vec<u8>>>,
+    /// Each local member's contribution, (address, length) of each buffer, by local index:
+    /// a member waits in the slot until the leader has copied them (before any MPI call).
+    parts: Vec<Option<Vec<(usize, usize)>>>,
     arrived: usize,
     /// Every instance's contribution, in instance order, once the leader has it.
     outcome: Option<Result<Arc<Vec<u8>>>>,
@@ -83,18 +84,18 @@ impl MpiCommunicator {
                 "{op}: instance {me} joined a collective twice"
             )));
         }
-        slot.parts[lpos] = Some(contribution.concat());
+        slot.parts[lpos] = Some(
+            contribution
+                .iter()
+                .map(|c| (c.as_ptr() as usize, c.len()))
+                .collect(),
+        );
         slot.arrived += 1;
         if slot.arrived < l {
             self.gather_cv.notify_all();
             return self.await_gather(slots, key, op, lpos, timeout, deadline);
         }
-        let parts: Vec<Vec<u8>> = slot
-            .parts
-            .iter_mut()
-            .flatten()
-            .map(std::mem::take)
-            .collect();
+        let parts: Vec<Vec<(usize, usize)>> = slot.parts.iter().flatten().cloned().collect();
         drop(slots);
         let lens: Vec<usize> = contribution.iter().map(|c| c.len()).collect();
         let r = self
@@ -176,31 +177,28 @@ impl MpiCommunicator {
         }
     }
 
-    /// The leader's step: the fingerprint check, then one `MPI_Iallgather` of this
-    /// process's contributions. Left in flight (timeout, abort), a request may still write
+    /// The leader's step: the fingerprint check, then `MPI_Iallgather`s of this process's
+    /// contributions, chunk by chunk. Left in flight (timeout, abort), a request may still write
     /// its buffers, so they are leaked and the communicator makes no more MPI calls.
     fn gather_across(
         &self,
         key: &RendezvousKey,
         op: &str,
-        parts: &[Vec<u8>],
+        parts: &[Vec<(usize, usize)>],
         lens: &[usize],
         timeout: Duration,
         deadline: Instant,
     ) -> Result<Vec<u8>> {
         self.check_unbroken(op)?;
         let c: usize = lens.iter().sum();
-        if parts.iter().any(|p| p.len() != c) {
+        if parts
+            .iter()
+            .any(|p| p.len() != lens.len() || p.iter().zip(lens).any(|(b, &l)| b.1 != l))
+        {
             return Err(Error::runtime(format!(
                 "{op}: the participants' operands differ in shape"
             )));
         }
-        let count = c_int::try_from(c * parts.len()).map_err(|_| {
-            Error::unimplemented(format!(
-                "{op}: {} bytes from one process in one collective over MPI (2 GiB at most)",
-                c * parts.len()
-            ))
-        })?;
         let fail = |bufs: Vec<Vec<u8>>, e: Error| -> Result<Vec<u8>> {
             self.failed.store(true, Ordering::Release);
             self.broken.store(true, Ordering::Release);
@@ -243,30 +241,154 @@ impl MpiCommunicator {
                 )),
             );
         }
-        let send = parts.concat();
-        let mut recv = vec![0u8; send.len() * self.size];
-        let mut req = ffi_request();
-        // SAFETY: `count` bytes at `send`, `count` from each of the job's processes into
-        // `recv`; both alive until the request completes, or leaked.
-        let rc = unsafe {
-            ffi::MPI_Iallgather(
-                send.as_ptr().cast::<c_void>(),
-                count,
-                ffi::RSMPI_UINT8_T,
-                recv.as_mut_ptr().cast::<c_void>(),
-                count,
-                ffi::RSMPI_UINT8_T,
-                self.handles.coll,
-                &mut req,
-            )
-        };
-        if let Err(e) = check(rc, "MPI_Iallgather") {
-            return fail(vec![send, recv], e.context(op));
+        // This process's contributions back to back, in local (= instance) order: the
+        // members' memory is read here only, before they may leave.
+        let mut send = Vec::with_capacity(c * parts.len());
+        for p in parts {
+            for &(addr, len) in p {
+                // SAFETY: a waiting member's live buffer (see `GatherSlot::parts`).
+                send.extend_from_slice(unsafe {
+                    std::slice::from_raw_parts(addr as *const u8, len)
+                });
+            }
         }
-        if let Err(e) = self.wait_request(&mut req, key, op, timeout, deadline) {
-            return fail(vec![send, recv], e);
+        let block = send.len();
+        let mut recv = vec![0u8; block * self.size];
+        // Chunks of a few MiB, WINDOW in flight: no count near MPI's 2 GiB limit, MPI
+        // pipelines them, and each lands in its place while later ones travel.
+        let chunks: Vec<(usize, usize)> = (0..block.div_ceil(CHUNK_BYTES))
+            .map(|k| (k * CHUNK_BYTES, CHUNK_BYTES.min(block - k * CHUNK_BYTES)))
+            .collect();
+        // Each chunk lands in place: one chunk is a plain all-gather into `recv`; several
+        // gather with displacements into it (`MPI_Iallgatherv`, while the offsets fit MPI's
+        // int), else into a buffer of their own, copied into place once done.
+        let direct = chunks.len() == 1 || c_int::try_from(recv.len()).is_ok();
+        let mut flight: VecDeque<InFlight> = VecDeque::new();
+        let leak = |send: Vec<u8>, recv: Vec<u8>, flight: VecDeque<InFlight>| {
+            let mut bufs = vec![send, recv];
+            for f in flight {
+                bufs.push(f.tmp);
+                std::mem::forget((f.counts, f.displs));
+            }
+            bufs
+        };
+        let (mut next, mut spins) = (0usize, 0u32);
+        loop {
+            while flight.len() < WINDOW && next < chunks.len() {
+                let (off, len) = chunks[next];
+                let mut f = InFlight {
+                    chunk: next,
+                    tmp: Vec::new(),
+                    counts: Vec::new(),
+                    displs: Vec::new(),
+                    req: ffi_request(),
+                };
+                let rc = if chunks.len() == 1 {
+                    // SAFETY: `len` bytes at `send + off`, `len` from each process into
+                    // `recv` (`block` = `len` each); alive until the request completes, or
+                    // leaked.
+                    unsafe {
+                        ffi::MPI_Iallgather(
+                            send.as_ptr().add(off).cast::<c_void>(),
+                            len as c_int,
+                            ffi::RSMPI_UINT8_T,
+                            recv.as_mut_ptr().cast::<c_void>(),
+                            len as c_int,
+                            ffi::RSMPI_UINT8_T,
+                            self.handles.coll,
+                            &mut f.req,
+                        )
+                    }
+                } else if direct {
+                    f.counts = vec![len as c_int; self.size];
+                    f.displs = (0..self.size).map(|r| (r * block + off) as c_int).collect();
+                    // SAFETY: as above, each process's `len` bytes at its displacement in
+                    // `recv`; the counts and displacements live in `flight` (their heap
+                    // memory does not move) until the request completes, or are leaked.
+                    unsafe {
+                        ffi::MPI_Iallgatherv(
+                            send.as_ptr().add(off).cast::<c_void>(),
+                            len as c_int,
+                            ffi::RSMPI_UINT8_T,
+                            recv.as_mut_ptr().cast::<c_void>(),
+                            f.counts.as_ptr(),
+                            f.displs.as_ptr(),
+                            ffi::RSMPI_UINT8_T,
+                            self.handles.coll,
+                            &mut f.req,
+                        )
+                    }
+                } else {
+                    f.tmp = vec![0u8; len * self.size];
+                    // SAFETY: as above, into `tmp` (moving the Vec into `flight` does not
+                    // move its heap memory).
+                    unsafe {
+                        ffi::MPI_Iallgather(
+                            send.as_ptr().add(off).cast::<c_void>(),
+                            len as c_int,
+                            ffi::RSMPI_UINT8_T,
+                            f.tmp.as_mut_ptr().cast::<c_void>(),
+                            len as c_int,
+                            ffi::RSMPI_UINT8_T,
+                            self.handles.coll,
+                            &mut f.req,
+                        )
+                    }
+                };
+                flight.push_back(f);
+                next += 1;
+                if let Err(e) = check(rc, "MPI_Iallgather") {
+                    return fail(leak(send, recv, flight), e.context(op));
+                }
+            }
+            let Some(InFlight {
+                chunk: k, tmp, req, ..
+            }) = flight.front_mut()
+            else {
+                break;
+            };
+            match test(req) {
+                Ok(true) => {
+                    let (off, len) = chunks[*k];
+                    if !tmp.is_empty() {
+                        for r in 0..self.size {
+                            recv[r * block + off..r * block + off + len]
+                                .copy_from_slice(&tmp[r * len..(r + 1) * len]);
+                        }
+                    }
+                    flight.pop_front();
+                    continue;
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    let e = self.peer_error(op, key, e);
+                    return fail(leak(send, recv, flight), e);
+                }
+            }
+            spins = spins.wrapping_add(1);
+            if spins % 64 != 0 {
+                continue;
+            }
+            if let Some(why) = self.aborted(key.run) {
+                let e = Error::runtime(format!("{op}: run aborted: {why}"));
+                return fail(leak(send, recv, flight), e);
+            }
+            if Instant::now() >= deadline {
+                let e = self.timed_out(key, op, timeout);
+                return fail(leak(send, recv, flight), e);
+            }
+            std::thread::yield_now();
         }
         Ok(recv)
+    }
+
+    fn timed_out(&self, key: &RendezvousKey, op: &str, timeout: Duration) -> Error {
+        Error::runtime(format!(
+            "{op}: timed out after {:.1} s waiting for {} (an MPI collective does not tell \
+             which of them has not arrived: a peer that died, stalls or runs another program)",
+            timeout.as_secs_f64(),
+            self.peers(key)
+        ))
     }
 
     /// Tests `req` until it completes, the run is aborted or the deadline passes.
@@ -291,17 +413,22 @@ impl MpiCommunicator {
                 return Err(Error::runtime(format!("{op}: run aborted: {why}")));
             }
             if Instant::now() >= deadline {
-                return Err(Error::runtime(format!(
-                    "{op}: timed out after {:.1} s waiting for {} (an MPI collective does not \
-                     tell which of them has not arrived: a peer that died, stalls or runs \
-                     another program)",
-                    timeout.as_secs_f64(),
-                    self.peers(key)
-                )));
+                return Err(self.timed_out(key, op, timeout));
             }
             std::thread::yield_now();
         }
     }
+}
+
+/// One chunk's all-gather in flight and the memory MPI may still use.
+struct InFlight {
+    chunk: usize,
+    /// Where the chunk lands when it cannot land in place (empty otherwise).
+    tmp: Vec<u8>,
+    /// `MPI_Iallgatherv`'s counts and displacements (empty for `MPI_Iallgather`).
+    counts: Vec<c_int>,
+    displs: Vec<c_int>,
+    req: ffi::MPI_Request,
 }
 
 /// A hash (FNV-1a) of what a process's gathered collective is: equal on every process that
