@@ -243,17 +243,18 @@ impl MpiCommunicator {
         }
         // This process's contributions back to back, in local (= instance) order: the
         // members' memory is read here only, before they may leave.
-        let mut send = Vec::with_capacity(c * parts.len());
+        let mut send = self.staging(c * parts.len());
+        let mut at = 0;
         for p in parts {
             for &(addr, len) in p {
                 // SAFETY: a waiting member's live buffer (see `GatherSlot::parts`).
-                send.extend_from_slice(unsafe {
-                    std::slice::from_raw_parts(addr as *const u8, len)
-                });
+                send[at..at + len]
+                    .copy_from_slice(unsafe { std::slice::from_raw_parts(addr as *const u8, len) });
+                at += len;
             }
         }
         let block = send.len();
-        let mut recv = vec![0u8; block * self.size];
+        let mut recv = self.staging(block * self.size);
         // Chunks of a few MiB, WINDOW in flight: no count near MPI's 2 GiB limit, MPI
         // pipelines them, and each lands in its place while later ones travel.
         let chunks: Vec<(usize, usize)> = (0..block.div_ceil(CHUNK_BYTES))
@@ -379,7 +380,32 @@ impl MpiCommunicator {
             }
             std::thread::yield_now();
         }
+        self.reuse(send);
         Ok(recv)
+    }
+
+    /// A buffer of `len` bytes, from the spare ones when there is one: fresh memory costs
+    /// a page fault per 4 KiB written, which dominated large gathers.
+    pub(super) fn staging(&self, len: usize) -> Vec<u8> {
+        let spare = self.spare.lock().ok().and_then(|mut s| {
+            let k = s.iter().position(|v| v.capacity() >= len)?;
+            Some(s.swap_remove(k))
+        });
+        let mut v = spare.unwrap_or_default();
+        v.resize(len, 0);
+        v.truncate(len);
+        v
+    }
+
+    /// Keeps `v` for a later `staging` (a few, the largest).
+    pub(super) fn reuse(&self, v: Vec<u8>) {
+        if let Ok(mut s) = self.spare.lock() {
+            s.push(v);
+            if s.len() > SPARE_BUFFERS {
+                s.sort_by_key(|v| std::cmp::Reverse(v.capacity()));
+                s.truncate(SPARE_BUFFERS);
+            }
+        }
     }
 
     fn timed_out(&self, key: &RendezvousKey, op: &str, timeout: Duration) -> Error {
@@ -419,6 +445,9 @@ impl MpiCommunicator {
         }
     }
 }
+
+/// Spare staging buffers kept (a send and a receive buffer for each of two collectives).
+const SPARE_BUFFERS: usize = 4;
 
 /// One chunk's all-gather in flight and the memory MPI may still use.
 struct InFlight {

@@ -35,7 +35,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use mpi::ffi;
@@ -147,6 +147,8 @@ pub struct MpiCommunicator {
     /// Job-wide collectives meeting in this process before their all-gather (`gather.rs`).
     gathers: Mutex<GatherSlots>,
     gather_cv: Condvar,
+    /// Staging buffers of earlier gathers, reused (`gather.rs`).
+    spare: Mutex<Vec<Vec<u8>>>,
     /// Send/recv payloads waiting for their receiver (`channels.rs`).
     channels: Mutex<Channels>,
     channel_cv: Condvar,
@@ -229,6 +231,7 @@ impl MpiCommunicator {
             group_comms: Mutex::new(HashMap::new()),
             gathers: Mutex::new(HashMap::new()),
             gather_cv: Condvar::new(),
+            spare: Mutex::new(Vec::new()),
             channels: Mutex::new(Channels::default()),
             channel_cv: Condvar::new(),
             rank: world.rank() as usize,
@@ -622,7 +625,13 @@ impl Communicator for MpiCommunicator {
                         .collect()
                 })
                 .collect();
-            return f(&parts);
+            let r = f(&parts);
+            drop(parts);
+            // The last member to finish hands the buffer back for the next gather.
+            if let Some(v) = Arc::into_inner(all) {
+                self.reuse(v);
+            }
+            return r;
         }
         let got = self.exchange(key, me, pos, op, contribution, timeout);
         if got.is_err() {
