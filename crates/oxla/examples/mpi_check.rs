@@ -437,6 +437,22 @@ fn run(
 }
 
 /// Oxla's all-reduce against `MPI_Allreduce`, one device per process.
+/// Seconds per call of `f` over `iters` calls, between barriers of the job (one warm-up).
+fn time_per_call(
+    world: &impl oxla::runtime::mpi::traits::CommunicatorCollectives,
+    iters: usize,
+    f: &mut dyn FnMut() -> Result<()>,
+) -> Result<f64> {
+    f()?;
+    world.barrier();
+    let t0 = std::time::Instant::now();
+    for _ in 0..iters {
+        f()?;
+    }
+    world.barrier();
+    Ok(t0.elapsed().as_secs_f64() / iters as f64)
+}
+
 fn bench() -> Result<()> {
     use mpi::collective::SystemOperation;
     use mpi::traits::CommunicatorCollectives as _;
@@ -458,16 +474,7 @@ fn bench() -> Result<()> {
         let exe = compile(&client, &text)?;
         let x = Buffer::from_slice(&values(len, me), &[len as i64])?;
         let iters = (256usize << 20).div_ceil(bytes).clamp(3, 2000);
-        let time = |f: &mut dyn FnMut() -> Result<()>| -> Result<f64> {
-            f()?;
-            world.barrier();
-            let t0 = std::time::Instant::now();
-            for _ in 0..iters {
-                f()?;
-            }
-            world.barrier();
-            Ok(t0.elapsed().as_secs_f64() / iters as f64)
-        };
+        let time = |f: &mut dyn FnMut() -> Result<()>| time_per_call(&world, iters, f);
         let t_oxla = time(&mut || exe.execute_local(&[vec![&x]]).map(|_| ()))?;
         let src = values(len, me);
         let mut dst = vec![0f32; len];
@@ -515,16 +522,7 @@ fn bench() -> Result<()> {
         let exe = compile(&client, &text)?;
         let x = Buffer::from_slice(&values(len, me), &[len as i64])?;
         let iters = (256usize << 20).div_ceil(bytes * n).clamp(3, 2000);
-        let time = |f: &mut dyn FnMut() -> Result<()>| -> Result<f64> {
-            f()?;
-            world.barrier();
-            let t0 = std::time::Instant::now();
-            for _ in 0..iters {
-                f()?;
-            }
-            world.barrier();
-            Ok(t0.elapsed().as_secs_f64() / iters as f64)
-        };
+        let time = |f: &mut dyn FnMut() -> Result<()>| time_per_call(&world, iters, f);
         let t_oxla = time(&mut || exe.execute_local(&[vec![&x]]).map(|_| ()))?;
         let src = values(len, me);
         let mut dst = vec![0f32; len * n];
