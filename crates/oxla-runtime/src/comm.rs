@@ -122,6 +122,63 @@ pub trait Communicator: Send + Sync + std::panic::RefUnwindSafe {
         self.rendezvous(key, me, op, contribution, timeout, f)
     }
 
+    /// A personalized exchange among the members of `key.group`: this member sends
+    /// `sends[j]` to member `j` (`None`: nothing; owned, so a transport may keep it until
+    /// its send completes) and receives from every member `j` with
+    /// `expect[j]` what that member sent it; both are indexed by group position, and the
+    /// caller's own entries are ignored. Returns, per member, what arrived from it (`None`
+    /// where nothing was expected). Every member must expect exactly what the others send
+    /// it. Fails after `timeout` if a member never sends, or when the run is aborted.
+    ///
+    /// For the collectives in which each member needs only parts of the others' operands
+    /// (reduce-scatter, all-to-all, collective-permute, collective-broadcast, reduce). The
+    /// default runs on [`Communicator::rendezvous`], every member seeing all messages; a
+    /// cross-process transport moves only the messages themselves.
+    #[allow(clippy::too_many_arguments)]
+    fn exchange(
+        &self,
+        key: &RendezvousKey,
+        me: usize,
+        op: &str,
+        sends: Vec<Option<Vec<u8>>>,
+        expect: &[bool],
+        timeout: Duration,
+    ) -> Result<Vec<Option<Vec<u8>>>> {
+        let n = key.group.len();
+        let pos = key
+            .group
+            .iter()
+            .position(|&g| g == me)
+            .ok_or_else(|| Error::internal(format!("process {me} is not in its group")))?;
+        if sends.len() != n || expect.len() != n {
+            return Err(Error::internal(format!(
+                "{op}: an exchange not sized to its group"
+            )));
+        }
+        // Each member's contribution: one presence byte per member, then its messages.
+        let flags: Vec<u8> = sends.iter().map(|s| u8::from(s.is_some())).collect();
+        let mut contribution: Vec<&[u8]> = vec![&flags];
+        contribution.extend(sends.iter().map(|s| s.as_deref().unwrap_or(&[])));
+        let mut got: Vec<Option<Vec<u8>>> = vec![None; n];
+        self.rendezvous(key, me, op, &contribution, timeout, &mut |parts| {
+            for (j, p) in parts.iter().enumerate() {
+                let sent = p.first().and_then(|f| f.get(pos)).is_some_and(|&b| b != 0);
+                if j == pos || !expect[j] {
+                    continue;
+                }
+                if !sent {
+                    return Err(Error::runtime(format!(
+                        "{op}: member {j} of the group sent nothing to member {pos}, which \
+                         expects a message (the programs' collectives do not match)"
+                    )));
+                }
+                got[j] = Some(p[1 + pos].to_vec());
+            }
+            Ok(())
+        })?;
+        Ok(got)
+    }
+
     /// Queues `payload` on the channel (does not wait for the receiver).
     fn send(&self, key: &ChannelKey, payload: Vec<Buffer>) -> Result<()>;
 
@@ -424,6 +481,65 @@ mod tests {
         for s in sums {
             assert_eq!(s, vec![20, 0, 10]);
         }
+    }
+
+    #[test]
+    fn an_exchange_delivers_only_what_was_sent_and_names_a_mismatch() {
+        let c = LocalCommunicator::operands_only();
+        // Member 0 sends to 1 and 2, member 1 to 2; member 2 sends nothing.
+        let got: Vec<Vec<Option<Vec<u8>>>> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..3usize)
+                .map(|me| {
+                    let c = &c;
+                    s.spawn(move || {
+                        let sends: Vec<Option<Vec<u8>>> = (0..3)
+                            .map(|to| (me < to && me < 2).then(|| vec![me as u8 * 10 + to as u8]))
+                            .collect();
+                        let expect: Vec<bool> = (0..3).map(|from| from < me && from < 2).collect();
+                        c.exchange(
+                            &key(vec![0, 1, 2]),
+                            me,
+                            "test",
+                            sends,
+                            &expect,
+                            Duration::from_secs(5),
+                        )
+                        .unwrap()
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(got[0], vec![None, None, None]);
+        assert_eq!(got[1], vec![Some(vec![1]), None, None]);
+        assert_eq!(got[2], vec![Some(vec![2]), Some(vec![12]), None]);
+        // Member 1 expects a message member 0 never sends.
+        let errs: Vec<bool> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..2usize)
+                .map(|me| {
+                    let c = &c;
+                    s.spawn(move || {
+                        let k = RendezvousKey {
+                            seq: 1,
+                            ..key(vec![0, 1])
+                        };
+                        let expect = [me == 1, false];
+                        c.exchange(
+                            &k,
+                            me,
+                            "test",
+                            vec![None, None],
+                            &expect,
+                            Duration::from_secs(5),
+                        )
+                        .map_err(|e| assert!(e.to_string().contains("sent nothing"), "{e}"))
+                        .is_err()
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(errs, vec![false, true]);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Collectives across processes over MPI, checked against the same programs run in one
 //! process: every collective kind (all-reduce, all-gather, reduce-scatter, all-to-all,
-//! collective-permute), send/recv by channel with source-target pairs, and a data-parallel
-//! MLP training loop, bit for bit with exact
+//! collective-permute, collective-broadcast, collective-reduce), send/recv by channel with
+//! source-target pairs, and a data-parallel MLP training loop, bit for bit with exact
 //! reduction (`MpiCommunicator::set_exact_reduction`: members are folded in group order
 //! either way). Then the fast all-reduces (`MPI_Iallreduce`, reduced in each process first):
 //! integer sums and float maxima and minima bit for bit, float sums and products within a
@@ -53,11 +53,35 @@ fn collectives(n: usize) -> String {
          rs = f32[4] reduce-scatter(x), replica_groups={{}}, dimensions={{0}}, to_apply=add\n\
          aa = f32[{m}] all-to-all(x), replica_groups={{}}, dimensions={{0}}\n\
          cp = f32[{m}] collective-permute(x), source_target_pairs={{{p}}}\n\
-         ROOT t = (f32[{m}], f32[{m}], f32[{g}], f32[4], f32[{m}], f32[{m}]) tuple(ar, am, ag, rs, aa, cp)\n}}\n",
+         cq = f32[{m}] collective-permute(x), source_target_pairs={{{{0,{last}}}}}\n\
+         cb = f32[{m}] collective-broadcast(x), replica_groups={{}}\n\
+         cr = f32[{m}] collective-reduce(x), replica_groups={{}}, to_apply=add\n\
+         y = f32[2,{h}] reshape(x)\n\
+         rm = f32[2,{rc}] reduce-scatter(y), replica_groups={{{pg}}}, dimensions={{1}}, to_apply=mx\n\
+         a2 = f32[2,{h}] all-to-all(y), replica_groups={{{pg}}}, dimensions={{1}}\n\
+         ROOT t = (f32[{m}], f32[{m}], f32[{g}], f32[4], f32[{m}], f32[{m}], f32[{m}], f32[{m}], f32[{m}], f32[2,{rc}], f32[2,{h}]) tuple(ar, am, ag, rs, aa, cp, cq, cb, cr, rm, a2)\n}}\n",
         m = 4 * n,
+        h = 2 * n,
         g = 4 * n * n,
-        p = pairs.join(",")
+        last = n - 1,
+        rc = if n.is_multiple_of(2) { n } else { 2 },
+        p = pairs.join(","),
+        pg = pair_groups(n)
     )
+}
+
+/// Groups of instances `{0, n/2}, {1, n/2 + 1}, …` (across processes when there are
+/// several), or one group of all when `n` is odd: the reduce-scatter and all-to-all over
+/// them take `n / 2` blocks per group of 2.
+fn pair_groups(n: usize) -> String {
+    if n % 2 == 1 {
+        return String::new();
+    }
+    let h = n / 2;
+    (0..h)
+        .map(|i| format!("{{{i},{}}}", i + h))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Send/recv by channel with source-target pairs, each recv posted before its send: f32 on
@@ -110,13 +134,18 @@ fn fast_collectives(n: usize, big: usize) -> String {
         )
     };
     format!(
-        "HloModule fast, replica_count={n}\n{}{}{}{}{}{}{}{}{}{}\
+        "HloModule fast, replica_count={n}\n{}{}{}{}{}{}{}{}{}{}{}{}{}\
          ENTRY e {{\n  x = f32[{m}] parameter(0)\n  i = s32[{m}] parameter(1)\n  b = f32[{big}] parameter(2)\n\
          u = u8[{m}] convert(i)\n\
          four = u8[] constant(4)\n  fours = u8[{m}] broadcast(four), dimensions={{}}\n\
          u4 = u8[{m}] shift-right-logical(u, fours)\n\
          hb = bf16[{m}] convert(u4)\n  hf = f16[{m}] convert(u)\n\
          re = f32[{m}] convert(u4)\n  im = f32[{m}] convert(u)\n  cx = c64[{m}] complex(re, im)\n\
+         seven = u8[] constant(7)\n  sevens = u8[{m}] broadcast(seven), dimensions={{}}\n\
+         pb = pred[{m}] compare(u4, sevens), direction=GT\n\
+         po = pred[{m}] all-reduce(pb), replica_groups={{}}, to_apply=orp\n\
+         pa = pred[{m}] all-reduce(pb), replica_groups={{}}, to_apply=andp\n\
+         ps = pred[{m}] all-reduce(pb), replica_groups={{}}, to_apply=addp\n\
          hbs = bf16[{m}] all-reduce(hb), replica_groups={{}}, to_apply=addb\n\
          hbm = bf16[{m}] all-reduce(hb), replica_groups={{}}, to_apply=mxb\n\
          hfs = f16[{m}] all-reduce(hf), replica_groups={{}}, to_apply=addh\n\
@@ -132,7 +161,7 @@ fn fast_collectives(n: usize, big: usize) -> String {
          ai = s32[{m}] all-reduce(i), replica_groups={{}}, to_apply=addi\n\
          au = u8[{m}] all-reduce(u), replica_groups={{}}, to_apply=mxu\n\
          ab = f32[{big}] all-reduce(b), replica_groups={{}}, to_apply=add\n\
-         ROOT t = (f32[{m}], f32[{m}], f32[{m}], f32[{m}], s32[{m}], u8[{m}], f32[{big}], bf16[{m}], bf16[{m}], f16[{m}], c64[{m}], s32[{m}], s32[{m}], f32[{m}], f32[{bign}]) tuple(ar, am, an, ap, ai, au, ab, hbs, hbm, hfs, cxs, gh, gs, gm, bg)\n}}\n",
+         ROOT t = (f32[{m}], f32[{m}], f32[{m}], f32[{m}], s32[{m}], u8[{m}], f32[{big}], bf16[{m}], bf16[{m}], f16[{m}], c64[{m}], s32[{m}], s32[{m}], f32[{m}], f32[{bign}], pred[{m}], pred[{m}], pred[{m}]) tuple(ar, am, an, ap, ai, au, ab, hbs, hbm, hfs, cxs, gh, gs, gm, bg, po, pa, ps)\n}}\n",
         red("add", "f32", "add"),
         red("mx", "f32", "maximum"),
         red("mn", "f32", "minimum"),
@@ -143,6 +172,9 @@ fn fast_collectives(n: usize, big: usize) -> String {
         red("mxb", "bf16", "maximum"),
         red("addh", "f16", "add"),
         red("addc", "c64", "add"),
+        red("orp", "pred", "or"),
+        red("andp", "pred", "and"),
+        red("addp", "pred", "add"),
         m = 64 * n,
         bign = big * n,
         halves = groups(&[(0..n / 2).collect(), (n / 2..n).collect()]),
@@ -321,7 +353,7 @@ fn run(
     for (k, i) in ids.clone().enumerate() {
         same(&got[k], &want[i], &format!("collectives, instance {i}"))?;
     }
-    println!("process {me}/{procs}: all-reduce, all-gather, reduce-scatter, all-to-all and collective-permute of {n} instances match one process");
+    println!("process {me}/{procs}: all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute, collective-broadcast and collective-reduce of {n} instances match one process");
 
     let text = send_recv(n);
     let (exe, exe1) = (compile(&client, &text)?, compile(&one, &text)?);
@@ -376,8 +408,9 @@ fn run(
         same(&g[11..13], &w[11..13], &what("s32 sums over groups"))?;
         close(&g[13], &w[13], 0.0, &what("f32 maximum over groups"))?;
         close(&g[14], &w[14], 0.0, &what("all-gather over 4 MiB chunks"))?;
+        same(&g[15..18], &w[15..18], &what("pred or, and and add"))?;
     }
-    println!("process {me}/{procs}: fast all-reduces of {n} instances match one process (integers, maxima and minima bit for bit, float sums and products within 1e-5; bf16, f16 and c64 sums of small integers bit for bit; groups of some instances bit for bit)");
+    println!("process {me}/{procs}: fast all-reduces of {n} instances match one process (integers, maxima and minima bit for bit, float sums and products within 1e-5; bf16, f16 and c64 sums of small integers and pred or/and bit for bit; groups of some instances bit for bit)");
     comm.set_exact_reduction(!fast);
 
     let text = mlp_step(n);
@@ -437,12 +470,14 @@ fn run(
 }
 
 /// Oxla's all-reduce against `MPI_Allreduce`, one device per process.
-/// Seconds per call of `f` over `iters` calls, between barriers of the job (one warm-up).
+/// Seconds per call of `f` over `iters` calls, between barriers of the job (after two
+/// warm-ups: the first calls of a size map fresh memory, in MPI and in Oxla's caches).
 fn time_per_call(
     world: &impl oxla::runtime::mpi::traits::CommunicatorCollectives,
     iters: usize,
     f: &mut dyn FnMut() -> Result<()>,
 ) -> Result<f64> {
+    f()?;
     f()?;
     world.barrier();
     let t0 = std::time::Instant::now();
@@ -473,7 +508,7 @@ fn bench() -> Result<()> {
         );
         let exe = compile(&client, &text)?;
         let x = Buffer::from_slice(&values(len, me), &[len as i64])?;
-        let iters = (256usize << 20).div_ceil(bytes).clamp(3, 2000);
+        let iters = (256usize << 20).div_ceil(bytes).clamp(8, 2000);
         let time = |f: &mut dyn FnMut() -> Result<()>| time_per_call(&world, iters, f);
         let t_oxla = time(&mut || exe.execute_local(&[vec![&x]]).map(|_| ()))?;
         let src = values(len, me);
@@ -521,7 +556,7 @@ fn bench() -> Result<()> {
         );
         let exe = compile(&client, &text)?;
         let x = Buffer::from_slice(&values(len, me), &[len as i64])?;
-        let iters = (256usize << 20).div_ceil(bytes * n).clamp(3, 2000);
+        let iters = (256usize << 20).div_ceil(bytes * n).clamp(8, 2000);
         let time = |f: &mut dyn FnMut() -> Result<()>| time_per_call(&world, iters, f);
         let t_oxla = time(&mut || exe.execute_local(&[vec![&x]]).map(|_| ()))?;
         let src = values(len, me);
@@ -551,6 +586,43 @@ fn bench() -> Result<()> {
                 t_mpi / t_oxla,
                 gbps(t_imm),
                 t_imm / t_oxla
+            );
+        }
+        bytes *= 4;
+    }
+    // Reduce-scatter (an f32 sum; `bytes` per process in, `bytes / n` out): Oxla's personalized
+    // exchange (each process sends each other its block, then folds the blocks in group
+    // order) against MPI_Reduce_scatter_block into one reused buffer.
+    if me == 0 {
+        println!("reduce-scatter\nbytes_per_process\toxla_GBps\tmpi_GBps\toxla/mpi");
+    }
+    let mut bytes = 4096usize;
+    while bytes <= 64 << 20 {
+        let len = bytes / 4;
+        let text = format!(
+            "HloModule rs, replica_count={n}\nadd {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}}\n\
+             ENTRY e {{\n  x = f32[{len}] parameter(0)\n  \
+             ROOT r = f32[{part}] reduce-scatter(x), replica_groups={{}}, dimensions={{0}}, to_apply=add\n}}\n",
+            part = len / n
+        );
+        let exe = compile(&client, &text)?;
+        let x = Buffer::from_slice(&values(len, me), &[len as i64])?;
+        let iters = (256usize << 20).div_ceil(bytes).clamp(8, 2000);
+        let time = |f: &mut dyn FnMut() -> Result<()>| time_per_call(&world, iters, f);
+        let t_oxla = time(&mut || exe.execute_local(&[vec![&x]]).map(|_| ()))?;
+        let src = values(len, me);
+        let mut dst = vec![0f32; len / n];
+        let t_mpi = time(&mut || {
+            world.reduce_scatter_block_into(&src[..], &mut dst[..], SystemOperation::sum());
+            Ok(())
+        })?;
+        if me == 0 {
+            let gbps = |t: f64| bytes as f64 / t / 1e9;
+            println!(
+                "{bytes}\t{:.3}\t{:.3}\t{:.2}",
+                gbps(t_oxla),
+                gbps(t_mpi),
+                t_mpi / t_oxla
             );
         }
         bytes *= 4;

@@ -52,9 +52,8 @@ fn same(a: &Literal, b: &Literal) -> bool {
 /// parameter shapes come from the shared generator.
 fn check(name: &str, text: &str) {
     check_with(name, text, false);
-    if text.contains("all-reduce") {
-        check_with(&format!("{name} (remote)"), text, true);
-    }
+    // As a cross-process transport sees it: operands only, and personalized exchanges.
+    check_with(&format!("{name} (remote)"), text, true);
 }
 
 fn check_with(name: &str, text: &str, remote: bool) {

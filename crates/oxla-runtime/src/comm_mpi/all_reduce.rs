@@ -40,6 +40,9 @@ impl MpiCommunicator {
         if p.ty.is_complex() && matches!(p.op, ReduceOp::Max | ReduceOp::Min) {
             return None;
         }
+        if p.ty == PrimitiveType::Pred && !matches!(p.op, ReduceOp::Max | ReduceOp::Min) {
+            return None;
+        }
         if key.group.iter().all(|&m| self.owner(m) == self.rank) {
             // Folded here in group order: exact.
             return Some((p, false));
@@ -613,7 +616,8 @@ pub(super) fn mpi_type(ty: PrimitiveType) -> Option<ffi::MPI_Datatype> {
             T::S16 => ffi::RSMPI_INT16_T,
             T::S32 => ffi::RSMPI_INT32_T,
             T::S64 => ffi::RSMPI_INT64_T,
-            T::U8 => ffi::RSMPI_UINT8_T,
+            // Bytes 0 or 1: `or` is the maximum, `and` the minimum.
+            T::U8 | T::Pred => ffi::RSMPI_UINT8_T,
             T::U16 => ffi::RSMPI_UINT16_T,
             T::U32 => ffi::RSMPI_UINT32_T,
             T::U64 => ffi::RSMPI_UINT64_T,
@@ -753,7 +757,7 @@ pub(super) fn fold(p: PlainReduce, acc: &mut [u8], src: &[u8]) {
         T::S16 => int!(i16),
         T::S32 => int!(i32),
         T::S64 => int!(i64),
-        T::U8 => int!(u8),
+        T::U8 | T::Pred => int!(u8),
         T::U16 => int!(u16),
         T::U32 => int!(u32),
         T::U64 => int!(u64),

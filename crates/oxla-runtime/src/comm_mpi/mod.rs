@@ -5,7 +5,8 @@
 //! (instance id = replica × partitions + partition), so an instance's process is `id / L`.
 //!
 //! An all-reduce whose reducer is a plain sum, product, maximum or minimum (integers, f32,
-//! f64, c64 and c128 sums and products with MPI's operations; bf16 and f16 and float maxima
+//! f64, c64 and c128 sums and products with MPI's operations, pred `or`/`and` as byte
+//! maxima/minima; bf16 and f16 and float maxima
 //! and minima with Oxla's own, which keep NaNs and order zeros as the reducers do) is
 //! reduced in the process first (the last local member to arrive folds everyone's operands
 //! and the others wait for it), then across the group's processes with MPI's own
@@ -17,10 +18,13 @@
 //! point-to-point path below instead; integer reductions, maxima and minima are exact either
 //! way. That path is `all_reduce.rs`.
 //!
-//! Every other collective over every instance of the job gathers all contributions to every
-//! process with one `MPI_Iallgather` (`gather.rs`), and each member computes its result
-//! from them in group order. Every other group's members exchange their contributions
-//! point to point, each pair
+//! Reduce-scatter, all-to-all, collective-permute, collective-broadcast and reduce go
+//! point to point as personalized exchanges ([`Communicator::exchange`]): each member sends
+//! each other only the bytes that member's result is made of (`steps/collective_exchange.rs`
+//! decides which). Every other collective over every instance of the job gathers all
+//! contributions to every process with one `MPI_Iallgather` (`gather.rs`), and each member
+//! computes its result from them in group order. Every other group's members exchange their
+//! contributions point to point, each pair
 //! of instances on its own tag (messages between two ranks on one tag arrive in order, and
 //! each instance runs its collectives in program order), and every member then computes the
 //! result from all contributions, as in-process members do. Sends are non-blocking and the
@@ -62,6 +66,8 @@ const MAGIC: &[u8; 4] = b"OXC1";
 const CHUNK_BYTES: usize = 4 << 20;
 /// Chunks in flight at once.
 const WINDOW: usize = 4;
+/// How long a member waiting for point-to-point messages polls without sleeping.
+const SPIN: Duration = Duration::from_micros(200);
 
 /// The MPI library, initialized once per process and finalized when the last communicator
 /// goes.
@@ -526,7 +532,7 @@ fn decode<'a>(m: &'a [u8], op: &str, key: &RendezvousKey, from: usize) -> Result
 impl MpiCommunicator {
     /// Sends this instance's contribution to every other member of the group and waits, up
     /// to `timeout`, for theirs (`None` at this instance's own position).
-    fn exchange(
+    fn exchange_all(
         &self,
         key: &RendezvousKey,
         me: usize,
@@ -535,25 +541,59 @@ impl MpiCommunicator {
         contribution: &[&[u8]],
         timeout: Duration,
     ) -> Result<Vec<Option<Vec<u8>>>> {
+        let message = encode(op, key, contribution);
+        let n = key.group.len();
+        let messages: Vec<Vec<Vec<u8>>> = (0..n)
+            .map(|j| {
+                if j != pos {
+                    vec![message.clone()]
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
+        let expect: Vec<usize> = (0..n).map(|j| usize::from(j != pos)).collect();
+        let got = self.exchange_messages(key, me, pos, op, messages, &expect, timeout)?;
+        Ok(got.into_iter().map(|mut m| m.pop()).collect())
+    }
+
+    /// Sends the messages of `messages[j]` to member `j` of the group, in order (point to
+    /// point, each pair of instances on its own tag, so they arrive in order), and waits, up
+    /// to `timeout`, for `expect[j]` messages from every member `j`.
+    #[allow(clippy::too_many_arguments)]
+    fn exchange_messages(
+        &self,
+        key: &RendezvousKey,
+        me: usize,
+        pos: usize,
+        op: &str,
+        messages: Vec<Vec<Vec<u8>>>,
+        expect: &[usize],
+        timeout: Duration,
+    ) -> Result<Vec<Vec<Vec<u8>>>> {
         self.check_unbroken(op)?;
         let deadline = Instant::now() + timeout;
-        let message = encode(op, key, contribution);
-        for &m in &key.group {
-            if m != me {
-                self.send_bytes(message.clone(), self.owner(m), self.tag(me, m))?;
+        for (j, ms) in messages.into_iter().enumerate() {
+            let to = key.group[j];
+            if j != pos {
+                for m in ms {
+                    self.send_bytes(m, self.owner(to), self.tag(me, to))?;
+                }
             }
         }
-        let mut got: Vec<Option<Vec<u8>>> = vec![None; key.group.len()];
-        let mut left = key.group.len() - 1;
-        let mut spins = 0u32;
+        let n = key.group.len();
+        let mut got: Vec<Vec<Vec<u8>>> = vec![Vec::new(); n];
+        let wanted = |i: usize| if i == pos { 0 } else { expect[i] };
+        let mut left: usize = (0..n).map(wanted).sum();
+        let start = Instant::now();
         while left > 0 {
             self.check_unbroken(op)?;
             for (i, &m) in key.group.iter().enumerate() {
-                if i == pos || got[i].is_some() {
-                    continue;
-                }
-                if let Some(b) = self.try_recv(self.owner(m), self.tag(m, me))? {
-                    got[i] = Some(b);
+                while got[i].len() < wanted(i) {
+                    let Some(b) = self.try_recv(self.owner(m), self.tag(m, me))? else {
+                        break;
+                    };
+                    got[i].push(b);
                     left -= 1;
                 }
             }
@@ -563,14 +603,14 @@ impl MpiCommunicator {
             if let Some(why) = self.aborted(key.run) {
                 return Err(Error::runtime(format!("{op}: run aborted: {why}")));
             }
-            if Instant::now() >= deadline {
+            let now = Instant::now();
+            if now >= deadline {
                 let missing: Vec<String> = key
                     .group
                     .iter()
-                    .zip(&got)
                     .enumerate()
-                    .filter(|&(i, (_, g))| i != pos && g.is_none())
-                    .map(|(_, (&m, _))| format!("instance {m} (process {})", self.owner(m)))
+                    .filter(|&(i, _)| got[i].len() < wanted(i))
+                    .map(|(_, &m)| format!("instance {m} (process {})", self.owner(m)))
                     .collect();
                 return Err(Error::runtime(format!(
                     "{op}: timed out after {:.1} s waiting for {} (a peer that died, stalls or \
@@ -579,9 +619,9 @@ impl MpiCommunicator {
                     missing.join(", ")
                 )));
             }
-            // Spin briefly (collectives of a step arrive close together), then yield the core.
-            spins += 1;
-            if spins > 64 {
+            // Spin a while (the members of a collective arrive close together, and a sleep
+            // costs far more than a message), then yield the core between polls.
+            if now - start > SPIN {
                 std::thread::sleep(Duration::from_micros(50));
             } else {
                 std::thread::yield_now();
@@ -633,7 +673,7 @@ impl Communicator for MpiCommunicator {
             }
             return r;
         }
-        let got = self.exchange(key, me, pos, op, contribution, timeout);
+        let got = self.exchange_all(key, me, pos, op, contribution, timeout);
         if got.is_err() {
             self.failed.store(true, Ordering::Release);
         }
@@ -695,6 +735,58 @@ impl Communicator for MpiCommunicator {
                 .collect(),
         };
         self.reduce(key, me, op, plain, cross, mine, timeout)
+    }
+
+    fn exchange(
+        &self,
+        key: &RendezvousKey,
+        me: usize,
+        op: &str,
+        sends: Vec<Option<Vec<u8>>>,
+        expect: &[bool],
+        timeout: Duration,
+    ) -> Result<Vec<Option<Vec<u8>>>> {
+        let pos = self.check_member(key, me, op)?;
+        let n = key.group.len();
+        if sends.len() != n || expect.len() != n {
+            return Err(Error::internal(format!(
+                "{op}: an exchange not sized to its group"
+            )));
+        }
+        // Each message goes as a small header naming the collective (checked on arrival)
+        // and the payload itself, so the payload is never copied into a message.
+        let messages: Vec<Vec<Vec<u8>>> = sends
+            .into_iter()
+            .map(|s| match s {
+                Some(b) => vec![encode(op, key, &[&(b.len() as u64).to_le_bytes()]), b],
+                None => Vec::new(),
+            })
+            .collect();
+        let expect: Vec<usize> = expect.iter().map(|&e| 2 * usize::from(e)).collect();
+        let got = self.exchange_messages(key, me, pos, op, messages, &expect, timeout);
+        if got.is_err() {
+            self.failed.store(true, Ordering::Release);
+        }
+        got?.into_iter()
+            .enumerate()
+            .map(|(j, mut m)| {
+                let Some(payload) = m.pop() else {
+                    return Ok(None);
+                };
+                let from = key.group[j];
+                let header = m.pop().unwrap_or_default();
+                let len = match decode(&header, op, key, from)?.as_slice() {
+                    [l] if l.len() == 8 => u64::from_le_bytes((*l).try_into().unwrap_or([0; 8])),
+                    _ => u64::MAX,
+                };
+                if len != payload.len() as u64 {
+                    return Err(Error::runtime(format!(
+                        "{op}: a malformed message from instance {from}"
+                    )));
+                }
+                Ok(Some(payload))
+            })
+            .collect()
     }
 
     fn send(&self, key: &ChannelKey, payload: Vec<Buffer>) -> Result<()> {

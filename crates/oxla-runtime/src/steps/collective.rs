@@ -9,6 +9,7 @@ use oxla_hlo::{
     collective_group, ArrayShape, BinaryOp, Error, HloComputation, HloInstruction, Op, Result,
 };
 
+use super::collective_exchange::exchanges;
 use crate::comm::{PlainReduce, ReduceOp, RendezvousKey};
 use crate::exec::{array_bytes, parallel_for, SendPtr, V};
 use crate::plan::Programs;
@@ -108,6 +109,11 @@ impl Programs {
             group: group.clone(),
             seq: x.next_seq(&group),
         };
+        if !x.shared.comm.shares_memory() && exchanges(&ins.op) {
+            // Across processes, each member receives only what its result is made of.
+            self.run_exchange(s, &key, pos, combiner, &ins_leaves, &out_leaves)?;
+            return Ok(v);
+        }
         let n = group.len();
         let threads = self.threads;
         let mut body = |parts: &crate::comm::Contributions| -> Result<()> {
@@ -349,7 +355,8 @@ impl Programs {
     }
 
     /// The all-reduce's reduction when its reducer is one add, multiply, maximum or minimum
-    /// of its two scalar parameters, of the element type of every operand.
+    /// (or, on pred, `or` / `and`) of its two scalar parameters, of the element type of
+    /// every operand.
     fn plain_reducer(
         &self,
         ins: &HloInstruction,
@@ -357,7 +364,13 @@ impl Programs {
     ) -> Option<PlainReduce> {
         let c = self.module.computations.get(ins.called.first()?.index())?;
         let root = c.get(c.root)?;
+        let pred = root.shape.as_array()?.element_type == oxla_hlo::PrimitiveType::Pred;
+        // On pred, add, or and maximum are all "or"; multiply, and and minimum "and".
         let op = match root.op {
+            Op::Binary(BinaryOp::Add) if pred => ReduceOp::Max,
+            Op::Binary(BinaryOp::Mul) if pred => ReduceOp::Min,
+            Op::Binary(BinaryOp::Or) if pred => ReduceOp::Max,
+            Op::Binary(BinaryOp::And) if pred => ReduceOp::Min,
             Op::Binary(BinaryOp::Add) => ReduceOp::Sum,
             Op::Binary(BinaryOp::Mul) => ReduceOp::Product,
             Op::Binary(BinaryOp::Max) => ReduceOp::Max,
@@ -383,7 +396,7 @@ impl Programs {
 
     /// `dst[0..len) = srcs[0] ⊕ srcs[1] ⊕ …` in order, with combiner kernel `k`; chunked so
     /// each piece of `dst` stays in cache, chunks spread over the pool when large.
-    fn fold(
+    pub(super) fn fold(
         &self,
         k: usize,
         srcs: &[*const u8],
@@ -489,7 +502,7 @@ fn check_group_shapes(
 }
 
 /// The value of a one-element integer array (a broadcast's root).
-fn read_index(v: &V) -> Result<i64> {
+pub(super) fn read_index(v: &V) -> Result<i64> {
     use oxla_hlo::PrimitiveType::*;
     let V::Arr { ptr, shape, .. } = v else {
         return Err(Error::internal("root is not an array"));

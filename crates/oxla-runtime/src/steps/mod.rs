@@ -2,10 +2,11 @@
 //! while loops of kernels only run over raw pointers (`flat_loop.rs`),
 //! direct convolutions,
 //! row groups of loop kernels run block by block, sort, FFT, linear algebra, random numbers, select-and-scatter, top-k, tiled transposes, control flow,
-//! collectives, host queues and channels, and host custom calls. Each adds a `run_*`
+//! collectives (and their personalized exchanges across processes), host queues and channels, and host custom calls. Each adds a `run_*`
 //! method to `Programs`.
 
 pub(crate) mod collective;
+pub(crate) mod collective_exchange;
 pub(crate) mod control;
 pub(crate) mod conv;
 pub(crate) mod custom_call;
