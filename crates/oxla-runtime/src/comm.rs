@@ -122,6 +122,25 @@ pub trait Communicator: Send + Sync + std::panic::RefUnwindSafe {
         self.rendezvous(key, me, op, contribution, timeout, f)
     }
 
+    /// An all-gather whose result is the members' operands back to back in group order
+    /// (gathered along its outermost non-unit dimension): as [`Communicator::rendezvous`]
+    /// (`f` builds this member's result from everyone's contributions), except that a
+    /// transport may gather straight into `result` without calling `f`.
+    #[allow(clippy::too_many_arguments)]
+    fn all_gather(
+        &self,
+        key: &RendezvousKey,
+        me: usize,
+        op: &str,
+        contribution: &[u8],
+        result: &mut [u8],
+        timeout: Duration,
+        f: &mut dyn FnMut(&Contributions) -> Result<()>,
+    ) -> Result<()> {
+        let _ = result;
+        self.rendezvous(key, me, op, &[contribution], timeout, f)
+    }
+
     /// A personalized exchange among the members of `key.group`: this member sends
     /// `sends[j]` to member `j` (`None`: nothing; owned, so a transport may keep it until
     /// its send completes) and receives from every member `j` with

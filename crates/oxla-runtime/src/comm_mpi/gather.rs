@@ -99,7 +99,7 @@ impl MpiCommunicator {
         drop(slots);
         let lens: Vec<usize> = contribution.iter().map(|c| c.len()).collect();
         let r = self
-            .gather_across(key, op, &parts, &lens, timeout, deadline)
+            .gather_across(key, op, &parts, &lens, None, timeout, deadline)
             .map(Arc::new);
         if l > 1 {
             let mut slots = self.lock_gathers()?;
@@ -112,6 +112,38 @@ impl MpiCommunicator {
             self.lock_gathers()?.remove(key);
         }
         r
+    }
+
+    /// A job-wide all-gather of one device per process whose result is the contributions
+    /// back to back in instance order: gathered straight into `out` (no staging buffer, no
+    /// copy). `None` when the collective is not of that form.
+    pub(super) fn gather_into(
+        &self,
+        key: &RendezvousKey,
+        op: &str,
+        contribution: &[u8],
+        out: &mut [u8],
+        timeout: Duration,
+    ) -> Option<Result<()>> {
+        let in_order = key.group.iter().enumerate().all(|(i, &m)| i == m);
+        if self.local != 1 || !self.gathers(key) || !in_order {
+            return None;
+        }
+        if out.len() != contribution.len() * self.size {
+            return None;
+        }
+        let deadline = Instant::now() + timeout;
+        let part = vec![vec![(contribution.as_ptr() as usize, contribution.len())]];
+        let r = self.gather_across(
+            key,
+            op,
+            &part,
+            &[contribution.len()],
+            Some((out.as_mut_ptr(), out.len())),
+            timeout,
+            deadline,
+        );
+        Some(r.map(|_| ()))
     }
 
     /// A local member that is not the leader: waits for the others (up to the deadline),
@@ -180,12 +212,14 @@ impl MpiCommunicator {
     /// The leader's step: the fingerprint check, then `MPI_Iallgather`s of this process's
     /// contributions, chunk by chunk. Left in flight (timeout, abort), a request may still write
     /// its buffers, so they are leaked and the communicator makes no more MPI calls.
+    #[allow(clippy::too_many_arguments)]
     fn gather_across(
         &self,
         key: &RendezvousKey,
         op: &str,
         parts: &[Vec<(usize, usize)>],
         lens: &[usize],
+        out: Option<(*mut u8, usize)>,
         timeout: Duration,
         deadline: Instant,
     ) -> Result<Vec<u8>> {
@@ -242,10 +276,16 @@ impl MpiCommunicator {
             );
         }
         // This process's contributions back to back, in local (= instance) order: the
-        // members' memory is read here only, before they may leave.
-        let mut send = self.staging(c * parts.len());
+        // members' memory is read here only, before they may leave. One member's one buffer
+        // is sent as it lies (it stays alive: its member is this thread).
+        let single = parts.len() == 1 && parts[0].len() == 1;
+        let mut send = if single {
+            Vec::new()
+        } else {
+            self.staging(c * parts.len())
+        };
         let mut at = 0;
-        for p in parts {
+        for p in parts.iter().filter(|_| !single) {
             for &(addr, len) in p {
                 // SAFETY: a waiting member's live buffer (see `GatherSlot::parts`).
                 send[at..at + len]
@@ -253,8 +293,27 @@ impl MpiCommunicator {
                 at += len;
             }
         }
-        let block = send.len();
-        let mut recv = self.staging(block * self.size);
+        let (send_ptr, block) = if single {
+            (parts[0][0].0 as *const u8, parts[0][0].1)
+        } else {
+            (send.as_ptr(), send.len())
+        };
+        // Into the caller's memory when it is the result, else a staging buffer.
+        let mut recv = if out.is_some() {
+            Vec::new()
+        } else {
+            self.staging(block * self.size)
+        };
+        let (recv_ptr, recv_len) = match out {
+            Some((p, len)) if len == block * self.size => (p, len),
+            Some((_, len)) => {
+                return Err(Error::internal(format!(
+                    "{op}: a result of {len} bytes for {} processes' {block}",
+                    self.size
+                )))
+            }
+            None => (recv.as_mut_ptr(), recv.len()),
+        };
         // Chunks of a few MiB, WINDOW in flight: no count near MPI's 2 GiB limit, MPI
         // pipelines them, and each lands in its place while later ones travel.
         let chunks: Vec<(usize, usize)> = (0..block.div_ceil(CHUNK_BYTES))
@@ -263,7 +322,7 @@ impl MpiCommunicator {
         // Each chunk lands in place: one chunk is a plain all-gather into `recv`; several
         // gather with displacements into it (`MPI_Iallgatherv`, while the offsets fit MPI's
         // int), else into a buffer of their own, copied into place once done.
-        let direct = chunks.len() == 1 || c_int::try_from(recv.len()).is_ok();
+        let direct = chunks.len() == 1 || c_int::try_from(recv_len).is_ok();
         let mut flight: VecDeque<InFlight> = VecDeque::new();
         let leak = |send: Vec<u8>, recv: Vec<u8>, flight: VecDeque<InFlight>| {
             let mut bufs = vec![send, recv];
@@ -290,10 +349,10 @@ impl MpiCommunicator {
                     // leaked.
                     unsafe {
                         ffi::MPI_Iallgather(
-                            send.as_ptr().add(off).cast::<c_void>(),
+                            send_ptr.add(off).cast::<c_void>(),
                             len as c_int,
                             ffi::RSMPI_UINT8_T,
-                            recv.as_mut_ptr().cast::<c_void>(),
+                            recv_ptr.cast::<c_void>(),
                             len as c_int,
                             ffi::RSMPI_UINT8_T,
                             self.handles.coll,
@@ -308,10 +367,10 @@ impl MpiCommunicator {
                     // memory does not move) until the request completes, or are leaked.
                     unsafe {
                         ffi::MPI_Iallgatherv(
-                            send.as_ptr().add(off).cast::<c_void>(),
+                            send_ptr.add(off).cast::<c_void>(),
                             len as c_int,
                             ffi::RSMPI_UINT8_T,
-                            recv.as_mut_ptr().cast::<c_void>(),
+                            recv_ptr.cast::<c_void>(),
                             f.counts.as_ptr(),
                             f.displs.as_ptr(),
                             ffi::RSMPI_UINT8_T,
@@ -325,7 +384,7 @@ impl MpiCommunicator {
                     // move its heap memory).
                     unsafe {
                         ffi::MPI_Iallgather(
-                            send.as_ptr().add(off).cast::<c_void>(),
+                            send_ptr.add(off).cast::<c_void>(),
                             len as c_int,
                             ffi::RSMPI_UINT8_T,
                             f.tmp.as_mut_ptr().cast::<c_void>(),
@@ -351,11 +410,16 @@ impl MpiCommunicator {
             match test(req) {
                 Ok(true) => {
                     let (off, len) = chunks[*k];
-                    if !tmp.is_empty() {
-                        for r in 0..self.size {
-                            recv[r * block + off..r * block + off + len]
-                                .copy_from_slice(&tmp[r * len..(r + 1) * len]);
-                        }
+                    for r in (0..self.size).filter(|_| !tmp.is_empty()) {
+                        // SAFETY: process r's chunk lies inside `recv_ptr`'s `recv_len`
+                        // bytes (`block` per process) and `tmp`.
+                        unsafe {
+                            std::ptr::copy_nonoverlapping(
+                                tmp.as_ptr().add(r * len),
+                                recv_ptr.add(r * block + off),
+                                len,
+                            )
+                        };
                     }
                     flight.pop_front();
                     continue;
@@ -380,7 +444,9 @@ impl MpiCommunicator {
             }
             std::thread::yield_now();
         }
-        self.reuse(send);
+        if !send.is_empty() {
+            self.reuse(send);
+        }
         Ok(recv)
     }
 

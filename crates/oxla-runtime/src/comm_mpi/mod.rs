@@ -737,6 +737,28 @@ impl Communicator for MpiCommunicator {
         self.reduce(key, me, op, plain, cross, mine, timeout)
     }
 
+    fn all_gather(
+        &self,
+        key: &RendezvousKey,
+        me: usize,
+        op: &str,
+        contribution: &[u8],
+        result: &mut [u8],
+        timeout: Duration,
+        f: &mut dyn FnMut(&Contributions) -> Result<()>,
+    ) -> Result<()> {
+        self.check_member(key, me, op)?;
+        match self.gather_into(key, op, contribution, result, timeout) {
+            Some(r) => {
+                if r.is_err() {
+                    self.failed.store(true, Ordering::Release);
+                }
+                r
+            }
+            None => self.rendezvous(key, me, op, &[contribution], timeout, f),
+        }
+    }
+
     fn exchange(
         &self,
         key: &RendezvousKey,
