@@ -59,20 +59,23 @@ fn collectives(n: usize) -> String {
          y = f32[2,{h}] reshape(x)\n\
          rm = f32[2,{rc}] reduce-scatter(y), replica_groups={{{pg}}}, dimensions={{1}}, to_apply=mx\n\
          a2 = f32[2,{h}] all-to-all(y), replica_groups={{{pg}}}, dimensions={{1}}\n\
-         ROOT t = (f32[{m}], f32[{m}], f32[{g}], f32[4], f32[{m}], f32[{m}], f32[{m}], f32[{m}], f32[{m}], f32[2,{rc}], f32[2,{h}]) tuple(ar, am, ag, rs, aa, cp, cq, cb, cr, rm, a2)\n}}\n",
+         gp = f32[{m}] all-reduce(x), replica_groups={{{pg}}}, to_apply=add\n\
+         gg = f32[{gm}] all-gather(x), replica_groups={{{pg}}}, dimensions={{0}}\n\
+         ROOT t = (f32[{m}], f32[{m}], f32[{g}], f32[4], f32[{m}], f32[{m}], f32[{m}], f32[{m}], f32[{m}], f32[2,{rc}], f32[2,{h}], f32[{m}], f32[{gm}]) tuple(ar, am, ag, rs, aa, cp, cq, cb, cr, rm, a2, gp, gg)\n}}\n",
         m = 4 * n,
         h = 2 * n,
         g = 4 * n * n,
         last = n - 1,
         rc = if n.is_multiple_of(2) { n } else { 2 },
+        gm = 4 * n * if n.is_multiple_of(2) { 2 } else { n },
         p = pairs.join(","),
         pg = pair_groups(n)
     )
 }
 
 /// Groups of instances `{0, n/2}, {1, n/2 + 1}, …` (across processes when there are
-/// several), or one group of all when `n` is odd: the reduce-scatter and all-to-all over
-/// them take `n / 2` blocks per group of 2.
+/// several), or one group of all when `n` is odd: collectives over groups of some
+/// instances (point to point; the all-reduce's float sum is exact, so it goes that way too).
 fn pair_groups(n: usize) -> String {
     if n % 2 == 1 {
         return String::new();

@@ -24,13 +24,12 @@
 //! decides which). Every other collective over every instance of the job gathers all
 //! contributions to every process with one `MPI_Iallgather` (`gather.rs`), and each member
 //! computes its result from them in group order. Every other group's members exchange their
-//! contributions point to point, each pair
-//! of instances on its own tag (messages between two ranks on one tag arrive in order, and
-//! each instance runs its collectives in program order), and every member then computes the
-//! result from all contributions, as in-process members do. Sends are non-blocking and the
-//! receiving side polls with `MPI_Improbe` until the deadline, so a peer that died or stalls
-//! gives an error naming the op, the instance and its process within the client's timeout;
-//! MPI's error handler is set to return, not abort.
+//! contributions point to point (`exchange.rs`: each pair of instances on its own tag, a
+//! header then the payload), and every member then computes the result from all
+//! contributions, as in-process members do. Sends are non-blocking and the receiving side
+//! polls with `MPI_Improbe` until the deadline, so a peer that died or stalls gives an error
+//! naming the op, the instance and its process within the client's timeout; MPI's error
+//! handler is set to return, not abort.
 //!
 //! Send/recv by channel is `channels.rs`: a channel with source-target pairs crosses
 //! processes as one message per payload; one without pairs links the instances of one
@@ -51,10 +50,12 @@ use crate::Buffer;
 
 mod all_reduce;
 mod channels;
+mod exchange;
 mod gather;
 
 use all_reduce::*;
 use channels::Channels;
+use exchange::Payload;
 use gather::GatherSlots;
 
 /// Tags below this are left to other users of `MPI_COMM_WORLD`.
@@ -145,6 +146,8 @@ pub struct MpiCommunicator {
     broken: AtomicBool,
     /// Float sums and products in group order (point to point), not MPI's order.
     exact: AtomicBool,
+    /// Payload bytes per point-to-point message at most (`exchange.rs`).
+    piece: usize,
     slots: Mutex<HashMap<RendezvousKey, LocalSlot>>,
     cv: Condvar,
     /// Communicators of all-reduce groups of some processes, by their sorted instances
@@ -228,8 +231,14 @@ impl MpiCommunicator {
         };
         let exact = std::env::var("OXLA_MPI_EXACT_REDUCTION")
             .is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "no"));
+        // Smaller pieces only to test the splitting of large payloads on small ones.
+        let piece = std::env::var("OXLA_MPI_MESSAGE_BYTES")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .map_or(exchange::PIECE, |b| b.clamp(1, exchange::PIECE));
         Ok(MpiCommunicator {
             handles,
+            piece,
             broken: AtomicBool::new(false),
             exact: AtomicBool::new(exact),
             slots: Mutex::new(HashMap::new()),
@@ -529,109 +538,6 @@ fn decode<'a>(m: &'a [u8], op: &str, key: &RendezvousKey, from: usize) -> Result
     lens.into_iter().map(take).collect()
 }
 
-impl MpiCommunicator {
-    /// Sends this instance's contribution to every other member of the group and waits, up
-    /// to `timeout`, for theirs (`None` at this instance's own position).
-    fn exchange_all(
-        &self,
-        key: &RendezvousKey,
-        me: usize,
-        pos: usize,
-        op: &str,
-        contribution: &[&[u8]],
-        timeout: Duration,
-    ) -> Result<Vec<Option<Vec<u8>>>> {
-        let message = encode(op, key, contribution);
-        let n = key.group.len();
-        let messages: Vec<Vec<Vec<u8>>> = (0..n)
-            .map(|j| {
-                if j != pos {
-                    vec![message.clone()]
-                } else {
-                    Vec::new()
-                }
-            })
-            .collect();
-        let expect: Vec<usize> = (0..n).map(|j| usize::from(j != pos)).collect();
-        let got = self.exchange_messages(key, me, pos, op, messages, &expect, timeout)?;
-        Ok(got.into_iter().map(|mut m| m.pop()).collect())
-    }
-
-    /// Sends the messages of `messages[j]` to member `j` of the group, in order (point to
-    /// point, each pair of instances on its own tag, so they arrive in order), and waits, up
-    /// to `timeout`, for `expect[j]` messages from every member `j`.
-    #[allow(clippy::too_many_arguments)]
-    fn exchange_messages(
-        &self,
-        key: &RendezvousKey,
-        me: usize,
-        pos: usize,
-        op: &str,
-        messages: Vec<Vec<Vec<u8>>>,
-        expect: &[usize],
-        timeout: Duration,
-    ) -> Result<Vec<Vec<Vec<u8>>>> {
-        self.check_unbroken(op)?;
-        let deadline = Instant::now() + timeout;
-        for (j, ms) in messages.into_iter().enumerate() {
-            let to = key.group[j];
-            if j != pos {
-                for m in ms {
-                    self.send_bytes(m, self.owner(to), self.tag(me, to))?;
-                }
-            }
-        }
-        let n = key.group.len();
-        let mut got: Vec<Vec<Vec<u8>>> = vec![Vec::new(); n];
-        let wanted = |i: usize| if i == pos { 0 } else { expect[i] };
-        let mut left: usize = (0..n).map(wanted).sum();
-        let start = Instant::now();
-        while left > 0 {
-            self.check_unbroken(op)?;
-            for (i, &m) in key.group.iter().enumerate() {
-                while got[i].len() < wanted(i) {
-                    let Some(b) = self.try_recv(self.owner(m), self.tag(m, me))? else {
-                        break;
-                    };
-                    got[i].push(b);
-                    left -= 1;
-                }
-            }
-            if left == 0 {
-                break;
-            }
-            if let Some(why) = self.aborted(key.run) {
-                return Err(Error::runtime(format!("{op}: run aborted: {why}")));
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                let missing: Vec<String> = key
-                    .group
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, _)| got[i].len() < wanted(i))
-                    .map(|(_, &m)| format!("instance {m} (process {})", self.owner(m)))
-                    .collect();
-                return Err(Error::runtime(format!(
-                    "{op}: timed out after {:.1} s waiting for {} (a peer that died, stalls or \
-                     runs another program)",
-                    timeout.as_secs_f64(),
-                    missing.join(", ")
-                )));
-            }
-            // Spin a while (the members of a collective arrive close together, and a sleep
-            // costs far more than a message), then yield the core between polls.
-            if now - start > SPIN {
-                std::thread::sleep(Duration::from_micros(50));
-            } else {
-                std::thread::yield_now();
-            }
-        }
-        self.progress()?;
-        Ok(got)
-    }
-}
-
 impl Communicator for MpiCommunicator {
     fn rendezvous(
         &self,
@@ -673,20 +579,31 @@ impl Communicator for MpiCommunicator {
             }
             return r;
         }
-        let got = self.exchange_all(key, me, pos, op, contribution, timeout);
+        // Every member's whole contribution to every other: its buffers back to back.
+        let n = key.group.len();
+        let lens: Vec<usize> = contribution.iter().map(|c| c.len()).collect();
+        let payloads: Vec<Option<Payload>> = (0..n)
+            .map(|j| (j != pos).then(|| (lens.clone(), contribution.concat())))
+            .collect();
+        let expect: Vec<bool> = (0..n).map(|j| j != pos).collect();
+        let got = self.exchange_payloads(key, me, pos, op, payloads, &expect, timeout);
         if got.is_err() {
             self.failed.store(true, Ordering::Release);
         }
         let got = got?;
-        let parts: Vec<Vec<&[u8]>> = key
-            .group
-            .iter()
-            .enumerate()
-            .map(|(i, &m)| match &got[i] {
-                None => Ok(contribution.to_vec()),
-                Some(b) => decode(b, op, key, m),
-            })
-            .collect::<Result<_>>()?;
+        let mut parts: Vec<Vec<&[u8]>> = Vec::with_capacity(n);
+        for (i, g) in got.iter().enumerate() {
+            match g {
+                None => parts.push(contribution.to_vec()),
+                Some(a) if a.lens == lens => parts.push(a.buffers()),
+                Some(_) => {
+                    return Err(Error::runtime(format!(
+                        "{op}: instance {}'s operands differ in shape from this one's",
+                        key.group[i]
+                    )))
+                }
+            }
+        }
         f(&parts)
     }
 
@@ -775,40 +692,15 @@ impl Communicator for MpiCommunicator {
                 "{op}: an exchange not sized to its group"
             )));
         }
-        // Each message goes as a small header naming the collective (checked on arrival)
-        // and the payload itself, so the payload is never copied into a message.
-        let messages: Vec<Vec<Vec<u8>>> = sends
+        let payloads: Vec<Option<Payload>> = sends
             .into_iter()
-            .map(|s| match s {
-                Some(b) => vec![encode(op, key, &[&(b.len() as u64).to_le_bytes()]), b],
-                None => Vec::new(),
-            })
+            .map(|s| s.map(|b| (vec![b.len()], b)))
             .collect();
-        let expect: Vec<usize> = expect.iter().map(|&e| 2 * usize::from(e)).collect();
-        let got = self.exchange_messages(key, me, pos, op, messages, &expect, timeout);
+        let got = self.exchange_payloads(key, me, pos, op, payloads, expect, timeout);
         if got.is_err() {
             self.failed.store(true, Ordering::Release);
         }
-        got?.into_iter()
-            .enumerate()
-            .map(|(j, mut m)| {
-                let Some(payload) = m.pop() else {
-                    return Ok(None);
-                };
-                let from = key.group[j];
-                let header = m.pop().unwrap_or_default();
-                let len = match decode(&header, op, key, from)?.as_slice() {
-                    [l] if l.len() == 8 => u64::from_le_bytes((*l).try_into().unwrap_or([0; 8])),
-                    _ => u64::MAX,
-                };
-                if len != payload.len() as u64 {
-                    return Err(Error::runtime(format!(
-                        "{op}: a malformed message from instance {from}"
-                    )));
-                }
-                Ok(Some(payload))
-            })
-            .collect()
+        Ok(got?.into_iter().map(|a| a.map(|a| a.bytes)).collect())
     }
 
     fn send(&self, key: &ChannelKey, payload: Vec<Buffer>) -> Result<()> {
