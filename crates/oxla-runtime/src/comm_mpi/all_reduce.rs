@@ -3,6 +3,7 @@
 //! order), then across processes with `MPI_Iallreduce` in chunks, polled until the
 //! deadline (see the parent module's docs).
 
+use super::meeting::Role;
 use super::*;
 
 impl MpiCommunicator {
@@ -64,12 +65,6 @@ impl MpiCommunicator {
         Some((p, true))
     }
 
-    pub(super) fn lock_slots(&self) -> Result<MutexGuard<'_, HashMap<RendezvousKey, LocalSlot>>> {
-        self.slots
-            .lock()
-            .map_err(|_| Error::internal("MPI communicator lock poisoned"))
-    }
-
     /// The reduce-in-process path: the local members meet; the last to arrive folds their
     /// operands, all-reduces across processes when `cross`, and writes every local member's
     /// result, while the others wait for it.
@@ -96,108 +91,20 @@ impl MpiCommunicator {
             .position(|&m| m == me)
             .ok_or_else(|| Error::internal(format!("instance {me} outside its group")))?;
         let n = locals.len();
-        let mut slots = self.lock_slots()?;
-        if let Some(why) = self.aborted(key.run) {
-            return Err(Error::runtime(format!("{op}: run aborted: {why}")));
-        }
-        let slot = slots.entry(key.clone()).or_insert_with(|| LocalSlot {
-            members: vec![None; n],
-            arrived: 0,
-            outcome: None,
-            left: 0,
-        });
-        if slot.members.len() != n || slot.members[lpos].is_some() || slot.outcome.is_some() {
-            return Err(Error::internal(format!(
-                "{op}: instance {me} joined an all-reduce twice"
-            )));
-        }
-        slot.members[lpos] = Some(mine);
-        slot.arrived += 1;
-        if slot.arrived < n {
-            self.cv.notify_all();
-            return self.await_leader(slots, key, op, lpos, &locals, timeout, deadline);
-        }
-        let members: Vec<Member> = slot.members.iter().flatten().cloned().collect();
-        drop(slots);
+        let members = match self
+            .reduce_meetings
+            .join(self, key, op, lpos, &locals, mine, timeout, deadline)?
+        {
+            Role::Lead(members) => members,
+            Role::Follow(r) => return r,
+        };
         let r = if cross {
             self.reduce_across(key, op, plain, &members, timeout, deadline)
         } else {
             reduce_here(op, plain, &members)
         };
-        if n > 1 {
-            let mut slots = self.lock_slots()?;
-            if let Some(s) = slots.get_mut(key) {
-                s.outcome = Some(r.clone());
-                s.left = n - 1;
-            }
-            self.cv.notify_all();
-        } else {
-            self.lock_slots()?.remove(key);
-        }
+        self.reduce_meetings.publish(key, n, &r)?;
         r
-    }
-
-    /// A local member that is not the leader: waits for the others to arrive (up to the
-    /// deadline), then for the leader's outcome (the leader is bounded by its own deadline,
-    /// and writes this member's result meanwhile, so it must not leave before).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn await_leader(
-        &self,
-        mut slots: MutexGuard<'_, HashMap<RendezvousKey, LocalSlot>>,
-        key: &RendezvousKey,
-        op: &str,
-        lpos: usize,
-        locals: &[usize],
-        timeout: Duration,
-        deadline: Instant,
-    ) -> Result<()> {
-        loop {
-            let s = slots
-                .get_mut(key)
-                .ok_or_else(|| Error::internal(format!("{op}: local all-reduce slot vanished")))?;
-            if let Some(outcome) = &s.outcome {
-                let r = outcome.clone();
-                s.left = s.left.saturating_sub(1);
-                if s.left == 0 {
-                    slots.remove(key);
-                }
-                return r;
-            }
-            let mut wait = Duration::from_millis(100);
-            if s.arrived < locals.len() {
-                let aborted = self.aborted(key.run);
-                let now = Instant::now();
-                if aborted.is_some() || now >= deadline {
-                    // Withdraw, so no leader reads this member's memory after it returns.
-                    let missing: Vec<String> = locals
-                        .iter()
-                        .zip(&s.members)
-                        .filter(|(_, m)| m.is_none())
-                        .map(|(&m, _)| format!("instance {m} (process {})", self.rank))
-                        .collect();
-                    s.members[lpos] = None;
-                    s.arrived -= 1;
-                    if s.arrived == 0 {
-                        slots.remove(key);
-                    }
-                    return Err(Error::runtime(match aborted {
-                        Some(why) => format!("{op}: run aborted: {why}"),
-                        None => format!(
-                            "{op}: timed out after {:.1} s waiting for {} (a device of this \
-                             process that has not reached this all-reduce)",
-                            timeout.as_secs_f64(),
-                            missing.join(", ")
-                        ),
-                    }));
-                }
-                wait = wait.min(deadline - now);
-            }
-            slots = self
-                .cv
-                .wait_timeout(slots, wait)
-                .map(|(g, _)| g)
-                .map_err(|_| Error::internal("MPI communicator lock poisoned"))?;
-        }
     }
 
     /// The leader's all-reduce across processes, chunk by chunk ([`WINDOW`] chunks in
@@ -251,24 +158,11 @@ impl MpiCommunicator {
             std::mem::forget(header);
             Err(e)
         };
-        let mut header_req = ffi_request();
-        // SAFETY: MPI initialized; the header words stay alive until the request completes
-        // or are leaked.
-        let rc = unsafe {
-            let h = header.as_mut_ptr();
-            ffi::MPI_Iallreduce(
-                h.cast::<c_void>(),
-                h.add(2).cast::<c_void>(),
-                2,
-                ffi::RSMPI_UINT64_T,
-                ffi::RSMPI_MAX,
-                comm,
-                &mut header_req,
-            )
+        // SAFETY: the header words stay alive until the request completes or are leaked.
+        let mut header_req = match unsafe { start_fingerprint(&mut header, comm) } {
+            Ok(r) => r,
+            Err(e) => return fail(header, e.context(op)),
         };
-        if let Err(e) = check(rc, "MPI_Iallreduce") {
-            return fail(header, e.context(op));
-        }
         let at = |addr: usize, off: usize| (addr as *mut u8).wrapping_add(off);
         let mut header_done = false;
         let mut flight: VecDeque<(usize, ffi::MPI_Request)> = VecDeque::new();
@@ -499,6 +393,38 @@ impl MpiCommunicator {
             }
         }
     }
+}
+
+/// Starts the all-reduce (maximum) over `comm` of `words[0..2]` (a fingerprint of the
+/// collective and its complement) into `words[2..4]`: both come back unchanged on every
+/// process exactly when all run the same collective.
+///
+/// # Safety
+/// MPI is initialized, and `words` (four of them) stays alive until the request completes,
+/// or is leaked.
+pub(super) unsafe fn start_fingerprint(
+    words: &mut [u64],
+    comm: ffi::MPI_Comm,
+) -> Result<ffi::MPI_Request> {
+    if words.len() != 4 {
+        return Err(Error::internal("a fingerprint takes four words"));
+    }
+    let mut req = ffi_request();
+    let h = words.as_mut_ptr();
+    // SAFETY: the caller's contract; two words in, two out, distinct.
+    let rc = unsafe {
+        ffi::MPI_Iallreduce(
+            h.cast::<c_void>(),
+            h.add(2).cast::<c_void>(),
+            2,
+            ffi::RSMPI_UINT64_T,
+            ffi::RSMPI_MAX,
+            comm,
+            &mut req,
+        )
+    };
+    check(rc, "MPI_Iallreduce")?;
+    Ok(req)
 }
 
 pub(super) fn ffi_request() -> ffi::MPI_Request {

@@ -9,32 +9,24 @@
 //! A small all-reduce of a fingerprint of the op runs first, so processes running different
 //! programs get an error naming the op, not a mismatched gather.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, MutexGuard};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mpi::ffi;
 use oxla_hlo::{Error, Result};
 
-use super::all_reduce::{ffi_request, test};
+use super::all_reduce::{ffi_request, start_fingerprint, test};
+use super::meeting::{Meetings, Role};
 use super::{check, MpiCommunicator, CHUNK_BYTES, WINDOW};
 use crate::comm::RendezvousKey;
 
-/// The local members of one job-wide gather meeting in this process.
-pub(super) struct GatherSlot {
-    /// Each local member's contribution, (address, length) of each buffer, by local index:
-    /// a member waits in the slot until the leader has copied them (before any MPI call).
-    parts: Vec<Option<Vec<(usize, usize)>>>,
-    arrived: usize,
-    /// Every instance's contribution, in instance order, once the leader has it.
-    outcome: Option<Result<Arc<Vec<u8>>>>,
-    /// Members yet to collect the outcome.
-    left: usize,
-}
-
-pub(super) type GatherSlots = HashMap<RendezvousKey, GatherSlot>;
+/// The local members of a job-wide gather meeting in this process: each brings (address,
+/// length) of each of its buffers, read by the leader only while the member waits; the
+/// outcome is every instance's contribution, in instance order.
+pub(super) type GatherMeetings = Meetings<Vec<(usize, usize)>, Arc<Vec<u8>>>;
 
 impl MpiCommunicator {
     /// Whether a collective over `key.group` takes the gather path: groups of every
@@ -50,12 +42,6 @@ impl MpiCommunicator {
             .all(|&m| m < n && !std::mem::replace(&mut seen[m], true))
     }
 
-    fn lock_gathers(&self) -> Result<MutexGuard<'_, GatherSlots>> {
-        self.gathers
-            .lock()
-            .map_err(|_| Error::internal("MPI communicator lock poisoned"))
-    }
-
     /// Every instance's contribution (buffers back to back, in instance order) once all
     /// have arrived; `me` is a local instance of the job-wide group.
     pub(super) fn gather(
@@ -67,50 +53,30 @@ impl MpiCommunicator {
         timeout: Duration,
     ) -> Result<Arc<Vec<u8>>> {
         let deadline = Instant::now() + timeout;
-        let lpos = me % self.local;
         let l = self.local;
-        let mut slots = self.lock_gathers()?;
-        if let Some(why) = self.aborted(key.run) {
-            return Err(Error::runtime(format!("{op}: run aborted: {why}")));
-        }
-        let slot = slots.entry(key.clone()).or_insert_with(|| GatherSlot {
-            parts: vec![None; l],
-            arrived: 0,
-            outcome: None,
-            left: 0,
-        });
-        if slot.parts[lpos].is_some() || slot.outcome.is_some() {
-            return Err(Error::internal(format!(
-                "{op}: instance {me} joined a collective twice"
-            )));
-        }
-        slot.parts[lpos] = Some(
-            contribution
-                .iter()
-                .map(|c| (c.as_ptr() as usize, c.len()))
-                .collect(),
-        );
-        slot.arrived += 1;
-        if slot.arrived < l {
-            self.gather_cv.notify_all();
-            return self.await_gather(slots, key, op, lpos, timeout, deadline);
-        }
-        let parts: Vec<Vec<(usize, usize)>> = slot.parts.iter().flatten().cloned().collect();
-        drop(slots);
+        let locals: Vec<usize> = (0..l).map(|k| self.rank * l + k).collect();
+        let mine = contribution
+            .iter()
+            .map(|c| (c.as_ptr() as usize, c.len()))
+            .collect();
+        let parts = match self.gather_meetings.join(
+            self,
+            key,
+            op,
+            me % l,
+            &locals,
+            mine,
+            timeout,
+            deadline,
+        )? {
+            Role::Lead(parts) => parts,
+            Role::Follow(r) => return r,
+        };
         let lens: Vec<usize> = contribution.iter().map(|c| c.len()).collect();
         let r = self
             .gather_across(key, op, &parts, &lens, None, timeout, deadline)
             .map(Arc::new);
-        if l > 1 {
-            let mut slots = self.lock_gathers()?;
-            if let Some(s) = slots.get_mut(key) {
-                s.outcome = Some(r.clone());
-                s.left = l - 1;
-            }
-            self.gather_cv.notify_all();
-        } else {
-            self.lock_gathers()?.remove(key);
-        }
+        self.gather_meetings.publish(key, l, &r)?;
         r
     }
 
@@ -146,69 +112,6 @@ impl MpiCommunicator {
         Some(r.map(|_| ()))
     }
 
-    /// A local member that is not the leader: waits for the others (up to the deadline),
-    /// then for the leader's outcome (bounded by the leader's own deadline).
-    fn await_gather(
-        &self,
-        mut slots: MutexGuard<'_, GatherSlots>,
-        key: &RendezvousKey,
-        op: &str,
-        lpos: usize,
-        timeout: Duration,
-        deadline: Instant,
-    ) -> Result<Arc<Vec<u8>>> {
-        loop {
-            let s = slots
-                .get_mut(key)
-                .ok_or_else(|| Error::internal(format!("{op}: local gather slot vanished")))?;
-            if let Some(outcome) = &s.outcome {
-                let r = outcome.clone();
-                s.left = s.left.saturating_sub(1);
-                if s.left == 0 {
-                    slots.remove(key);
-                }
-                return r;
-            }
-            let mut wait = Duration::from_millis(100);
-            if s.arrived < s.parts.len() {
-                let aborted = self.aborted(key.run);
-                let now = Instant::now();
-                if aborted.is_some() || now >= deadline {
-                    let missing: Vec<String> = (0..s.parts.len())
-                        .filter(|&k| s.parts[k].is_none())
-                        .map(|k| {
-                            format!(
-                                "instance {} (process {})",
-                                self.rank * self.local + k,
-                                self.rank
-                            )
-                        })
-                        .collect();
-                    s.parts[lpos] = None;
-                    s.arrived -= 1;
-                    if s.arrived == 0 {
-                        slots.remove(key);
-                    }
-                    return Err(Error::runtime(match aborted {
-                        Some(why) => format!("{op}: run aborted: {why}"),
-                        None => format!(
-                            "{op}: timed out after {:.1} s waiting for {} (a device of this \
-                             process that has not reached this collective)",
-                            timeout.as_secs_f64(),
-                            missing.join(", ")
-                        ),
-                    }));
-                }
-                wait = wait.min(deadline - now);
-            }
-            slots = self
-                .gather_cv
-                .wait_timeout(slots, wait)
-                .map(|(g, _)| g)
-                .map_err(|_| Error::internal("MPI communicator lock poisoned"))?;
-        }
-    }
-
     /// The leader's step: the fingerprint check, then `MPI_Iallgather`s of this process's
     /// contributions, chunk by chunk. Left in flight (timeout, abort), a request may still write
     /// its buffers, so they are leaked and the communicator makes no more MPI calls.
@@ -241,24 +144,14 @@ impl MpiCommunicator {
         };
         let print = fingerprint(op, key, lens);
         let mut header: Vec<u64> = vec![print, !print, 0, 0];
-        let mut req = ffi_request();
-        // SAFETY: MPI initialized; the words stay alive until the request completes or are
-        // leaked.
-        let rc = unsafe {
-            let h = header.as_mut_ptr();
-            ffi::MPI_Iallreduce(
-                h.cast::<c_void>(),
-                h.add(2).cast::<c_void>(),
-                2,
-                ffi::RSMPI_UINT64_T,
-                ffi::RSMPI_MAX,
-                self.handles.coll,
-                &mut req,
-            )
+        // SAFETY: the words stay alive until the request completes or are leaked.
+        let mut req = match unsafe { start_fingerprint(&mut header, self.handles.coll) } {
+            Ok(r) => r,
+            Err(e) => {
+                std::mem::forget(header);
+                return fail(vec![], e.context(op));
+            }
         };
-        if let Err(e) = check(rc, "MPI_Iallreduce") {
-            return fail(vec![], e.context(op));
-        }
         if let Err(e) = self.wait_request(&mut req, key, op, timeout, deadline) {
             // The request may still write the header's words.
             std::mem::forget(header);
@@ -287,7 +180,7 @@ impl MpiCommunicator {
         let mut at = 0;
         for p in parts.iter().filter(|_| !single) {
             for &(addr, len) in p {
-                // SAFETY: a waiting member's live buffer (see `GatherSlot::parts`).
+                // SAFETY: a waiting member's live buffer (see `GatherMeetings`).
                 send[at..at + len]
                     .copy_from_slice(unsafe { std::slice::from_raw_parts(addr as *const u8, len) });
                 at += len;

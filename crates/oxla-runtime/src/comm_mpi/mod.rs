@@ -38,7 +38,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use mpi::ffi;
@@ -52,11 +52,13 @@ mod all_reduce;
 mod channels;
 mod exchange;
 mod gather;
+mod meeting;
 
 use all_reduce::*;
 use channels::Channels;
 use exchange::Payload;
-use gather::GatherSlots;
+use gather::GatherMeetings;
+use meeting::Meetings;
 
 /// Tags below this are left to other users of `MPI_COMM_WORLD`.
 const TAG_BASE: c_int = 1000;
@@ -117,16 +119,6 @@ struct Member {
     outs: Vec<(usize, usize)>,
 }
 
-/// The local members of one all-reduce meeting in this process.
-struct LocalSlot {
-    members: Vec<Option<Member>>,
-    arrived: usize,
-    /// The leader's outcome, once it has written every member's result.
-    outcome: Option<Result<()>>,
-    /// Members yet to collect the outcome.
-    left: usize,
-}
-
 /// The transport between the program instances of an `mpirun` job.
 pub struct MpiCommunicator {
     env: Env,
@@ -148,14 +140,13 @@ pub struct MpiCommunicator {
     exact: AtomicBool,
     /// Payload bytes per point-to-point message at most (`exchange.rs`).
     piece: usize,
-    slots: Mutex<HashMap<RendezvousKey, LocalSlot>>,
-    cv: Condvar,
+    /// Fast all-reduces meeting in this process (`all_reduce.rs`).
+    reduce_meetings: Meetings<Member, ()>,
     /// Communicators of all-reduce groups of some processes, by their sorted instances
     /// (`all_reduce::group_comm`).
     group_comms: Mutex<HashMap<Vec<usize>, Comm>>,
     /// Job-wide collectives meeting in this process before their all-gather (`gather.rs`).
-    gathers: Mutex<GatherSlots>,
-    gather_cv: Condvar,
+    gather_meetings: GatherMeetings,
     /// Staging buffers of earlier gathers, reused (`gather.rs`).
     spare: Mutex<Vec<Vec<u8>>>,
     /// Send/recv payloads waiting for their receiver (`channels.rs`).
@@ -241,11 +232,9 @@ impl MpiCommunicator {
             piece,
             broken: AtomicBool::new(false),
             exact: AtomicBool::new(exact),
-            slots: Mutex::new(HashMap::new()),
-            cv: Condvar::new(),
+            reduce_meetings: Meetings::new(),
             group_comms: Mutex::new(HashMap::new()),
-            gathers: Mutex::new(HashMap::new()),
-            gather_cv: Condvar::new(),
+            gather_meetings: Meetings::new(),
             spare: Mutex::new(Vec::new()),
             channels: Mutex::new(Channels::default()),
             channel_cv: Condvar::new(),
@@ -716,27 +705,21 @@ impl Communicator for MpiCommunicator {
             a.entry(run).or_insert_with(|| why.to_string());
         }
         // Wake local members waiting for each other; take the lock so none misses it.
-        drop(self.slots.lock());
-        self.cv.notify_all();
+        self.reduce_meetings.wake();
         drop(self.channels.lock());
         self.channel_cv.notify_all();
-        drop(self.gathers.lock());
-        self.gather_cv.notify_all();
+        self.gather_meetings.wake();
     }
 
     fn finish(&self, run: u64) {
         if let Ok(mut a) = self.aborted.lock() {
             a.remove(&run);
         }
-        if let Ok(mut s) = self.slots.lock() {
-            s.retain(|k, _| k.run != run);
-        }
+        self.reduce_meetings.forget(run);
         if let Ok(mut c) = self.channels.lock() {
             c.forget(run);
         }
-        if let Ok(mut g) = self.gathers.lock() {
-            g.retain(|k, _| k.run != run);
-        }
+        self.gather_meetings.forget(run);
         let _ = self.progress();
     }
 

@@ -67,6 +67,14 @@ fn check_len(op: &str, got: &[u8], want: usize, from: usize) -> Result<()> {
     )))
 }
 
+/// An all-to-all's block (the operand split `n` ways along `sd`) and its bytes.
+fn a2a_block(dims: &[i64], sd: usize, n: usize, es: usize) -> (Vec<i64>, usize) {
+    let mut block = dims.to_vec();
+    block[sd] /= n as i64;
+    let len = block.iter().product::<i64>() as usize * es;
+    (block, len)
+}
+
 impl Programs {
     /// Runs collective `s.ins` (one of [`exchanges`]) as this member (`pos` in the group of
     /// `key`) by personalized exchange, writing its result into `out`.
@@ -120,9 +128,7 @@ impl Programs {
                 ..
             } => {
                 let (sd, cd) = (*split_dimension as usize, *concat_dimension as usize);
-                let mut block = full.dims.clone();
-                block[sd] /= n as i64;
-                let len = block.iter().product::<i64>() as usize * es;
+                let (block, len) = a2a_block(&full.dims, sd, n, es);
                 for j in 0..n {
                     let mut from = vec![0i64; block.len()];
                     from[sd] = j as i64 * block[sd];
@@ -269,9 +275,7 @@ impl Programs {
                 ..
             } => {
                 let (sd, cd) = (*split_dimension as usize, *concat_dimension as usize);
-                let mut block = full.dims.clone();
-                block[sd] /= n as i64;
-                let len = block.iter().product::<i64>() as usize * es;
+                let (block, len) = a2a_block(&full.dims, sd, n, es);
                 for (j, g) in got.iter().enumerate() {
                     let Some(g) = g else { continue };
                     check_len(op, g, len, j)?;
