@@ -4,6 +4,7 @@
 //! deadline (see the parent module's docs).
 
 use super::meeting::Role;
+use super::roll_call::roll_grace;
 use super::*;
 
 impl MpiCommunicator {
@@ -256,16 +257,11 @@ impl MpiCommunicator {
             if let Some(why) = self.aborted(key.run) {
                 return fail(header, Error::runtime(format!("{op}: run aborted: {why}")));
             }
-            if Instant::now() >= deadline {
-                let e = Error::runtime(format!(
-                    "{op}: timed out after {:.1} s waiting for {} (MPI_Iallreduce does not tell \
-                     which of them has not arrived: a peer that died, stalls or runs another \
-                     program)",
-                    timeout.as_secs_f64(),
-                    self.peers(key)
-                ));
-                return fail(header, e);
+            // The roll call's grace comes out of the timeout.
+            if Instant::now() + roll_grace(timeout) >= deadline {
+                return fail(header, self.timed_out(key, op, timeout));
             }
+            self.answer_roll(key);
             // Let this process's other threads run now and then.
             std::thread::yield_now();
         }
@@ -368,6 +364,20 @@ impl MpiCommunicator {
         } else {
             all.join(", ")
         }
+    }
+
+    /// The error of a collective MPI runs for us (`MPI_Iallreduce`, `MPI_Iallgatherv`) that
+    /// timed out: the processes that do not answer a roll call named, else every peer.
+    pub(super) fn timed_out(&self, key: &RendezvousKey, op: &str, timeout: Duration) -> Error {
+        let t = timeout.as_secs_f64();
+        Error::runtime(match self.roll_call(key, timeout) {
+            Some(who) => format!("{op}: timed out after {t:.1} s waiting for {who}"),
+            None => format!(
+                "{op}: timed out after {t:.1} s waiting for {} (every process answered a roll \
+                 call from this collective; a peer that stalls inside MPI)",
+                self.peers(key)
+            ),
+        })
     }
 
     pub(super) fn peer_error(&self, op: &str, key: &RendezvousKey, e: Error) -> Error {

@@ -143,6 +143,7 @@ impl MpiCommunicator {
             // Spin a while (the members of a collective arrive close together, and a sleep
             // costs far more than a message), then yield the core between polls.
             if now - start > SPIN {
+                self.answer_roll(key);
                 std::thread::sleep(Duration::from_micros(50));
             } else {
                 std::thread::yield_now();

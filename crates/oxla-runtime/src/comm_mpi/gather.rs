@@ -20,6 +20,7 @@ use oxla_hlo::{Error, Result};
 
 use super::all_reduce::{ffi_request, start_fingerprint, test};
 use super::meeting::{Meetings, Role};
+use super::roll_call::roll_grace;
 use super::{check, MpiCommunicator, CHUNK_BYTES, WINDOW};
 use crate::comm::RendezvousKey;
 
@@ -327,11 +328,13 @@ impl MpiCommunicator {
             if spins % 64 != 0 {
                 continue;
             }
+            self.answer_roll(key);
             if let Some(why) = self.aborted(key.run) {
                 let e = Error::runtime(format!("{op}: run aborted: {why}"));
                 return fail(leak(send, recv, flight), e);
             }
-            if Instant::now() >= deadline {
+            // The roll call's grace comes out of the timeout.
+            if Instant::now() + roll_grace(timeout) >= deadline {
                 let e = self.timed_out(key, op, timeout);
                 return fail(leak(send, recv, flight), e);
             }
@@ -367,15 +370,6 @@ impl MpiCommunicator {
         }
     }
 
-    fn timed_out(&self, key: &RendezvousKey, op: &str, timeout: Duration) -> Error {
-        Error::runtime(format!(
-            "{op}: timed out after {:.1} s waiting for {} (an MPI collective does not tell \
-             which of them has not arrived: a peer that died, stalls or runs another program)",
-            timeout.as_secs_f64(),
-            self.peers(key)
-        ))
-    }
-
     /// Tests `req` until it completes, the run is aborted or the deadline passes.
     fn wait_request(
         &self,
@@ -394,10 +388,12 @@ impl MpiCommunicator {
             if spins % 64 != 0 {
                 continue;
             }
+            self.answer_roll(key);
             if let Some(why) = self.aborted(key.run) {
                 return Err(Error::runtime(format!("{op}: run aborted: {why}")));
             }
-            if Instant::now() >= deadline {
+            // The roll call's grace comes out of the timeout.
+            if Instant::now() + roll_grace(timeout) >= deadline {
                 return Err(self.timed_out(key, op, timeout));
             }
             std::thread::yield_now();

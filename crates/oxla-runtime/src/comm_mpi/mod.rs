@@ -53,6 +53,7 @@ mod channels;
 mod exchange;
 mod gather;
 mod meeting;
+mod roll_call;
 
 use all_reduce::*;
 use channels::Channels;
