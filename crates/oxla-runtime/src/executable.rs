@@ -346,6 +346,26 @@ impl Executable {
         launch(&self.inner.shared, &self.launches(ids, args), None)
     }
 
+    /// [`Executable::execute_local`] that stops this process's instances when `cancel` is
+    /// triggered, as [`Executable::execute_sharded_with`] does: instances waiting in a
+    /// collective are woken, and the other processes' instances then time out waiting for
+    /// them (their error names this process).
+    pub fn execute_local_with(
+        &self,
+        args: &[Vec<&Buffer>],
+        cancel: &crate::Cancel,
+    ) -> Result<Vec<Vec<Buffer>>> {
+        let ids = self.local_instances()?;
+        if args.len() != ids.len() {
+            return Err(Error::invalid(format!(
+                "execute_local_with: {} argument lists for the {} instances of this process",
+                args.len(),
+                ids.len()
+            )));
+        }
+        launch(&self.inner.shared, &self.launches(ids, args), Some(cancel))
+    }
+
     /// The launches of instances `ids`, each with its argument list.
     fn launches<'a>(
         &'a self,
@@ -507,7 +527,9 @@ fn launch(
             )));
         }
     }
-    let results: Vec<Result<Vec<Buffer>>> = if launches.len() == 1 {
+    // One launch runs on this thread, unless a cancellation must be able to wake it from a
+    // collective with other processes' instances (a watcher thread does).
+    let results: Vec<Result<Vec<Buffer>>> = if launches.len() == 1 && cancel.is_none() {
         let l = &launches[0];
         vec![l
             .executable

@@ -20,6 +20,9 @@
 //!
 //! `--fast` runs the training loop with fast all-reduces, compared within a tolerance.
 //!
+//! `--cancel-at STEP` makes the last process run that step with a 300 ms deadline while
+//! process 0 comes half a timeout late: the last one is cancelled inside the all-reduce, and
+//! the others must name it when they time out.
 //! `--stall-at STEP` makes the last process stop answering before that training step (it
 //! sleeps): every other process must then fail within `--timeout` seconds with an error
 //! naming the all-reduce and the missing process (printed as `peer failure reported: ...`,
@@ -279,6 +282,7 @@ fn main() {
     let mut steps = 20;
     let mut die_at = None;
     let mut exit_at = None;
+    let mut cancel_at = None;
     let mut timeout = 10.0;
     let args: Vec<String> = std::env::args().collect();
     let fast = args.iter().any(|a| a == "--fast");
@@ -301,14 +305,20 @@ fn main() {
             "--steps" => steps = v.parse().unwrap_or(20),
             "--stall-at" => die_at = v.parse::<usize>().ok(),
             "--exit-at" => exit_at = v.parse::<usize>().ok(),
+            "--cancel-at" => cancel_at = v.parse::<usize>().ok(),
             "--timeout" => timeout = v.parse().unwrap_or(10.0),
             _ => {}
         }
         i += 2;
     }
-    match run(local, steps, die_at, exit_at, timeout, fast) {
+    let faults = Faults {
+        stall_at: die_at,
+        exit_at,
+        cancel_at,
+    };
+    match run(local, steps, faults, timeout, fast) {
         Ok(()) => {}
-        Err(e) if die_at.is_some() || exit_at.is_some() => {
+        Err(e) if die_at.is_some() || exit_at.is_some() || cancel_at.is_some() => {
             println!("peer failure reported: {e}");
             std::process::exit(3);
         }
@@ -319,14 +329,20 @@ fn main() {
     }
 }
 
-fn run(
-    local: usize,
-    steps: usize,
-    die_at: Option<usize>,
+/// Faults the last process injects into the training loop, before the step named.
+#[derive(Clone, Copy)]
+struct Faults {
+    /// Stop answering (sleep past every timeout).
+    stall_at: Option<usize>,
+    /// Exit.
     exit_at: Option<usize>,
-    timeout: f64,
-    fast: bool,
-) -> Result<()> {
+    /// Run the step with a 300 ms deadline while process 0 comes half a timeout late, so
+    /// the last process is cancelled inside the all-reduce; then stay alive, not answering.
+    cancel_at: Option<usize>,
+}
+
+fn run(local: usize, steps: usize, faults: Faults, timeout: f64, fast: bool) -> Result<()> {
+    let (die_at, exit_at, cancel_at) = (faults.stall_at, faults.exit_at, faults.cancel_at);
     let opts = ClientOptions {
         timeout: Duration::from_secs_f64(timeout),
         ..Default::default()
@@ -444,6 +460,23 @@ fn run(
             .clone()
             .map(|i| vec![&data[i].0, &data[i].1, &w.0, &w.1])
             .collect();
+        if cancel_at == Some(s) && me == 0 {
+            std::thread::sleep(Duration::from_secs_f64(timeout / 2.0));
+        }
+        if cancel_at == Some(s) && me + 1 == procs {
+            let t0 = std::time::Instant::now();
+            let cancel = oxla::runtime::Cancel::with_timeout(Duration::from_millis(300));
+            let e = match step.execute_local_with(&args, &cancel) {
+                Ok(_) => return Err(Error::runtime("the cancelled step completed")),
+                Err(e) => e,
+            };
+            println!(
+                "process {me}: cancelled after {:.1} s: {e}",
+                t0.elapsed().as_secs_f64()
+            );
+            std::thread::sleep(Duration::from_secs_f64(timeout + 2.0));
+            return Err(e);
+        }
         let out = step.execute_local(&args)?;
         let args1: Vec<Vec<&Buffer>> = (0..n)
             .map(|i| vec![&data[i].0, &data[i].1, &w_one.0, &w_one.1])

@@ -141,6 +141,9 @@ pub struct MpiCommunicator {
     exact: AtomicBool,
     /// Payload bytes per point-to-point message at most (`exchange.rs`).
     piece: usize,
+    /// Roll calls answered lately: (process, run, sequence number, group hash) of the
+    /// collective each asker waited in (`roll_call.rs`).
+    roll_seen: Mutex<VecDeque<(usize, u64, u64, u64)>>,
     /// Fast all-reduces meeting in this process (`all_reduce.rs`).
     reduce_meetings: Meetings<Member, ()>,
     /// Communicators of all-reduce groups of some processes, by their sorted instances
@@ -231,6 +234,7 @@ impl MpiCommunicator {
         Ok(MpiCommunicator {
             handles,
             piece,
+            roll_seen: Mutex::new(VecDeque::new()),
             broken: AtomicBool::new(false),
             exact: AtomicBool::new(exact),
             reduce_meetings: Meetings::new(),

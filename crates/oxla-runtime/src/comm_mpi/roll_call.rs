@@ -3,7 +3,9 @@
 //! timed out asks every other process of the group, point to point on a tag of its own,
 //! which collective it is waiting in; processes waiting in a collective answer now and then
 //! from their polling loops ([`MpiCommunicator::answer_roll`]). Those that do not answer
-//! within a grace period are the ones named: a peer that died or stalls. One that answers
+//! within a grace period, and did not ask from the same collective earlier (a process that
+//! timed out first has given up and stopped answering), are the ones named: a peer that
+//! died or stalls. One that answers
 //! with another collective runs another program (or is behind).
 
 use std::ffi::c_int;
@@ -111,8 +113,19 @@ impl MpiCommunicator {
     /// collective. Called now and then while it does; cheap when none came (one probe).
     pub(super) fn answer_roll(&self, key: &RendezvousKey) {
         while let Some((from, m)) = self.try_recv_roll() {
-            if parse(&m).is_some_and(|(kind, ..)| kind == QUERY) {
+            let Some((kind, r, s, h)) = parse(&m) else {
+                continue;
+            };
+            if kind == QUERY {
                 let _ = self.send_bytes(message(ANSWER, key), from, ROLL_TAG);
+                // The asker reached its collective: remembered for this process's own roll
+                // call, which may come after the asker has given up and stopped answering.
+                if let Ok(mut seen) = self.roll_seen.lock() {
+                    seen.push_back((from, r, s, h));
+                    if seen.len() > 64 {
+                        seen.pop_front();
+                    }
+                }
             }
         }
     }
@@ -137,7 +150,14 @@ impl MpiCommunicator {
             let _ = self.send_bytes(message(QUERY, key), p, ROLL_TAG);
         }
         let (run, seq, hash) = (key.run, key.seq, group_hash(&key.group));
-        let mut here = vec![false; others.len()];
+        let mut here: Vec<bool> = others
+            .iter()
+            .map(|&p| {
+                self.roll_seen
+                    .lock()
+                    .is_ok_and(|seen| seen.contains(&(p, run, seq, hash)))
+            })
+            .collect();
         let mut elsewhere: Vec<String> = Vec::new();
         let deadline = Instant::now() + roll_grace(timeout);
         while Instant::now() < deadline && here.iter().any(|h| !h) {
