@@ -24,6 +24,16 @@ pub struct RendezvousKey {
     pub seq: u64,
 }
 
+impl RendezvousKey {
+    /// Where instance `me` stands in the group.
+    pub fn position(&self, me: usize) -> Result<usize> {
+        self.group
+            .iter()
+            .position(|&g| g == me)
+            .ok_or_else(|| Error::internal(format!("instance {me} is not in its group")))
+    }
+}
+
 /// What a participant's callback sees: every member's contribution, in group order, each a
 /// list of byte buffers (one per array operand).
 pub type Contributions<'a> = [Vec<&'a [u8]>];
@@ -164,11 +174,7 @@ pub trait Communicator: Send + Sync + std::panic::RefUnwindSafe {
         timeout: Duration,
     ) -> Result<Vec<Option<Vec<u8>>>> {
         let n = key.group.len();
-        let pos = key
-            .group
-            .iter()
-            .position(|&g| g == me)
-            .ok_or_else(|| Error::internal(format!("process {me} is not in its group")))?;
+        let pos = key.position(me)?;
         if sends.len() != n || expect.len() != n {
             return Err(Error::internal(format!(
                 "{op}: an exchange not sized to its group"
@@ -306,11 +312,7 @@ impl Communicator for LocalCommunicator {
         f: &mut dyn FnMut(&Contributions) -> Result<()>,
     ) -> Result<()> {
         let n = key.group.len();
-        let pos = key
-            .group
-            .iter()
-            .position(|&g| g == me)
-            .ok_or_else(|| Error::internal(format!("process {me} is not in its group")))?;
+        let pos = key.position(me)?;
         let mut st = self.lock()?;
         if let Some(why) = st.aborted.get(&key.run) {
             return Err(Error::runtime(format!("aborted: {why}")));

@@ -335,15 +335,7 @@ impl Executable {
     /// order (instance id = replica × partitions + partition; [`Executable::local_instances`]
     /// names them); results come back in the same order.
     pub fn execute_local(&self, args: &[Vec<&Buffer>]) -> Result<Vec<Vec<Buffer>>> {
-        let ids = self.local_instances()?;
-        if args.len() != ids.len() {
-            return Err(Error::invalid(format!(
-                "execute_local: {} argument lists for the {} instances of this process",
-                args.len(),
-                ids.len()
-            )));
-        }
-        launch(&self.inner.shared, &self.launches(ids, args), None)
+        self.local("execute_local", args, None)
     }
 
     /// [`Executable::execute_local`] that stops this process's instances when `cancel` is
@@ -355,15 +347,25 @@ impl Executable {
         args: &[Vec<&Buffer>],
         cancel: &crate::Cancel,
     ) -> Result<Vec<Vec<Buffer>>> {
+        self.local("execute_local_with", args, Some(cancel))
+    }
+
+    /// This process's instances with `args`; `what` names the caller in errors.
+    fn local(
+        &self,
+        what: &str,
+        args: &[Vec<&Buffer>],
+        cancel: Option<&crate::Cancel>,
+    ) -> Result<Vec<Vec<Buffer>>> {
         let ids = self.local_instances()?;
         if args.len() != ids.len() {
             return Err(Error::invalid(format!(
-                "execute_local_with: {} argument lists for the {} instances of this process",
+                "{what}: {} argument lists for the {} instances of this process",
                 args.len(),
                 ids.len()
             )));
         }
-        launch(&self.inner.shared, &self.launches(ids, args), Some(cancel))
+        launch(&self.inner.shared, &self.launches(ids, args), cancel)
     }
 
     /// The launches of instances `ids`, each with its argument list.

@@ -10,11 +10,7 @@ use super::*;
 impl MpiCommunicator {
     /// The caller's position in its group, after checking the group fits the job.
     pub(super) fn check_member(&self, key: &RendezvousKey, me: usize, op: &str) -> Result<usize> {
-        let pos = key
-            .group
-            .iter()
-            .position(|&g| g == me)
-            .ok_or_else(|| Error::internal(format!("instance {me} outside its group")))?;
+        let pos = key.position(me)?;
         if self.owner(me) != self.rank {
             return Err(Error::internal(format!(
                 "instance {me} belongs to process {}, not this one ({})",

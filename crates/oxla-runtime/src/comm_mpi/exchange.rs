@@ -182,19 +182,27 @@ impl MpiCommunicator {
 /// The buffer lengths a header from instance `from` announces (its op, run, sequence
 /// number and group checked against this member's).
 fn header_lens(m: &[u8], op: &str, key: &RendezvousKey, from: usize) -> Result<Vec<usize>> {
-    match decode(m, op, key, from)?.as_slice() {
-        [words] if words.len() % 8 == 0 => Ok(words
-            .chunks_exact(8)
-            .map(|w| {
-                let mut b = [0u8; 8];
-                b.copy_from_slice(w);
-                u64::from_le_bytes(b) as usize
-            })
-            .collect()),
-        _ => Err(Error::runtime(format!(
-            "{op}: a malformed message from instance {from}"
-        ))),
+    let bad = || Error::runtime(format!("{op}: a malformed message from instance {from}"));
+    let buffers = decode(m, op, key, from)?;
+    let [words] = buffers.as_slice() else {
+        return Err(bad());
+    };
+    if words.len() % 8 != 0 {
+        return Err(bad());
     }
+    let lens: Vec<usize> = words
+        .chunks_exact(8)
+        .map(|w| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(w);
+            usize::try_from(u64::from_le_bytes(b)).map_err(|_| bad())
+        })
+        .collect::<Result<_>>()?;
+    // The total must fit too: the receiver sums the lengths.
+    lens.iter()
+        .try_fold(0usize, |a, &l| a.checked_add(l))
+        .ok_or_else(bad)?;
+    Ok(lens)
 }
 
 #[cfg(test)]
@@ -229,6 +237,10 @@ mod tests {
         let e = header_lens(&h, "reduce-scatter", &key, 1).unwrap_err();
         assert!(e.to_string().contains("out of step"), "{e}");
         let e = header_lens(&h[..h.len() - 3], "all-to-all", &key, 1).unwrap_err();
+        assert!(e.to_string().contains("malformed"), "{e}");
+        let huge: Vec<u8> = [u64::MAX, 2].iter().flat_map(|l| l.to_le_bytes()).collect();
+        let h = encode("all-to-all", &key, &[&huge]);
+        let e = header_lens(&h, "all-to-all", &key, 1).unwrap_err();
         assert!(e.to_string().contains("malformed"), "{e}");
     }
 }
